@@ -1,0 +1,44 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { DatabaseUnavailableError } from '../db/database.ts';
+import type { IdentityDeps } from '../deps.ts';
+import { ClerkError, errorBody, errors } from '../errors.ts';
+import { jwks } from '../instance/signing-keys.ts';
+import { userJSON } from '../serializers/user.ts';
+import { loadUsers } from '../fapi/client-json.ts';
+
+/**
+ * @clerk/backend parses a body only when Content-Type is exactly `application/json` (no charset),
+ * so every Backend API answer goes out through here.
+ */
+function sendJson(reply: FastifyReply, status: number, body: unknown) {
+  return reply.code(status).header('content-type', 'application/json').send(JSON.stringify(body));
+}
+
+/** The Backend API subset @clerk/backend 2.10.1 calls, behind secret-key Bearer auth. Register under a prefix. */
+export async function bapiPlugin(app: FastifyInstance, opts: { deps: IdentityDeps }) {
+  const { deps } = opts;
+
+  app.addHook('onRequest', async (req, reply) => {
+    const header = req.headers.authorization ?? '';
+    const key = header.startsWith('Bearer ') ? header.slice(7).trim() : '';
+    if (!key || !deps.keys.verifySecretKey(key)) {
+      return sendJson(reply, 401, errorBody(errors.clerkKeyInvalid()));
+    }
+  });
+
+  app.setErrorHandler((err, req, reply) => {
+    if (err instanceof ClerkError) return sendJson(reply, err.status, errorBody(err));
+    if (err instanceof DatabaseUnavailableError) return sendJson(reply, 503, errorBody(errors.unavailable()));
+    req.log.error({ err: { message: (err as Error).message } }, 'bapi handler failed');
+    return sendJson(reply, 500, errorBody(errors.internal()));
+  });
+  app.setNotFoundHandler((_req, reply) => sendJson(reply, 404, errorBody(errors.notFound('endpoint'))));
+
+  app.get('/v1/jwks', async (_req, reply) => sendJson(reply, 200, jwks(deps.signingKey)));
+
+  app.get<{ Params: { id: string } }>('/v1/users/:id', async (req, reply) => {
+    const owner = (await loadUsers(deps.db, [req.params.id])).get(req.params.id);
+    if (!owner) throw errors.notFound('user');
+    return sendJson(reply, 200, userJSON(owner.user, owner.emails, { includePrivate: true }));
+  });
+}

@@ -1,0 +1,107 @@
+import { mkdirSync } from 'node:fs';
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+
+/** The one query surface every store uses; the same SQL runs on PGlite and on a PostgreSQL server. */
+export interface Queryable {
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
+}
+
+export interface Database extends Queryable {
+  readonly kind: 'pglite' | 'postgres';
+  /** Runs `fn` in one transaction: committed when it resolves, rolled back when it throws. */
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+export type DatabaseOptions =
+  | { url: string; schema?: string }
+  | { dataDir: string }
+  | { memory: true };
+
+/** Thrown when the database cannot be reached, so HTTP layers can answer 503 instead of 500. */
+export class DatabaseUnavailableError extends Error {
+  override readonly name = 'DatabaseUnavailableError';
+}
+
+const CONNECTION_ERROR_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P03', '08006', '08001', '08003']);
+
+function mapError(err: unknown): unknown {
+  const code = (err as { code?: string }).code;
+  if (code && CONNECTION_ERROR_CODES.has(code)) return new DatabaseUnavailableError(String((err as Error).message));
+  if (err instanceof Error && /Connection terminated|connection timeout/i.test(err.message)) {
+    return new DatabaseUnavailableError(err.message);
+  }
+  return err;
+}
+
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  if ('url' in options) return openPostgres(options.url, options.schema);
+  if ('dataDir' in options) mkdirSync(options.dataDir, { recursive: true });
+  return openPglite('dataDir' in options ? options.dataDir : undefined);
+}
+
+async function openPglite(dataDir: string | undefined): Promise<Database> {
+  const db = dataDir ? await PGlite.create(dataDir) : await PGlite.create();
+  const wrap = (q: Pick<PGlite, 'query'>): Queryable => ({
+    async query<T>(sql: string, params: unknown[] = []) {
+      const res = await q.query<T>(sql, params);
+      return res.rows;
+    },
+  });
+  return {
+    kind: 'pglite',
+    ...wrap(db),
+    transaction: (fn) => db.transaction((tx) => fn(wrap(tx))),
+    close: () => db.close(),
+  };
+}
+
+async function openPostgres(url: string, schema: string | undefined): Promise<Database> {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 10,
+    connectionTimeoutMillis: 5000,
+    ...(schema ? { options: `-c search_path=${schema}` } : {}),
+  });
+  // An idle client losing its server must not crash the process; the next query reports it.
+  pool.on('error', () => {});
+  if (schema) {
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    await admin.query(`CREATE SCHEMA IF NOT EXISTS "${schema.replace(/"/g, '')}"`);
+    await admin.end();
+  }
+  const run = async <T>(client: pg.Pool | pg.PoolClient, sql: string, params: unknown[] = []) => {
+    try {
+      const res = await client.query(sql, params);
+      return res.rows as T[];
+    } catch (err) {
+      throw mapError(err);
+    }
+  };
+  return {
+    kind: 'postgres',
+    query: (sql, params) => run(pool, sql, params),
+    async transaction(fn) {
+      let client: pg.PoolClient;
+      try {
+        client = await pool.connect();
+      } catch (err) {
+        throw mapError(err);
+      }
+      try {
+        await run(client, 'BEGIN');
+        const result = await fn({ query: (sql, params) => run(client, sql, params) });
+        await run(client, 'COMMIT');
+        return result;
+      } catch (err) {
+        await client.query('ROLLBACK').catch(() => {});
+        throw err;
+      } finally {
+        client.release();
+      }
+    },
+    close: () => pool.end(),
+  };
+}

@@ -1,0 +1,19 @@
+import type { IdentityConfig } from './config.ts';
+import type { Database } from './db/database.ts';
+import type { InstanceKeys } from './instance/instance-keys.ts';
+import type { TokenContext } from './instance/session-token.ts';
+import type { SigningKey } from './instance/signing-keys.ts';
+import type { Mailer } from './mail/mailer.ts';
+
+/** Everything a request handler may use; built once at start-up, holds no per-user state. */
+export interface IdentityDeps {
+  db: Database;
+  config: IdentityConfig;
+  keys: InstanceKeys;
+  signingKey: SigningKey;
+  tokens: TokenContext;
+  mailer: Mailer;
+  /** Suffix of clerk-js's suffixed cookie names, derived from the publishable key. */
+  cookieSuffix: string;
+  clock: () => Date;
+}

@@ -1,0 +1,60 @@
+import type { FastifyInstance } from 'fastify';
+import type { Database } from '../db/database.ts';
+
+interface OutboxRow {
+  recipient: string;
+  subject: string | null;
+  text_body: string;
+  html_body: string | null;
+  created_at: Date;
+}
+
+const escapeHtml = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+/**
+ * Development outbox: `/mail` and `/sms` as JSON (newest first), `/mail.html` and `/sms.html` for people.
+ * Registered only in development mode without SMTP, never in production.
+ */
+export async function devOutboxPlugin(app: FastifyInstance, opts: { db: Database }) {
+  const list = async (channel: 'mail' | 'sms', to: string | undefined) =>
+    opts.db.query<OutboxRow>(
+      `SELECT recipient, subject, text_body, html_body, created_at FROM outbox
+       WHERE channel = $1 AND ($2::text IS NULL OR lower(recipient) = lower($2))
+       ORDER BY created_at DESC LIMIT 200`,
+      [channel, to ?? null],
+    );
+
+  app.get<{ Querystring: { to?: string } }>('/mail', async (req, reply) => {
+    if (wantsHtml(req.headers.accept)) return reply.redirect(`${req.url.split('?')[0]}.html`);
+    const rows = await list('mail', req.query.to);
+    return rows.map((r) => ({ to: r.recipient, subject: r.subject, text: r.text_body, html: r.html_body, created_at: r.created_at.toISOString() }));
+  });
+  app.get<{ Querystring: { to?: string } }>('/sms', async (req, reply) => {
+    if (wantsHtml(req.headers.accept)) return reply.redirect(`${req.url.split('?')[0]}.html`);
+    const rows = await list('sms', req.query.to);
+    return rows.map((r) => ({ to: r.recipient, text: r.text_body, created_at: r.created_at.toISOString() }));
+  });
+  for (const channel of ['mail', 'sms'] as const) {
+    app.get(`/${channel}.html`, async (_req, reply) => {
+      const rows = await list(channel, undefined);
+      const items = rows
+        .map(
+          (r) => `<article><header><strong>${escapeHtml(r.recipient)}</strong> · <time>${r.created_at.toISOString()}</time></header>
+${r.subject ? `<h2>${escapeHtml(r.subject)}</h2>` : ''}<pre>${escapeHtml(r.text_body)}</pre></article>`,
+        )
+        .join('\n');
+      return reply
+        .type('text/html; charset=utf-8')
+        .send(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Development outbox: ${channel}</title>
+<style>body{font-family:system-ui,sans-serif;max-width:46rem;margin:2rem auto;padding:0 1rem}article{border:1px solid #ddd;border-radius:8px;padding:1rem;margin:1rem 0}pre{white-space:pre-wrap}</style>
+</head><body><h1>Development outbox: ${channel}</h1><p>Messages captured instead of sent (development mode, no ${channel === 'mail' ? 'SMTP' : 'SMS sender'} configured). Newest first.</p>
+${items || '<p>No messages yet.</p>'}</body></html>`);
+    });
+  }
+}
+
+/** Browsers ask for HTML first; scripts and tests get JSON. */
+function wantsHtml(accept: string | undefined): boolean {
+  return !!accept && accept.startsWith('text/html');
+}

@@ -1,0 +1,125 @@
+/**
+ * Errors as values carrying Clerk's machine codes. The human text is separate from the code: clerk-js
+ * looks up a localized message by code first and falls back to `long_message`.
+ */
+export interface ClerkErrorJSON {
+  code: string;
+  message: string;
+  long_message: string;
+  meta: Record<string, unknown>;
+}
+
+export class ClerkError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    readonly shortMessage: string,
+    readonly longMessage: string,
+    readonly meta: Record<string, unknown> = {},
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(longMessage);
+    this.name = 'ClerkError';
+  }
+
+  toJSON(): ClerkErrorJSON {
+    return { code: this.code, message: this.shortMessage, long_message: this.longMessage, meta: this.meta };
+  }
+}
+
+const param = (name: string) => ({ param_name: name });
+
+export const errors = {
+  identifierNotFound: () =>
+    new ClerkError(422, 'form_identifier_not_found', "Couldn't find your account.", "Couldn't find your account.", param('identifier')),
+  identifierExists: (field: 'email_address' | 'username' | 'phone_number') =>
+    new ClerkError(
+      422,
+      'form_identifier_exists',
+      'That identifier is taken. Please try another.',
+      field === 'email_address'
+        ? 'That email address is taken. Please try another.'
+        : `That ${field.replace('_', ' ')} is taken. Please try another.`,
+      param(field),
+    ),
+  paramFormatInvalid: (name: string, what: string) =>
+    new ClerkError(422, 'form_param_format_invalid', `${name} must be ${what}.`, `${name.replace(/_/g, ' ')} must be ${what}.`, param(name)),
+  paramMissing: (name: string) =>
+    new ClerkError(422, 'form_param_nil', 'Enter a value.', `${name.replace(/_/g, ' ')} is required.`, param(name)),
+  paramMaxLength: (name: string, max: number) =>
+    new ClerkError(
+      422,
+      'form_param_max_length_exceeded',
+      `is too long`,
+      `${name.replace(/_/g, ' ')} must not exceed ${max} characters.`,
+      param(name),
+    ),
+  paramValueInvalid: (name: string, detail: string) =>
+    new ClerkError(422, 'form_param_value_invalid', detail, detail, param(name)),
+  passwordIncorrect: () =>
+    new ClerkError(422, 'form_password_incorrect', 'Password is incorrect. Try again, or use another method.', 'Password is incorrect. Try again, or use another method.', param('password')),
+  passwordTooShort: (min: number) =>
+    new ClerkError(422, 'form_password_length_too_short', `Passwords must be ${min} characters or more.`, `Passwords must be ${min} characters or more.`, param('password')),
+  passwordTooLong: (maxBytes: number) =>
+    new ClerkError(
+      422,
+      'form_password_size_in_bytes_exceeded',
+      'Your password is too long.',
+      `Your password has exceeded the maximum number of bytes allowed (${maxBytes}), please shorten it or remove some special characters.`,
+      param('password'),
+    ),
+  strategyForUserInvalid: () =>
+    new ClerkError(422, 'strategy_for_user_invalid', 'Invalid verification strategy', 'The verification strategy is not valid for this account.', param('strategy')),
+  codeIncorrect: () => new ClerkError(422, 'form_code_incorrect', 'is incorrect', 'Incorrect code', param('code')),
+  verificationExpired: () =>
+    new ClerkError(422, 'verification_expired', 'expired', 'This verification has expired. You must create a new one.'),
+  verificationFailed: () =>
+    new ClerkError(
+      422,
+      'verification_failed',
+      'Too many failed attempts',
+      'Too many failed attempts. You have to try again with the same or another method.',
+    ),
+  verificationNotPrepared: () =>
+    new ClerkError(
+      422,
+      'verification_missing',
+      'Verification not prepared',
+      'Request a new code first: this verification has not been prepared.',
+    ),
+  sessionExists: () => new ClerkError(422, 'session_exists', "You're already signed in.", "You're already signed in."),
+  notFound: (what = 'resource') =>
+    new ClerkError(404, 'resource_not_found', `${what} not found`, `The requested ${what} could not be found.`),
+  signInNotActionable: () =>
+    new ClerkError(422, 'sign_in_no_longer_actionable', 'This sign-in can no longer be used.', 'This sign-in attempt has already completed or expired. Start a new one.'),
+  signUpNotActionable: () =>
+    new ClerkError(422, 'sign_up_no_longer_actionable', 'This sign-up can no longer be used.', 'This sign-up attempt has already completed or expired. Start a new one.'),
+  tooManyRequests: (retryAfterSeconds: number) =>
+    new ClerkError(
+      429,
+      'too_many_requests',
+      'Too many requests',
+      'Too many requests. Please wait a moment and try again.',
+      {},
+      { 'retry-after': String(retryAfterSeconds) },
+    ),
+  userLocked: (expiresInSeconds: number) =>
+    new ClerkError(
+      403,
+      'user_locked',
+      'Account locked',
+      `Your account is locked. You will be able to try again in ${Math.ceil(expiresInSeconds / 60)} minutes.`,
+      { lockout_expires_in_seconds: expiresInSeconds },
+    ),
+  methodNotAllowed: () => new ClerkError(405, 'request_method_not_allowed', 'Method not allowed', 'This method is not allowed on this resource.'),
+  bodyInvalid: (detail: string) => new ClerkError(400, 'request_body_invalid', 'Invalid request body', detail),
+  clerkKeyInvalid: () =>
+    new ClerkError(401, 'clerk_key_invalid', 'Secret key invalid', 'The provided Clerk Secret Key is invalid. Make sure that your Clerk Secret Key is correct.'),
+  unavailable: () =>
+    new ClerkError(503, 'service_unavailable', 'Service unavailable', 'The service is temporarily unavailable. Please try again shortly.', {}, { 'retry-after': '2' }),
+  internal: () => new ClerkError(500, 'internal_clerk_error', 'Something went wrong', 'Something went wrong. Please try again.'),
+} as const;
+
+export function errorBody(err: ClerkError, extra: Record<string, unknown> = {}) {
+  return { errors: [err.toJSON()], ...extra };
+}

@@ -1,0 +1,86 @@
+import type { Queryable } from '../db/database.ts';
+import type { IdentityDeps } from '../deps.ts';
+import { mintSessionToken } from '../instance/session-token.ts';
+import type { ClientRow, EmailAddressRow, SessionRow, SignInRow, SignUpRow, UserRow } from '../store/rows.ts';
+import { signedInSessionsOfClient } from '../store/sessions.ts';
+import { emailAddressesOf } from '../store/users.ts';
+import { signInJSON } from '../serializers/sign-in.ts';
+import { signUpJSON } from '../serializers/sign-up.ts';
+import { ms, publicUserDataJSON, userJSON } from '../serializers/user.ts';
+
+const CLIENT_COOKIE_LIFETIME_MS = 365 * 24 * 3600 * 1000;
+
+export async function loadUsers(tx: Queryable, ids: string[]) {
+  const unique = [...new Set(ids)];
+  const users = unique.length ? await tx.query<UserRow>('SELECT * FROM users WHERE id = ANY($1)', [unique]) : [];
+  const emails = await emailAddressesOf(tx, unique);
+  return new Map(users.map((u) => [u.id, { user: u, emails: emails.get(u.id) ?? [] }]));
+}
+
+export async function sessionJSON(
+  deps: IdentityDeps,
+  session: SessionRow,
+  owner: { user: UserRow; emails: EmailAddressRow[] },
+  azp: string | null,
+  now: Date,
+) {
+  const signedIn = session.status === 'active' || session.status === 'pending';
+  const jwt = signedIn ? await mintSessionToken(deps.tokens, session, azp, now) : null;
+  return {
+    object: 'session',
+    id: session.id,
+    status: session.status,
+    expire_at: ms(session.expire_at),
+    abandon_at: ms(session.abandon_at),
+    last_active_at: ms(session.last_active_at),
+    last_active_token: jwt ? { object: 'token', jwt } : null,
+    last_active_organization_id: session.last_active_organization_id,
+    actor: session.actor,
+    tasks: null,
+    factor_verification_age: [Math.floor((now.getTime() - session.first_factor_verified_at.getTime()) / 60000), -1],
+    user: userJSON(owner.user, owner.emails),
+    public_user_data: publicUserDataJSON(owner.user, owner.emails),
+    created_at: ms(session.created_at),
+    updated_at: ms(session.updated_at),
+  };
+}
+
+/**
+ * The full, current client as clerk-js expects it piggy-backed on every mutation: every signed-in
+ * session with its user and a fresh token, and the in-progress sign-in and sign-up.
+ */
+export async function clientJSON(deps: IdentityDeps, tx: Queryable, client: ClientRow, azp: string | null, now: Date) {
+  const sessions = await signedInSessionsOfClient(tx, client.id, now);
+  const [signIn] = client.sign_in_id
+    ? await tx.query<SignInRow>('SELECT * FROM sign_ins WHERE id = $1 AND abandon_at > $2', [client.sign_in_id, now])
+    : [];
+  const [signUp] = client.sign_up_id
+    ? await tx.query<SignUpRow>('SELECT * FROM sign_ups WHERE id = $1 AND abandon_at > $2', [client.sign_up_id, now])
+    : [];
+  const owners = await loadUsers(tx, [...sessions.map((s) => s.user_id), ...(signIn?.user_id ? [signIn.user_id] : [])]);
+  const sessionsJSON = [];
+  for (const s of sessions) {
+    const owner = owners.get(s.user_id);
+    if (owner) sessionsJSON.push(await sessionJSON(deps, s, owner, azp, now));
+  }
+  const signInOwner = signIn?.user_id ? owners.get(signIn.user_id) : undefined;
+  const lastActive = sessions.find((s) => s.id === client.last_active_session_id) ?? sessions[sessions.length - 1];
+  return {
+    object: 'client',
+    id: client.id,
+    sessions: sessionsJSON,
+    sign_in: signIn ? signInJSON(signIn, signInOwner?.user ?? null, signInOwner?.emails ?? []) : null,
+    sign_up: signUp ? signUpJSON(signUp) : null,
+    last_active_session_id: lastActive?.id ?? null,
+    captcha_bypass: false,
+    cookie_expires_at: client.updated_at.getTime() + CLIENT_COOKIE_LIFETIME_MS,
+    created_at: ms(client.created_at),
+    updated_at: ms(client.updated_at),
+  };
+}
+
+/** `__client_uat` in seconds: the client's last change while signed in, 0 when signed out. */
+export async function clientUat(tx: Queryable, client: ClientRow, now: Date): Promise<number> {
+  const sessions = await signedInSessionsOfClient(tx, client.id, now);
+  return sessions.length ? Math.floor(client.updated_at.getTime() / 1000) : 0;
+}

@@ -1,0 +1,49 @@
+import { updateClient } from '../../store/clients.ts';
+import { endSessionsOfClient } from '../../store/sessions.ts';
+import type { FapiContext, FapiRoute } from '../context.ts';
+
+/** GET /client — `{response: null}` for a browser we do not know yet; never a 4xx (that would break load()). */
+export const getClientRoute: FapiRoute = {
+  method: 'GET',
+  path: '/client',
+  async handler(ctx) {
+    return ctx.client ? { clientAsResponse: true } : { response: null };
+  },
+};
+
+/** PUT /client — `Client.create()`. */
+export const putClientRoute: FapiRoute = {
+  method: 'PUT',
+  path: '/client',
+  async handler(ctx) {
+    await ctx.ensureClient();
+    return { clientAsResponse: true };
+  },
+};
+
+async function signOutEverywhere(ctx: FapiContext, clearAttempts: boolean) {
+  if (!ctx.client) return { response: null };
+  await endSessionsOfClient(ctx.tx, ctx.client.id, ctx.now);
+  await updateClient(
+    ctx.tx,
+    ctx.client.id,
+    clearAttempts ? { last_active_session_id: null, sign_in_id: null, sign_up_id: null } : { last_active_session_id: null },
+    ctx.now,
+  );
+  ctx.signInStateChanged();
+  return { clientAsResponse: true } as const;
+}
+
+/** DELETE /client/sessions — sign out of every session (UserButton "Sign out"). */
+export const deleteClientSessionsRoute: FapiRoute = {
+  method: 'DELETE',
+  path: '/client/sessions',
+  handler: (ctx) => signOutEverywhere(ctx, false),
+};
+
+/** DELETE /client — sign out and forget the in-progress attempts. */
+export const deleteClientRoute: FapiRoute = {
+  method: 'DELETE',
+  path: '/client',
+  handler: (ctx) => signOutEverywhere(ctx, true),
+};

@@ -1,0 +1,49 @@
+import type { Queryable } from '../db/database.ts';
+import type { IdentityDeps } from '../deps.ts';
+import type { ClerkError } from '../errors.ts';
+import type { RateLimitRule } from '../store/rate-limits.ts';
+import type { ClientRow } from '../store/rows.ts';
+import type { FormBody } from './form.ts';
+
+export interface FapiRequestInfo {
+  params: Record<string, string>;
+  body: FormBody;
+  query: Record<string, string | string[] | undefined>;
+  ip: string;
+  /** The page origin (Origin header), used as the token's `azp`. */
+  origin: string | null;
+  /** `_clerk_session_id`: which session of the client the call acts for. */
+  sessionId: string | null;
+}
+
+export interface FapiContext extends FapiRequestInfo {
+  deps: IdentityDeps;
+  tx: Queryable;
+  now: Date;
+  client: ClientRow | null;
+  /** The client of this browser, created (and its cookie set) on first use. */
+  ensureClient(): Promise<ClientRow>;
+  /** Marks the response as changing sign-in state, so `__client_uat` is rewritten. */
+  signInStateChanged(): void;
+}
+
+export type FapiResult =
+  /** `{response, client}` with the client piggy-backed. */
+  | { response: unknown; status?: number }
+  /** The resource alone (tokens, dev browser). */
+  | { bare: unknown; status?: number }
+  /** The client itself as the response (GET/DELETE /client). */
+  | { clientAsResponse: true }
+  /** An error whose side effects (attempt counters, lockouts) must be kept: the transaction commits. */
+  | { error: ClerkError };
+
+export type FapiMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+
+export interface FapiRoute {
+  method: FapiMethod;
+  /** Path under /v1, with `:name` segments. */
+  path: string;
+  /** Counted before the transaction so they persist whatever the outcome. */
+  rateLimits?: (req: FapiRequestInfo) => RateLimitRule[];
+  handler: (ctx: FapiContext) => Promise<FapiResult>;
+}

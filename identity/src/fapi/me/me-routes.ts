@@ -1,0 +1,48 @@
+import { errors } from '../../errors.ts';
+import { userJSON } from '../../serializers/user.ts';
+import { signedInSessionsOfClient } from '../../store/sessions.ts';
+import { loadUsers } from '../client-json.ts';
+import type { FapiContext, FapiRoute } from '../context.ts';
+import { has } from '../form.ts';
+import { parseSignUpInput } from '../sign-ups/validate.ts';
+
+/** The user of the session named by `_clerk_session_id` (or the client's last active one). */
+async function currentUserId(ctx: FapiContext): Promise<string> {
+  if (!ctx.client) throw errors.notFound('session');
+  const sessions = await signedInSessionsOfClient(ctx.tx, ctx.client.id, ctx.now);
+  const wanted = ctx.sessionId ?? ctx.client.last_active_session_id;
+  const session = sessions.find((s) => s.id === wanted);
+  if (!session) throw errors.notFound('session');
+  return session.user_id;
+}
+
+async function meResponse(ctx: FapiContext, userId: string) {
+  const owner = (await loadUsers(ctx.tx, [userId])).get(userId);
+  if (!owner) throw errors.notFound('user');
+  return { response: userJSON(owner.user, owner.emails) };
+}
+
+/** GET /me — `user.reload()`. */
+export const getMeRoute: FapiRoute = {
+  method: 'GET',
+  path: '/me',
+  handler: async (ctx) => meResponse(ctx, await currentUserId(ctx)),
+};
+
+/** PATCH /me — the profile form: first and last name (other fields arrive with issue #5). */
+export const updateMeRoute: FapiRoute = {
+  method: 'PATCH',
+  path: '/me',
+  async handler(ctx) {
+    const userId = await currentUserId(ctx);
+    const names = parseSignUpInput({ first_name: ctx.body.first_name, last_name: ctx.body.last_name });
+    const other = Object.keys(ctx.body).filter((k) => !['first_name', 'last_name'].includes(k) && ctx.body[k] !== '');
+    if (other.length) throw errors.paramValueInvalid(other[0]!, `${other[0]} cannot be changed here.`);
+    await ctx.tx.query(
+      `UPDATE users SET first_name = CASE WHEN $2 THEN $3 ELSE first_name END,
+                        last_name = CASE WHEN $4 THEN $5 ELSE last_name END, updated_at = $6 WHERE id = $1`,
+      [userId, has(ctx.body, 'first_name'), names.firstName ?? null, has(ctx.body, 'last_name'), names.lastName ?? null, ctx.now],
+    );
+    return meResponse(ctx, userId);
+  },
+};

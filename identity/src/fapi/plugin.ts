@@ -1,0 +1,143 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import formbody from '@fastify/formbody';
+import { DatabaseUnavailableError, type Queryable } from '../db/database.ts';
+import type { IdentityDeps } from '../deps.ts';
+import { ClerkError, errorBody, errors } from '../errors.ts';
+import { setCookie } from '../http/cookies.ts';
+import { hit } from '../store/rate-limits.ts';
+import { createClient, findClientByToken } from '../store/clients.ts';
+import type { ClientRow } from '../store/rows.ts';
+import { clientJSON, clientUat } from './client-json.ts';
+import type { FapiContext, FapiMethod, FapiRequestInfo, FapiResult } from './context.ts';
+import type { FormBody } from './form.ts';
+import { FapiRouter } from './router.ts';
+import { fapiRoutes } from './routes.ts';
+
+const CLIENT_COOKIE = '__client';
+const METHODS = new Set<FapiMethod>(['GET', 'POST', 'PATCH', 'PUT', 'DELETE']);
+
+/**
+ * The Clerk Frontend API as clerk-js 5.90.0 calls it through `proxyUrl`. Register with a prefix
+ * (e.g. `/__clerk`); every call arrives as GET or POST with `_method` for the other verbs.
+ */
+export async function fapiPlugin(app: FastifyInstance, opts: { deps: IdentityDeps }) {
+  const { deps } = opts;
+  const router = new FapiRouter(fapiRoutes(deps.config));
+  await app.register(formbody);
+
+  app.all('/*', async (req, reply) => {
+    const query = req.query as Record<string, string | string[] | undefined>;
+    const tunnelled = typeof query._method === 'string' ? query._method.toUpperCase() : undefined;
+    const method = (req.method === 'POST' && tunnelled ? tunnelled : req.method) as FapiMethod;
+    // Collapse repeated slashes (`/__clerk//api_keys`) and ignore trailing ones (`/me/backup_codes/`).
+    const path = '/' + String((req.params as Record<string, string>)['*'] ?? '').split('/').filter(Boolean).join('/');
+    if (!METHODS.has(method)) return sendError(reply, errors.methodNotAllowed());
+    if (!path.startsWith('/v1/')) return sendError(reply, errors.notFound('endpoint'));
+    const matched = router.match(method, path.slice(3));
+    if (matched === null) return sendError(reply, errors.notFound('endpoint'));
+    if (matched === 'method_not_allowed') return sendError(reply, errors.methodNotAllowed());
+
+    const info: FapiRequestInfo = {
+      params: matched.params,
+      body: ((req.body ?? {}) as FormBody) || {},
+      query,
+      ip: req.ip,
+      origin: typeof req.headers.origin === 'string' ? req.headers.origin : null,
+      sessionId: typeof query._clerk_session_id === 'string' && query._clerk_session_id ? query._clerk_session_id : null,
+    };
+
+    try {
+      for (const rule of matched.route.rateLimits?.(info) ?? []) {
+        const wait = await hit(deps.db, rule, deps.clock());
+        if (wait > 0) return sendError(reply, errors.tooManyRequests(wait));
+      }
+      const outcome = await run(deps, req, info, matched.route.handler);
+      if (outcome.newClientToken) {
+        setCookie(req, reply, { name: CLIENT_COOKIE, value: outcome.newClientToken, path: deps.config.fapiPath, httpOnly: true });
+      }
+      if (outcome.clientUat !== null) {
+        for (const name of ['__client_uat', `__client_uat_${deps.cookieSuffix}`]) {
+          setCookie(req, reply, { name, value: String(outcome.clientUat), path: '/', httpOnly: false });
+        }
+      }
+      reply.header('cache-control', 'no-store');
+      if (outcome.error) return sendError(reply, outcome.error, { client: outcome.body });
+      return reply.code(outcome.status).send(outcome.body);
+    } catch (err) {
+      if (err instanceof ClerkError) return sendError(reply, err);
+      if (err instanceof DatabaseUnavailableError) return sendError(reply, errors.unavailable());
+      req.log.error({ err: { message: (err as Error).message, stack: (err as Error).stack } }, 'fapi handler failed');
+      return sendError(reply, errors.internal());
+    }
+  });
+}
+
+interface Outcome {
+  status: number;
+  body: unknown;
+  error: ClerkError | null;
+  newClientToken: string | null;
+  clientUat: number | null;
+}
+
+async function run(
+  deps: IdentityDeps,
+  req: FastifyRequest,
+  info: FapiRequestInfo,
+  handler: (ctx: FapiContext) => Promise<FapiResult>,
+): Promise<Outcome> {
+  const token = clientTokenOf(req, info);
+  return deps.db.transaction(async (tx) => {
+    const now = deps.clock();
+    const client: ClientRow | null = token ? await findClientByToken(tx, token) : null;
+    let newClientToken: string | null = null;
+    let stateChanged = false;
+    const ctx: FapiContext = {
+      ...info,
+      deps,
+      tx,
+      now,
+      client,
+      async ensureClient() {
+        if (ctx.client) return ctx.client;
+        const created = await createClient(tx, now);
+        newClientToken = created.token;
+        ctx.client = created.client;
+        return created.client;
+      },
+      signInStateChanged() {
+        stateChanged = true;
+      },
+    };
+    const result = await handler(ctx);
+    const clientUatValue = stateChanged ? (ctx.client ? await clientUat(tx, await reload(tx, ctx.client), now) : 0) : null;
+    const base = { newClientToken, clientUat: clientUatValue };
+    // Tokens are the hot path (every ~45 s per tab): they carry no client.
+    if ('bare' in result) return { ...base, status: result.status ?? 200, body: result.bare, error: null };
+    const clientBody = ctx.client ? await clientJSON(deps, tx, await reload(tx, ctx.client), info.origin, now) : null;
+    if ('error' in result) return { ...base, status: result.error.status, body: clientBody, error: result.error };
+    if ('clientAsResponse' in result) return { ...base, status: 200, body: { response: clientBody, client: null }, error: null };
+    return { ...base, status: result.status ?? 200, body: { response: result.response, client: clientBody }, error: null };
+  });
+}
+
+async function reload(tx: Queryable, client: ClientRow): Promise<ClientRow> {
+  const [row] = await tx.query<ClientRow>(
+    'SELECT id, sign_in_id, sign_up_id, last_active_session_id, created_at, updated_at FROM clients WHERE id = $1',
+    [client.id],
+  );
+  return row ?? client;
+}
+
+/** The browser's client: our HttpOnly cookie, or a dev-browser token for development keys. */
+function clientTokenOf(req: FastifyRequest, info: FapiRequestInfo): string | null {
+  const cookie = req.cookies?.[CLIENT_COOKIE];
+  if (cookie) return cookie;
+  const devBrowser = info.query.__clerk_db_jwt;
+  return typeof devBrowser === 'string' && devBrowser ? devBrowser : null;
+}
+
+function sendError(reply: FastifyReply, err: ClerkError, extra: Record<string, unknown> = {}) {
+  for (const [k, v] of Object.entries(err.headers)) reply.header(k, v);
+  return reply.code(err.status).send(errorBody(err, extra.client ? extra : {}));
+}

@@ -1,0 +1,36 @@
+import type { FapiMethod, FapiRoute } from './context.ts';
+
+interface Compiled {
+  route: FapiRoute;
+  segments: string[];
+}
+
+/** Matches FAPI paths after method tunnelling; `:name` segments become params. */
+export class FapiRouter {
+  private readonly compiled: Compiled[];
+
+  constructor(routes: FapiRoute[]) {
+    this.compiled = routes.map((route) => ({ route, segments: route.path.split('/').filter(Boolean) }));
+  }
+
+  match(method: FapiMethod, path: string): { route: FapiRoute; params: Record<string, string> } | 'method_not_allowed' | null {
+    const parts = path.split('/').filter(Boolean);
+    let pathMatched = false;
+    for (const { route, segments } of this.compiled) {
+      if (segments.length !== parts.length) continue;
+      const params: Record<string, string> = {};
+      const ok = segments.every((seg, i) => {
+        const part = parts[i]!;
+        if (seg.startsWith(':')) {
+          params[seg.slice(1)] = decodeURIComponent(part);
+          return true;
+        }
+        return seg === part;
+      });
+      if (!ok) continue;
+      pathMatched = true;
+      if (route.method === method) return { route, params };
+    }
+    return pathMatched ? 'method_not_allowed' : null;
+  }
+}

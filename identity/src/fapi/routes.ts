@@ -1,0 +1,46 @@
+import type { IdentityConfig } from '../config.ts';
+import type { FapiRoute } from './context.ts';
+import { deleteClientRoute, deleteClientSessionsRoute, getClientRoute, putClientRoute } from './client/client-routes.ts';
+import { createDevBrowserRoute } from './client/dev-browser.ts';
+import { environmentRoutes } from './environment/environment-routes.ts';
+import { getMeRoute, updateMeRoute } from './me/me-routes.ts';
+import { createTemplateTokenRoute, createTokenRoute } from './sessions/create-token.ts';
+import { endSessionRoute, removeSessionRoute } from './sessions/end-session.ts';
+import { touchSessionRoute } from './sessions/touch-session.ts';
+import { attemptFirstFactorRoute } from './sign-ins/attempt-first-factor.ts';
+import { createSignInRoute } from './sign-ins/create-sign-in.ts';
+import { getSignInRoute } from './sign-ins/get-sign-in.ts';
+import { prepareFirstFactorRoute } from './sign-ins/prepare-first-factor.ts';
+import { attemptVerificationRoute } from './sign-ups/attempt-verification.ts';
+import { createSignUpRoute } from './sign-ups/create-sign-up.ts';
+import { getSignUpRoute } from './sign-ups/get-sign-up.ts';
+import { prepareVerificationRoute } from './sign-ups/prepare-verification.ts';
+import { updateSignUpRoute } from './sign-ups/update-sign-up.ts';
+
+/** Every Frontend API route this instance serves, under /v1. */
+export function fapiRoutes(config: IdentityConfig): FapiRoute[] {
+  return [
+    ...environmentRoutes(config),
+    getClientRoute,
+    putClientRoute,
+    deleteClientRoute,
+    deleteClientSessionsRoute,
+    createDevBrowserRoute,
+    createSignInRoute(config),
+    getSignInRoute,
+    prepareFirstFactorRoute,
+    attemptFirstFactorRoute(config),
+    createSignUpRoute,
+    getSignUpRoute,
+    updateSignUpRoute,
+    prepareVerificationRoute,
+    attemptVerificationRoute(config),
+    touchSessionRoute,
+    createTokenRoute,
+    createTemplateTokenRoute,
+    endSessionRoute,
+    removeSessionRoute,
+    getMeRoute,
+    updateMeRoute,
+  ];
+}

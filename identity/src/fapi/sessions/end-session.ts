@@ -1,0 +1,30 @@
+import { updateClient } from '../../store/clients.ts';
+import { setSessionStatus } from '../../store/sessions.ts';
+import type { FapiRoute } from '../context.ts';
+import { loadSignedInSession } from './load-session.ts';
+import { sessionResponse } from './respond.ts';
+
+function endingRoute(action: 'end' | 'remove'): FapiRoute {
+  return {
+    method: 'POST',
+    path: `/client/sessions/:id/${action}`,
+    async handler(ctx) {
+      const session = await loadSignedInSession(ctx, ctx.params.id!);
+      const ended = await setSessionStatus(ctx.tx, session.id, action === 'end' ? 'ended' : 'removed', ctx.now);
+      const client = ctx.client!;
+      await updateClient(
+        ctx.tx,
+        client.id,
+        client.last_active_session_id === session.id ? { last_active_session_id: null } : {},
+        ctx.now,
+      );
+      ctx.signInStateChanged();
+      return sessionResponse(ctx, ended);
+    },
+  };
+}
+
+/** POST /client/sessions/:id/end — `session.end()`. */
+export const endSessionRoute = endingRoute('end');
+/** POST /client/sessions/:id/remove — sign out of one account. */
+export const removeSessionRoute = endingRoute('remove');

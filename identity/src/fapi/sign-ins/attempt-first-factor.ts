@@ -1,0 +1,52 @@
+import type { IdentityConfig } from '../../config.ts';
+import { errors } from '../../errors.ts';
+import { recordFailedVerification } from '../../store/users.ts';
+import { checkCode } from '../../store/verification-codes.ts';
+import type { FapiRoute } from '../context.ts';
+import { field, rawField } from '../form.ts';
+import { attemptPassword } from './attempt-password.ts';
+import { completeSignIn } from './complete-sign-in.ts';
+import { loadActionableSignIn } from './load-sign-in.ts';
+import { signInResponse } from './respond.ts';
+import { updateSignIn } from './sign-in-store.ts';
+import { codeAttemptLimits } from './rate-limits.ts';
+import { codeFailure } from '../code-failure.ts';
+
+/** POST /client/sign_ins/:id/attempt_first_factor — password or email code. */
+export const attemptFirstFactorRoute = (config: IdentityConfig): FapiRoute => ({
+  method: 'POST',
+  path: '/client/sign_ins/:id/attempt_first_factor',
+  rateLimits: codeAttemptLimits(config),
+  async handler(ctx) {
+    const { signIn, user } = await loadActionableSignIn(ctx);
+    const strategy = field(ctx.body, 'strategy');
+    if (strategy === 'password') {
+      const password = rawField(ctx.body, 'password');
+      if (password === undefined) throw errors.paramMissing('password');
+      return attemptPassword(ctx, signIn, user, password);
+    }
+    if (strategy !== 'email_code') throw errors.strategyForUserInvalid();
+    const code = field(ctx.body, 'code');
+    if (!code) throw errors.paramMissing('code');
+
+    const prepared = signIn.first_factor_verification;
+    if (prepared?.strategy !== 'email_code') throw errors.verificationNotPrepared();
+    const result = await checkCode(ctx.tx, {
+      subject: `sign_in:${signIn.id}:email_code`,
+      code,
+      pepper: ctx.deps.keys.codePepper,
+      maxAttempts: ctx.deps.config.maxCodeAttempts,
+      now: ctx.now,
+    });
+    if (!result.ok) {
+      if (result.reason === 'incorrect' || result.reason === 'too_many_attempts') {
+        await recordFailedVerification(ctx.tx, user.id, ctx.deps.config.lockout, ctx.now);
+      }
+      const failure = codeFailure(prepared, result);
+      await updateSignIn(ctx.tx, signIn.id, { first_factor_verification: failure.verification }, ctx.now);
+      return { error: failure.error };
+    }
+    const done = await completeSignIn(ctx, signIn, user, { ...prepared, status: 'verified', attempts: (prepared.attempts ?? 0) + 1 });
+    return signInResponse(ctx, done);
+  },
+});

@@ -1,0 +1,66 @@
+import { errors } from '../../errors.ts';
+import { updateClient } from '../../store/clients.ts';
+import { signedInSessionsOfClient } from '../../store/sessions.ts';
+import { emailAddressesOf, findUserByEmail, lockedForSeconds } from '../../store/users.ts';
+import type { FapiRoute } from '../context.ts';
+import { field, rawField } from '../form.ts';
+import { attemptPassword } from './attempt-password.ts';
+import { emailOf, sendEmailCode } from './email-code.ts';
+import { signInResponse } from './respond.ts';
+import { createSignIn, updateSignIn } from './sign-in-store.ts';
+import { signInAttemptLimits } from './rate-limits.ts';
+import type { IdentityConfig } from '../../config.ts';
+
+const SUPPORTED_STRATEGIES = new Set(['password', 'email_code']);
+
+/** POST /client/sign_ins — identifier first; optionally the password at once ("instant password"). */
+export const createSignInRoute = (config: IdentityConfig): FapiRoute => ({
+  method: 'POST',
+  path: '/client/sign_ins',
+  rateLimits: signInAttemptLimits(config),
+  async handler(ctx) {
+    const client = await ctx.ensureClient();
+    // Single-session instance: one signed-in session per browser.
+    if ((await signedInSessionsOfClient(ctx.tx, client.id, ctx.now)).length > 0) throw errors.sessionExists();
+
+    const identifier = field(ctx.body, 'identifier')?.toLowerCase();
+    const strategy = field(ctx.body, 'strategy');
+    if (strategy && !SUPPORTED_STRATEGIES.has(strategy)) {
+      throw errors.paramValueInvalid('strategy', `The verification strategy "${strategy}" is not enabled for this application.`);
+    }
+    if (!identifier) {
+      if (strategy) throw errors.paramMissing('identifier');
+      // An empty body starts over.
+      const blank = await createSignIn(ctx.tx, { clientId: client.id, status: 'needs_identifier', identifier: null, userId: null, now: ctx.now });
+      await updateClient(ctx.tx, client.id, { sign_in_id: blank.id }, ctx.now);
+      return signInResponse(ctx, blank);
+    }
+
+    const user = await findUserByEmail(ctx.tx, identifier);
+    if (!user) return { error: errors.identifierNotFound() };
+    const locked = lockedForSeconds(user, ctx.now);
+    if (locked > 0) throw errors.userLocked(locked);
+
+    let signIn = await createSignIn(ctx.tx, {
+      clientId: client.id,
+      status: 'needs_first_factor',
+      identifier,
+      userId: user.id,
+      now: ctx.now,
+    });
+    await updateClient(ctx.tx, client.id, { sign_in_id: signIn.id }, ctx.now);
+
+    const password = rawField(ctx.body, 'password');
+    if (strategy === 'password' || password !== undefined) {
+      if (password === undefined) throw errors.paramMissing('password');
+      return attemptPassword(ctx, signIn, user, password);
+    }
+    if (strategy === 'email_code') {
+      const emails = (await emailAddressesOf(ctx.tx, [user.id])).get(user.id) ?? [];
+      const email = emailOf(emails, undefined, user.primary_email_address_id);
+      const verification = await sendEmailCode(ctx, { subject: `sign_in:${signIn.id}:email_code`, email: email.email_address, purpose: 'sign_in' });
+      signIn = await updateSignIn(ctx.tx, signIn.id, { first_factor_verification: verification }, ctx.now);
+    }
+    return signInResponse(ctx, signIn);
+  },
+});

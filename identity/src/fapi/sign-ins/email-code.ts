@@ -1,0 +1,40 @@
+import { errors } from '../../errors.ts';
+import { verificationCodeMail } from '../../mail/templates.ts';
+import type { EmailAddressRow, VerificationState } from '../../store/rows.ts';
+import { issueCode } from '../../store/verification-codes.ts';
+import { sixDigitCode } from '../../crypto/secrets.ts';
+import type { FapiContext } from '../context.ts';
+
+/** Clerk's test mode: on development instances these addresses receive nothing and accept 424242. */
+export const TEST_MODE_CODE = '424242';
+export function isTestEmail(email: string): boolean {
+  return email.toLowerCase().includes('+clerk_test');
+}
+
+/**
+ * Issues and sends a one-time email code for `subject`. Only its keyed hash is stored; the code itself
+ * leaves this function only inside the email.
+ */
+export async function sendEmailCode(
+  ctx: FapiContext,
+  input: { subject: string; email: string; purpose: 'sign_in' | 'sign_up' },
+): Promise<VerificationState> {
+  const { config, keys, mailer } = ctx.deps;
+  const testMode = config.mode === 'development' && isTestEmail(input.email);
+  const code = testMode ? TEST_MODE_CODE : sixDigitCode();
+  const expireAt = await issueCode(ctx.tx, {
+    subject: input.subject,
+    code,
+    pepper: keys.codePepper,
+    ttlSeconds: config.codeTtlSeconds,
+    now: ctx.now,
+  });
+  if (!testMode) await mailer.send(ctx.tx, verificationCodeMail(input.email, code, config.applicationName, input.purpose));
+  return { status: 'unverified', strategy: 'email_code', attempts: 0, expire_at: expireAt.getTime() };
+}
+
+export function emailOf(emails: EmailAddressRow[], id: string | undefined, fallbackPrimaryId: string | null): EmailAddressRow {
+  const chosen = emails.find((e) => e.id === (id ?? fallbackPrimaryId) && e.verified_at);
+  if (!chosen) throw errors.paramValueInvalid('email_address_id', 'email_address_id does not belong to this account.');
+  return chosen;
+}

@@ -1,0 +1,18 @@
+import { errors } from '../../errors.ts';
+import type { SignInRow, UserRow } from '../../store/rows.ts';
+import { findUserById, lockedForSeconds } from '../../store/users.ts';
+import type { FapiContext } from '../context.ts';
+import { findClientSignIn } from './sign-in-store.ts';
+
+/** The sign-in named in the path, belonging to this browser's client and still in progress. */
+export async function loadActionableSignIn(ctx: FapiContext): Promise<{ signIn: SignInRow; user: UserRow }> {
+  if (!ctx.client) throw errors.notFound('sign in');
+  const signIn = await findClientSignIn(ctx.tx, ctx.client.id, ctx.params.id!, ctx.now);
+  if (!signIn) throw errors.notFound('sign in');
+  if (signIn.status === 'complete' || !signIn.user_id) throw errors.signInNotActionable();
+  const user = await findUserById(ctx.tx, signIn.user_id);
+  if (!user) throw errors.signInNotActionable();
+  const locked = lockedForSeconds(user, ctx.now);
+  if (locked > 0) throw errors.userLocked(locked);
+  return { signIn, user };
+}

@@ -1,0 +1,25 @@
+import { errors } from '../../errors.ts';
+import { emailAddressesOf } from '../../store/users.ts';
+import type { FapiRoute } from '../context.ts';
+import { field } from '../form.ts';
+import { emailOf, sendEmailCode } from './email-code.ts';
+import { loadActionableSignIn } from './load-sign-in.ts';
+import { signInResponse } from './respond.ts';
+import { updateSignIn } from './sign-in-store.ts';
+
+/** POST /client/sign_ins/:id/prepare_first_factor — sends the email code (also "resend"). */
+export const prepareFirstFactorRoute: FapiRoute = {
+  method: 'POST',
+  path: '/client/sign_ins/:id/prepare_first_factor',
+  rateLimits: (req) => [{ key: `code_send:sign_in:${req.params.id}`, limit: 5, windowSeconds: 60 }],
+  async handler(ctx) {
+    const { signIn, user } = await loadActionableSignIn(ctx);
+    const strategy = field(ctx.body, 'strategy');
+    if (strategy === 'password') return signInResponse(ctx, signIn);
+    if (strategy !== 'email_code') throw errors.strategyForUserInvalid();
+    const emails = (await emailAddressesOf(ctx.tx, [user.id])).get(user.id) ?? [];
+    const email = emailOf(emails, field(ctx.body, 'email_address_id'), user.primary_email_address_id);
+    const verification = await sendEmailCode(ctx, { subject: `sign_in:${signIn.id}:email_code`, email: email.email_address, purpose: 'sign_in' });
+    return signInResponse(ctx, await updateSignIn(ctx.tx, signIn.id, { first_factor_verification: verification }, ctx.now));
+  },
+};

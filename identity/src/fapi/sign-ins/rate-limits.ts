@@ -1,0 +1,22 @@
+import type { IdentityConfig } from '../../config.ts';
+import type { RateLimitRule } from '../../store/rate-limits.ts';
+import type { FapiRequestInfo } from '../context.ts';
+import { field } from '../form.ts';
+
+export function signInAttemptLimits(config: IdentityConfig) {
+  return (req: FapiRequestInfo): RateLimitRule[] => {
+    const rules: RateLimitRule[] = [{ key: `sign_in:ip:${req.ip}`, limit: config.rateLimits.signInPerIpPerMinute, windowSeconds: 60 }];
+    const identifier = field(req.body, 'identifier')?.toLowerCase() ?? req.params.id;
+    if (identifier) {
+      rules.push({ key: `sign_in:id:${identifier}`, limit: config.rateLimits.signInPerIdentifierPerMinute, windowSeconds: 60 });
+    }
+    return rules;
+  };
+}
+
+export function codeAttemptLimits(config: IdentityConfig) {
+  return (req: FapiRequestInfo): RateLimitRule[] => [
+    { key: `code:ip:${req.ip}`, limit: config.rateLimits.codeAttemptsPerIpPerMinute, windowSeconds: 60 },
+    ...(req.params.id ? [{ key: `code:attempt:${req.params.id}`, limit: 10, windowSeconds: 60 }] : []),
+  ];
+}

@@ -1,0 +1,23 @@
+import { hashPassword } from '../../crypto/passwords.ts';
+import { errors } from '../../errors.ts';
+import type { SignUpRow } from '../../store/rows.ts';
+import { emailAddressTaken } from '../../store/users.ts';
+import type { FapiContext } from '../context.ts';
+import type { SignUpChanges } from './sign-up-store.ts';
+import type { SignUpInput } from './validate.ts';
+
+/** Turns validated input into column changes; a new email address needs a new verification. */
+export async function changesFromInput(ctx: FapiContext, input: SignUpInput, existing: SignUpRow | null): Promise<SignUpChanges> {
+  const changes: SignUpChanges = {};
+  if (input.email !== undefined && input.email !== existing?.email_address) {
+    if (await emailAddressTaken(ctx.tx, input.email)) throw errors.identifierExists('email_address');
+    changes.email_address = input.email;
+    changes.email_verification = null;
+  }
+  if (input.password !== undefined) changes.password_hash = await hashPassword(input.password);
+  if (input.firstName !== undefined) changes.first_name = input.firstName;
+  if (input.lastName !== undefined) changes.last_name = input.lastName;
+  if (input.unsafeMetadata !== undefined) changes.unsafe_metadata = input.unsafeMetadata;
+  if (input.legalAccepted !== undefined) changes.legal_accepted_at = input.legalAccepted ? ctx.now : null;
+  return changes;
+}

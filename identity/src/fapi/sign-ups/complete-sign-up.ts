@@ -1,0 +1,46 @@
+import { errors } from '../../errors.ts';
+import { signUpJSON, missingFields, unverifiedFields } from '../../serializers/sign-up.ts';
+import { updateClient } from '../../store/clients.ts';
+import type { SignUpRow } from '../../store/rows.ts';
+import { createSession } from '../../store/sessions.ts';
+import { createUserWithVerifiedEmail, emailAddressTaken, recordSignIn } from '../../store/users.ts';
+import type { FapiContext, FapiResult } from '../context.ts';
+import { updateSignUp } from './sign-up-store.ts';
+
+/**
+ * When nothing is missing or unverified any more, creates the user, its verified email and a session
+ * in the request's transaction, and makes the session active.
+ */
+export async function completeIfReady(ctx: FapiContext, signUp: SignUpRow): Promise<FapiResult> {
+  if (signUp.status !== 'missing_requirements' || missingFields(signUp).length || unverifiedFields(signUp).length) {
+    return { response: signUpJSON(signUp) };
+  }
+  const email = signUp.email_address!;
+  if (await emailAddressTaken(ctx.tx, email)) throw errors.identifierExists('email_address');
+  const user = await createUserWithVerifiedEmail(ctx.tx, {
+    email,
+    passwordHash: signUp.password_hash,
+    firstName: signUp.first_name,
+    lastName: signUp.last_name,
+    unsafeMetadata: signUp.unsafe_metadata,
+    legalAcceptedAt: signUp.legal_accepted_at,
+    now: ctx.now,
+  });
+  const client = await ctx.ensureClient();
+  const session = await createSession(ctx.tx, {
+    clientId: client.id,
+    userId: user.id,
+    lifetimeSeconds: ctx.deps.config.sessionLifetimeSeconds,
+    now: ctx.now,
+  });
+  await recordSignIn(ctx.tx, user.id, ctx.now);
+  await updateClient(ctx.tx, client.id, { sign_up_id: null, last_active_session_id: session.id }, ctx.now);
+  ctx.signInStateChanged();
+  const done = await updateSignUp(
+    ctx.tx,
+    signUp.id,
+    { status: 'complete', created_user_id: user.id, created_session_id: session.id },
+    ctx.now,
+  );
+  return { response: signUpJSON(done) };
+}

@@ -1,0 +1,23 @@
+import { errors } from '../../errors.ts';
+import { updateClient } from '../../store/clients.ts';
+import { signedInSessionsOfClient } from '../../store/sessions.ts';
+import type { FapiRoute } from '../context.ts';
+import { changesFromInput } from './apply-input.ts';
+import { completeIfReady } from './complete-sign-up.ts';
+import { insertSignUp } from './sign-up-store.ts';
+import { parseSignUpInput } from './validate.ts';
+
+/** POST /client/sign_ups — starts a sign-up (an empty body starts over). */
+export const createSignUpRoute: FapiRoute = {
+  method: 'POST',
+  path: '/client/sign_ups',
+  rateLimits: (req) => [{ key: `sign_up:ip:${req.ip}`, limit: 30, windowSeconds: 60 }],
+  async handler(ctx) {
+    const input = parseSignUpInput(ctx.body);
+    const client = await ctx.ensureClient();
+    if ((await signedInSessionsOfClient(ctx.tx, client.id, ctx.now)).length > 0) throw errors.sessionExists();
+    const signUp = await insertSignUp(ctx.tx, client.id, await changesFromInput(ctx, input, null), ctx.now);
+    await updateClient(ctx.tx, client.id, { sign_up_id: signUp.id }, ctx.now);
+    return completeIfReady(ctx, signUp);
+  },
+};

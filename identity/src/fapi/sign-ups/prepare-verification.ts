@@ -1,0 +1,29 @@
+import { errors } from '../../errors.ts';
+import { signUpJSON } from '../../serializers/sign-up.ts';
+import type { FapiRoute } from '../context.ts';
+import { field } from '../form.ts';
+import { sendEmailCode } from '../sign-ins/email-code.ts';
+import { loadSignUp } from './load-sign-up.ts';
+import { updateSignUp } from './sign-up-store.ts';
+
+/** POST /client/sign_ups/:id/prepare_verification — emails a code; called again for "resend". */
+export const prepareVerificationRoute: FapiRoute = {
+  method: 'POST',
+  path: '/client/sign_ups/:id/prepare_verification',
+  rateLimits: (req) => [{ key: `code_send:sign_up:${req.params.id}`, limit: 5, windowSeconds: 60 }],
+  async handler(ctx) {
+    const signUp = await loadSignUp(ctx, { actionable: true });
+    const strategy = field(ctx.body, 'strategy');
+    if (strategy !== 'email_code') {
+      throw errors.paramValueInvalid('strategy', `The verification strategy "${strategy ?? ''}" is not enabled for this application.`);
+    }
+    if (!signUp.email_address) throw errors.paramMissing('email_address');
+    if (signUp.email_verification?.status === 'verified') return { response: signUpJSON(signUp) };
+    const verification = await sendEmailCode(ctx, {
+      subject: `sign_up:${signUp.id}:${signUp.email_address}`,
+      email: signUp.email_address,
+      purpose: 'sign_up',
+    });
+    return { response: signUpJSON(await updateSignUp(ctx.tx, signUp.id, { email_verification: verification }, ctx.now)) };
+  },
+};

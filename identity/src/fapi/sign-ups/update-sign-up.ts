@@ -1,0 +1,19 @@
+import type { FapiRoute } from '../context.ts';
+import { changesFromInput } from './apply-input.ts';
+import { completeIfReady } from './complete-sign-up.ts';
+import { loadSignUp } from './load-sign-up.ts';
+import { updateSignUp } from './sign-up-store.ts';
+import { parseSignUpInput } from './validate.ts';
+
+/** PATCH /client/sign_ups/:id — supplies missing fields (`/sign-up#/continue`). */
+export const updateSignUpRoute: FapiRoute = {
+  method: 'PATCH',
+  path: '/client/sign_ups/:id',
+  async handler(ctx) {
+    const input = parseSignUpInput(ctx.body);
+    const signUp = await loadSignUp(ctx, { actionable: true });
+    const changes = await changesFromInput(ctx, input, signUp);
+    const updated = Object.keys(changes).length ? await updateSignUp(ctx.tx, signUp.id, changes, ctx.now) : signUp;
+    return completeIfReady(ctx, updated);
+  },
+};

@@ -1,0 +1,58 @@
+import { errors } from '../../errors.ts';
+import { NAME_MAX_LENGTH, PASSWORD_MAX_BYTES, PASSWORD_MIN_LENGTH } from '../../instance/environment.ts';
+import { booleanField, field, has, jsonObjectField, rawField, type FormBody } from '../form.ts';
+
+// Practical address check (RFC 5321 lengths, one @, a dot in the domain, no spaces or control characters).
+const EMAIL_RE = /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"_]+\.[^\s@<>()[\]\\,;:"_]{2,}$/;
+
+export function validateEmail(value: string): string {
+  const email = value.trim().toLowerCase();
+  if (email.length > 254 || !EMAIL_RE.test(email)) throw errors.paramFormatInvalid('email_address', 'a valid email address');
+  return email;
+}
+
+export function validatePassword(password: string): string {
+  if ([...password].length < PASSWORD_MIN_LENGTH) throw errors.passwordTooShort(PASSWORD_MIN_LENGTH);
+  if (Buffer.byteLength(password, 'utf8') > PASSWORD_MAX_BYTES) throw errors.passwordTooLong(PASSWORD_MAX_BYTES);
+  return password;
+}
+
+function validateName(body: FormBody, name: 'first_name' | 'last_name'): string | null | undefined {
+  if (!has(body, name)) return undefined;
+  const value = field(body, name);
+  if (value === undefined) return null;
+  if ([...value].length > NAME_MAX_LENGTH) throw errors.paramMaxLength(name, NAME_MAX_LENGTH);
+  return value;
+}
+
+export interface SignUpInput {
+  email?: string;
+  password?: string;
+  firstName?: string | null;
+  lastName?: string | null;
+  unsafeMetadata?: Record<string, unknown>;
+  legalAccepted?: boolean;
+}
+
+const UNSUPPORTED = ['phone_number', 'username', 'web3_wallet', 'ticket', 'token', 'transfer'] as const;
+
+/** Parses and validates sign-up fields; any invalid field rejects the whole request, so nothing changes. */
+export function parseSignUpInput(body: FormBody): SignUpInput {
+  const strategy = field(body, 'strategy');
+  if (strategy) throw errors.paramValueInvalid('strategy', `The sign-up strategy "${strategy}" is not enabled for this application.`);
+  for (const name of UNSUPPORTED) {
+    if (field(body, name) !== undefined && field(body, name) !== 'false') {
+      throw errors.paramValueInvalid(name, `${name.replace(/_/g, ' ')} is not enabled for this application.`);
+    }
+  }
+  const email = field(body, 'email_address');
+  const password = rawField(body, 'password');
+  return {
+    email: email === undefined ? undefined : validateEmail(email),
+    password: password === undefined ? undefined : validatePassword(password),
+    firstName: validateName(body, 'first_name'),
+    lastName: validateName(body, 'last_name'),
+    unsafeMetadata: jsonObjectField(body, 'unsafe_metadata'),
+    legalAccepted: booleanField(body, 'legal_accepted'),
+  };
+}

@@ -1,0 +1,21 @@
+import { randomBytes } from 'node:crypto';
+
+const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+/** Random base62 string; rejection sampling keeps every character equally likely. */
+export function randomBase62(length: number): string {
+  let out = '';
+  while (out.length < length) {
+    for (const byte of randomBytes(length * 2)) {
+      if (byte < 248 && out.length < length) out += ALPHABET[byte % 62];
+    }
+  }
+  return out;
+}
+
+/** Clerk's conventional prefixes; clerk-js and @clerk/backend check some of them (`org_`, `user_`). */
+export type IdPrefix = 'client' | 'sess' | 'sia' | 'sua' | 'user' | 'idn' | 'ins' | 'vc' | 'msg' | 'org' | 'orgmem' | 'orginv';
+
+export function newId(prefix: IdPrefix): string {
+  return `${prefix}_${randomBase62(27)}`;
+}

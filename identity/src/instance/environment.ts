@@ -1,0 +1,147 @@
+import type { IdentityConfig } from '../config.ts';
+
+const off = {
+  enabled: false,
+  required: false,
+  used_for_first_factor: false,
+  first_factors: [],
+  used_for_second_factor: false,
+  second_factors: [],
+  verifications: [],
+  verify_at_sign_up: false,
+};
+
+/**
+ * The instance as clerk-js sees it: email + password sign-up verified by an emailed code, sign-in with
+ * password or email code, optional names. Everything this instance does not implement is switched off
+ * (not stubbed) so the Clerk UI does not offer it.
+ */
+export function environmentJSON(config: IdentityConfig) {
+  const url = (path: string) => `${config.publicUrl}${path}`;
+  return {
+    object: 'environment',
+    id: 'env_embedded',
+    maintenance_mode: false,
+    client_debug_mode: false,
+    auth_config: {
+      object: 'auth_config',
+      id: 'aac_embedded',
+      single_session_mode: true,
+      claimed_at: null,
+      reverification: false,
+      preferred_channels: {},
+    },
+    display_config: {
+      object: 'display_config',
+      id: 'display_config_embedded',
+      instance_environment_type: config.mode === 'production' ? 'production' : 'development',
+      application_name: config.applicationName,
+      branded: false,
+      show_devmode_warning: false,
+      logo_image_url: '',
+      favicon_image_url: '',
+      home_url: url('/'),
+      sign_in_url: url('/sign-in'),
+      sign_up_url: url('/sign-up'),
+      user_profile_url: '',
+      organization_profile_url: '',
+      create_organization_url: '',
+      after_sign_in_url: url('/dashboard'),
+      after_sign_up_url: url('/dashboard'),
+      after_sign_out_one_url: url('/'),
+      after_sign_out_all_url: url('/'),
+      after_switch_session_url: url('/dashboard'),
+      after_create_organization_url: url('/dashboard'),
+      after_leave_organization_url: url('/dashboard'),
+      waitlist_url: '',
+      after_join_waitlist_url: '',
+      terms_url: '',
+      privacy_policy_url: '',
+      support_email: '',
+      preferred_sign_in_strategy: 'password',
+      captcha_public_key: null,
+      captcha_public_key_invisible: null,
+      captcha_widget_type: null,
+      captcha_provider: 'turnstile',
+      captcha_oauth_bypass: [],
+      captcha_heartbeat: false,
+      captcha_heartbeat_interval_ms: 600000,
+      google_one_tap_client_id: null,
+      clerk_js_version: '5.90.0',
+      theme: { general: {}, buttons: {}, accounts: {} },
+    },
+    user_settings: {
+      attributes: {
+        email_address: {
+          enabled: true,
+          required: true,
+          used_for_first_factor: true,
+          first_factors: ['email_code'],
+          used_for_second_factor: false,
+          second_factors: [],
+          verifications: ['email_code'],
+          verify_at_sign_up: true,
+        },
+        password: { ...off, enabled: true, required: true },
+        first_name: { ...off, enabled: true },
+        last_name: { ...off, enabled: true },
+        phone_number: off,
+        username: off,
+        web3_wallet: off,
+        authenticator_app: off,
+        backup_code: off,
+        passkey: off,
+      },
+      social: {},
+      saml: { enabled: false },
+      enterprise_sso: { enabled: false },
+      sign_in: { second_factor: { required: false, enabled: false } },
+      sign_up: {
+        mode: 'public',
+        progressive: true,
+        captcha_enabled: false,
+        captcha_widget_type: null,
+        custom_action_required: false,
+        legal_consent_enabled: false,
+        allowlist_only: false,
+      },
+      restrictions: {
+        allowlist: { enabled: false },
+        blocklist: { enabled: false },
+        allowlist_blocklist_disabled_on_sign_in: { enabled: false },
+        block_email_subaddresses: { enabled: false },
+        block_disposable_email_domains: { enabled: false },
+      },
+      password_settings: {
+        min_length: PASSWORD_MIN_LENGTH,
+        max_length: PASSWORD_MAX_BYTES,
+        require_special_char: false,
+        allowed_special_characters: '',
+        require_numbers: false,
+        require_uppercase: false,
+        require_lowercase: false,
+        show_zxcvbn: false,
+        min_zxcvbn_strength: 0,
+        disable_hibp: true,
+        enforce_hibp_on_sign_in: false,
+      },
+      username_settings: { min_length: 4, max_length: 64 },
+      passkey_settings: { allow_autofill: false, show_sign_in_button: false },
+      actions: { delete_self: true, create_organization: false },
+    },
+    organization_settings: {
+      enabled: false,
+      max_allowed_memberships: 0,
+      force_organization_selection: false,
+      actions: { admin_delete: false },
+      domains: { enabled: false, enrollment_modes: [], default_role: 'org:member' },
+    },
+    commerce_settings: null,
+    api_keys_settings: { enabled: false },
+  };
+}
+
+export const PASSWORD_MIN_LENGTH = 8;
+/** Clerk's limit is on bytes (its hashes read at most 72), which also bounds the length in characters. */
+export const PASSWORD_MAX_BYTES = 72;
+export const NAME_MAX_LENGTH = 256;

@@ -1,0 +1,55 @@
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { Database } from '../db/database.ts';
+import { randomBase62 } from '../ids.ts';
+import { constantTimeEqual, randomToken, sha256 } from '../crypto/secrets.ts';
+import type { IdentityConfig } from '../config.ts';
+
+export interface InstanceKeys {
+  publishableKey: string;
+  /** The Backend API secret key, known to this process so the product server can use it. */
+  secretKey: string;
+  /** Pepper for one-time code hashes. */
+  codePepper: string;
+  verifySecretKey(candidate: string): boolean;
+}
+
+/**
+ * Production-style keys (`pk_live_`): clerk-js then identifies the browser by our HttpOnly `__client`
+ * cookie instead of a development-browser token it would only obtain from Clerk's own hosts.
+ */
+export function publishableKeyFor(frontendApiHost: string): string {
+  if (!frontendApiHost.includes('.')) throw new Error(`frontend API host "${frontendApiHost}" must contain a dot`);
+  return `pk_live_${Buffer.from(`${frontendApiHost}$`).toString('base64')}`;
+}
+
+export async function loadInstanceKeys(db: Database, config: IdentityConfig): Promise<InstanceKeys> {
+  const secretKey = config.secretKey ?? readOrCreateSecretKeyFile(config.secretKeyFile);
+  const secretHash = sha256(secretKey);
+  await db.query(
+    `INSERT INTO instance_settings (key, value) VALUES ('secret_key_sha256', $1)
+     ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value, updated_at = now()`,
+    [secretHash],
+  );
+  await db.query(
+    `INSERT INTO instance_settings (key, value) VALUES ('code_pepper', $1) ON CONFLICT (key) DO NOTHING`,
+    [randomToken(32)],
+  );
+  const [pepper] = await db.query<{ value: string }>(`SELECT value FROM instance_settings WHERE key = 'code_pepper'`);
+  return {
+    publishableKey: publishableKeyFor(config.frontendApiHost),
+    secretKey,
+    codePepper: pepper!.value,
+    verifySecretKey: (candidate) => constantTimeEqual(sha256(candidate), secretHash),
+  };
+}
+
+function readOrCreateSecretKeyFile(file: string | null): string {
+  if (!file) return `sk_live_${randomBase62(40)}`;
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  const key = `sk_live_${randomBase62(40)}`;
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, `${key}\n`, { mode: 0o600 });
+  chmodSync(file, 0o600);
+  return key;
+}

@@ -1,0 +1,34 @@
+import { SignJWT } from 'jose';
+import type { SessionRow } from '../store/rows.ts';
+import type { SigningKey } from './signing-keys.ts';
+
+export interface TokenContext {
+  signingKey: SigningKey;
+  issuer: string;
+  ttlSeconds: number;
+}
+
+/**
+ * Mints a session token with the claims clerk-js 5.90.0 and @clerk/backend 2.10.1 read (version 2 claims).
+ * `azp` is the page origin that asked for it, so servers can pin `authorizedParties`.
+ */
+export async function mintSessionToken(ctx: TokenContext, session: SessionRow, azp: string | null, now: Date): Promise<string> {
+  const iat = Math.floor(now.getTime() / 1000);
+  const firstFactorAgeMinutes = Math.max(0, Math.floor((now.getTime() - session.first_factor_verified_at.getTime()) / 60000));
+  const claims: Record<string, unknown> = {
+    sid: session.id,
+    sts: session.status === 'pending' ? 'pending' : 'active',
+    v: 2,
+    fva: [firstFactorAgeMinutes, -1],
+  };
+  if (azp) claims.azp = azp;
+  if (session.actor) claims.act = session.actor;
+  return new SignJWT(claims)
+    .setProtectedHeader({ alg: 'RS256', kid: ctx.signingKey.kid, typ: 'JWT' })
+    .setSubject(session.user_id)
+    .setIssuer(ctx.issuer)
+    .setIssuedAt(iat)
+    .setNotBefore(iat - 10)
+    .setExpirationTime(iat + ctx.ttlSeconds)
+    .sign(ctx.signingKey.privateKey);
+}

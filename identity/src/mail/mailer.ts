@@ -1,0 +1,38 @@
+import nodemailer from 'nodemailer';
+import type { Queryable } from '../db/database.ts';
+import { newId } from '../ids.ts';
+
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+}
+
+/** Where outgoing mail goes: a real SMTP server, or the development outbox in the database. */
+export interface Mailer {
+  readonly kind: 'smtp' | 'outbox';
+  send(db: Queryable, message: MailMessage): Promise<void>;
+}
+
+export function outboxMailer(): Mailer {
+  return {
+    kind: 'outbox',
+    async send(db, message) {
+      await db.query(
+        `INSERT INTO outbox (id, channel, recipient, subject, text_body, html_body) VALUES ($1, 'mail', $2, $3, $4, $5)`,
+        [newId('msg'), message.to, message.subject, message.text, message.html],
+      );
+    },
+  };
+}
+
+export function smtpMailer(smtpUrl: string, from: string): Mailer {
+  const transport = nodemailer.createTransport(smtpUrl);
+  return {
+    kind: 'smtp',
+    async send(_db, message) {
+      await transport.sendMail({ from, ...message });
+    },
+  };
+}

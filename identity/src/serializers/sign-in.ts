@@ -1,0 +1,38 @@
+import type { EmailAddressRow, SignInRow, UserRow } from '../store/rows.ts';
+import { ms, verificationJSON } from './user.ts';
+
+/** The first factors a user may use; reset-password factors come with issue #5 and must then be listed last. */
+export function firstFactorsFor(user: UserRow, emails: EmailAddressRow[]) {
+  const factors: Record<string, unknown>[] = [];
+  if (user.password_hash) factors.push({ strategy: 'password' });
+  for (const e of emails.filter((x) => x.verified_at)) {
+    factors.push({
+      strategy: 'email_code',
+      safe_identifier: e.email_address,
+      email_address_id: e.id,
+      primary: e.id === user.primary_email_address_id,
+    });
+  }
+  return factors;
+}
+
+export function signInJSON(signIn: SignInRow, user: UserRow | null, emails: EmailAddressRow[]) {
+  return {
+    object: 'sign_in',
+    id: signIn.id,
+    status: signIn.status,
+    supported_identifiers: ['email_address'],
+    identifier: signIn.identifier,
+    user_data: user
+      ? { first_name: user.first_name, last_name: user.last_name, image_url: '', has_image: false }
+      : null,
+    supported_first_factors: user && signIn.status !== 'needs_identifier' ? firstFactorsFor(user, emails) : [],
+    supported_second_factors: null,
+    first_factor_verification: verificationJSON(signIn.first_factor_verification),
+    second_factor_verification: verificationJSON(signIn.second_factor_verification),
+    created_session_id: signIn.created_session_id,
+    abandon_at: ms(signIn.abandon_at),
+    created_at: ms(signIn.created_at),
+    updated_at: ms(signIn.updated_at),
+  };
+}

@@ -1,0 +1,58 @@
+import type { SignUpRow } from '../store/rows.ts';
+import { ms, verificationJSON } from './user.ts';
+
+export const SIGN_UP_REQUIRED_FIELDS = ['email_address', 'password'] as const;
+export const SIGN_UP_OPTIONAL_FIELDS = ['first_name', 'last_name'] as const;
+
+export function missingFields(s: Pick<SignUpRow, 'email_address' | 'password_hash'>): string[] {
+  const missing: string[] = [];
+  if (!s.email_address) missing.push('email_address');
+  if (!s.password_hash) missing.push('password');
+  return missing;
+}
+
+export function unverifiedFields(s: Pick<SignUpRow, 'email_address' | 'email_verification'>): string[] {
+  return s.email_address && s.email_verification?.status !== 'verified' ? ['email_address'] : [];
+}
+
+export function signUpJSON(s: SignUpRow) {
+  const emailVerification = s.email_address
+    ? verificationJSON(s.email_verification ?? { status: 'unverified', strategy: null, attempts: null, expire_at: null }, {
+        next_action:
+          s.email_verification?.status === 'verified' ? '' : s.email_verification?.strategy ? 'needs_attempt' : 'needs_prepare',
+        supported_strategies: ['email_code'],
+      })
+    : null;
+  return {
+    object: 'sign_up',
+    id: s.id,
+    status: s.status,
+    required_fields: [...SIGN_UP_REQUIRED_FIELDS],
+    optional_fields: [...SIGN_UP_OPTIONAL_FIELDS],
+    missing_fields: s.status === 'complete' ? [] : missingFields(s),
+    unverified_fields: s.status === 'complete' ? [] : unverifiedFields(s),
+    verifications: {
+      email_address: emailVerification,
+      phone_number: null,
+      web3_wallet: null,
+      external_account: null,
+    },
+    username: null,
+    email_address: s.email_address,
+    phone_number: null,
+    web3_wallet: null,
+    first_name: s.first_name,
+    last_name: s.last_name,
+    has_password: s.password_hash !== null,
+    unsafe_metadata: s.unsafe_metadata,
+    public_metadata: {},
+    custom_action: false,
+    external_id: null,
+    external_account_strategy: null,
+    external_account: null,
+    created_session_id: s.created_session_id,
+    created_user_id: s.created_user_id,
+    abandon_at: ms(s.abandon_at),
+    legal_accepted_at: ms(s.legal_accepted_at),
+  };
+}

@@ -1,0 +1,83 @@
+import type { EmailAddressRow, UserRow, VerificationState } from '../store/rows.ts';
+
+export const ms = (d: Date | null | undefined): number | null => (d ? d.getTime() : null);
+
+export function verificationJSON(v: VerificationState | null, extra: Record<string, unknown> = {}) {
+  if (!v) return null;
+  return { object: 'verification', status: v.status, strategy: v.strategy, attempts: v.attempts, expire_at: v.expire_at, ...extra };
+}
+
+export function emailAddressJSON(e: EmailAddressRow) {
+  return {
+    object: 'email_address',
+    id: e.id,
+    email_address: e.email_address,
+    reserved: false,
+    verification: e.verified_at
+      ? { status: 'verified', strategy: e.verification_strategy ?? 'email_code', attempts: null, expire_at: null }
+      : null,
+    linked_to: [],
+    matches_sso_connection: false,
+    created_at: ms(e.created_at),
+    updated_at: ms(e.updated_at),
+  };
+}
+
+/** Clerk's UserJSON as both clerk-js (FAPI) and @clerk/backend (BAPI) read it. */
+export function userJSON(user: UserRow, emails: EmailAddressRow[], opts: { includePrivate?: boolean } = {}) {
+  return {
+    object: 'user',
+    id: user.id,
+    external_id: user.external_id,
+    username: user.username,
+    first_name: user.first_name,
+    last_name: user.last_name,
+    image_url: '',
+    has_image: false,
+    primary_email_address_id: user.primary_email_address_id,
+    primary_phone_number_id: null,
+    primary_web3_wallet_id: null,
+    password_enabled: user.password_hash !== null,
+    two_factor_enabled: false,
+    totp_enabled: false,
+    backup_code_enabled: false,
+    email_addresses: emails.map(emailAddressJSON),
+    phone_numbers: [],
+    web3_wallets: [],
+    external_accounts: [],
+    passkeys: [],
+    saml_accounts: [],
+    enterprise_accounts: [],
+    organization_memberships: [],
+    public_metadata: user.public_metadata,
+    unsafe_metadata: user.unsafe_metadata,
+    ...(opts.includePrivate ? { private_metadata: user.private_metadata } : {}),
+    banned: false,
+    locked: user.locked_until !== null && user.locked_until.getTime() > Date.now(),
+    lockout_expires_in_seconds: user.locked_until
+      ? Math.max(0, Math.ceil((user.locked_until.getTime() - Date.now()) / 1000))
+      : null,
+    verification_attempts_remaining: null,
+    create_organization_enabled: user.create_organization_enabled,
+    create_organizations_limit: user.create_organizations_limit,
+    delete_self_enabled: user.delete_self_enabled,
+    last_sign_in_at: ms(user.last_sign_in_at),
+    last_active_at: ms(user.last_active_at),
+    legal_accepted_at: ms(user.legal_accepted_at),
+    password_last_updated_at: ms(user.password_updated_at),
+    created_at: ms(user.created_at),
+    updated_at: ms(user.updated_at),
+  };
+}
+
+export function publicUserDataJSON(user: UserRow, emails: EmailAddressRow[]) {
+  const primary = emails.find((e) => e.id === user.primary_email_address_id) ?? emails[0];
+  return {
+    first_name: user.first_name,
+    last_name: user.last_name,
+    image_url: '',
+    has_image: false,
+    identifier: primary?.email_address ?? user.username ?? '',
+    user_id: user.id,
+  };
+}

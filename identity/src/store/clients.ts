@@ -1,0 +1,41 @@
+import type { Queryable } from '../db/database.ts';
+import { newId } from '../ids.ts';
+import { randomToken, sha256 } from '../crypto/secrets.ts';
+import type { ClientRow } from './rows.ts';
+
+export async function findClientByToken(db: Queryable, token: string): Promise<ClientRow | null> {
+  const [row] = await db.query<ClientRow>(
+    'SELECT id, sign_in_id, sign_up_id, last_active_session_id, created_at, updated_at FROM clients WHERE token_hash = $1',
+    [sha256(token)],
+  );
+  return row ?? null;
+}
+
+/** Creates a client; only the SHA-256 of its cookie token is stored. */
+export async function createClient(db: Queryable, now: Date): Promise<{ client: ClientRow; token: string }> {
+  const token = randomToken(32);
+  const [client] = await db.query<ClientRow>(
+    `INSERT INTO clients (id, token_hash, created_at, updated_at) VALUES ($1, $2, $3, $3)
+     RETURNING id, sign_in_id, sign_up_id, last_active_session_id, created_at, updated_at`,
+    [newId('client'), sha256(token), now],
+  );
+  return { client: client!, token };
+}
+
+export interface ClientChanges {
+  sign_in_id?: string | null;
+  sign_up_id?: string | null;
+  last_active_session_id?: string | null;
+}
+
+/** Applies changes and always bumps updated_at, which drives `__client_uat`. */
+export async function updateClient(db: Queryable, clientId: string, changes: ClientChanges, now: Date): Promise<ClientRow> {
+  const keys = Object.keys(changes) as (keyof ClientChanges)[];
+  const sets = keys.map((k, i) => `${k} = $${i + 3}`);
+  const [row] = await db.query<ClientRow>(
+    `UPDATE clients SET ${[...sets, 'updated_at = GREATEST(updated_at, $2)'].join(', ')} WHERE id = $1
+     RETURNING id, sign_in_id, sign_up_id, last_active_session_id, created_at, updated_at`,
+    [clientId, now, ...keys.map((k) => changes[k])],
+  );
+  return row!;
+}

@@ -1,0 +1,104 @@
+/** Row shapes as the database returns them (timestamps as Date, JSON columns parsed). */
+export interface UserRow {
+  id: string;
+  external_id: string | null;
+  first_name: string | null;
+  last_name: string | null;
+  username: string | null;
+  password_hash: string | null;
+  primary_email_address_id: string | null;
+  public_metadata: Record<string, unknown>;
+  private_metadata: Record<string, unknown>;
+  unsafe_metadata: Record<string, unknown>;
+  create_organization_enabled: boolean;
+  create_organizations_limit: number | null;
+  delete_self_enabled: boolean;
+  failed_verification_attempts: number;
+  locked_until: Date | null;
+  last_sign_in_at: Date | null;
+  last_active_at: Date | null;
+  legal_accepted_at: Date | null;
+  password_updated_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface EmailAddressRow {
+  id: string;
+  user_id: string;
+  email_address: string;
+  verified_at: Date | null;
+  verification_strategy: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface ClientRow {
+  id: string;
+  sign_in_id: string | null;
+  sign_up_id: string | null;
+  last_active_session_id: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export type SessionStatus = 'active' | 'pending' | 'ended' | 'removed' | 'replaced' | 'revoked' | 'expired' | 'abandoned';
+
+export interface SessionRow {
+  id: string;
+  client_id: string;
+  user_id: string;
+  status: SessionStatus;
+  last_active_organization_id: string | null;
+  actor: Record<string, unknown> | null;
+  first_factor_verified_at: Date;
+  expire_at: Date;
+  abandon_at: Date;
+  last_active_at: Date;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** Stored verification state; serialised as Clerk's VerificationJSON (ms timestamps). */
+export interface VerificationState {
+  status: 'unverified' | 'verified' | 'failed' | 'expired';
+  strategy: string | null;
+  attempts: number | null;
+  expire_at: number | null;
+}
+
+export type SignInStatus = 'needs_identifier' | 'needs_first_factor' | 'needs_second_factor' | 'needs_new_password' | 'complete';
+
+export interface SignInRow {
+  id: string;
+  client_id: string;
+  status: SignInStatus;
+  identifier: string | null;
+  user_id: string | null;
+  first_factor_verification: VerificationState | null;
+  second_factor_verification: VerificationState | null;
+  created_session_id: string | null;
+  abandon_at: Date;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export type SignUpStatus = 'missing_requirements' | 'complete' | 'abandoned';
+
+export interface SignUpRow {
+  id: string;
+  client_id: string;
+  status: SignUpStatus;
+  email_address: string | null;
+  email_verification: VerificationState | null;
+  first_name: string | null;
+  last_name: string | null;
+  password_hash: string | null;
+  unsafe_metadata: Record<string, unknown>;
+  legal_accepted_at: Date | null;
+  created_user_id: string | null;
+  created_session_id: string | null;
+  abandon_at: Date;
+  created_at: Date;
+  updated_at: Date;
+}

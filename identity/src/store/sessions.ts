@@ -1,0 +1,64 @@
+import type { Queryable } from '../db/database.ts';
+import { newId } from '../ids.ts';
+import type { SessionRow, SessionStatus } from './rows.ts';
+
+const SIGNED_IN: SessionStatus[] = ['active', 'pending'];
+
+export async function createSession(
+  db: Queryable,
+  input: { clientId: string; userId: string; lifetimeSeconds: number; now: Date },
+): Promise<SessionRow> {
+  const expireAt = new Date(input.now.getTime() + input.lifetimeSeconds * 1000);
+  const [row] = await db.query<SessionRow>(
+    `INSERT INTO sessions (id, client_id, user_id, status, first_factor_verified_at, expire_at, abandon_at,
+                           last_active_at, created_at, updated_at)
+     VALUES ($1, $2, $3, 'active', $4, $5, $5, $4, $4, $4) RETURNING *`,
+    [newId('sess'), input.clientId, input.userId, input.now, expireAt],
+  );
+  return row!;
+}
+
+/** Sessions of a client that still count as signed in; expired ones are marked on the way. */
+export async function signedInSessionsOfClient(db: Queryable, clientId: string, now: Date): Promise<SessionRow[]> {
+  await db.query(
+    `UPDATE sessions SET status = 'expired', updated_at = $2
+     WHERE client_id = $1 AND status = ANY($3) AND expire_at <= $2`,
+    [clientId, now, SIGNED_IN],
+  );
+  return db.query<SessionRow>(
+    'SELECT * FROM sessions WHERE client_id = $1 AND status = ANY($2) ORDER BY created_at',
+    [clientId, SIGNED_IN],
+  );
+}
+
+export async function findClientSession(db: Queryable, clientId: string, sessionId: string): Promise<SessionRow | null> {
+  const [row] = await db.query<SessionRow>('SELECT * FROM sessions WHERE id = $1 AND client_id = $2', [sessionId, clientId]);
+  return row ?? null;
+}
+
+export function isSignedIn(session: SessionRow, now: Date): boolean {
+  return SIGNED_IN.includes(session.status) && session.expire_at.getTime() > now.getTime();
+}
+
+export async function setSessionStatus(db: Queryable, sessionId: string, status: SessionStatus, now: Date): Promise<SessionRow> {
+  const [row] = await db.query<SessionRow>(
+    'UPDATE sessions SET status = $2, updated_at = $3 WHERE id = $1 RETURNING *',
+    [sessionId, status, now],
+  );
+  return row!;
+}
+
+export async function touchSession(db: Queryable, sessionId: string, now: Date): Promise<SessionRow> {
+  const [row] = await db.query<SessionRow>(
+    'UPDATE sessions SET last_active_at = $2 WHERE id = $1 RETURNING *',
+    [sessionId, now],
+  );
+  return row!;
+}
+
+export async function endSessionsOfClient(db: Queryable, clientId: string, now: Date): Promise<void> {
+  await db.query(
+    `UPDATE sessions SET status = 'ended', updated_at = $2 WHERE client_id = $1 AND status = ANY($3)`,
+    [clientId, now, SIGNED_IN],
+  );
+}

@@ -1,0 +1,93 @@
+import type { Queryable } from '../db/database.ts';
+import { newId } from '../ids.ts';
+import type { EmailAddressRow, UserRow } from './rows.ts';
+
+export async function findUserById(db: Queryable, id: string): Promise<UserRow | null> {
+  const [row] = await db.query<UserRow>('SELECT * FROM users WHERE id = $1', [id]);
+  return row ?? null;
+}
+
+export async function findUserByEmail(db: Queryable, email: string): Promise<UserRow | null> {
+  const [row] = await db.query<UserRow>(
+    `SELECT u.* FROM users u JOIN email_addresses e ON e.user_id = u.id
+     WHERE lower(e.email_address) = lower($1) AND e.verified_at IS NOT NULL`,
+    [email],
+  );
+  return row ?? null;
+}
+
+export async function emailAddressTaken(db: Queryable, email: string): Promise<boolean> {
+  const rows = await db.query('SELECT 1 FROM email_addresses WHERE lower(email_address) = lower($1)', [email]);
+  return rows.length > 0;
+}
+
+export async function emailAddressesOf(db: Queryable, userIds: string[]): Promise<Map<string, EmailAddressRow[]>> {
+  const map = new Map<string, EmailAddressRow[]>();
+  if (userIds.length === 0) return map;
+  const rows = await db.query<EmailAddressRow>(
+    'SELECT * FROM email_addresses WHERE user_id = ANY($1) ORDER BY created_at',
+    [userIds],
+  );
+  for (const row of rows) map.set(row.user_id, [...(map.get(row.user_id) ?? []), row]);
+  return map;
+}
+
+export interface NewUser {
+  email: string;
+  passwordHash: string | null;
+  firstName: string | null;
+  lastName: string | null;
+  unsafeMetadata: Record<string, unknown>;
+  legalAcceptedAt: Date | null;
+  now: Date;
+}
+
+export async function createUserWithVerifiedEmail(db: Queryable, input: NewUser): Promise<UserRow> {
+  const userId = newId('user');
+  const emailId = newId('idn');
+  const [user] = await db.query<UserRow>(
+    `INSERT INTO users (id, first_name, last_name, password_hash, password_updated_at, primary_email_address_id,
+                        unsafe_metadata, legal_accepted_at, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, CASE WHEN $4::text IS NULL THEN NULL ELSE $7::timestamptz END, $5, $6, $8, $7, $7)
+     RETURNING *`,
+    [userId, input.firstName, input.lastName, input.passwordHash, emailId, JSON.stringify(input.unsafeMetadata), input.now, input.legalAcceptedAt],
+  );
+  await db.query(
+    `INSERT INTO email_addresses (id, user_id, email_address, verified_at, verification_strategy, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, 'email_code', $4, $4)`,
+    [emailId, userId, input.email, input.now],
+  );
+  return user!;
+}
+
+export async function recordSignIn(db: Queryable, userId: string, now: Date): Promise<void> {
+  await db.query(
+    `UPDATE users SET last_sign_in_at = $2, last_active_at = $2, failed_verification_attempts = 0, locked_until = NULL
+     WHERE id = $1`,
+    [userId, now],
+  );
+}
+
+/** Counts a failed password or code attempt; locks the account once the limit is reached. */
+export async function recordFailedVerification(
+  db: Queryable,
+  userId: string,
+  lockout: { maxFailedAttempts: number; durationSeconds: number },
+  now: Date,
+): Promise<void> {
+  // A lock that has run out starts a fresh count.
+  await db.query(
+    `WITH cur AS (
+       SELECT CASE WHEN locked_until IS NOT NULL AND locked_until <= $3 THEN 0 ELSE failed_verification_attempts END + 1 AS n
+       FROM users WHERE id = $1)
+     UPDATE users SET failed_verification_attempts = cur.n,
+       locked_until = CASE WHEN cur.n >= $2 THEN $3::timestamptz + make_interval(secs => $4) ELSE NULL END
+     FROM cur WHERE users.id = $1`,
+    [userId, lockout.maxFailedAttempts, now, lockout.durationSeconds],
+  );
+}
+
+export function lockedForSeconds(user: UserRow, now: Date): number {
+  if (!user.locked_until) return 0;
+  return Math.max(0, Math.ceil((user.locked_until.getTime() - now.getTime()) / 1000));
+}

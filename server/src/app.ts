@@ -1,0 +1,98 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import { resolve } from 'node:path';
+import { createIdentity, type Identity, type Database } from '@app/identity';
+import { Authenticator } from './auth/authenticate.ts';
+import { registerMeRoute } from './api/me.ts';
+import { CLERK_JS_URL, registerClerkJs } from './static/clerk-js.ts';
+import { registerSpa } from './static/spa.ts';
+import type { ServerConfig } from './config.ts';
+
+export const BAPI_PATH = '/__clerk_backend';
+
+export interface App {
+  fastify: FastifyInstance;
+  identity: Identity | null;
+  /** Starts listening; returns the origin it listens on. */
+  listen(): Promise<string>;
+  close(): Promise<void>;
+}
+
+export interface AppOptions {
+  /** An already-open database (tests share one with their assertions). */
+  database?: Database;
+  logger?: boolean;
+}
+
+export async function createApp(config: ServerConfig, opts: AppOptions = {}): Promise<App> {
+  const fastify = Fastify({
+    logger: opts.logger === false ? false : {
+      level: process.env.LOG_LEVEL ?? 'info',
+      // Paths only: query strings can carry tokens (dev-browser ids, email-link tokens).
+      serializers: { req: (req) => ({ method: req.method, path: req.url.split('?')[0] }) },
+    },
+    trustProxy: config.identity === 'embedded' ? config.identityConfig.trustProxy : false,
+    bodyLimit: 1024 * 1024,
+  });
+
+  let identity: Identity | null = null;
+  let publishableKey: string;
+  let secretKey: string;
+  let proxyUrl: string | null;
+  // The Backend API URL is known once we listen (the port may be chosen by the OS in tests).
+  let apiUrl: string | undefined;
+  if (config.identity === 'embedded') {
+    identity = await createIdentity(
+      config.identityConfig,
+      opts.database ?? (config.databaseUrl ? { url: config.databaseUrl } : { dataDir: resolve(config.dataDir, 'pglite') }),
+    );
+    await identity.register(fastify, { bapiPath: BAPI_PATH });
+    publishableKey = identity.publishableKey;
+    secretKey = identity.secretKey;
+    proxyUrl = config.identityConfig.fapiPath;
+  } else {
+    publishableKey = config.publishableKey;
+    secretKey = config.secretKey;
+    proxyUrl = config.proxyUrl;
+    apiUrl = config.apiUrl;
+  }
+
+  let authenticator: Authenticator | null = null;
+  const authorizedParties = config.identity === 'embedded'
+    ? [config.identityConfig.publicUrl, ...config.identityConfig.allowedOrigins]
+    : (process.env.AUTHORIZED_PARTIES ?? '').split(',').filter(Boolean);
+  const lazyAuthenticator = new Proxy({} as Authenticator, {
+    get(_t, prop) {
+      authenticator ??= new Authenticator({ publishableKey, secretKey, apiUrl, authorizedParties });
+      return Reflect.get(authenticator, prop, authenticator);
+    },
+  });
+
+  fastify.get('/app-config.json', async (_req, reply) => {
+    reply.header('cache-control', 'no-store');
+    return {
+      publishableKey,
+      proxyUrl,
+      clerkJSUrl: CLERK_JS_URL,
+      identity: config.identity,
+      devOutbox: identity?.devOutbox ?? false,
+    };
+  });
+  await registerClerkJs(fastify);
+  await fastify.register(async (api) => registerMeRoute(api, lazyAuthenticator), { prefix: '/api' });
+  await registerSpa(fastify, config.webDist);
+
+  return {
+    fastify,
+    identity,
+    async listen() {
+      const address = await fastify.listen({ port: config.port, host: config.host });
+      const port = new URL(address).port;
+      if (config.identity === 'embedded') apiUrl = `http://127.0.0.1:${port}${BAPI_PATH}`;
+      return `http://localhost:${port}`;
+    },
+    async close() {
+      await fastify.close();
+      await identity?.close();
+    },
+  };
+}
