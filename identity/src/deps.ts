@@ -16,4 +16,6 @@ export interface IdentityDeps {
   /** Suffix of clerk-js's suffixed cookie names, derived from the publishable key. */
   cookieSuffix: string;
   clock: () => Date;
+  /** Absolute URL of the default profile image. */
+  avatarUrl: string;
 }

@@ -49,6 +49,7 @@ export async function createIdentity(
     mailer: config.smtpUrl ? smtpMailer(config.smtpUrl, config.mailFrom) : outboxMailer(),
     cookieSuffix: cookieSuffixOf(keys.publishableKey),
     clock: opts.clock ?? (() => new Date()),
+    avatarUrl: `${config.publicUrl}${config.fapiPath}/v1/avatars/default.svg`,
   };
   const devOutbox = config.mode === 'development' && !config.smtpUrl;
   return {

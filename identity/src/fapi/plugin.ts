@@ -14,6 +14,7 @@ import { FapiRouter } from './router.ts';
 import { fapiRoutes } from './routes.ts';
 
 const CLIENT_COOKIE = '__client';
+const DEFAULT_AVATAR_SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><rect width="64" height="64" fill="#cbd5e1"/><circle cx="32" cy="25" r="11" fill="#f8fafc"/><path d="M12 58c2-12 10-18 20-18s18 6 20 18z" fill="#f8fafc"/></svg>`;
 const METHODS = new Set<FapiMethod>(['GET', 'POST', 'PATCH', 'PUT', 'DELETE']);
 
 /**
@@ -24,6 +25,11 @@ export async function fapiPlugin(app: FastifyInstance, opts: { deps: IdentityDep
   const { deps } = opts;
   const router = new FapiRouter(fapiRoutes(deps.config));
   await app.register(formbody);
+
+  // Hosted Clerk always gives users an image URL; ours is a neutral silhouette served from our origin.
+  app.get('/v1/avatars/default.svg', async (_req, reply) =>
+    reply.type('image/svg+xml').header('cache-control', 'public, max-age=86400').send(DEFAULT_AVATAR_SVG),
+  );
 
   app.all('/*', async (req, reply) => {
     const query = req.query as Record<string, string | string[] | undefined>;

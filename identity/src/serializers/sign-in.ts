@@ -16,7 +16,7 @@ export function firstFactorsFor(user: UserRow, emails: EmailAddressRow[]) {
   return factors;
 }
 
-export function signInJSON(signIn: SignInRow, user: UserRow | null, emails: EmailAddressRow[]) {
+export function signInJSON(signIn: SignInRow, user: UserRow | null, emails: EmailAddressRow[], avatarUrl: string) {
   return {
     object: 'sign_in',
     id: signIn.id,
@@ -24,7 +24,7 @@ export function signInJSON(signIn: SignInRow, user: UserRow | null, emails: Emai
     supported_identifiers: ['email_address'],
     identifier: signIn.identifier,
     user_data: user
-      ? { first_name: user.first_name, last_name: user.last_name, image_url: '', has_image: false }
+      ? { first_name: user.first_name, last_name: user.last_name, image_url: avatarUrl, has_image: false }
       : null,
     supported_first_factors: user && signIn.status !== 'needs_identifier' ? firstFactorsFor(user, emails) : [],
     supported_second_factors: null,

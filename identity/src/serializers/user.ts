@@ -24,7 +24,7 @@ export function emailAddressJSON(e: EmailAddressRow) {
 }
 
 /** Clerk's UserJSON as both clerk-js (FAPI) and @clerk/backend (BAPI) read it. */
-export function userJSON(user: UserRow, emails: EmailAddressRow[], opts: { includePrivate?: boolean } = {}) {
+export function userJSON(user: UserRow, emails: EmailAddressRow[], opts: { avatarUrl: string; includePrivate?: boolean }) {
   return {
     object: 'user',
     id: user.id,
@@ -32,7 +32,7 @@ export function userJSON(user: UserRow, emails: EmailAddressRow[], opts: { inclu
     username: user.username,
     first_name: user.first_name,
     last_name: user.last_name,
-    image_url: '',
+    image_url: opts.avatarUrl,
     has_image: false,
     primary_email_address_id: user.primary_email_address_id,
     primary_phone_number_id: null,
@@ -70,12 +70,12 @@ export function userJSON(user: UserRow, emails: EmailAddressRow[], opts: { inclu
   };
 }
 
-export function publicUserDataJSON(user: UserRow, emails: EmailAddressRow[]) {
+export function publicUserDataJSON(user: UserRow, emails: EmailAddressRow[], avatarUrl: string) {
   const primary = emails.find((e) => e.id === user.primary_email_address_id) ?? emails[0];
   return {
     first_name: user.first_name,
     last_name: user.last_name,
-    image_url: '',
+    image_url: avatarUrl,
     has_image: false,
     identifier: primary?.email_address ?? user.username ?? '',
     user_id: user.id,

@@ -19,7 +19,7 @@ async function currentUserId(ctx: FapiContext): Promise<string> {
 async function meResponse(ctx: FapiContext, userId: string) {
   const owner = (await loadUsers(ctx.tx, [userId])).get(userId);
   if (!owner) throw errors.notFound('user');
-  return { response: userJSON(owner.user, owner.emails) };
+  return { response: userJSON(owner.user, owner.emails, { avatarUrl: ctx.deps.avatarUrl }) };
 }
 
 /** GET /me — `user.reload()`. */

@@ -1,0 +1,60 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createApp, type App } from '../../server/src/app.ts';
+import { serverConfigFromEnv } from '../../server/src/config.ts';
+
+export interface TestServer {
+  app: App;
+  origin: string;
+  dataDir: string;
+  port: number;
+  stop(): Promise<void>;
+}
+
+/**
+ * The real product server with the embedded provider on a fresh PGlite directory (or the given one,
+ * to test restarts), listening on a free port.
+ */
+export async function startServer(opts: { dataDir?: string; port?: number; env?: Record<string, string> } = {}): Promise<TestServer> {
+  const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'e2e-data-'));
+  // The port must be known before start: it is the public URL the provider checks redirects against.
+  const port = opts.port ?? (await freePort());
+  const config = serverConfigFromEnv({
+    ...process.env,
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    PUBLIC_URL: `http://localhost:${port}`,
+    CLERK_PUBLISHABLE_KEY: '',
+    CLERK_SECRET_KEY: '',
+    IDENTITY_MODE: 'development',
+    ...opts.env,
+  });
+  const app = await createApp(config, { logger: process.env.E2E_LOGS === '1' });
+  const origin = await app.listen();
+  return {
+    app,
+    origin,
+    dataDir,
+    port,
+    async stop() {
+      await app.close();
+    },
+  };
+}
+
+export function removeDataDir(dir: string) {
+  rmSync(dir, { recursive: true, force: true });
+}
+
+async function freePort(): Promise<number> {
+  const { createServer } = await import('node:net');
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const address = srv.address();
+      srv.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}

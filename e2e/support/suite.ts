@@ -1,0 +1,46 @@
+import { after, before } from 'node:test';
+import type { Browser, BrowserContext, Page, Response } from 'playwright-core';
+import { launchBrowser } from './browser.ts';
+import { startServer, removeDataDir, type TestServer } from './server.ts';
+
+export interface Suite {
+  server: TestServer;
+  browser: Browser;
+  /** A fresh browser profile (own cookies and storage) with one page. */
+  newPage(): Promise<{ context: BrowserContext; page: Page }>;
+}
+
+/** One real server (embedded provider, fresh PGlite) and one headless Chromium per test file. */
+export function useSuite(): Suite {
+  const suite = {} as Suite;
+  const contexts: BrowserContext[] = [];
+  before(async () => {
+    suite.server = await startServer();
+    suite.browser = await launchBrowser();
+    suite.newPage = async () => {
+      const context = await suite.browser.newContext();
+      contexts.push(context);
+      return { context, page: await context.newPage() };
+    };
+  });
+  after(async () => {
+    for (const c of contexts) await c.close().catch(() => {});
+    await suite.browser?.close();
+    await suite.server?.stop();
+    if (suite.server) removeDataDir(suite.server.dataDir);
+  });
+  return suite;
+}
+
+/** Resolves with the next Frontend API response matching `pathPart` (and method), as the browser saw it. */
+export function nextFapiResponse(page: Page, method: string, pathPart: RegExp): Promise<Response> {
+  return page.waitForResponse(
+    (r) => r.url().includes('/__clerk/v1/') && pathPart.test(new URL(r.url()).pathname) && r.request().method() === method,
+    { timeout: 15_000 },
+  );
+}
+
+export async function errorCodeOf(response: Response): Promise<string | undefined> {
+  const body = (await response.json()) as { errors?: { code: string }[] };
+  return body.errors?.[0]?.code;
+}
