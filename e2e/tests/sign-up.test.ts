@@ -107,7 +107,7 @@ test('an expired verification code is refused with verification_expired', async 
   const res = await attempt;
   assert.equal(res.status(), 422);
   assert.equal(await errorCodeOf(res), 'verification_expired');
-  await page.getByText('The code has expired. Resend a new one.').waitFor();
+  await page.getByText('This verification has expired. You must create a new one.').waitFor();
   assert.equal(new URL(page.url()).pathname, '/sign-up');
 });
 

@@ -1,0 +1,49 @@
+import { ClerkFailed, ClerkLoaded, ClerkLoading, SignedIn, UserButton, useAuth } from '@clerk/clerk-react';
+import { Link, Outlet } from 'react-router';
+import { PRODUCT_NAME } from '../lib/product.ts';
+import { Loading } from '../ui/Loading.tsx';
+
+export function AppLayout() {
+  return (
+    <div className="app-shell">
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <header className="site-header">
+        <div className="site-header__inner">
+          <BrandLink />
+          <SignedIn>
+            <UserButton />
+          </SignedIn>
+        </div>
+      </header>
+      <main id="main" className="site-main" tabIndex={-1}>
+        <ClerkLoading>
+          <Loading testId="clerk-loading" />
+        </ClerkLoading>
+        <ClerkFailed>
+          <section className="card card--error" role="alert" data-testid="clerk-failed">
+            <h1>Sign-in is unavailable</h1>
+            <p>The sign-in service could not be loaded. Check your connection and reload the page.</p>
+            <button type="button" className="button" onClick={() => window.location.reload()}>
+              Reload
+            </button>
+          </section>
+        </ClerkFailed>
+        {/* Every page depends on knowing who is signed in; rendering earlier would flash the wrong content. */}
+        <ClerkLoaded>
+          <Outlet />
+        </ClerkLoaded>
+      </main>
+    </div>
+  );
+}
+
+function BrandLink() {
+  const { isSignedIn } = useAuth();
+  return (
+    <Link to={isSignedIn ? '/dashboard' : '/'} className="brand" data-testid="brand-link">
+      {PRODUCT_NAME}
+    </Link>
+  );
+}

@@ -1,0 +1,47 @@
+import { ClerkProvider } from '@clerk/clerk-react';
+import { Outlet, useNavigate, type NavigateFunction } from 'react-router';
+import { useAppConfig } from './AppConfigContext.tsx';
+
+// Defined once: ClerkProvider pushes appearance changes to clerk-js whenever the object identity changes.
+const appearance = {
+  variables: { colorPrimary: '#1f5f8b', fontFamily: 'inherit', borderRadius: '0.5rem' },
+};
+
+/**
+ * Clerk awaits this navigation and only then publishes the new auth state. react-router normally renders
+ * the new page in a transition, so on sign-out the dashboard was still mounted when "signed out" arrived and
+ * its guard sent the user to /sign-in instead of afterSignOutUrl. flushSync commits the new page first;
+ * the microtask keeps flushSync out of React effects (Clerk also navigates from those), where it cannot flush.
+ */
+function commitNavigation(navigate: NavigateFunction, to: string, replace: boolean): Promise<void> {
+  return Promise.resolve().then(() => navigate(to, { replace, flushSync: true }));
+}
+
+/**
+ * Rendered as the root route element so that Clerk can navigate through react-router:
+ * hash-routed sign-in steps and post-sign-in redirects then stay client-side instead of reloading the page.
+ */
+export function ClerkProviderWithRouter() {
+  const { publishableKey, proxyUrl, clerkJSUrl } = useAppConfig();
+  const navigate = useNavigate();
+
+  return (
+    <ClerkProvider
+      publishableKey={publishableKey}
+      {...(proxyUrl !== null ? { proxyUrl } : {})}
+      // Always our own copy of clerk-js, never the CDN default.
+      clerkJSUrl={clerkJSUrl}
+      telemetry={false}
+      appearance={appearance}
+      afterSignOutUrl="/"
+      signInUrl="/sign-in"
+      signUpUrl="/sign-up"
+      signInFallbackRedirectUrl="/dashboard"
+      signUpFallbackRedirectUrl="/dashboard"
+      routerPush={(to) => commitNavigation(navigate, to, false)}
+      routerReplace={(to) => commitNavigation(navigate, to, true)}
+    >
+      <Outlet />
+    </ClerkProvider>
+  );
+}

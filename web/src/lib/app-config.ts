@@ -1,0 +1,71 @@
+/** Runtime settings served by the product server, so one build runs against any environment. */
+export interface AppConfig {
+  publishableKey: string;
+  proxyUrl: string | null;
+  clerkJSUrl: string;
+  identity: 'embedded' | 'hosted';
+  devOutbox: boolean;
+}
+
+export class AppConfigError extends Error {
+  override name = 'AppConfigError';
+}
+
+const CONFIG_URL = '/app-config.json';
+// Long enough for a cold server, short enough that a dead one produces an error screen, not a spinner.
+const CONFIG_TIMEOUT_MS = 15_000;
+
+export async function loadAppConfig(): Promise<AppConfig> {
+  let response: Response;
+  try {
+    response = await fetch(CONFIG_URL, {
+      headers: { Accept: 'application/json' },
+      // A cached config could pair a stale publishable key with a fresh deployment.
+      cache: 'no-store',
+      signal: AbortSignal.timeout(CONFIG_TIMEOUT_MS),
+    });
+  } catch (cause) {
+    throw new AppConfigError(`Could not reach the server to load ${CONFIG_URL}.`, { cause });
+  }
+  if (!response.ok) {
+    throw new AppConfigError(`The server answered ${response.status} for ${CONFIG_URL}.`);
+  }
+
+  let body: unknown;
+  try {
+    body = await response.json();
+  } catch (cause) {
+    throw new AppConfigError(`${CONFIG_URL} is not valid JSON.`, { cause });
+  }
+  return parseAppConfig(body);
+}
+
+function parseAppConfig(body: unknown): AppConfig {
+  if (typeof body !== 'object' || body === null) {
+    throw new AppConfigError(`${CONFIG_URL} is not a JSON object.`);
+  }
+  const raw = body as Record<string, unknown>;
+
+  const publishableKey = raw.publishableKey;
+  if (typeof publishableKey !== 'string' || publishableKey === '') {
+    throw new AppConfigError(`${CONFIG_URL} has no publishableKey.`);
+  }
+
+  const proxyUrl = raw.proxyUrl ?? null;
+  if (proxyUrl !== null && (typeof proxyUrl !== 'string' || proxyUrl === '')) {
+    throw new AppConfigError(`${CONFIG_URL} has an invalid proxyUrl.`);
+  }
+
+  // Without clerkJSUrl the Clerk SDK silently falls back to a public CDN, which we must never use.
+  const clerkJSUrl = raw.clerkJSUrl;
+  if (typeof clerkJSUrl !== 'string' || clerkJSUrl === '') {
+    throw new AppConfigError(`${CONFIG_URL} has no clerkJSUrl.`);
+  }
+
+  const identity = raw.identity;
+  if (identity !== 'embedded' && identity !== 'hosted') {
+    throw new AppConfigError(`${CONFIG_URL} has an unknown identity mode.`);
+  }
+
+  return { publishableKey, proxyUrl, clerkJSUrl, identity, devOutbox: raw.devOutbox === true };
+}
