@@ -62,7 +62,8 @@ export async function signOutFromUserButton(page: Page) {
 /** The current session token, as clerk-js holds it. */
 export async function sessionToken(page: Page): Promise<string> {
   return page.evaluate(async () => {
-    const clerk = (window as unknown as { Clerk: { session: { getToken(): Promise<string | null> } | null } }).Clerk;
+    const clerk = (window as unknown as { Clerk: { session: { getToken(): Promise<string | null> } | null } })
+      .Clerk;
     const token = await clerk.session?.getToken();
     if (!token) throw new Error('no session token');
     return token;

@@ -7,7 +7,12 @@ export interface OutboxMail {
 }
 
 /** Waits for the newest mail to `to` created after `since`, and returns its 6-digit code. */
-export async function waitForCode(origin: string, to: string, since: Date, timeoutMs = 10_000): Promise<string> {
+export async function waitForCode(
+  origin: string,
+  to: string,
+  since: Date,
+  timeoutMs = 10_000,
+): Promise<string> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     const res = await fetch(`${origin}/__dev/mail?to=${encodeURIComponent(to)}`);

@@ -16,7 +16,9 @@ export interface TestServer {
  * The real product server with the embedded provider on a fresh PGlite directory (or the given one,
  * to test restarts), listening on a free port.
  */
-export async function startServer(opts: { dataDir?: string; port?: number; env?: Record<string, string> } = {}): Promise<TestServer> {
+export async function startServer(
+  opts: { dataDir?: string; port?: number; env?: Record<string, string> } = {},
+): Promise<TestServer> {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'e2e-data-'));
   // The port must be known before start: it is the public URL the provider checks redirects against.
   const port = opts.port ?? (await freePort());
@@ -54,7 +56,9 @@ async function freePort(): Promise<number> {
     const srv = createServer();
     srv.listen(0, '127.0.0.1', () => {
       const address = srv.address();
-      srv.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+      srv.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
     });
   });
 }

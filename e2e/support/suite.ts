@@ -32,10 +32,17 @@ export function useSuite(): Suite {
   return suite;
 }
 
-/** Resolves with the next Frontend API response matching `pathPart` (and method), as the browser saw it. */
+/**
+ * Resolves with the next Frontend API response for the logical `method` (clerk-js tunnels PATCH and
+ * DELETE through POST + `_method`) whose path matches `pathPart`, as the browser saw it.
+ */
 export function nextFapiResponse(page: Page, method: string, pathPart: RegExp): Promise<Response> {
   return page.waitForResponse(
-    (r) => r.url().includes('/__clerk/v1/') && pathPart.test(new URL(r.url()).pathname) && r.request().method() === method,
+    (r) => {
+      const url = new URL(r.url());
+      const logical = url.searchParams.get('_method')?.toUpperCase() ?? r.request().method();
+      return url.pathname.includes('/__clerk/v1/') && pathPart.test(url.pathname) && logical === method;
+    },
     { timeout: 15_000 },
   );
 }
