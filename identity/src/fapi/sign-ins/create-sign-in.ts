@@ -10,6 +10,7 @@ import { signInResponse } from './respond.ts';
 import { createSignIn, updateSignIn } from './sign-in-store.ts';
 import { signInAttemptLimits } from './rate-limits.ts';
 import type { IdentityConfig } from '../../config.ts';
+import { assertRedirectParams } from '../redirect-params.ts';
 
 const SUPPORTED_STRATEGIES = new Set(['password', 'email_code']);
 
@@ -19,6 +20,7 @@ export const createSignInRoute = (config: IdentityConfig): FapiRoute => ({
   path: '/client/sign_ins',
   rateLimits: signInAttemptLimits(config),
   async handler(ctx) {
+    assertRedirectParams(ctx.body, ctx.deps.config);
     const client = await ctx.ensureClient();
     // Single-session instance: one signed-in session per browser.
     if ((await signedInSessionsOfClient(ctx.tx, client.id, ctx.now)).length > 0) throw errors.sessionExists();

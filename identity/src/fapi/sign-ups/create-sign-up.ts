@@ -2,6 +2,7 @@ import { errors } from '../../errors.ts';
 import { updateClient } from '../../store/clients.ts';
 import { signedInSessionsOfClient } from '../../store/sessions.ts';
 import type { FapiRoute } from '../context.ts';
+import { assertRedirectParams } from '../redirect-params.ts';
 import { changesFromInput } from './apply-input.ts';
 import { completeIfReady } from './complete-sign-up.ts';
 import { insertSignUp } from './sign-up-store.ts';
@@ -13,6 +14,7 @@ export const createSignUpRoute: FapiRoute = {
   path: '/client/sign_ups',
   rateLimits: (req) => [{ key: `sign_up:ip:${req.ip}`, limit: 30, windowSeconds: 60 }],
   async handler(ctx) {
+    assertRedirectParams(ctx.body, ctx.deps.config);
     const input = parseSignUpInput(ctx.body);
     const client = await ctx.ensureClient();
     if ((await signedInSessionsOfClient(ctx.tx, client.id, ctx.now)).length > 0) throw errors.sessionExists();

@@ -1,4 +1,5 @@
 import type { FapiRoute } from '../context.ts';
+import { assertRedirectParams } from '../redirect-params.ts';
 import { changesFromInput } from './apply-input.ts';
 import { completeIfReady } from './complete-sign-up.ts';
 import { loadSignUp } from './load-sign-up.ts';
@@ -10,6 +11,7 @@ export const updateSignUpRoute: FapiRoute = {
   method: 'PATCH',
   path: '/client/sign_ups/:id',
   async handler(ctx) {
+    assertRedirectParams(ctx.body, ctx.deps.config);
     const input = parseSignUpInput(ctx.body);
     const signUp = await loadSignUp(ctx, { actionable: true });
     const changes = await changesFromInput(ctx, input, signUp);
