@@ -33,12 +33,16 @@ export interface IdentityConfig {
   trustProxy: boolean;
 }
 
-export function identityConfigFromEnv(env: NodeJS.ProcessEnv = process.env, defaults: Partial<IdentityConfig> = {}): IdentityConfig {
+export function identityConfigFromEnv(
+  env: NodeJS.ProcessEnv = process.env,
+  defaults: Partial<IdentityConfig> = {},
+): IdentityConfig {
   const port = env.PORT ?? '3000';
   const publicUrl = (env.PUBLIC_URL ?? defaults.publicUrl ?? `http://localhost:${port}`).replace(/\/$/, '');
   const dataDir = resolve(env.DATA_DIR ?? '.data');
   const mode: IdentityMode =
-    env.IDENTITY_MODE === 'production' || (env.IDENTITY_MODE !== 'development' && env.NODE_ENV === 'production')
+    env.IDENTITY_MODE === 'production' ||
+    (env.IDENTITY_MODE !== 'development' && env.NODE_ENV === 'production')
       ? 'production'
       : 'development';
   return {
@@ -46,7 +50,10 @@ export function identityConfigFromEnv(env: NodeJS.ProcessEnv = process.env, defa
     publicUrl,
     fapiPath: '/__clerk',
     frontendApiHost: env.IDENTITY_FRONTEND_API_HOST ?? `clerk.${new URL(publicUrl).host}`,
-    allowedOrigins: (env.ALLOWED_ORIGINS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+    allowedOrigins: (env.ALLOWED_ORIGINS ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
     applicationName: env.APP_NAME ?? 'Qoala',
     secretKeyFile: resolve(dataDir, 'identity-secret-key'),
     secretKey: env.IDENTITY_SECRET_KEY ?? null,
@@ -56,7 +63,11 @@ export function identityConfigFromEnv(env: NodeJS.ProcessEnv = process.env, defa
     sessionLifetimeSeconds: 7 * 24 * 3600,
     codeTtlSeconds: 10 * 60,
     maxCodeAttempts: 5,
-    rateLimits: { signInPerIpPerMinute: 60, signInPerIdentifierPerMinute: 20, codeAttemptsPerIpPerMinute: 30 },
+    rateLimits: {
+      signInPerIpPerMinute: 60,
+      signInPerIdentifierPerMinute: 20,
+      codeAttemptsPerIpPerMinute: 30,
+    },
     lockout: { maxFailedAttempts: 100, durationSeconds: 3600 },
     trustProxy: env.TRUST_PROXY === 'true',
     ...defaults,

@@ -31,7 +31,13 @@ const param = (name: string) => ({ param_name: name });
 
 export const errors = {
   identifierNotFound: () =>
-    new ClerkError(422, 'form_identifier_not_found', "Couldn't find your account.", "Couldn't find your account.", param('identifier')),
+    new ClerkError(
+      422,
+      'form_identifier_not_found',
+      "Couldn't find your account.",
+      "Couldn't find your account.",
+      param('identifier'),
+    ),
   identifierExists: (field: 'email_address' | 'username' | 'phone_number') =>
     new ClerkError(
       422,
@@ -43,9 +49,21 @@ export const errors = {
       param(field),
     ),
   paramFormatInvalid: (name: string, what: string) =>
-    new ClerkError(422, 'form_param_format_invalid', `${name} must be ${what}.`, `${name.replace(/_/g, ' ')} must be ${what}.`, param(name)),
+    new ClerkError(
+      422,
+      'form_param_format_invalid',
+      `${name} must be ${what}.`,
+      `${name.replace(/_/g, ' ')} must be ${what}.`,
+      param(name),
+    ),
   paramMissing: (name: string) =>
-    new ClerkError(422, 'form_param_nil', 'Enter a value.', `${name.replace(/_/g, ' ')} is required.`, param(name)),
+    new ClerkError(
+      422,
+      'form_param_nil',
+      'Enter a value.',
+      `${name.replace(/_/g, ' ')} is required.`,
+      param(name),
+    ),
   paramMaxLength: (name: string, max: number) =>
     new ClerkError(
       422,
@@ -57,9 +75,21 @@ export const errors = {
   paramValueInvalid: (name: string, detail: string) =>
     new ClerkError(422, 'form_param_value_invalid', detail, detail, param(name)),
   passwordIncorrect: () =>
-    new ClerkError(422, 'form_password_incorrect', 'Password is incorrect. Try again, or use another method.', 'Password is incorrect. Try again, or use another method.', param('password')),
+    new ClerkError(
+      422,
+      'form_password_incorrect',
+      'Password is incorrect. Try again, or use another method.',
+      'Password is incorrect. Try again, or use another method.',
+      param('password'),
+    ),
   passwordTooShort: (min: number) =>
-    new ClerkError(422, 'form_password_length_too_short', `Passwords must be ${min} characters or more.`, `Passwords must be ${min} characters or more.`, param('password')),
+    new ClerkError(
+      422,
+      'form_password_length_too_short',
+      `Passwords must be ${min} characters or more.`,
+      `Passwords must be ${min} characters or more.`,
+      param('password'),
+    ),
   passwordTooLong: (maxBytes: number) =>
     new ClerkError(
       422,
@@ -69,10 +99,22 @@ export const errors = {
       param('password'),
     ),
   strategyForUserInvalid: () =>
-    new ClerkError(422, 'strategy_for_user_invalid', 'Invalid verification strategy', 'The verification strategy is not valid for this account.', param('strategy')),
-  codeIncorrect: () => new ClerkError(422, 'form_code_incorrect', 'is incorrect', 'Incorrect code', param('code')),
+    new ClerkError(
+      422,
+      'strategy_for_user_invalid',
+      'Invalid verification strategy',
+      'The verification strategy is not valid for this account.',
+      param('strategy'),
+    ),
+  codeIncorrect: () =>
+    new ClerkError(422, 'form_code_incorrect', 'is incorrect', 'Incorrect code', param('code')),
   verificationExpired: () =>
-    new ClerkError(422, 'verification_expired', 'expired', 'This verification has expired. You must create a new one.'),
+    new ClerkError(
+      422,
+      'verification_expired',
+      'expired',
+      'This verification has expired. You must create a new one.',
+    ),
   verificationFailed: () =>
     new ClerkError(
       422,
@@ -87,13 +129,29 @@ export const errors = {
       'Verification not prepared',
       'Request a new code first: this verification has not been prepared.',
     ),
-  sessionExists: () => new ClerkError(422, 'session_exists', "You're already signed in.", "You're already signed in."),
+  sessionExists: () =>
+    new ClerkError(422, 'session_exists', "You're already signed in.", "You're already signed in."),
   notFound: (what = 'resource') =>
-    new ClerkError(404, 'resource_not_found', `${what} not found`, `The requested ${what} could not be found.`),
+    new ClerkError(
+      404,
+      'resource_not_found',
+      `${what} not found`,
+      `The requested ${what} could not be found.`,
+    ),
   signInNotActionable: () =>
-    new ClerkError(422, 'sign_in_no_longer_actionable', 'This sign-in can no longer be used.', 'This sign-in attempt has already completed or expired. Start a new one.'),
+    new ClerkError(
+      422,
+      'sign_in_no_longer_actionable',
+      'This sign-in can no longer be used.',
+      'This sign-in attempt has already completed or expired. Start a new one.',
+    ),
   signUpNotActionable: () =>
-    new ClerkError(422, 'sign_up_no_longer_actionable', 'This sign-up can no longer be used.', 'This sign-up attempt has already completed or expired. Start a new one.'),
+    new ClerkError(
+      422,
+      'sign_up_no_longer_actionable',
+      'This sign-up can no longer be used.',
+      'This sign-up attempt has already completed or expired. Start a new one.',
+    ),
   tooManyRequests: (retryAfterSeconds: number) =>
     new ClerkError(
       429,
@@ -111,13 +169,38 @@ export const errors = {
       `Your account is locked. You will be able to try again in ${Math.ceil(expiresInSeconds / 60)} minutes.`,
       { lockout_expires_in_seconds: expiresInSeconds },
     ),
-  methodNotAllowed: () => new ClerkError(405, 'request_method_not_allowed', 'Method not allowed', 'This method is not allowed on this resource.'),
-  bodyInvalid: (detail: string) => new ClerkError(400, 'request_body_invalid', 'Invalid request body', detail),
+  methodNotAllowed: () =>
+    new ClerkError(
+      405,
+      'request_method_not_allowed',
+      'Method not allowed',
+      'This method is not allowed on this resource.',
+    ),
+  bodyInvalid: (detail: string) =>
+    new ClerkError(400, 'request_body_invalid', 'Invalid request body', detail),
   clerkKeyInvalid: () =>
-    new ClerkError(401, 'clerk_key_invalid', 'Secret key invalid', 'The provided Clerk Secret Key is invalid. Make sure that your Clerk Secret Key is correct.'),
+    new ClerkError(
+      401,
+      'clerk_key_invalid',
+      'Secret key invalid',
+      'The provided Clerk Secret Key is invalid. Make sure that your Clerk Secret Key is correct.',
+    ),
   unavailable: () =>
-    new ClerkError(503, 'service_unavailable', 'Service unavailable', 'The service is temporarily unavailable. Please try again shortly.', {}, { 'retry-after': '2' }),
-  internal: () => new ClerkError(500, 'internal_clerk_error', 'Something went wrong', 'Something went wrong. Please try again.'),
+    new ClerkError(
+      503,
+      'service_unavailable',
+      'Service unavailable',
+      'The service is temporarily unavailable. Please try again shortly.',
+      {},
+      { 'retry-after': '2' },
+    ),
+  internal: () =>
+    new ClerkError(
+      500,
+      'internal_clerk_error',
+      'Something went wrong',
+      'Something went wrong. Please try again.',
+    ),
 } as const;
 
 export function errorBody(err: ClerkError, extra: Record<string, unknown> = {}) {

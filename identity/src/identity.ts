@@ -25,7 +25,12 @@ export interface Identity {
 
 /** clerk-js's suffixed cookie names: first 8 chars of URL-safe base64 of SHA-1(publishable key). */
 export function cookieSuffixOf(publishableKey: string): string {
-  return createHash('sha1').update(publishableKey).digest('base64').replace(/\+/g, '-').replace(/\//g, '_').slice(0, 8);
+  return createHash('sha1')
+    .update(publishableKey)
+    .digest('base64')
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .slice(0, 8);
 }
 
 export async function createIdentity(
@@ -45,7 +50,11 @@ export async function createIdentity(
     config,
     keys,
     signingKey,
-    tokens: { signingKey, issuer: `https://${config.frontendApiHost}`, ttlSeconds: config.sessionTokenTtlSeconds },
+    tokens: {
+      signingKey,
+      issuer: `https://${config.frontendApiHost}`,
+      ttlSeconds: config.sessionTokenTtlSeconds,
+    },
     mailer: config.smtpUrl ? smtpMailer(config.smtpUrl, config.mailFrom) : outboxMailer(),
     cookieSuffix: cookieSuffixOf(keys.publishableKey),
     clock: opts.clock ?? (() => new Date()),

@@ -14,7 +14,8 @@ export function randomBase62(length: number): string {
 }
 
 /** Clerk's conventional prefixes; clerk-js and @clerk/backend check some of them (`org_`, `user_`). */
-export type IdPrefix = 'client' | 'sess' | 'sia' | 'sua' | 'user' | 'idn' | 'ins' | 'vc' | 'msg' | 'org' | 'orgmem' | 'orginv';
+export type IdPrefix =
+  'client' | 'sess' | 'sia' | 'sua' | 'user' | 'idn' | 'ins' | 'vc' | 'msg' | 'org' | 'orgmem' | 'orginv';
 
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${randomBase62(27)}`;

@@ -1,4 +1,9 @@
 export { createIdentity, cookieSuffixOf, type Identity } from './identity.ts';
 export { identityConfigFromEnv, type IdentityConfig } from './config.ts';
-export { openDatabase, DatabaseUnavailableError, type Database, type DatabaseOptions } from './db/database.ts';
+export {
+  openDatabase,
+  DatabaseUnavailableError,
+  type Database,
+  type DatabaseOptions,
+} from './db/database.ts';
 export { publishableKeyFor } from './instance/instance-keys.ts';

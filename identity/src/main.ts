@@ -11,12 +11,16 @@ const port = Number(process.env.IDENTITY_PORT ?? 4000);
 const config = identityConfigFromEnv(process.env);
 const identity = await createIdentity(
   config,
-  process.env.DATABASE_URL ? { url: process.env.DATABASE_URL } : { dataDir: resolve(process.env.DATA_DIR ?? '.data', 'pglite') },
+  process.env.DATABASE_URL
+    ? { url: process.env.DATABASE_URL }
+    : { dataDir: resolve(process.env.DATA_DIR ?? '.data', 'pglite') },
 );
 const app = Fastify({ logger: { level: process.env.LOG_LEVEL ?? 'info' }, trustProxy: config.trustProxy });
 await identity.register(app, { bapiPath: '/__clerk_backend' });
 await app.listen({ port, host: process.env.HOST ?? '127.0.0.1' });
-app.log.info(`identity provider listening; publishable key ${identity.publishableKey}; secret key in ${config.secretKeyFile}`);
+app.log.info(
+  `identity provider listening; publishable key ${identity.publishableKey}; secret key in ${config.secretKeyFile}`,
+);
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, async () => {
     await app.close();

@@ -25,11 +25,14 @@ export interface AppOptions {
 
 export async function createApp(config: ServerConfig, opts: AppOptions = {}): Promise<App> {
   const fastify = Fastify({
-    logger: opts.logger === false ? false : {
-      level: process.env.LOG_LEVEL ?? 'info',
-      // Paths only: query strings can carry tokens (dev-browser ids, email-link tokens).
-      serializers: { req: (req) => ({ method: req.method, path: req.url.split('?')[0] }) },
-    },
+    logger:
+      opts.logger === false
+        ? false
+        : {
+            level: process.env.LOG_LEVEL ?? 'info',
+            // Paths only: query strings can carry tokens (dev-browser ids, email-link tokens).
+            serializers: { req: (req) => ({ method: req.method, path: req.url.split('?')[0] }) },
+          },
     trustProxy: config.identity === 'embedded' ? config.identityConfig.trustProxy : false,
     bodyLimit: 1024 * 1024,
   });
@@ -43,7 +46,8 @@ export async function createApp(config: ServerConfig, opts: AppOptions = {}): Pr
   if (config.identity === 'embedded') {
     identity = await createIdentity(
       config.identityConfig,
-      opts.database ?? (config.databaseUrl ? { url: config.databaseUrl } : { dataDir: resolve(config.dataDir, 'pglite') }),
+      opts.database ??
+        (config.databaseUrl ? { url: config.databaseUrl } : { dataDir: resolve(config.dataDir, 'pglite') }),
     );
     await identity.register(fastify, { bapiPath: BAPI_PATH });
     publishableKey = identity.publishableKey;
@@ -57,9 +61,10 @@ export async function createApp(config: ServerConfig, opts: AppOptions = {}): Pr
   }
 
   let authenticator: Authenticator | null = null;
-  const authorizedParties = config.identity === 'embedded'
-    ? [config.identityConfig.publicUrl, ...config.identityConfig.allowedOrigins]
-    : (process.env.AUTHORIZED_PARTIES ?? '').split(',').filter(Boolean);
+  const authorizedParties =
+    config.identity === 'embedded'
+      ? [config.identityConfig.publicUrl, ...config.identityConfig.allowedOrigins]
+      : (process.env.AUTHORIZED_PARTIES ?? '').split(',').filter(Boolean);
   const lazyAuthenticator = new Proxy({} as Authenticator, {
     get(_t, prop) {
       authenticator ??= new Authenticator({ publishableKey, secretKey, apiUrl, authorizedParties });

@@ -2,8 +2,25 @@ import { resolve } from 'node:path';
 import { identityConfigFromEnv, type IdentityConfig } from '@app/identity';
 
 export type ServerConfig =
-  | { identity: 'embedded'; port: number; host: string; dataDir: string; databaseUrl: string | null; identityConfig: IdentityConfig; webDist: string }
-  | { identity: 'hosted'; port: number; host: string; publishableKey: string; secretKey: string; apiUrl: string | undefined; proxyUrl: string | null; webDist: string };
+  | {
+      identity: 'embedded';
+      port: number;
+      host: string;
+      dataDir: string;
+      databaseUrl: string | null;
+      identityConfig: IdentityConfig;
+      webDist: string;
+    }
+  | {
+      identity: 'hosted';
+      port: number;
+      host: string;
+      publishableKey: string;
+      secretKey: string;
+      apiUrl: string | undefined;
+      proxyUrl: string | null;
+      webDist: string;
+    };
 
 /**
  * Hosted Clerk when its keys are in the environment, otherwise the embedded identity provider.

@@ -6,7 +6,8 @@ const app = await createApp(config);
 const origin = await app.listen();
 app.fastify.log.info(
   `Product on ${config.identity === 'embedded' ? config.identityConfig.publicUrl : origin} (identity: ${config.identity}` +
-    (app.identity?.devOutbox ? `; development outbox at /__dev/mail` : '') + ')',
+    (app.identity?.devOutbox ? `; development outbox at /__dev/mail` : '') +
+    ')',
 );
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, async () => {

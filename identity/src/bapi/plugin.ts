@@ -11,7 +11,10 @@ import { loadUsers } from '../fapi/client-json.ts';
  * so every Backend API answer goes out through here.
  */
 function sendJson(reply: FastifyReply, status: number, body: unknown) {
-  return reply.code(status).header('content-type', 'application/json').send(Buffer.from(JSON.stringify(body)));
+  return reply
+    .code(status)
+    .header('content-type', 'application/json')
+    .send(Buffer.from(JSON.stringify(body)));
 }
 
 /** The Backend API subset @clerk/backend 2.10.1 calls, behind secret-key Bearer auth. Register under a prefix. */
@@ -39,6 +42,10 @@ export async function bapiPlugin(app: FastifyInstance, opts: { deps: IdentityDep
   app.get<{ Params: { id: string } }>('/v1/users/:id', async (req, reply) => {
     const owner = (await loadUsers(deps.db, [req.params.id])).get(req.params.id);
     if (!owner) throw errors.notFound('user');
-    return sendJson(reply, 200, userJSON(owner.user, owner.emails, { avatarUrl: deps.avatarUrl, includePrivate: true }));
+    return sendJson(
+      reply,
+      200,
+      userJSON(owner.user, owner.emails, { avatarUrl: deps.avatarUrl, includePrivate: true }),
+    );
   });
 }

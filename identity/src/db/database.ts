@@ -14,21 +14,29 @@ export interface Database extends Queryable {
   close(): Promise<void>;
 }
 
-export type DatabaseOptions =
-  | { url: string; schema?: string }
-  | { dataDir: string }
-  | { memory: true };
+export type DatabaseOptions = { url: string; schema?: string } | { dataDir: string } | { memory: true };
 
 /** Thrown when the database cannot be reached, so HTTP layers can answer 503 instead of 500. */
 export class DatabaseUnavailableError extends Error {
   override readonly name = 'DatabaseUnavailableError';
 }
 
-const CONNECTION_ERROR_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P03', '08006', '08001', '08003']);
+const CONNECTION_ERROR_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  '57P01',
+  '57P03',
+  '08006',
+  '08001',
+  '08003',
+]);
 
 function mapError(err: unknown): unknown {
   const code = (err as { code?: string }).code;
-  if (code && CONNECTION_ERROR_CODES.has(code)) return new DatabaseUnavailableError(String((err as Error).message));
+  if (code && CONNECTION_ERROR_CODES.has(code))
+    return new DatabaseUnavailableError(String((err as Error).message));
   if (err instanceof Error && /Connection terminated|connection timeout/i.test(err.message)) {
     return new DatabaseUnavailableError(err.message);
   }

@@ -28,7 +28,13 @@ export async function devOutboxPlugin(app: FastifyInstance, opts: { db: Database
   app.get<{ Querystring: { to?: string } }>('/mail', async (req, reply) => {
     if (wantsHtml(req.headers.accept)) return reply.redirect(`${req.url.split('?')[0]}.html`);
     const rows = await list('mail', req.query.to);
-    return rows.map((r) => ({ to: r.recipient, subject: r.subject, text: r.text_body, html: r.html_body, created_at: r.created_at.toISOString() }));
+    return rows.map((r) => ({
+      to: r.recipient,
+      subject: r.subject,
+      text: r.text_body,
+      html: r.html_body,
+      created_at: r.created_at.toISOString(),
+    }));
   });
   app.get<{ Querystring: { to?: string } }>('/sms', async (req, reply) => {
     if (wantsHtml(req.headers.accept)) return reply.redirect(`${req.url.split('?')[0]}.html`);
@@ -40,12 +46,13 @@ export async function devOutboxPlugin(app: FastifyInstance, opts: { db: Database
       const rows = await list(channel, undefined);
       const items = rows
         .map(
-          (r) => `<article><header><strong>${escapeHtml(r.recipient)}</strong> · <time>${r.created_at.toISOString()}</time></header>
+          (
+            r,
+          ) => `<article><header><strong>${escapeHtml(r.recipient)}</strong> · <time>${r.created_at.toISOString()}</time></header>
 ${r.subject ? `<h2>${escapeHtml(r.subject)}</h2>` : ''}<pre>${escapeHtml(r.text_body)}</pre></article>`,
         )
         .join('\n');
-      return reply
-        .type('text/html; charset=utf-8')
+      return reply.type('text/html; charset=utf-8')
         .send(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Development outbox: ${channel}</title>
 <style>body{font-family:system-ui,sans-serif;max-width:46rem;margin:2rem auto;padding:0 1rem}article{border:1px solid #ddd;border-radius:8px;padding:1rem;margin:1rem 0}pre{white-space:pre-wrap}</style>
 </head><body><h1>Development outbox: ${channel}</h1><p>Messages captured instead of sent (development mode, no ${channel === 'mail' ? 'SMTP' : 'SMS sender'} configured). Newest first.</p>

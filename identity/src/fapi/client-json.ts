@@ -12,7 +12,9 @@ const CLIENT_COOKIE_LIFETIME_MS = 365 * 24 * 3600 * 1000;
 
 export async function loadUsers(tx: Queryable, ids: string[]) {
   const unique = [...new Set(ids)];
-  const users = unique.length ? await tx.query<UserRow>('SELECT * FROM users WHERE id = ANY($1)', [unique]) : [];
+  const users = unique.length
+    ? await tx.query<UserRow>('SELECT * FROM users WHERE id = ANY($1)', [unique])
+    : [];
   const emails = await emailAddressesOf(tx, unique);
   return new Map(users.map((u) => [u.id, { user: u, emails: emails.get(u.id) ?? [] }]));
 }
@@ -37,7 +39,10 @@ export async function sessionJSON(
     last_active_organization_id: session.last_active_organization_id,
     actor: session.actor,
     tasks: null,
-    factor_verification_age: [Math.floor((now.getTime() - session.first_factor_verified_at.getTime()) / 60000), -1],
+    factor_verification_age: [
+      Math.floor((now.getTime() - session.first_factor_verified_at.getTime()) / 60000),
+      -1,
+    ],
     user: userJSON(owner.user, owner.emails, { avatarUrl: deps.avatarUrl }),
     public_user_data: publicUserDataJSON(owner.user, owner.emails, deps.avatarUrl),
     created_at: ms(session.created_at),
@@ -49,27 +54,45 @@ export async function sessionJSON(
  * The full, current client as clerk-js expects it piggy-backed on every mutation: every signed-in
  * session with its user and a fresh token, and the in-progress sign-in and sign-up.
  */
-export async function clientJSON(deps: IdentityDeps, tx: Queryable, client: ClientRow, azp: string | null, now: Date) {
+export async function clientJSON(
+  deps: IdentityDeps,
+  tx: Queryable,
+  client: ClientRow,
+  azp: string | null,
+  now: Date,
+) {
   const sessions = await signedInSessionsOfClient(tx, client.id, now);
   const [signIn] = client.sign_in_id
-    ? await tx.query<SignInRow>('SELECT * FROM sign_ins WHERE id = $1 AND abandon_at > $2', [client.sign_in_id, now])
+    ? await tx.query<SignInRow>('SELECT * FROM sign_ins WHERE id = $1 AND abandon_at > $2', [
+        client.sign_in_id,
+        now,
+      ])
     : [];
   const [signUp] = client.sign_up_id
-    ? await tx.query<SignUpRow>('SELECT * FROM sign_ups WHERE id = $1 AND abandon_at > $2', [client.sign_up_id, now])
+    ? await tx.query<SignUpRow>('SELECT * FROM sign_ups WHERE id = $1 AND abandon_at > $2', [
+        client.sign_up_id,
+        now,
+      ])
     : [];
-  const owners = await loadUsers(tx, [...sessions.map((s) => s.user_id), ...(signIn?.user_id ? [signIn.user_id] : [])]);
+  const owners = await loadUsers(tx, [
+    ...sessions.map((s) => s.user_id),
+    ...(signIn?.user_id ? [signIn.user_id] : []),
+  ]);
   const sessionsJSON = [];
   for (const s of sessions) {
     const owner = owners.get(s.user_id);
     if (owner) sessionsJSON.push(await sessionJSON(deps, s, owner, azp, now));
   }
   const signInOwner = signIn?.user_id ? owners.get(signIn.user_id) : undefined;
-  const lastActive = sessions.find((s) => s.id === client.last_active_session_id) ?? sessions[sessions.length - 1];
+  const lastActive =
+    sessions.find((s) => s.id === client.last_active_session_id) ?? sessions[sessions.length - 1];
   return {
     object: 'client',
     id: client.id,
     sessions: sessionsJSON,
-    sign_in: signIn ? signInJSON(signIn, signInOwner?.user ?? null, signInOwner?.emails ?? [], deps.avatarUrl) : null,
+    sign_in: signIn
+      ? signInJSON(signIn, signInOwner?.user ?? null, signInOwner?.emails ?? [], deps.avatarUrl)
+      : null,
     sign_up: signUp ? signUpJSON(signUp) : null,
     last_active_session_id: lastActive?.id ?? null,
     captcha_bypass: false,

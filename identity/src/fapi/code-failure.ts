@@ -13,7 +13,10 @@ export function codeFailure(
     case 'expired':
       return { verification: { ...prepared, status: 'expired' }, error: errors.verificationExpired() };
     case 'too_many_attempts':
-      return { verification: { ...prepared, status: 'failed', attempts: result.attempts }, error: errors.verificationFailed() };
+      return {
+        verification: { ...prepared, status: 'failed', attempts: result.attempts },
+        error: errors.verificationFailed(),
+      };
     case 'incorrect':
       return { verification: { ...prepared, attempts: result.attempts }, error: errors.codeIncorrect() };
   }

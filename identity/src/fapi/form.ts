@@ -27,7 +27,8 @@ export function jsonObjectField(body: FormBody, name: string): Record<string, un
   if (value === undefined) return undefined;
   try {
     const parsed: unknown = JSON.parse(value);
-    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
+    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed))
+      return parsed as Record<string, unknown>;
   } catch {
     // fall through to the error below
   }

@@ -36,7 +36,12 @@ export async function fapiPlugin(app: FastifyInstance, opts: { deps: IdentityDep
     const tunnelled = typeof query._method === 'string' ? query._method.toUpperCase() : undefined;
     const method = (req.method === 'POST' && tunnelled ? tunnelled : req.method) as FapiMethod;
     // Collapse repeated slashes (`/__clerk//api_keys`) and ignore trailing ones (`/me/backup_codes/`).
-    const path = '/' + String((req.params as Record<string, string>)['*'] ?? '').split('/').filter(Boolean).join('/');
+    const path =
+      '/' +
+      String((req.params as Record<string, string>)['*'] ?? '')
+        .split('/')
+        .filter(Boolean)
+        .join('/');
     if (!METHODS.has(method)) return sendError(reply, errors.methodNotAllowed());
     if (!path.startsWith('/v1/')) return sendError(reply, errors.notFound('endpoint'));
     const matched = router.match(method, path.slice(3));
@@ -49,7 +54,10 @@ export async function fapiPlugin(app: FastifyInstance, opts: { deps: IdentityDep
       query,
       ip: req.ip,
       origin: typeof req.headers.origin === 'string' ? req.headers.origin : null,
-      sessionId: typeof query._clerk_session_id === 'string' && query._clerk_session_id ? query._clerk_session_id : null,
+      sessionId:
+        typeof query._clerk_session_id === 'string' && query._clerk_session_id
+          ? query._clerk_session_id
+          : null,
     };
 
     try {
@@ -59,7 +67,12 @@ export async function fapiPlugin(app: FastifyInstance, opts: { deps: IdentityDep
       }
       const outcome = await run(deps, req, info, matched.route.handler);
       if (outcome.newClientToken) {
-        setCookie(req, reply, { name: CLIENT_COOKIE, value: outcome.newClientToken, path: deps.config.fapiPath, httpOnly: true });
+        setCookie(req, reply, {
+          name: CLIENT_COOKIE,
+          value: outcome.newClientToken,
+          path: deps.config.fapiPath,
+          httpOnly: true,
+        });
       }
       if (outcome.clientUat !== null) {
         for (const name of ['__client_uat', `__client_uat_${deps.cookieSuffix}`]) {
@@ -72,7 +85,10 @@ export async function fapiPlugin(app: FastifyInstance, opts: { deps: IdentityDep
     } catch (err) {
       if (err instanceof ClerkError) return sendError(reply, err);
       if (err instanceof DatabaseUnavailableError) return sendError(reply, errors.unavailable());
-      req.log.error({ err: { message: (err as Error).message, stack: (err as Error).stack } }, 'fapi handler failed');
+      req.log.error(
+        { err: { message: (err as Error).message, stack: (err as Error).stack } },
+        'fapi handler failed',
+      );
       return sendError(reply, errors.internal());
     }
   });
@@ -116,14 +132,27 @@ async function run(
       },
     };
     const result = await handler(ctx);
-    const clientUatValue = stateChanged ? (ctx.client ? await clientUat(tx, await reload(tx, ctx.client), now) : 0) : null;
+    const clientUatValue = stateChanged
+      ? ctx.client
+        ? await clientUat(tx, await reload(tx, ctx.client), now)
+        : 0
+      : null;
     const base = { newClientToken, clientUat: clientUatValue };
     // Tokens are the hot path (every ~45 s per tab): they carry no client.
     if ('bare' in result) return { ...base, status: result.status ?? 200, body: result.bare, error: null };
-    const clientBody = ctx.client ? await clientJSON(deps, tx, await reload(tx, ctx.client), info.origin, now) : null;
-    if ('error' in result) return { ...base, status: result.error.status, body: clientBody, error: result.error };
-    if ('clientAsResponse' in result) return { ...base, status: 200, body: { response: clientBody, client: null }, error: null };
-    return { ...base, status: result.status ?? 200, body: { response: result.response, client: clientBody }, error: null };
+    const clientBody = ctx.client
+      ? await clientJSON(deps, tx, await reload(tx, ctx.client), info.origin, now)
+      : null;
+    if ('error' in result)
+      return { ...base, status: result.error.status, body: clientBody, error: result.error };
+    if ('clientAsResponse' in result)
+      return { ...base, status: 200, body: { response: clientBody, client: null }, error: null };
+    return {
+      ...base,
+      status: result.status ?? 200,
+      body: { response: result.response, client: clientBody },
+      error: null,
+    };
   });
 }
 

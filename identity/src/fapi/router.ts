@@ -13,7 +13,10 @@ export class FapiRouter {
     this.compiled = routes.map((route) => ({ route, segments: route.path.split('/').filter(Boolean) }));
   }
 
-  match(method: FapiMethod, path: string): { route: FapiRoute; params: Record<string, string> } | 'method_not_allowed' | null {
+  match(
+    method: FapiMethod,
+    path: string,
+  ): { route: FapiRoute; params: Record<string, string> } | 'method_not_allowed' | null {
     const parts = path.split('/').filter(Boolean);
     let pathMatched = false;
     for (const { route, segments } of this.compiled) {

@@ -1,6 +1,11 @@
 import type { IdentityConfig } from '../config.ts';
 import type { FapiRoute } from './context.ts';
-import { deleteClientRoute, deleteClientSessionsRoute, getClientRoute, putClientRoute } from './client/client-routes.ts';
+import {
+  deleteClientRoute,
+  deleteClientSessionsRoute,
+  getClientRoute,
+  putClientRoute,
+} from './client/client-routes.ts';
 import { createDevBrowserRoute } from './client/dev-browser.ts';
 import { environmentRoutes } from './environment/environment-routes.ts';
 import { getMeRoute, updateMeRoute } from './me/me-routes.ts';

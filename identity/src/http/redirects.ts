@@ -14,6 +14,8 @@ export function isAllowedRedirect(target: string, config: IdentityConfig): boole
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return false;
   const allowed = [config.publicUrl, ...config.allowedOrigins].map((o) => new URL(o));
   return allowed.some(
-    (o) => url.origin === o.origin || (url.protocol === o.protocol && url.port === o.port && url.hostname.endsWith(`.${o.hostname}`)),
+    (o) =>
+      url.origin === o.origin ||
+      (url.protocol === o.protocol && url.port === o.port && url.hostname.endsWith(`.${o.hostname}`)),
   );
 }

@@ -19,7 +19,8 @@ export interface InstanceKeys {
  * cookie instead of a development-browser token it would only obtain from Clerk's own hosts.
  */
 export function publishableKeyFor(frontendApiHost: string): string {
-  if (!frontendApiHost.includes('.')) throw new Error(`frontend API host "${frontendApiHost}" must contain a dot`);
+  if (!frontendApiHost.includes('.'))
+    throw new Error(`frontend API host "${frontendApiHost}" must contain a dot`);
   return `pk_live_${Buffer.from(`${frontendApiHost}$`).toString('base64')}`;
 }
 
@@ -35,7 +36,9 @@ export async function loadInstanceKeys(db: Database, config: IdentityConfig): Pr
     `INSERT INTO instance_settings (key, value) VALUES ('code_pepper', $1) ON CONFLICT (key) DO NOTHING`,
     [randomToken(32)],
   );
-  const [pepper] = await db.query<{ value: string }>(`SELECT value FROM instance_settings WHERE key = 'code_pepper'`);
+  const [pepper] = await db.query<{ value: string }>(
+    `SELECT value FROM instance_settings WHERE key = 'code_pepper'`,
+  );
   return {
     publishableKey: publishableKeyFor(config.frontendApiHost),
     secretKey,

@@ -12,9 +12,17 @@ export interface TokenContext {
  * Mints a session token with the claims clerk-js 5.90.0 and @clerk/backend 2.10.1 read (version 2 claims).
  * `azp` is the page origin that asked for it, so servers can pin `authorizedParties`.
  */
-export async function mintSessionToken(ctx: TokenContext, session: SessionRow, azp: string | null, now: Date): Promise<string> {
+export async function mintSessionToken(
+  ctx: TokenContext,
+  session: SessionRow,
+  azp: string | null,
+  now: Date,
+): Promise<string> {
   const iat = Math.floor(now.getTime() / 1000);
-  const firstFactorAgeMinutes = Math.max(0, Math.floor((now.getTime() - session.first_factor_verified_at.getTime()) / 60000));
+  const firstFactorAgeMinutes = Math.max(
+    0,
+    Math.floor((now.getTime() - session.first_factor_verified_at.getTime()) / 60000),
+  );
   const claims: Record<string, unknown> = {
     sid: session.id,
     sts: session.status === 'pending' ? 'pending' : 'active',

@@ -18,7 +18,10 @@ export async function loadSigningKey(db: Database): Promise<SigningKey> {
   );
   if (existing[0]) return hydrate(existing[0].kid, existing[0].private_jwk, existing[0].public_jwk);
 
-  const { privateKey, publicKey } = await generateKeyPair('RS256', { modulusLength: 2048, extractable: true });
+  const { privateKey, publicKey } = await generateKeyPair('RS256', {
+    modulusLength: 2048,
+    extractable: true,
+  });
   const kid = newId('ins');
   const privateJwk = await exportJWK(privateKey);
   const publicJwk = { ...(await exportJWK(publicKey)), kid, alg: 'RS256', use: 'sig' };

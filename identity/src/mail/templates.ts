@@ -3,7 +3,12 @@ import type { MailMessage } from './mailer.ts';
 const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
-export function verificationCodeMail(to: string, code: string, appName: string, purpose: 'sign_up' | 'sign_in'): MailMessage {
+export function verificationCodeMail(
+  to: string,
+  code: string,
+  appName: string,
+  purpose: 'sign_up' | 'sign_in',
+): MailMessage {
   const action = purpose === 'sign_up' ? 'verify your email address' : 'sign in';
   const subject = `${code} is your ${appName} verification code`;
   const text = `Enter this code to ${action} on ${appName}:\n\n${code}\n\nThe code expires in 10 minutes. If you did not request it, you can ignore this email.\n`;

@@ -16,7 +16,12 @@ export function firstFactorsFor(user: UserRow, emails: EmailAddressRow[]) {
   return factors;
 }
 
-export function signInJSON(signIn: SignInRow, user: UserRow | null, emails: EmailAddressRow[], avatarUrl: string) {
+export function signInJSON(
+  signIn: SignInRow,
+  user: UserRow | null,
+  emails: EmailAddressRow[],
+  avatarUrl: string,
+) {
   return {
     object: 'sign_in',
     id: signIn.id,
@@ -26,7 +31,8 @@ export function signInJSON(signIn: SignInRow, user: UserRow | null, emails: Emai
     user_data: user
       ? { first_name: user.first_name, last_name: user.last_name, image_url: avatarUrl, has_image: false }
       : null,
-    supported_first_factors: user && signIn.status !== 'needs_identifier' ? firstFactorsFor(user, emails) : [],
+    supported_first_factors:
+      user && signIn.status !== 'needs_identifier' ? firstFactorsFor(user, emails) : [],
     supported_second_factors: null,
     first_factor_verification: verificationJSON(signIn.first_factor_verification),
     second_factor_verification: verificationJSON(signIn.second_factor_verification),

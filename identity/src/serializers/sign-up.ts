@@ -17,11 +17,18 @@ export function unverifiedFields(s: Pick<SignUpRow, 'email_address' | 'email_ver
 
 export function signUpJSON(s: SignUpRow) {
   const emailVerification = s.email_address
-    ? verificationJSON(s.email_verification ?? { status: 'unverified', strategy: null, attempts: null, expire_at: null }, {
-        next_action:
-          s.email_verification?.status === 'verified' ? '' : s.email_verification?.strategy ? 'needs_attempt' : 'needs_prepare',
-        supported_strategies: ['email_code'],
-      })
+    ? verificationJSON(
+        s.email_verification ?? { status: 'unverified', strategy: null, attempts: null, expire_at: null },
+        {
+          next_action:
+            s.email_verification?.status === 'verified'
+              ? ''
+              : s.email_verification?.strategy
+                ? 'needs_attempt'
+                : 'needs_prepare',
+          supported_strategies: ['email_code'],
+        },
+      )
     : null;
   return {
     object: 'sign_up',

@@ -4,7 +4,14 @@ export const ms = (d: Date | null | undefined): number | null => (d ? d.getTime(
 
 export function verificationJSON(v: VerificationState | null, extra: Record<string, unknown> = {}) {
   if (!v) return null;
-  return { object: 'verification', status: v.status, strategy: v.strategy, attempts: v.attempts, expire_at: v.expire_at, ...extra };
+  return {
+    object: 'verification',
+    status: v.status,
+    strategy: v.strategy,
+    attempts: v.attempts,
+    expire_at: v.expire_at,
+    ...extra,
+  };
 }
 
 export function emailAddressJSON(e: EmailAddressRow) {
@@ -14,7 +21,12 @@ export function emailAddressJSON(e: EmailAddressRow) {
     email_address: e.email_address,
     reserved: false,
     verification: e.verified_at
-      ? { status: 'verified', strategy: e.verification_strategy ?? 'email_code', attempts: null, expire_at: null }
+      ? {
+          status: 'verified',
+          strategy: e.verification_strategy ?? 'email_code',
+          attempts: null,
+          expire_at: null,
+        }
       : null,
     linked_to: [],
     matches_sso_connection: false,
@@ -24,7 +36,11 @@ export function emailAddressJSON(e: EmailAddressRow) {
 }
 
 /** Clerk's UserJSON as both clerk-js (FAPI) and @clerk/backend (BAPI) read it. */
-export function userJSON(user: UserRow, emails: EmailAddressRow[], opts: { avatarUrl: string; includePrivate?: boolean }) {
+export function userJSON(
+  user: UserRow,
+  emails: EmailAddressRow[],
+  opts: { avatarUrl: string; includePrivate?: boolean },
+) {
   return {
     object: 'user',
     id: user.id,

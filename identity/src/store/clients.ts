@@ -29,7 +29,12 @@ export interface ClientChanges {
 }
 
 /** Applies changes and always bumps updated_at, which drives `__client_uat`. */
-export async function updateClient(db: Queryable, clientId: string, changes: ClientChanges, now: Date): Promise<ClientRow> {
+export async function updateClient(
+  db: Queryable,
+  clientId: string,
+  changes: ClientChanges,
+  now: Date,
+): Promise<ClientRow> {
   const keys = Object.keys(changes) as (keyof ClientChanges)[];
   const sets = keys.map((k, i) => `${k} = $${i + 3}`);
   const [row] = await db.query<ClientRow>(

@@ -20,5 +20,8 @@ export async function hit(db: Queryable, rule: RateLimitRule, now: Date): Promis
     [rule.key, now, rule.windowSeconds],
   );
   if (!row || row.count <= rule.limit) return 0;
-  return Math.max(1, Math.ceil((row.window_start.getTime() + rule.windowSeconds * 1000 - now.getTime()) / 1000));
+  return Math.max(
+    1,
+    Math.ceil((row.window_start.getTime() + rule.windowSeconds * 1000 - now.getTime()) / 1000),
+  );
 }

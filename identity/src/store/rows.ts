@@ -42,7 +42,8 @@ export interface ClientRow {
   updated_at: Date;
 }
 
-export type SessionStatus = 'active' | 'pending' | 'ended' | 'removed' | 'replaced' | 'revoked' | 'expired' | 'abandoned';
+export type SessionStatus =
+  'active' | 'pending' | 'ended' | 'removed' | 'replaced' | 'revoked' | 'expired' | 'abandoned';
 
 export interface SessionRow {
   id: string;
@@ -67,7 +68,8 @@ export interface VerificationState {
   expire_at: number | null;
 }
 
-export type SignInStatus = 'needs_identifier' | 'needs_first_factor' | 'needs_second_factor' | 'needs_new_password' | 'complete';
+export type SignInStatus =
+  'needs_identifier' | 'needs_first_factor' | 'needs_second_factor' | 'needs_new_password' | 'complete';
 
 export interface SignInRow {
   id: string;

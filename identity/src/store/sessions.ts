@@ -19,7 +19,11 @@ export async function createSession(
 }
 
 /** Sessions of a client that still count as signed in; expired ones are marked on the way. */
-export async function signedInSessionsOfClient(db: Queryable, clientId: string, now: Date): Promise<SessionRow[]> {
+export async function signedInSessionsOfClient(
+  db: Queryable,
+  clientId: string,
+  now: Date,
+): Promise<SessionRow[]> {
   await db.query(
     `UPDATE sessions SET status = 'expired', updated_at = $2
      WHERE client_id = $1 AND status = ANY($3) AND expire_at <= $2`,
@@ -31,8 +35,15 @@ export async function signedInSessionsOfClient(db: Queryable, clientId: string, 
   );
 }
 
-export async function findClientSession(db: Queryable, clientId: string, sessionId: string): Promise<SessionRow | null> {
-  const [row] = await db.query<SessionRow>('SELECT * FROM sessions WHERE id = $1 AND client_id = $2', [sessionId, clientId]);
+export async function findClientSession(
+  db: Queryable,
+  clientId: string,
+  sessionId: string,
+): Promise<SessionRow | null> {
+  const [row] = await db.query<SessionRow>('SELECT * FROM sessions WHERE id = $1 AND client_id = $2', [
+    sessionId,
+    clientId,
+  ]);
   return row ?? null;
 }
 
@@ -40,7 +51,12 @@ export function isSignedIn(session: SessionRow, now: Date): boolean {
   return SIGNED_IN.includes(session.status) && session.expire_at.getTime() > now.getTime();
 }
 
-export async function setSessionStatus(db: Queryable, sessionId: string, status: SessionStatus, now: Date): Promise<SessionRow> {
+export async function setSessionStatus(
+  db: Queryable,
+  sessionId: string,
+  status: SessionStatus,
+  now: Date,
+): Promise<SessionRow> {
   const [row] = await db.query<SessionRow>(
     'UPDATE sessions SET status = $2, updated_at = $3 WHERE id = $1 RETURNING *',
     [sessionId, status, now],

@@ -17,11 +17,16 @@ export async function findUserByEmail(db: Queryable, email: string): Promise<Use
 }
 
 export async function emailAddressTaken(db: Queryable, email: string): Promise<boolean> {
-  const rows = await db.query('SELECT 1 FROM email_addresses WHERE lower(email_address) = lower($1)', [email]);
+  const rows = await db.query('SELECT 1 FROM email_addresses WHERE lower(email_address) = lower($1)', [
+    email,
+  ]);
   return rows.length > 0;
 }
 
-export async function emailAddressesOf(db: Queryable, userIds: string[]): Promise<Map<string, EmailAddressRow[]>> {
+export async function emailAddressesOf(
+  db: Queryable,
+  userIds: string[],
+): Promise<Map<string, EmailAddressRow[]>> {
   const map = new Map<string, EmailAddressRow[]>();
   if (userIds.length === 0) return map;
   const rows = await db.query<EmailAddressRow>(
@@ -50,7 +55,16 @@ export async function createUserWithVerifiedEmail(db: Queryable, input: NewUser)
                         unsafe_metadata, legal_accepted_at, created_at, updated_at)
      VALUES ($1, $2, $3, $4, CASE WHEN $4::text IS NULL THEN NULL ELSE $7::timestamptz END, $5, $6, $8, $7, $7)
      RETURNING *`,
-    [userId, input.firstName, input.lastName, input.passwordHash, emailId, JSON.stringify(input.unsafeMetadata), input.now, input.legalAcceptedAt],
+    [
+      userId,
+      input.firstName,
+      input.lastName,
+      input.passwordHash,
+      emailId,
+      JSON.stringify(input.unsafeMetadata),
+      input.now,
+      input.legalAcceptedAt,
+    ],
   );
   await db.query(
     `INSERT INTO email_addresses (id, user_id, email_address, verified_at, verification_strategy, created_at, updated_at)

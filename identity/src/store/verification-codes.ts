@@ -12,10 +12,10 @@ export async function issueCode(
   input: { subject: string; code: string; pepper: string; ttlSeconds: number; now: Date },
 ): Promise<Date> {
   const expireAt = new Date(input.now.getTime() + input.ttlSeconds * 1000);
-  await db.query('UPDATE verification_codes SET consumed_at = $2 WHERE subject = $1 AND consumed_at IS NULL', [
-    input.subject,
-    input.now,
-  ]);
+  await db.query(
+    'UPDATE verification_codes SET consumed_at = $2 WHERE subject = $1 AND consumed_at IS NULL',
+    [input.subject, input.now],
+  );
   await db.query(
     `INSERT INTO verification_codes (id, subject, code_hash, expire_at, created_at) VALUES ($1, $2, $3, $4, $5)`,
     [newId('vc'), input.subject, hashCode(input.pepper, input.subject, input.code), expireAt, input.now],
@@ -37,14 +37,19 @@ export async function checkCode(
     [input.subject],
   );
   if (!row) return { ok: false, reason: 'not_prepared', attempts: 0 };
-  if (row.attempts >= input.maxAttempts) return { ok: false, reason: 'too_many_attempts', attempts: row.attempts };
-  if (row.expire_at.getTime() <= input.now.getTime()) return { ok: false, reason: 'expired', attempts: row.attempts };
+  if (row.attempts >= input.maxAttempts)
+    return { ok: false, reason: 'too_many_attempts', attempts: row.attempts };
+  if (row.expire_at.getTime() <= input.now.getTime())
+    return { ok: false, reason: 'expired', attempts: row.attempts };
   const candidate = hashCode(input.pepper, input.subject, input.code.trim());
   if (!constantTimeEqual(candidate, row.code_hash)) {
     await db.query('UPDATE verification_codes SET attempts = attempts + 1 WHERE id = $1', [row.id]);
     const attempts = row.attempts + 1;
     return { ok: false, reason: attempts >= input.maxAttempts ? 'too_many_attempts' : 'incorrect', attempts };
   }
-  await db.query('UPDATE verification_codes SET consumed_at = $2, attempts = attempts + 1 WHERE id = $1', [row.id, input.now]);
+  await db.query('UPDATE verification_codes SET consumed_at = $2, attempts = attempts + 1 WHERE id = $1', [
+    row.id,
+    input.now,
+  ]);
   return { ok: true };
 }

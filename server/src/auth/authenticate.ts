@@ -17,20 +17,31 @@ export class Authenticator {
   readonly clerk: ClerkClient;
 
   constructor(
-    private readonly opts: { publishableKey: string; secretKey: string; apiUrl?: string; authorizedParties: string[] },
+    private readonly opts: {
+      publishableKey: string;
+      secretKey: string;
+      apiUrl?: string;
+      authorizedParties: string[];
+    },
   ) {
-    this.clerk = createClerkClient({ publishableKey: opts.publishableKey, secretKey: opts.secretKey, apiUrl: opts.apiUrl });
+    this.clerk = createClerkClient({
+      publishableKey: opts.publishableKey,
+      secretKey: opts.secretKey,
+      apiUrl: opts.apiUrl,
+    });
   }
 
   async authenticate(req: FastifyRequest): Promise<AuthResult> {
     const header = req.headers.authorization;
-    if (!header?.startsWith('Bearer ') || header.length <= 7) return { ok: false, reason: 'Missing bearer session token.' };
+    if (!header?.startsWith('Bearer ') || header.length <= 7)
+      return { ok: false, reason: 'Missing bearer session token.' };
     const request = new Request(`http://internal${req.url}`, { headers: { authorization: header } });
     const state = await this.clerk.authenticateRequest(request, {
       acceptsToken: 'session_token',
       authorizedParties: this.opts.authorizedParties.length ? this.opts.authorizedParties : undefined,
     });
-    if (!state.isAuthenticated) return { ok: false, reason: state.message || 'Invalid or expired session token.' };
+    if (!state.isAuthenticated)
+      return { ok: false, reason: state.message || 'Invalid or expired session token.' };
     const auth = state.toAuth();
     if (!auth.userId || !auth.sessionId) return { ok: false, reason: 'Session is not active.' };
     return { ok: true, auth: { userId: auth.userId, sessionId: auth.sessionId, orgId: auth.orgId ?? null } };

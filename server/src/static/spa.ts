@@ -17,7 +17,8 @@ export async function registerSpa(app: FastifyInstance, webDist: string) {
     index: false,
     setHeaders(res, path) {
       // Vite fingerprints everything under /assets/ except our own static folders.
-      if (/\/assets\/[^/]+-[A-Za-z0-9_-]{8}\.(js|css)$/.test(path)) res.header('cache-control', 'public, max-age=31536000, immutable');
+      if (/\/assets\/[^/]+-[A-Za-z0-9_-]{8}\.(js|css)$/.test(path))
+        res.header('cache-control', 'public, max-age=31536000, immutable');
     },
   });
   app.setNotFoundHandler((req, reply) => {

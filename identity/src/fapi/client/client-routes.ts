@@ -27,7 +27,9 @@ async function signOutEverywhere(ctx: FapiContext, clearAttempts: boolean) {
   await updateClient(
     ctx.tx,
     ctx.client.id,
-    clearAttempts ? { last_active_session_id: null, sign_in_id: null, sign_up_id: null } : { last_active_session_id: null },
+    clearAttempts
+      ? { last_active_session_id: null, sign_in_id: null, sign_up_id: null }
+      : { last_active_session_id: null },
     ctx.now,
   );
   ctx.signInStateChanged();

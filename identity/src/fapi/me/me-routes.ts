@@ -36,12 +36,21 @@ export const updateMeRoute: FapiRoute = {
   async handler(ctx) {
     const userId = await currentUserId(ctx);
     const names = parseSignUpInput({ first_name: ctx.body.first_name, last_name: ctx.body.last_name });
-    const other = Object.keys(ctx.body).filter((k) => !['first_name', 'last_name'].includes(k) && ctx.body[k] !== '');
+    const other = Object.keys(ctx.body).filter(
+      (k) => !['first_name', 'last_name'].includes(k) && ctx.body[k] !== '',
+    );
     if (other.length) throw errors.paramValueInvalid(other[0]!, `${other[0]} cannot be changed here.`);
     await ctx.tx.query(
       `UPDATE users SET first_name = CASE WHEN $2 THEN $3 ELSE first_name END,
                         last_name = CASE WHEN $4 THEN $5 ELSE last_name END, updated_at = $6 WHERE id = $1`,
-      [userId, has(ctx.body, 'first_name'), names.firstName ?? null, has(ctx.body, 'last_name'), names.lastName ?? null, ctx.now],
+      [
+        userId,
+        has(ctx.body, 'first_name'),
+        names.firstName ?? null,
+        has(ctx.body, 'last_name'),
+        names.lastName ?? null,
+        ctx.now,
+      ],
     );
     return meResponse(ctx, userId);
   },

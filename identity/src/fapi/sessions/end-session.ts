@@ -10,7 +10,12 @@ function endingRoute(action: 'end' | 'remove'): FapiRoute {
     path: `/client/sessions/:id/${action}`,
     async handler(ctx) {
       const session = await loadSignedInSession(ctx, ctx.params.id!);
-      const ended = await setSessionStatus(ctx.tx, session.id, action === 'end' ? 'ended' : 'removed', ctx.now);
+      const ended = await setSessionStatus(
+        ctx.tx,
+        session.id,
+        action === 'end' ? 'ended' : 'removed',
+        ctx.now,
+      );
       const client = ctx.client!;
       await updateClient(
         ctx.tx,

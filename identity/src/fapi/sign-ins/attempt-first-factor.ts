@@ -46,7 +46,11 @@ export const attemptFirstFactorRoute = (config: IdentityConfig): FapiRoute => ({
       await updateSignIn(ctx.tx, signIn.id, { first_factor_verification: failure.verification }, ctx.now);
       return { error: failure.error };
     }
-    const done = await completeSignIn(ctx, signIn, user, { ...prepared, status: 'verified', attempts: (prepared.attempts ?? 0) + 1 });
+    const done = await completeSignIn(ctx, signIn, user, {
+      ...prepared,
+      status: 'verified',
+      attempts: (prepared.attempts ?? 0) + 1,
+    });
     return signInResponse(ctx, done);
   },
 });

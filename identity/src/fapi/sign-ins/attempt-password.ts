@@ -6,12 +6,22 @@ import type { FapiContext, FapiResult } from '../context.ts';
 import { completeSignIn } from './complete-sign-in.ts';
 import { signInResponse } from './respond.ts';
 
-export async function attemptPassword(ctx: FapiContext, signIn: SignInRow, user: UserRow, password: string): Promise<FapiResult> {
+export async function attemptPassword(
+  ctx: FapiContext,
+  signIn: SignInRow,
+  user: UserRow,
+  password: string,
+): Promise<FapiResult> {
   if (!user.password_hash) throw errors.strategyForUserInvalid();
   if (!(await verifyPassword(user.password_hash, password))) {
     await recordFailedVerification(ctx.tx, user.id, ctx.deps.config.lockout, ctx.now);
     return { error: errors.passwordIncorrect() };
   }
-  const done = await completeSignIn(ctx, signIn, user, { status: 'verified', strategy: 'password', attempts: null, expire_at: null });
+  const done = await completeSignIn(ctx, signIn, user, {
+    status: 'verified',
+    strategy: 'password',
+    attempts: null,
+    expire_at: null,
+  });
   return signInResponse(ctx, done);
 }

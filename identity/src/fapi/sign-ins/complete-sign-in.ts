@@ -6,7 +6,12 @@ import type { FapiContext } from '../context.ts';
 import { updateSignIn } from './sign-in-store.ts';
 
 /** First factor verified and no second factor configured: open the session and make it the active one. */
-export async function completeSignIn(ctx: FapiContext, signIn: SignInRow, user: UserRow, verification: VerificationState) {
+export async function completeSignIn(
+  ctx: FapiContext,
+  signIn: SignInRow,
+  user: UserRow,
+  verification: VerificationState,
+) {
   const client = await ctx.ensureClient();
   const session = await createSession(ctx.tx, {
     clientId: client.id,

@@ -28,12 +28,21 @@ export const createSignInRoute = (config: IdentityConfig): FapiRoute => ({
     const identifier = field(ctx.body, 'identifier')?.toLowerCase();
     const strategy = field(ctx.body, 'strategy');
     if (strategy && !SUPPORTED_STRATEGIES.has(strategy)) {
-      throw errors.paramValueInvalid('strategy', `The verification strategy "${strategy}" is not enabled for this application.`);
+      throw errors.paramValueInvalid(
+        'strategy',
+        `The verification strategy "${strategy}" is not enabled for this application.`,
+      );
     }
     if (!identifier) {
       if (strategy) throw errors.paramMissing('identifier');
       // An empty body starts over.
-      const blank = await createSignIn(ctx.tx, { clientId: client.id, status: 'needs_identifier', identifier: null, userId: null, now: ctx.now });
+      const blank = await createSignIn(ctx.tx, {
+        clientId: client.id,
+        status: 'needs_identifier',
+        identifier: null,
+        userId: null,
+        now: ctx.now,
+      });
       await updateClient(ctx.tx, client.id, { sign_in_id: blank.id }, ctx.now);
       return signInResponse(ctx, blank);
     }
@@ -60,7 +69,11 @@ export const createSignInRoute = (config: IdentityConfig): FapiRoute => ({
     if (strategy === 'email_code') {
       const emails = (await emailAddressesOf(ctx.tx, [user.id])).get(user.id) ?? [];
       const email = emailOf(emails, undefined, user.primary_email_address_id);
-      const verification = await sendEmailCode(ctx, { subject: `sign_in:${signIn.id}:email_code`, email: email.email_address, purpose: 'sign_in' });
+      const verification = await sendEmailCode(ctx, {
+        subject: `sign_in:${signIn.id}:email_code`,
+        email: email.email_address,
+        purpose: 'sign_in',
+      });
       signIn = await updateSignIn(ctx.tx, signIn.id, { first_factor_verification: verification }, ctx.now);
     }
     return signInResponse(ctx, signIn);

@@ -29,12 +29,18 @@ export async function sendEmailCode(
     ttlSeconds: config.codeTtlSeconds,
     now: ctx.now,
   });
-  if (!testMode) await mailer.send(ctx.tx, verificationCodeMail(input.email, code, config.applicationName, input.purpose));
+  if (!testMode)
+    await mailer.send(ctx.tx, verificationCodeMail(input.email, code, config.applicationName, input.purpose));
   return { status: 'unverified', strategy: 'email_code', attempts: 0, expire_at: expireAt.getTime() };
 }
 
-export function emailOf(emails: EmailAddressRow[], id: string | undefined, fallbackPrimaryId: string | null): EmailAddressRow {
+export function emailOf(
+  emails: EmailAddressRow[],
+  id: string | undefined,
+  fallbackPrimaryId: string | null,
+): EmailAddressRow {
   const chosen = emails.find((e) => e.id === (id ?? fallbackPrimaryId) && e.verified_at);
-  if (!chosen) throw errors.paramValueInvalid('email_address_id', 'email_address_id does not belong to this account.');
+  if (!chosen)
+    throw errors.paramValueInvalid('email_address_id', 'email_address_id does not belong to this account.');
   return chosen;
 }

@@ -19,7 +19,14 @@ export const prepareFirstFactorRoute: FapiRoute = {
     if (strategy !== 'email_code') throw errors.strategyForUserInvalid();
     const emails = (await emailAddressesOf(ctx.tx, [user.id])).get(user.id) ?? [];
     const email = emailOf(emails, field(ctx.body, 'email_address_id'), user.primary_email_address_id);
-    const verification = await sendEmailCode(ctx, { subject: `sign_in:${signIn.id}:email_code`, email: email.email_address, purpose: 'sign_in' });
-    return signInResponse(ctx, await updateSignIn(ctx.tx, signIn.id, { first_factor_verification: verification }, ctx.now));
+    const verification = await sendEmailCode(ctx, {
+      subject: `sign_in:${signIn.id}:email_code`,
+      email: email.email_address,
+      purpose: 'sign_in',
+    });
+    return signInResponse(
+      ctx,
+      await updateSignIn(ctx.tx, signIn.id, { first_factor_verification: verification }, ctx.now),
+    );
   },
 };

@@ -5,10 +5,16 @@ import { field } from '../form.ts';
 
 export function signInAttemptLimits(config: IdentityConfig) {
   return (req: FapiRequestInfo): RateLimitRule[] => {
-    const rules: RateLimitRule[] = [{ key: `sign_in:ip:${req.ip}`, limit: config.rateLimits.signInPerIpPerMinute, windowSeconds: 60 }];
+    const rules: RateLimitRule[] = [
+      { key: `sign_in:ip:${req.ip}`, limit: config.rateLimits.signInPerIpPerMinute, windowSeconds: 60 },
+    ];
     const identifier = field(req.body, 'identifier')?.toLowerCase() ?? req.params.id;
     if (identifier) {
-      rules.push({ key: `sign_in:id:${identifier}`, limit: config.rateLimits.signInPerIdentifierPerMinute, windowSeconds: 60 });
+      rules.push({
+        key: `sign_in:id:${identifier}`,
+        limit: config.rateLimits.signInPerIdentifierPerMinute,
+        windowSeconds: 60,
+      });
     }
     return rules;
   };

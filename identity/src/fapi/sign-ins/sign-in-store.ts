@@ -7,17 +7,36 @@ const SIGN_IN_ABANDON_MS = 24 * 3600 * 1000;
 
 export async function createSignIn(
   tx: Queryable,
-  input: { clientId: string; status: SignInStatus; identifier: string | null; userId: string | null; now: Date },
+  input: {
+    clientId: string;
+    status: SignInStatus;
+    identifier: string | null;
+    userId: string | null;
+    now: Date;
+  },
 ): Promise<SignInRow> {
   const [row] = await tx.query<SignInRow>(
     `INSERT INTO sign_ins (id, client_id, status, identifier, user_id, abandon_at, created_at, updated_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $7) RETURNING *`,
-    [newId('sia'), input.clientId, input.status, input.identifier, input.userId, new Date(input.now.getTime() + SIGN_IN_ABANDON_MS), input.now],
+    [
+      newId('sia'),
+      input.clientId,
+      input.status,
+      input.identifier,
+      input.userId,
+      new Date(input.now.getTime() + SIGN_IN_ABANDON_MS),
+      input.now,
+    ],
   );
   return row!;
 }
 
-export async function findClientSignIn(tx: Queryable, clientId: string, id: string, now: Date): Promise<SignInRow | null> {
+export async function findClientSignIn(
+  tx: Queryable,
+  clientId: string,
+  id: string,
+  now: Date,
+): Promise<SignInRow | null> {
   const [row] = await tx.query<SignInRow>(
     'SELECT * FROM sign_ins WHERE id = $1 AND client_id = $2 AND abandon_at > $3 FOR UPDATE',
     [id, clientId, now],
@@ -28,7 +47,11 @@ export async function findClientSignIn(tx: Queryable, clientId: string, id: stri
 export async function updateSignIn(
   tx: Queryable,
   id: string,
-  changes: { status?: SignInStatus; first_factor_verification?: VerificationState | null; created_session_id?: string | null },
+  changes: {
+    status?: SignInStatus;
+    first_factor_verification?: VerificationState | null;
+    created_session_id?: string | null;
+  },
   now: Date,
 ): Promise<SignInRow> {
   const keys = Object.keys(changes) as (keyof typeof changes)[];

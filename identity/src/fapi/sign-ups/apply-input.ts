@@ -7,7 +7,11 @@ import type { SignUpChanges } from './sign-up-store.ts';
 import type { SignUpInput } from './validate.ts';
 
 /** Turns validated input into column changes; a new email address needs a new verification. */
-export async function changesFromInput(ctx: FapiContext, input: SignUpInput, existing: SignUpRow | null): Promise<SignUpChanges> {
+export async function changesFromInput(
+  ctx: FapiContext,
+  input: SignUpInput,
+  existing: SignUpRow | null,
+): Promise<SignUpChanges> {
   const changes: SignUpChanges = {};
   if (input.email !== undefined && input.email !== existing?.email_address) {
     if (await emailAddressTaken(ctx.tx, input.email)) throw errors.identifierExists('email_address');

@@ -17,7 +17,10 @@ export const attemptVerificationRoute = (config: IdentityConfig): FapiRoute => (
   async handler(ctx) {
     const signUp = await loadSignUp(ctx, { actionable: true });
     if (field(ctx.body, 'strategy') !== 'email_code') {
-      throw errors.paramValueInvalid('strategy', 'Only email_code verification is enabled for this application.');
+      throw errors.paramValueInvalid(
+        'strategy',
+        'Only email_code verification is enabled for this application.',
+      );
     }
     const code = field(ctx.body, 'code');
     if (!code) throw errors.paramMissing('code');

@@ -12,7 +12,11 @@ import { updateSignUp } from './sign-up-store.ts';
  * in the request's transaction, and makes the session active.
  */
 export async function completeIfReady(ctx: FapiContext, signUp: SignUpRow): Promise<FapiResult> {
-  if (signUp.status !== 'missing_requirements' || missingFields(signUp).length || unverifiedFields(signUp).length) {
+  if (
+    signUp.status !== 'missing_requirements' ||
+    missingFields(signUp).length ||
+    unverifiedFields(signUp).length
+  ) {
     return { response: signUpJSON(signUp) };
   }
   const email = signUp.email_address!;

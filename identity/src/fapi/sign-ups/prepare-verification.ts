@@ -15,7 +15,10 @@ export const prepareVerificationRoute: FapiRoute = {
     const signUp = await loadSignUp(ctx, { actionable: true });
     const strategy = field(ctx.body, 'strategy');
     if (strategy !== 'email_code') {
-      throw errors.paramValueInvalid('strategy', `The verification strategy "${strategy ?? ''}" is not enabled for this application.`);
+      throw errors.paramValueInvalid(
+        'strategy',
+        `The verification strategy "${strategy ?? ''}" is not enabled for this application.`,
+      );
     }
     if (!signUp.email_address) throw errors.paramMissing('email_address');
     if (signUp.email_verification?.status === 'verified') return { response: signUpJSON(signUp) };
@@ -24,6 +27,10 @@ export const prepareVerificationRoute: FapiRoute = {
       email: signUp.email_address,
       purpose: 'sign_up',
     });
-    return { response: signUpJSON(await updateSignUp(ctx.tx, signUp.id, { email_verification: verification }, ctx.now)) };
+    return {
+      response: signUpJSON(
+        await updateSignUp(ctx.tx, signUp.id, { email_verification: verification }, ctx.now),
+      ),
+    };
   },
 };

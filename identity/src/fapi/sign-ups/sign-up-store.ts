@@ -4,24 +4,50 @@ import type { SignUpRow } from '../../store/rows.ts';
 
 const SIGN_UP_ABANDON_MS = 24 * 3600 * 1000;
 
-type Column = 'status' | 'email_address' | 'email_verification' | 'first_name' | 'last_name' | 'password_hash'
-  | 'unsafe_metadata' | 'legal_accepted_at' | 'created_user_id' | 'created_session_id';
+type Column =
+  | 'status'
+  | 'email_address'
+  | 'email_verification'
+  | 'first_name'
+  | 'last_name'
+  | 'password_hash'
+  | 'unsafe_metadata'
+  | 'legal_accepted_at'
+  | 'created_user_id'
+  | 'created_session_id';
 export type SignUpChanges = Partial<Pick<SignUpRow, Column>>;
 
 const JSON_COLUMNS = new Set(['email_verification', 'unsafe_metadata']);
-const encode = (k: string, v: unknown) => (JSON_COLUMNS.has(k) && v !== null && v !== undefined ? JSON.stringify(v) : v);
+const encode = (k: string, v: unknown) =>
+  JSON_COLUMNS.has(k) && v !== null && v !== undefined ? JSON.stringify(v) : v;
 
-export async function insertSignUp(tx: Queryable, clientId: string, values: SignUpChanges, now: Date): Promise<SignUpRow> {
+export async function insertSignUp(
+  tx: Queryable,
+  clientId: string,
+  values: SignUpChanges,
+  now: Date,
+): Promise<SignUpRow> {
   const keys = Object.keys(values) as Column[];
   const [row] = await tx.query<SignUpRow>(
     `INSERT INTO sign_ups (id, client_id, status, abandon_at, created_at, updated_at${keys.map((k) => `, ${k}`).join('')})
      VALUES ($1, $2, 'missing_requirements', $3, $4, $4${keys.map((_, i) => `, $${i + 5}`).join('')}) RETURNING *`,
-    [newId('sua'), clientId, new Date(now.getTime() + SIGN_UP_ABANDON_MS), now, ...keys.map((k) => encode(k, values[k]))],
+    [
+      newId('sua'),
+      clientId,
+      new Date(now.getTime() + SIGN_UP_ABANDON_MS),
+      now,
+      ...keys.map((k) => encode(k, values[k])),
+    ],
   );
   return row!;
 }
 
-export async function updateSignUp(tx: Queryable, id: string, changes: SignUpChanges, now: Date): Promise<SignUpRow> {
+export async function updateSignUp(
+  tx: Queryable,
+  id: string,
+  changes: SignUpChanges,
+  now: Date,
+): Promise<SignUpRow> {
   const keys = Object.keys(changes) as Column[];
   const [row] = await tx.query<SignUpRow>(
     `UPDATE sign_ups SET ${[...keys.map((k, i) => `${k} = $${i + 3}`), 'updated_at = $2'].join(', ')} WHERE id = $1 RETURNING *`,
@@ -30,7 +56,12 @@ export async function updateSignUp(tx: Queryable, id: string, changes: SignUpCha
   return row!;
 }
 
-export async function findClientSignUp(tx: Queryable, clientId: string, id: string, now: Date): Promise<SignUpRow | null> {
+export async function findClientSignUp(
+  tx: Queryable,
+  clientId: string,
+  id: string,
+  now: Date,
+): Promise<SignUpRow | null> {
   const [row] = await tx.query<SignUpRow>(
     'SELECT * FROM sign_ups WHERE id = $1 AND client_id = $2 AND abandon_at > $3 FOR UPDATE',
     [id, clientId, now],

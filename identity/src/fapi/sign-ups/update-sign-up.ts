@@ -15,7 +15,9 @@ export const updateSignUpRoute: FapiRoute = {
     const input = parseSignUpInput(ctx.body);
     const signUp = await loadSignUp(ctx, { actionable: true });
     const changes = await changesFromInput(ctx, input, signUp);
-    const updated = Object.keys(changes).length ? await updateSignUp(ctx.tx, signUp.id, changes, ctx.now) : signUp;
+    const updated = Object.keys(changes).length
+      ? await updateSignUp(ctx.tx, signUp.id, changes, ctx.now)
+      : signUp;
     return completeIfReady(ctx, updated);
   },
 };

@@ -7,13 +7,15 @@ const EMAIL_RE = /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"_]+\.[^\s@<>()[\]\\,;:
 
 export function validateEmail(value: string): string {
   const email = value.trim().toLowerCase();
-  if (email.length > 254 || !EMAIL_RE.test(email)) throw errors.paramFormatInvalid('email_address', 'a valid email address');
+  if (email.length > 254 || !EMAIL_RE.test(email))
+    throw errors.paramFormatInvalid('email_address', 'a valid email address');
   return email;
 }
 
 export function validatePassword(password: string): string {
   if ([...password].length < PASSWORD_MIN_LENGTH) throw errors.passwordTooShort(PASSWORD_MIN_LENGTH);
-  if (Buffer.byteLength(password, 'utf8') > PASSWORD_MAX_BYTES) throw errors.passwordTooLong(PASSWORD_MAX_BYTES);
+  if (Buffer.byteLength(password, 'utf8') > PASSWORD_MAX_BYTES)
+    throw errors.passwordTooLong(PASSWORD_MAX_BYTES);
   return password;
 }
 
@@ -39,7 +41,11 @@ const UNSUPPORTED = ['phone_number', 'username', 'web3_wallet', 'ticket', 'token
 /** Parses and validates sign-up fields; any invalid field rejects the whole request, so nothing changes. */
 export function parseSignUpInput(body: FormBody): SignUpInput {
   const strategy = field(body, 'strategy');
-  if (strategy) throw errors.paramValueInvalid('strategy', `The sign-up strategy "${strategy}" is not enabled for this application.`);
+  if (strategy)
+    throw errors.paramValueInvalid(
+      'strategy',
+      `The sign-up strategy "${strategy}" is not enabled for this application.`,
+    );
   for (const name of UNSUPPORTED) {
     if (field(body, name) !== undefined && field(body, name) !== 'false') {
       throw errors.paramValueInvalid(name, `${name.replace(/_/g, ' ')} is not enabled for this application.`);
