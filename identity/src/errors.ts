@@ -74,29 +74,29 @@ export const errors = {
     ),
   paramValueInvalid: (name: string, detail: string) =>
     new ClerkError(422, 'form_param_value_invalid', detail, detail, param(name)),
-  passwordIncorrect: () =>
+  passwordIncorrect: (paramName = 'password') =>
     new ClerkError(
       422,
       'form_password_incorrect',
       'Password is incorrect. Try again, or use another method.',
       'Password is incorrect. Try again, or use another method.',
-      param('password'),
+      param(paramName),
     ),
-  passwordTooShort: (min: number) =>
+  passwordTooShort: (min: number, paramName = 'password') =>
     new ClerkError(
       422,
       'form_password_length_too_short',
       `Passwords must be ${min} characters or more.`,
       `Passwords must be ${min} characters or more.`,
-      param('password'),
+      param(paramName),
     ),
-  passwordTooLong: (maxBytes: number) =>
+  passwordTooLong: (maxBytes: number, paramName = 'password') =>
     new ClerkError(
       422,
       'form_password_size_in_bytes_exceeded',
       'Your password is too long.',
       `Your password has exceeded the maximum number of bytes allowed (${maxBytes}), please shorten it or remove some special characters.`,
-      param('password'),
+      param(paramName),
     ),
   strategyForUserInvalid: () =>
     new ClerkError(

@@ -9,6 +9,7 @@ import {
 import { createDevBrowserRoute } from './client/dev-browser.ts';
 import { environmentRoutes } from './environment/environment-routes.ts';
 import { getMeRoute, updateMeRoute } from './me/me-routes.ts';
+import { activeSessionsRoute, changePasswordRoute, deleteMeRoute } from './me/account-routes.ts';
 import { createTemplateTokenRoute, createTokenRoute } from './sessions/create-token.ts';
 import { endSessionRoute, removeSessionRoute } from './sessions/end-session.ts';
 import { touchSessionRoute } from './sessions/touch-session.ts';
@@ -47,5 +48,8 @@ export function fapiRoutes(config: IdentityConfig): FapiRoute[] {
     removeSessionRoute,
     getMeRoute,
     updateMeRoute,
+    deleteMeRoute,
+    changePasswordRoute,
+    activeSessionsRoute,
   ];
 }

@@ -1,22 +1,16 @@
 import { errors } from '../../errors.ts';
 import { userJSON } from '../../serializers/user.ts';
-import { signedInSessionsOfClient } from '../../store/sessions.ts';
+import { currentSession } from './me-session.ts';
 import { loadUsers } from '../client-json.ts';
 import type { FapiContext, FapiRoute } from '../context.ts';
 import { has } from '../form.ts';
 import { parseSignUpInput } from '../sign-ups/validate.ts';
 
-/** The user of the session named by `_clerk_session_id` (or the client's last active one). */
 async function currentUserId(ctx: FapiContext): Promise<string> {
-  if (!ctx.client) throw errors.notFound('session');
-  const sessions = await signedInSessionsOfClient(ctx.tx, ctx.client.id, ctx.now);
-  const wanted = ctx.sessionId ?? ctx.client.last_active_session_id;
-  const session = sessions.find((s) => s.id === wanted);
-  if (!session) throw errors.notFound('session');
-  return session.user_id;
+  return (await currentSession(ctx)).user_id;
 }
 
-async function meResponse(ctx: FapiContext, userId: string) {
+export async function meResponse(ctx: FapiContext, userId: string) {
   const owner = (await loadUsers(ctx.tx, [userId])).get(userId);
   if (!owner) throw errors.notFound('user');
   return { response: userJSON(owner.user, owner.emails, { avatarUrl: ctx.deps.avatarUrl }) };

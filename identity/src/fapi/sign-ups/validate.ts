@@ -12,10 +12,12 @@ export function validateEmail(value: string): string {
   return email;
 }
 
-export function validatePassword(password: string): string {
-  if ([...password].length < PASSWORD_MIN_LENGTH) throw errors.passwordTooShort(PASSWORD_MIN_LENGTH);
-  if (Buffer.byteLength(password, 'utf8') > PASSWORD_MAX_BYTES)
-    throw errors.passwordTooLong(PASSWORD_MAX_BYTES);
+export function validatePassword(password: string, paramName = 'password'): string {
+  if ([...password].length < PASSWORD_MIN_LENGTH)
+    throw errors.passwordTooShort(PASSWORD_MIN_LENGTH, paramName);
+  if (Buffer.byteLength(password, 'utf8') > PASSWORD_MAX_BYTES) {
+    throw errors.passwordTooLong(PASSWORD_MAX_BYTES, paramName);
+  }
   return password;
 }
 

@@ -1,0 +1,60 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { useSuite, nextFapiResponse } from '../support/suite.ts';
+import {
+  signInWithPassword,
+  signOutFromUserButton,
+  signUp,
+  uniqueEmail,
+  waitForPath,
+} from '../support/flows.ts';
+import type { Page } from 'playwright-core';
+
+async function openSecurity(page: Page) {
+  await page.locator('.cl-userButtonTrigger').click();
+  await page.getByRole('menuitem', { name: 'Manage account' }).click();
+  await page.getByRole('button', { name: 'Security' }).click();
+}
+
+describe('account management in the Clerk <UserProfile/>', () => {
+  const suite = useSuite();
+
+  test('change the password, then sign in with the new one', async () => {
+    const { page } = await suite.newPage();
+    const email = uniqueEmail('chpw');
+    await signUp(page, suite.server.origin, email);
+    await openSecurity(page);
+    await page.getByRole('button', { name: 'Update password' }).click();
+    await page.locator('input[name=currentPassword]').fill('correct-horse-battery-staple');
+    await page.locator('input[name=newPassword]').fill('a-brand-new-passphrase');
+    await page.locator('input[name=confirmPassword]').fill('a-brand-new-passphrase');
+    const change = nextFapiResponse(page, 'POST', /\/me\/change_password$/);
+    await page.getByRole('button', { name: 'Save' }).click();
+    assert.equal((await change).status(), 200);
+    await page.keyboard.press('Escape');
+    await signOutFromUserButton(page);
+    await waitForPath(page, '/');
+
+    await signInWithPassword(page, suite.server.origin, email, 'a-brand-new-passphrase');
+    await waitForPath(page, '/dashboard');
+  });
+
+  test('delete the account: signed out, and the address can no longer sign in', async () => {
+    const { page } = await suite.newPage();
+    const email = uniqueEmail('delete');
+    await signUp(page, suite.server.origin, email);
+    await openSecurity(page);
+    await page.getByRole('button', { name: 'Delete account' }).click();
+    await page.locator('input[name=deleteConfirmation]').fill('Delete account');
+    const del = nextFapiResponse(page, 'DELETE', /\/v1\/me$/);
+    await page.getByRole('button', { name: 'Delete account' }).last().click();
+    assert.equal((await del).status(), 200);
+    await waitForPath(page, '/');
+
+    const attempt = nextFapiResponse(page, 'POST', /\/client\/sign_ins$/);
+    await page.goto(`${suite.server.origin}/sign-in`);
+    await page.locator('input[name=identifier]').fill(email);
+    await page.getByRole('button', { name: 'Continue', exact: true }).click();
+    assert.equal((await attempt).status(), 422);
+  });
+});

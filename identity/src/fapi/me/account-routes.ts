@@ -1,0 +1,102 @@
+import { hashPassword, verifyPassword } from '../../crypto/passwords.ts';
+import { errors } from '../../errors.ts';
+import { ms } from '../../serializers/user.ts';
+import { updateClient } from '../../store/clients.ts';
+import type { SessionRow } from '../../store/rows.ts';
+import { findUserById, recordFailedVerification } from '../../store/users.ts';
+import type { FapiRoute } from '../context.ts';
+import { booleanField, rawField } from '../form.ts';
+import { validatePassword } from '../sign-ups/validate.ts';
+import { currentSession } from './me-session.ts';
+import { meResponse } from './me-routes.ts';
+
+/** POST /me/change_password — UserProfile → Security → Password. */
+export const changePasswordRoute: FapiRoute = {
+  method: 'POST',
+  path: '/me/change_password',
+  rateLimits: (req) => [{ key: `change_password:ip:${req.ip}`, limit: 10, windowSeconds: 60 }],
+  async handler(ctx) {
+    const session = await currentSession(ctx);
+    const user = (await findUserById(ctx.tx, session.user_id))!;
+    const newPassword = rawField(ctx.body, 'new_password');
+    if (newPassword === undefined) throw errors.paramMissing('new_password');
+    if (user.password_hash) {
+      const current = rawField(ctx.body, 'current_password');
+      if (current === undefined) throw errors.paramMissing('current_password');
+      if (!(await verifyPassword(user.password_hash, current))) {
+        await recordFailedVerification(ctx.tx, user.id, ctx.deps.config.lockout, ctx.now);
+        return { error: errors.passwordIncorrect('current_password') };
+      }
+    }
+    validatePassword(newPassword, 'new_password');
+    await ctx.tx.query(
+      'UPDATE users SET password_hash = $2, password_updated_at = $3, updated_at = $3 WHERE id = $1',
+      [user.id, await hashPassword(newPassword), ctx.now],
+    );
+    if (booleanField(ctx.body, 'sign_out_of_other_sessions')) {
+      await ctx.tx.query(
+        `UPDATE sessions SET status = 'revoked', updated_at = $3
+         WHERE user_id = $1 AND id <> $2 AND status IN ('active', 'pending')`,
+        [user.id, session.id, ctx.now],
+      );
+    }
+    return meResponse(ctx, user.id);
+  },
+};
+
+/** DELETE /me — self-service account deletion (only when `delete_self_enabled`). */
+export const deleteMeRoute: FapiRoute = {
+  method: 'DELETE',
+  path: '/me',
+  async handler(ctx) {
+    const session = await currentSession(ctx);
+    const user = (await findUserById(ctx.tx, session.user_id))!;
+    if (!user.delete_self_enabled) {
+      throw errors.paramValueInvalid('user', 'Deleting this account is not allowed for this application.');
+    }
+    // Sessions, emails and attempts go with the user (ON DELETE CASCADE).
+    await ctx.tx.query('DELETE FROM users WHERE id = $1', [user.id]);
+    await updateClient(ctx.tx, ctx.client!.id, { last_active_session_id: null }, ctx.now);
+    ctx.signInStateChanged();
+    return { response: { object: 'user', id: user.id, deleted: true } };
+  },
+};
+
+/** GET /me/sessions/active — UserProfile → Security → Active devices (a bare array). */
+export const activeSessionsRoute: FapiRoute = {
+  method: 'GET',
+  path: '/me/sessions/active',
+  async handler(ctx) {
+    const session = await currentSession(ctx);
+    const sessions = await ctx.tx.query<SessionRow>(
+      `SELECT * FROM sessions WHERE user_id = $1 AND status IN ('active', 'pending') AND expire_at > $2
+       ORDER BY last_active_at DESC`,
+      [session.user_id, ctx.now],
+    );
+    return {
+      bare: sessions.map((s) => ({
+        object: 'session',
+        id: s.id,
+        status: s.status,
+        expire_at: ms(s.expire_at),
+        abandon_at: ms(s.abandon_at),
+        last_active_at: ms(s.last_active_at),
+        last_active_organization_id: s.last_active_organization_id,
+        actor: s.actor,
+        latest_activity: {
+          object: 'session_activity',
+          id: `sess_activity_${s.id}`,
+          device_type: null,
+          is_mobile: false,
+          browser_name: null,
+          browser_version: null,
+          ip_address: null,
+          city: null,
+          country: null,
+        },
+        created_at: ms(s.created_at),
+        updated_at: ms(s.updated_at),
+      })),
+    };
+  },
+};
