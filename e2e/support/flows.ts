@@ -31,11 +31,18 @@ export async function startSignUp(page: Page, origin: string, email: string, pas
 }
 
 /** Complete sign-up through the Clerk UI with the code from the development outbox; ends on the dashboard. */
-export async function signUp(page: Page, origin: string, email: string, password = PASSWORD) {
+/** `outboxOrigin` is where the development outbox is served (the provider's origin when it runs apart). */
+export async function signUp(
+  page: Page,
+  origin: string,
+  email: string,
+  password = PASSWORD,
+  outboxOrigin = origin,
+) {
   const since = new Date();
   await startSignUp(page, origin, email, password);
   await waitForHash(page, '/verify-email-address');
-  await enterCode(page, await waitForCode(origin, email, since));
+  await enterCode(page, await waitForCode(outboxOrigin, email, since));
   await waitForPath(page, '/dashboard');
   await page.getByTestId('dashboard').waitFor();
 }

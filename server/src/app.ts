@@ -5,6 +5,7 @@ import { Authenticator } from './auth/authenticate.ts';
 import { registerMeRoute } from './api/me.ts';
 import { CLERK_JS_URL, registerClerkJs } from './static/clerk-js.ts';
 import { registerSpa } from './static/spa.ts';
+import { registerFapiProxy } from './static/fapi-proxy.ts';
 import type { ServerConfig } from './config.ts';
 
 export const BAPI_PATH = '/__clerk_backend';
@@ -64,7 +65,7 @@ export async function createApp(config: ServerConfig, opts: AppOptions = {}): Pr
   const authorizedParties =
     config.identity === 'embedded'
       ? [config.identityConfig.publicUrl, ...config.identityConfig.allowedOrigins]
-      : (process.env.AUTHORIZED_PARTIES ?? '').split(',').filter(Boolean);
+      : (process.env.AUTHORIZED_PARTIES ?? config.publicUrl).split(',').filter(Boolean);
   const lazyAuthenticator = new Proxy({} as Authenticator, {
     get(_t, prop) {
       authenticator ??= new Authenticator({ publishableKey, secretKey, apiUrl, authorizedParties });
@@ -82,6 +83,10 @@ export async function createApp(config: ServerConfig, opts: AppOptions = {}): Pr
       devOutbox: identity?.devOutbox ?? false,
     };
   });
+  if (config.identity === 'hosted' && config.fapiProxyTarget && config.proxyUrl?.startsWith('/')) {
+    const { proxyUrl: path, fapiProxyTarget: target, publicUrl } = config;
+    await fastify.register(async (scope) => registerFapiProxy(scope, { path, target, secretKey, publicUrl }));
+  }
   await registerClerkJs(fastify);
   await fastify.register(async (api) => registerMeRoute(api, lazyAuthenticator), { prefix: '/api' });
   await registerSpa(fastify, config.webDist);

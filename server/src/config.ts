@@ -19,6 +19,9 @@ export type ServerConfig =
       secretKey: string;
       apiUrl: string | undefined;
       proxyUrl: string | null;
+      /** Where to forward the proxy path (standalone provider, or hosted Clerk in proxy mode). */
+      fapiProxyTarget: string | null;
+      publicUrl: string;
       webDist: string;
     };
 
@@ -39,6 +42,8 @@ export function serverConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Serve
       secretKey: env.CLERK_SECRET_KEY,
       apiUrl: env.CLERK_API_URL,
       proxyUrl: env.CLERK_PROXY_URL ?? null,
+      fapiProxyTarget: env.FAPI_PROXY_TARGET ?? null,
+      publicUrl: (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/$/, ''),
       webDist,
     };
   }
