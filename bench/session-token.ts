@@ -20,7 +20,7 @@ async function call(path: string, body: Record<string, string>) {
   });
   const set = res.headers.getSetCookie().find((c) => c.startsWith('__client='));
   if (set) cookie = set.split(';')[0]!;
-  return (await res.json()) as Record<string, any>;
+  return (await res.json()) as { response: { id: string; created_session_id: string } };
 }
 const email = `bench+clerk_test@example.com`;
 const signUp = await call('/client/sign_ups', { email_address: email, password: 'bench-password-123' });

@@ -15,38 +15,45 @@ export function useApiMe(): { state: ApiMeState; check: () => void } {
   const [state, setState] = useState<ApiMeState>({ status: 'loading' });
   const inFlight = useRef<AbortController | null>(null);
 
+  // Every state change here happens after an await, so starting a run from an effect is safe.
+  const run = useCallback(
+    (controller: AbortController) => {
+      inFlight.current = controller;
+      void (async () => {
+        try {
+          // Returns the cached token while it is valid and mints a fresh one once it has expired.
+          const token = await getToken();
+          if (controller.signal.aborted) return;
+          if (!token) {
+            setState({ status: 'error', message: 'There is no active session to send.' });
+            return;
+          }
+          const me = await fetchMe({ token, signal: controller.signal });
+          if (controller.signal.aborted) return;
+          setState({ status: 'verified', me, checkedAt: new Date() });
+        } catch (error) {
+          if (controller.signal.aborted) return;
+          const message = error instanceof Error ? error.message : 'The check failed for an unknown reason.';
+          setState({ status: 'error', message });
+        }
+      })();
+    },
+    [getToken],
+  );
+
   const check = useCallback(() => {
     // Only the latest check may update the card; an older, slower answer must not overwrite it.
     inFlight.current?.abort();
-    const controller = new AbortController();
-    inFlight.current = controller;
     // Clearing the previous result makes a re-check observable: the status only reappears once verified again.
     setState({ status: 'loading' });
-
-    void (async () => {
-      try {
-        // Returns the cached token while it is valid and mints a fresh one once it has expired.
-        const token = await getToken();
-        if (controller.signal.aborted) return;
-        if (!token) {
-          setState({ status: 'error', message: 'There is no active session to send.' });
-          return;
-        }
-        const me = await fetchMe({ token, signal: controller.signal });
-        if (controller.signal.aborted) return;
-        setState({ status: 'verified', me, checkedAt: new Date() });
-      } catch (error) {
-        if (controller.signal.aborted) return;
-        const message = error instanceof Error ? error.message : 'The check failed for an unknown reason.';
-        setState({ status: 'error', message });
-      }
-    })();
-  }, [getToken]);
+    run(new AbortController());
+  }, [run]);
 
   useEffect(() => {
-    check();
-    return () => inFlight.current?.abort();
-  }, [check]);
+    const controller = new AbortController();
+    run(controller);
+    return () => controller.abort();
+  }, [run]);
 
   return { state, check };
 }
