@@ -4,12 +4,7 @@ import type { EmailAddressRow, VerificationState } from '../../store/rows.ts';
 import { issueCode } from '../../store/verification-codes.ts';
 import { sixDigitCode } from '../../crypto/secrets.ts';
 import type { FapiContext } from '../context.ts';
-
-/** Clerk's test mode: on development instances these addresses receive nothing and accept 424242. */
-export const TEST_MODE_CODE = '424242';
-export function isTestEmail(email: string): boolean {
-  return email.toLowerCase().includes('+clerk_test');
-}
+import { isTestEmail, TEST_MODE_CODE } from '../../instance/test-mode.ts';
 
 /**
  * Issues and sends a one-time email code for `subject`. Only its keyed hash is stored; the code itself
