@@ -35,10 +35,10 @@ export interface IdentityConfig {
 
 export function identityConfigFromEnv(
   env: NodeJS.ProcessEnv = process.env,
-  defaults: Partial<IdentityConfig> = {},
+  overrides: Partial<IdentityConfig> = {},
 ): IdentityConfig {
   const port = env.PORT ?? '3000';
-  const publicUrl = (env.PUBLIC_URL ?? defaults.publicUrl ?? `http://localhost:${port}`).replace(/\/$/, '');
+  const publicUrl = (overrides.publicUrl ?? env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/$/, '');
   const dataDir = resolve(env.DATA_DIR ?? '.data');
   const mode: IdentityMode =
     env.IDENTITY_MODE === 'production' ||
@@ -47,9 +47,7 @@ export function identityConfigFromEnv(
       : 'development';
   return {
     mode,
-    publicUrl,
     fapiPath: '/__clerk',
-    frontendApiHost: env.IDENTITY_FRONTEND_API_HOST ?? `clerk.${new URL(publicUrl).host}`,
     allowedOrigins: (env.ALLOWED_ORIGINS ?? '')
       .split(',')
       .map((s) => s.trim())
@@ -70,6 +68,10 @@ export function identityConfigFromEnv(
     },
     lockout: { maxFailedAttempts: 100, durationSeconds: 3600 },
     trustProxy: env.TRUST_PROXY === 'true',
-    ...defaults,
+    ...overrides,
+    // Normalised whichever way it was given.
+    publicUrl,
+    frontendApiHost:
+      overrides.frontendApiHost ?? env.IDENTITY_FRONTEND_API_HOST ?? `clerk.${new URL(publicUrl).host}`,
   };
 }

@@ -45,7 +45,11 @@ export async function bapiPlugin(app: FastifyInstance, opts: { deps: IdentityDep
     return sendJson(
       reply,
       200,
-      userJSON(owner.user, owner.emails, { avatarUrl: deps.avatarUrl, includePrivate: true }),
+      userJSON(owner.user, owner.emails, {
+        avatarUrl: deps.avatarUrl,
+        now: deps.clock(),
+        includePrivate: true,
+      }),
     );
   });
 }

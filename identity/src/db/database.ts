@@ -70,7 +70,8 @@ async function openPostgres(url: string, schema: string | undefined): Promise<Da
     connectionString: url,
     max: 10,
     connectionTimeoutMillis: 5000,
-    ...(schema ? { options: `-c search_path=${schema}` } : {}),
+    // Quoted like the CREATE SCHEMA below, so mixed-case names resolve to the same schema.
+    ...(schema ? { options: `-c search_path="${schema.replace(/"/g, '')}"` } : {}),
   });
   // An idle client losing its server must not crash the process; the next query reports it.
   pool.on('error', () => {});

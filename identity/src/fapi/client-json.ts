@@ -43,7 +43,7 @@ export async function sessionJSON(
       Math.floor((now.getTime() - session.first_factor_verified_at.getTime()) / 60000),
       -1,
     ],
-    user: userJSON(owner.user, owner.emails, { avatarUrl: deps.avatarUrl }),
+    user: userJSON(owner.user, owner.emails, { avatarUrl: deps.avatarUrl, now }),
     public_user_data: publicUserDataJSON(owner.user, owner.emails, deps.avatarUrl),
     created_at: ms(session.created_at),
     updated_at: ms(session.updated_at),
@@ -96,7 +96,7 @@ export async function clientJSON(
     sign_up: signUp ? signUpJSON(signUp) : null,
     last_active_session_id: lastActive?.id ?? null,
     captcha_bypass: false,
-    cookie_expires_at: client.updated_at.getTime() + CLIENT_COOKIE_LIFETIME_MS,
+    cookie_expires_at: now.getTime() + CLIENT_COOKIE_LIFETIME_MS,
     created_at: ms(client.created_at),
     updated_at: ms(client.updated_at),
   };

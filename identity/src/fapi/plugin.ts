@@ -25,6 +25,14 @@ export async function fapiPlugin(app: FastifyInstance, opts: { deps: IdentityDep
   const { deps } = opts;
   const router = new FapiRouter(fapiRoutes(deps.config));
   await app.register(formbody);
+  // Body parsing fails before our handler runs: answer in Clerk's envelope, not Fastify's.
+  app.setErrorHandler((err: { statusCode?: number; message?: string }, req, reply) => {
+    if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
+      return sendError(reply, errors.bodyInvalid('The request body could not be read.'));
+    }
+    req.log.error({ err: { message: err.message } }, 'fapi request failed');
+    return sendError(reply, errors.internal());
+  });
 
   // Hosted Clerk always gives users an image URL; ours is a neutral silhouette served from our origin.
   app.get('/v1/avatars/default.svg', async (_req, reply) =>
@@ -66,10 +74,11 @@ export async function fapiPlugin(app: FastifyInstance, opts: { deps: IdentityDep
         if (wait > 0) return sendError(reply, errors.tooManyRequests(wait));
       }
       const outcome = await run(deps, req, info, matched.route.handler);
-      if (outcome.newClientToken) {
+      // Re-set on every answer that carries the client, so `cookie_expires_at` is what the browser holds.
+      if (outcome.clientCookie) {
         setCookie(req, reply, {
           name: CLIENT_COOKIE,
-          value: outcome.newClientToken,
+          value: outcome.clientCookie,
           path: deps.config.fapiPath,
           httpOnly: true,
         });
@@ -98,7 +107,7 @@ interface Outcome {
   status: number;
   body: unknown;
   error: ClerkError | null;
-  newClientToken: string | null;
+  clientCookie: string | null;
   clientUat: number | null;
 }
 
@@ -108,7 +117,7 @@ async function run(
   info: FapiRequestInfo,
   handler: (ctx: FapiContext) => Promise<FapiResult>,
 ): Promise<Outcome> {
-  const token = clientTokenOf(req, info);
+  const token = clientTokenOf(req, info, deps);
   return deps.db.transaction(async (tx) => {
     const now = deps.clock();
     const client: ClientRow | null = token ? await findClientByToken(tx, token) : null;
@@ -137,9 +146,14 @@ async function run(
         ? await clientUat(tx, await reload(tx, ctx.client), now)
         : 0
       : null;
-    const base = { newClientToken, clientUat: clientUatValue };
+    const fromCookie = client && req.cookies?.[CLIENT_COOKIE] === token ? token : null;
+    const base: { clientCookie: string | null; clientUat: number | null } = {
+      clientCookie: newClientToken,
+      clientUat: clientUatValue,
+    };
     // Tokens are the hot path (every ~45 s per tab): they carry no client.
     if ('bare' in result) return { ...base, status: result.status ?? 200, body: result.bare, error: null };
+    if (ctx.client && !newClientToken) base.clientCookie = fromCookie;
     const clientBody = ctx.client
       ? await clientJSON(deps, tx, await reload(tx, ctx.client), info.origin, now)
       : null;
@@ -165,9 +179,10 @@ async function reload(tx: Queryable, client: ClientRow): Promise<ClientRow> {
 }
 
 /** The browser's client: our HttpOnly cookie, or a dev-browser token for development keys. */
-function clientTokenOf(req: FastifyRequest, info: FapiRequestInfo): string | null {
+function clientTokenOf(req: FastifyRequest, info: FapiRequestInfo, deps: IdentityDeps): string | null {
   const cookie = req.cookies?.[CLIENT_COOKIE];
   if (cookie) return cookie;
+  if (deps.config.mode !== 'development') return null;
   const devBrowser = info.query.__clerk_db_jwt;
   return typeof devBrowser === 'string' && devBrowser ? devBrowser : null;
 }

@@ -25,7 +25,8 @@ export class FapiRouter {
       const ok = segments.every((seg, i) => {
         const part = parts[i]!;
         if (seg.startsWith(':')) {
-          params[seg.slice(1)] = decodeURIComponent(part);
+          // Fastify has already decoded the path once.
+          params[seg.slice(1)] = part;
           return true;
         }
         return seg === part;

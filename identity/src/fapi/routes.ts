@@ -31,7 +31,8 @@ export function fapiRoutes(config: IdentityConfig): FapiRoute[] {
     putClientRoute,
     deleteClientRoute,
     deleteClientSessionsRoute,
-    createDevBrowserRoute,
+    // Development keys only: production clients are identified by the HttpOnly cookie alone.
+    ...(config.mode === 'development' ? [createDevBrowserRoute] : []),
     createSignInRoute(config),
     getSignInRoute,
     prepareFirstFactorRoute,

@@ -39,7 +39,7 @@ export function emailAddressJSON(e: EmailAddressRow) {
 export function userJSON(
   user: UserRow,
   emails: EmailAddressRow[],
-  opts: { avatarUrl: string; includePrivate?: boolean },
+  opts: { avatarUrl: string; now: Date; includePrivate?: boolean },
 ) {
   return {
     object: 'user',
@@ -69,9 +69,9 @@ export function userJSON(
     unsafe_metadata: user.unsafe_metadata,
     ...(opts.includePrivate ? { private_metadata: user.private_metadata } : {}),
     banned: false,
-    locked: user.locked_until !== null && user.locked_until.getTime() > Date.now(),
+    locked: user.locked_until !== null && user.locked_until.getTime() > opts.now.getTime(),
     lockout_expires_in_seconds: user.locked_until
-      ? Math.max(0, Math.ceil((user.locked_until.getTime() - Date.now()) / 1000))
+      ? Math.max(0, Math.ceil((user.locked_until.getTime() - opts.now.getTime()) / 1000))
       : null,
     verification_attempts_remaining: null,
     create_organization_enabled: user.create_organization_enabled,

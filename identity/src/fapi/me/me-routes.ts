@@ -13,7 +13,7 @@ async function currentUserId(ctx: FapiContext): Promise<string> {
 export async function meResponse(ctx: FapiContext, userId: string) {
   const owner = (await loadUsers(ctx.tx, [userId])).get(userId);
   if (!owner) throw errors.notFound('user');
-  return { response: userJSON(owner.user, owner.emails, { avatarUrl: ctx.deps.avatarUrl }) };
+  return { response: userJSON(owner.user, owner.emails, { avatarUrl: ctx.deps.avatarUrl, now: ctx.now }) };
 }
 
 /** GET /me — `user.reload()`. */

@@ -5,6 +5,8 @@ import type { SignUpRow } from '../../store/rows.ts';
 import { createSession } from '../../store/sessions.ts';
 import { createUserWithVerifiedEmail, emailAddressTaken, recordSignIn } from '../../store/users.ts';
 import type { FapiContext, FapiResult } from '../context.ts';
+
+const UNIQUE_VIOLATION = '23505';
 import { updateSignUp } from './sign-up-store.ts';
 
 /**
@@ -21,6 +23,8 @@ export async function completeIfReady(ctx: FapiContext, signUp: SignUpRow): Prom
   }
   const email = signUp.email_address!;
   if (await emailAddressTaken(ctx.tx, email)) throw errors.identifierExists('email_address');
+  // Another browser may complete a sign-up for the same address at the same moment: the unique
+  // index decides, and the loser gets the same answer as if it had come second.
   const user = await createUserWithVerifiedEmail(ctx.tx, {
     email,
     passwordHash: signUp.password_hash,
@@ -29,6 +33,9 @@ export async function completeIfReady(ctx: FapiContext, signUp: SignUpRow): Prom
     unsafeMetadata: signUp.unsafe_metadata,
     legalAcceptedAt: signUp.legal_accepted_at,
     now: ctx.now,
+  }).catch((err: unknown) => {
+    if ((err as { code?: string }).code === UNIQUE_VIOLATION) throw errors.identifierExists('email_address');
+    throw err;
   });
   const client = await ctx.ensureClient();
   const session = await createSession(ctx.tx, {
