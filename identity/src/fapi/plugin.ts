@@ -120,7 +120,8 @@ async function run(
   const token = clientTokenOf(req, info, deps);
   return deps.db.transaction(async (tx) => {
     const now = deps.clock();
-    const client: ClientRow | null = token ? await findClientByToken(tx, token) : null;
+    // Writes lock the browser's client: two tabs cannot, say, both pass the single-session check.
+    const client: ClientRow | null = token ? await findClientByToken(tx, token, req.method !== 'GET') : null;
     let newClientToken: string | null = null;
     let stateChanged = false;
     const ctx: FapiContext = {

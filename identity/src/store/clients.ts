@@ -3,9 +3,15 @@ import { newId } from '../ids.ts';
 import { randomToken, sha256 } from '../crypto/secrets.ts';
 import type { ClientRow } from './rows.ts';
 
-export async function findClientByToken(db: Queryable, token: string): Promise<ClientRow | null> {
+/** `lock` holds the client row for the transaction, so one browser's writes happen one at a time. */
+export async function findClientByToken(
+  db: Queryable,
+  token: string,
+  lock = false,
+): Promise<ClientRow | null> {
   const [row] = await db.query<ClientRow>(
-    'SELECT id, sign_in_id, sign_up_id, last_active_session_id, created_at, updated_at FROM clients WHERE token_hash = $1',
+    `SELECT id, sign_in_id, sign_up_id, last_active_session_id, created_at, updated_at
+     FROM clients WHERE token_hash = $1${lock ? ' FOR UPDATE' : ''}`,
     [sha256(token)],
   );
   return row ?? null;
