@@ -3,7 +3,10 @@ import assert from 'node:assert/strict';
 import { isAllowedRedirect } from '../src/http/redirects.ts';
 import { identityConfigFromEnv } from '../src/config.ts';
 
-const config = identityConfigFromEnv({ PUBLIC_URL: 'http://localhost:3000', ALLOWED_ORIGINS: 'https://example.com' });
+const config = identityConfigFromEnv({
+  PUBLIC_URL: 'http://localhost:3000',
+  ALLOWED_ORIGINS: 'https://example.com',
+});
 
 test('redirects to the product origin and allowed origins (and their subdomains) pass', () => {
   assert.equal(isAllowedRedirect('http://localhost:3000/dashboard', config), true);

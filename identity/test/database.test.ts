@@ -1,0 +1,92 @@
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import pg from 'pg';
+import { openDatabase } from '../src/db/database.ts';
+import { migrate } from '../src/db/migrate.ts';
+import { createIdentity } from '../src/identity.ts';
+import { backends, forEachBackend } from './support/backends.ts';
+import { signUp } from './support/flows.ts';
+import { Harness, testConfig, uniqueEmail } from './support/harness.ts';
+
+forEachBackend('database start-up', (backend) => {
+  let h: Harness;
+  before(async () => {
+    h = await Harness.start(backend);
+  });
+  after(() => h.close());
+
+  it('migrations are recorded once and a second start applies nothing', async () => {
+    const rows = await h.db.query<{ name: string }>('SELECT name FROM schema_migrations ORDER BY name');
+    assert.deepEqual(
+      rows.map((r) => r.name),
+      ['001_init.sql'],
+    );
+    assert.deepEqual(await migrate(h.db), []);
+  });
+
+  it('a second instance on the same database keeps the data and the signing key', async () => {
+    const email = uniqueEmail('shared');
+    const { userId } = await signUp(h, h.browser(), email);
+    const twin = await h.twin();
+    try {
+      assert.equal(twin.identity.deps.signingKey.kid, h.identity.deps.signingKey.kid);
+      const user = await twin.bapi(`/v1/users/${userId}`);
+      assert.equal(user.statusCode, 200);
+      assert.equal(user.json().email_addresses[0].email_address, email);
+    } finally {
+      await twin.close();
+    }
+  });
+});
+
+for (const backend of backends.filter((b) => b.name === 'postgres')) {
+  describe('PostgreSQL schema option [postgres]', () => {
+    const url = process.env.TEST_DATABASE_URL!;
+
+    async function dropSchema(name: string) {
+      const admin = new pg.Client({ connectionString: url });
+      await admin.connect();
+      try {
+        await admin.query(`DROP SCHEMA IF EXISTS "${name}" CASCADE`);
+      } finally {
+        await admin.end();
+      }
+    }
+
+    it('creates the schema and keeps every table inside it', async () => {
+      const store = await backend.createStore();
+      const identity = await createIdentity(testConfig(), store.options);
+      try {
+        const schema = (store.options as { schema: string }).schema;
+        const tables = await identity.deps.db.query<{ table_name: string }>(
+          'SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name',
+          [schema],
+        );
+        assert.ok(tables.some((t) => t.table_name === 'users'));
+        assert.ok(tables.some((t) => t.table_name === 'schema_migrations'));
+        const [row] = await identity.deps.db.query<{ s: string }>('SELECT current_schema() AS s');
+        assert.equal(row!.s, schema);
+      } finally {
+        await identity.close();
+        await store.dispose();
+      }
+    });
+
+    it('accepts a schema name that needs quoting (upper case)', async () => {
+      const schema = `test_Mixed_${randomBytes(4).toString('hex')}`;
+      try {
+        const db = await openDatabase({ url, schema });
+        try {
+          await migrate(db);
+          const [row] = await db.query<{ s: string }>('SELECT current_schema() AS s');
+          assert.equal(row!.s, schema);
+        } finally {
+          await db.close();
+        }
+      } finally {
+        await dropSchema(schema);
+      }
+    });
+  });
+}

@@ -1,0 +1,123 @@
+import assert from 'node:assert/strict';
+import { after, before, it } from 'node:test';
+import { forEachBackend } from './support/backends.ts';
+import { PASSWORD, signUp } from './support/flows.ts';
+import { Harness, uniqueEmail, type FapiResponse } from './support/harness.ts';
+
+function assertLimited(res: FapiResponse, maxWait = 60) {
+  assert.equal(res.status, 429, JSON.stringify(res.body));
+  assert.equal(res.body.errors[0].code, 'too_many_requests');
+  const retryAfter = res.headers['retry-after'];
+  assert.match(String(retryAfter), /^\d+$/);
+  assert.ok(Number(retryAfter) >= 1 && Number(retryAfter) <= maxWait, `retry-after ${retryAfter}`);
+}
+
+forEachBackend('rate limits', (backend) => {
+  let h: Harness;
+  let email: string;
+  before(async () => {
+    h = await Harness.start(backend, {
+      config: {
+        rateLimits: {
+          signInPerIdentifierPerMinute: 3,
+          signInPerIpPerMinute: 5,
+          codeAttemptsPerIpPerMinute: 3,
+        },
+      },
+    });
+    email = uniqueEmail('limited');
+    await signUp(h, h.browser(), email);
+  });
+  after(() => h.close());
+
+  it('the 4th sign-in for one identifier within a minute is 429 with retry-after, shared by every instance', async () => {
+    // Different browsers (IPs) and letter case: the limit follows the identifier.
+    for (const identifier of [email, email.toUpperCase(), email]) {
+      const res = await h.browser().post('/client/sign_ins', { identifier });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+    }
+    const signInsBefore = await h.count('sign_ins');
+    const fourth = await h
+      .browser()
+      .post('/client/sign_ins', { identifier: email, password: PASSWORD, strategy: 'password' });
+    assertLimited(fourth);
+    assert.equal(fourth.headers['retry-after'], '60', 'the window opened at this very clock instant');
+    assert.equal(await h.count('sign_ins'), signInsBefore, 'a limited request does nothing');
+
+    // A second server on the same database sees the same counter.
+    const twin = await h.twin();
+    try {
+      assertLimited(await twin.browser().post('/client/sign_ins', { identifier: email }));
+      h.clock.advance(45);
+      const later = await twin.browser().post('/client/sign_ins', { identifier: email });
+      assertLimited(later);
+      assert.equal(later.headers['retry-after'], '15');
+      h.clock.advance(16);
+      assert.equal((await twin.browser().post('/client/sign_ins', { identifier: email })).status, 200);
+    } finally {
+      await twin.close();
+    }
+    assert.equal((await h.browser().post('/client/sign_ins', { identifier: email })).status, 200);
+  });
+
+  it('the 6th sign-in attempt from one IP within a minute is 429, whatever the identifiers', async () => {
+    h.clock.advance(61);
+    const browser = h.browser();
+    for (let i = 0; i < 5; i++) {
+      const res = await browser.post('/client/sign_ins', { identifier: uniqueEmail('nobody') });
+      assert.equal(res.status, 422);
+      assert.equal(res.body.errors[0].code, 'form_identifier_not_found');
+    }
+    assertLimited(await browser.post('/client/sign_ins', { identifier: uniqueEmail('nobody') }));
+    assert.equal(
+      (await h.browser().post('/client/sign_ins', { identifier: uniqueEmail('nobody') })).status,
+      422,
+      'other IPs are unaffected',
+    );
+  });
+
+  it('code attempts per IP are limited', async () => {
+    h.clock.advance(61);
+    const browser = h.browser();
+    const address = uniqueEmail();
+    const created = await browser.post('/client/sign_ups', { email_address: address, password: PASSWORD });
+    const id = created.body.response.id;
+    await browser.post(`/client/sign_ups/${id}/prepare_verification`, { strategy: 'email_code' });
+    const code = await h.latestCode(address);
+    const bad = code === '000000' ? '111111' : '000000';
+    for (let i = 0; i < 3; i++) {
+      const res = await browser.post(`/client/sign_ups/${id}/attempt_verification`, {
+        strategy: 'email_code',
+        code: bad,
+      });
+      assert.equal(res.status, 422);
+    }
+    assertLimited(
+      await browser.post(`/client/sign_ups/${id}/attempt_verification`, { strategy: 'email_code', code }),
+    );
+    const [row] = await h.db.query<{ attempts: number }>(
+      `SELECT attempts FROM verification_codes WHERE subject LIKE $1 ORDER BY created_at DESC LIMIT 1`,
+      [`sign_up:${id}:%`],
+    );
+    assert.equal(row!.attempts, 3, 'the limited attempt was not checked');
+  });
+
+  it('resending a sign-up code is limited to 5 a minute', async () => {
+    h.clock.advance(61);
+    const browser = h.browser();
+    const address = uniqueEmail();
+    const created = await browser.post('/client/sign_ups', { email_address: address, password: PASSWORD });
+    const id = created.body.response.id;
+    for (let i = 0; i < 5; i++) {
+      assert.equal(
+        (await browser.post(`/client/sign_ups/${id}/prepare_verification`, { strategy: 'email_code' }))
+          .status,
+        200,
+      );
+    }
+    assertLimited(
+      await browser.post(`/client/sign_ups/${id}/prepare_verification`, { strategy: 'email_code' }),
+    );
+    assert.equal((await h.mail(address)).length, 5);
+  });
+});

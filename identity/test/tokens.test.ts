@@ -1,0 +1,128 @@
+import assert from 'node:assert/strict';
+import { after, before, beforeEach, it } from 'node:test';
+import { createLocalJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify, type JSONWebKeySet } from 'jose';
+import { forEachBackend } from './support/backends.ts';
+import { signInWithPassword, signUp } from './support/flows.ts';
+import { FRONTEND_API_HOST, Harness, PUBLIC_URL, uniqueEmail, type Browser } from './support/harness.ts';
+
+forEachBackend('session tokens', (backend) => {
+  let h: Harness;
+  let email: string;
+  let userId: string;
+  let jwks: JSONWebKeySet;
+  before(async () => {
+    h = await Harness.start(backend);
+    email = uniqueEmail('tokens');
+    ({ userId } = await signUp(h, h.browser(), email));
+    const res = await h.bapi('/v1/jwks');
+    assert.equal(res.statusCode, 200);
+    jwks = res.json() as JSONWebKeySet;
+  });
+  after(() => h.close());
+  // Each test in a fresh rate-limit window: they reuse one identifier and the clock stands still.
+  beforeEach(() => h.clock.advance(61));
+
+  async function token(
+    browser: Browser,
+    sessionId: string,
+    form: Record<string, string> = { organization_id: '' },
+  ) {
+    return browser.post(`/client/sessions/${sessionId}/tokens`, form);
+  }
+
+  it('POST /tokens returns a bare {object: "token", jwt}', async () => {
+    const browser = h.browser();
+    const { sessionId } = await signInWithPassword(browser, email);
+    const res = await token(browser, sessionId);
+    assert.equal(res.status, 200);
+    assert.deepEqual(Object.keys(res.body).sort(), ['jwt', 'object']);
+    assert.equal(res.body.object, 'token');
+    assert.match(res.body.jwt, /^[\w-]+\.[\w-]+\.[\w-]+$/, 'three unpadded base64url parts');
+  });
+
+  it('the JWT is RS256 with a kid and carries the v2 session claims', async () => {
+    const browser = h.browser();
+    const { sessionId } = await signInWithPassword(browser, email);
+    const res = await token(browser, sessionId);
+    const header = decodeProtectedHeader(res.body.jwt);
+    assert.equal(header.alg, 'RS256');
+    assert.match(header.kid!, /^ins_/);
+    assert.equal(header.kid, jwks.keys[0]!.kid);
+    assert.ok(header.typ === undefined || header.typ === 'JWT');
+
+    const claims = decodeJwt(res.body.jwt);
+    const iat = Math.floor(h.clock.now.getTime() / 1000);
+    assert.equal(claims.sub, userId);
+    assert.equal(claims.sid, sessionId);
+    assert.equal(claims.iat, iat);
+    assert.equal(claims.exp! - claims.iat!, 60);
+    assert.equal(claims.nbf, iat - 10);
+    assert.equal(claims.iss, `https://${FRONTEND_API_HOST}`);
+    assert.equal(claims.azp, PUBLIC_URL, 'azp is the request Origin');
+    assert.equal(claims.sts, 'active');
+    assert.equal(claims.v, 2);
+    assert.deepEqual(claims.fva, [0, -1]);
+  });
+
+  it('the signature verifies against the Backend API JWKS', async () => {
+    const browser = h.browser();
+    const { sessionId, jwt: piggyBacked } = await signInWithPassword(browser, email);
+    const res = await token(browser, sessionId);
+    const keys = createLocalJWKSet(jwks);
+    const opts = { issuer: `https://${FRONTEND_API_HOST}`, algorithms: ['RS256'], currentDate: h.clock.now };
+    const { payload } = await jwtVerify(res.body.jwt, keys, opts);
+    assert.equal(payload.sid, sessionId);
+    await jwtVerify(piggyBacked, keys, opts);
+
+    const [head, , sig] = res.body.jwt.split('.');
+    const forged = Buffer.from(
+      JSON.stringify({ ...decodeJwt(res.body.jwt), sub: 'user_someoneelse' }),
+    ).toString('base64url');
+    await assert.rejects(jwtVerify(`${head}.${forged}.${sig}`, keys, opts), {
+      code: 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED',
+    });
+  });
+
+  it('the JWKS publishes only the public RSA key', async () => {
+    assert.equal(jwks.keys.length, 1);
+    const key = jwks.keys[0]!;
+    assert.deepEqual(Object.keys(key).sort(), ['alg', 'e', 'kid', 'kty', 'n', 'use']);
+    assert.equal(key.kty, 'RSA');
+    assert.equal(key.alg, 'RS256');
+    assert.equal(key.use, 'sig');
+    assert.equal(key.e, 'AQAB');
+    assert.equal(Buffer.from(key.n!, 'base64url').length, 256, 'RSA-2048');
+  });
+
+  it('azp follows the Origin header and is absent without one', async () => {
+    const browser = h.browser({ origin: null });
+    const { sessionId } = await signInWithPassword(browser, email);
+    const res = await token(browser, sessionId);
+    assert.equal(res.status, 200);
+    assert.equal('azp' in decodeJwt(res.body.jwt), false);
+  });
+
+  it('fva counts minutes since the first factor', async () => {
+    const browser = h.browser();
+    const { sessionId } = await signInWithPassword(browser, email);
+    h.clock.advance(5 * 60 + 10);
+    const res = await token(browser, sessionId);
+    assert.deepEqual(decodeJwt(res.body.jwt).fva, [5, -1]);
+    const touched = await browser.post(`/client/sessions/${sessionId}/touch`, { active_organization_id: '' });
+    assert.deepEqual(touched.body.response.factor_verification_age, [5, -1]);
+  });
+
+  it('organisation tokens, JWT templates, unknown sessions and cookie-less calls are 404', async () => {
+    const browser = h.browser();
+    const { sessionId } = await signInWithPassword(browser, email);
+    for (const res of [
+      await token(browser, sessionId, { organization_id: 'org_123' }),
+      await browser.post(`/client/sessions/${sessionId}/tokens/supabase`),
+      await token(browser, 'sess_unknown'),
+      await token(h.browser(), sessionId),
+    ]) {
+      assert.equal(res.status, 404, JSON.stringify(res.body));
+      assert.equal(res.body.errors[0].code, 'resource_not_found');
+    }
+  });
+});
