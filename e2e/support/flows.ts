@@ -54,6 +54,16 @@ export async function startSignIn(page: Page, origin: string, email: string) {
   await page.getByRole('button', { name: 'Continue', exact: true }).click();
 }
 
+/** On factor one: "Use another method", then the email code to `email` (any address when omitted). */
+export async function chooseEmailCode(page: Page, email?: string) {
+  await page
+    .getByRole('link', { name: 'Use another method' })
+    .or(page.getByRole('button', { name: 'Use another method' }))
+    .click();
+  const label = email ? new RegExp(`Email code to ${email.replace(/[.+]/g, '\\$&')}`) : /Email code to/;
+  await page.getByRole('button', { name: label }).click();
+}
+
 export async function signInWithPassword(page: Page, origin: string, email: string, password = PASSWORD) {
   await startSignIn(page, origin, email);
   await waitForHash(page, '/factor-one');

@@ -2,6 +2,7 @@ import { describe, test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { useSuite, nextFapiResponse, errorCodeOf } from '../support/suite.ts';
 import {
+  chooseEmailCode,
   enterCode,
   signInWithPassword,
   signOutFromUserButton,
@@ -58,13 +59,7 @@ describe('sign-in and sign-out through the Clerk UI', () => {
     await startSignIn(page, suite.server.origin, email);
     await waitForHash(page, '/factor-one');
     const since = new Date();
-    await page
-      .getByRole('link', { name: 'Use another method' })
-      .or(page.getByRole('button', { name: 'Use another method' }))
-      .click();
-    await page
-      .getByRole('button', { name: new RegExp(`Email code to ${email.replace(/[.+]/g, '\\$&')}`) })
-      .click();
+    await chooseEmailCode(page, email);
     const code = await waitForCode(suite.server.origin, email, since);
     await enterCode(page, code);
     await waitForPath(page, '/dashboard');
@@ -100,11 +95,7 @@ describe('sign-in and sign-out through the Clerk UI', () => {
     await startSignIn(page, suite.server.origin, email);
     await waitForHash(page, '/factor-one');
     const since = new Date();
-    await page
-      .getByRole('link', { name: 'Use another method' })
-      .or(page.getByRole('button', { name: 'Use another method' }))
-      .click();
-    await page.getByRole('button', { name: /Email code to/ }).click();
+    await chooseEmailCode(page);
     const code = await waitForCode(suite.server.origin, email, since);
     const attempt = nextFapiResponse(page, 'POST', /\/attempt_first_factor$/);
     await enterCode(page, code === '999999' ? '888888' : '999999');

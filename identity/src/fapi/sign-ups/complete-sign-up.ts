@@ -1,9 +1,8 @@
 import { errors } from '../../errors.ts';
 import { signUpJSON, missingFields, unverifiedFields } from '../../serializers/sign-up.ts';
-import { updateClient } from '../../store/clients.ts';
 import type { SignUpRow } from '../../store/rows.ts';
-import { createSession } from '../../store/sessions.ts';
-import { createUserWithVerifiedEmail, emailAddressTaken, recordSignIn } from '../../store/users.ts';
+import { openSession } from '../sessions/open-session.ts';
+import { createUserWithVerifiedEmail, emailAddressTaken } from '../../store/users.ts';
 import type { FapiContext, FapiResult } from '../context.ts';
 
 const UNIQUE_VIOLATION = '23505';
@@ -37,16 +36,7 @@ export async function completeIfReady(ctx: FapiContext, signUp: SignUpRow): Prom
     if ((err as { code?: string }).code === UNIQUE_VIOLATION) throw errors.identifierExists('email_address');
     throw err;
   });
-  const client = await ctx.ensureClient();
-  const session = await createSession(ctx.tx, {
-    clientId: client.id,
-    userId: user.id,
-    lifetimeSeconds: ctx.deps.config.sessionLifetimeSeconds,
-    now: ctx.now,
-  });
-  await recordSignIn(ctx.tx, user.id, ctx.now);
-  await updateClient(ctx.tx, client.id, { sign_up_id: null, last_active_session_id: session.id }, ctx.now);
-  ctx.signInStateChanged();
+  const session = await openSession(ctx, user.id, 'sign_up_id');
   const done = await updateSignUp(
     ctx.tx,
     signUp.id,

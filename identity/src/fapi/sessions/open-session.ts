@@ -1,0 +1,27 @@
+import { updateClient } from '../../store/clients.ts';
+import type { SessionRow } from '../../store/rows.ts';
+import { createSession } from '../../store/sessions.ts';
+import { recordSignIn } from '../../store/users.ts';
+import type { FapiContext } from '../context.ts';
+
+/**
+ * A finished sign-in or sign-up: opens the user's session on this browser and makes it the active one.
+ * The finished attempt is returned once to the caller; the client no longer carries it.
+ */
+export async function openSession(
+  ctx: FapiContext,
+  userId: string,
+  finished: 'sign_in_id' | 'sign_up_id',
+): Promise<SessionRow> {
+  const client = await ctx.ensureClient();
+  const session = await createSession(ctx.tx, {
+    clientId: client.id,
+    userId,
+    lifetimeSeconds: ctx.deps.config.sessionLifetimeSeconds,
+    now: ctx.now,
+  });
+  await recordSignIn(ctx.tx, userId, ctx.now);
+  await updateClient(ctx.tx, client.id, { [finished]: null, last_active_session_id: session.id }, ctx.now);
+  ctx.signInStateChanged();
+  return session;
+}
