@@ -29,6 +29,8 @@ export interface IdentityConfig {
     codeAttemptsPerIpPerMinute: number;
   };
   lockout: { maxFailedAttempts: number; durationSeconds: number };
+  /** Sessions stay `pending` with the `choose-organization` task until an organisation is active. */
+  forceOrganizationSelection: boolean;
   /** Trust X-Forwarded-For / -Proto from a reverse proxy. */
   trustProxy: boolean;
 }
@@ -67,6 +69,7 @@ export function identityConfigFromEnv(
       codeAttemptsPerIpPerMinute: 30,
     },
     lockout: { maxFailedAttempts: 100, durationSeconds: 3600 },
+    forceOrganizationSelection: env.IDENTITY_FORCE_ORGANIZATION === 'true',
     trustProxy: env.TRUST_PROXY === 'true',
     ...overrides,
     // Normalised whichever way it was given.

@@ -18,4 +18,6 @@ export interface IdentityDeps {
   clock: () => Date;
   /** Absolute URL of the default profile image. */
   avatarUrl: string;
+  /** Absolute URL of the Frontend API (public URL + mount path), for image URLs. */
+  fapiBase: string;
 }

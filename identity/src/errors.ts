@@ -169,6 +169,27 @@ export const errors = {
       `Your account is locked. You will be able to try again in ${Math.ceil(expiresInSeconds / 60)} minutes.`,
       { lockout_expires_in_seconds: expiresInSeconds },
     ),
+  permissionDenied: () =>
+    new ClerkError(
+      403,
+      'not_allowed_access',
+      'Not allowed',
+      'You do not have the permission needed for this action in this organization.',
+    ),
+  organizationMinimumPermissions: () =>
+    new ClerkError(
+      403,
+      'organization_minimum_permissions_needed',
+      'At least one admin is needed',
+      'There has to be at least one organization member with the administrator role.',
+    ),
+  alreadyMember: () =>
+    new ClerkError(
+      422,
+      'already_a_member_in_organization',
+      'Already a member',
+      'This user is already a member of the organization.',
+    ),
   methodNotAllowed: () =>
     new ClerkError(
       405,

@@ -59,6 +59,7 @@ export async function createIdentity(
     cookieSuffix: cookieSuffixOf(keys.publishableKey),
     clock: opts.clock ?? (() => new Date()),
     avatarUrl: `${config.publicUrl}${config.fapiPath}/v1/avatars/default.svg`,
+    fapiBase: `${config.publicUrl}${config.fapiPath}`,
   };
   const devOutbox = config.mode === 'development' && !config.smtpUrl;
   return {

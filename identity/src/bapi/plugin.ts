@@ -3,19 +3,10 @@ import { DatabaseUnavailableError } from '../db/database.ts';
 import type { IdentityDeps } from '../deps.ts';
 import { ClerkError, errorBody, errors } from '../errors.ts';
 import { jwks } from '../instance/signing-keys.ts';
-import { userJSON } from '../serializers/user.ts';
-import { loadUsers } from '../fapi/client-json.ts';
+import { registerOrganizationBapi } from './organizations/routes.ts';
+import { sendJson } from './send-json.ts';
+import { fullUserJSON, loadUsers } from '../users/load-users.ts';
 
-/**
- * @clerk/backend parses a body only when Content-Type is exactly `application/json` (no charset),
- * so every Backend API answer goes out through here.
- */
-function sendJson(reply: FastifyReply, status: number, body: unknown) {
-  return reply
-    .code(status)
-    .header('content-type', 'application/json')
-    .send(Buffer.from(JSON.stringify(body)));
-}
 
 /** The Backend API subset @clerk/backend 2.10.1 calls, behind secret-key Bearer auth. Register under a prefix. */
 export async function bapiPlugin(app: FastifyInstance, opts: { deps: IdentityDeps }) {
@@ -37,19 +28,13 @@ export async function bapiPlugin(app: FastifyInstance, opts: { deps: IdentityDep
   });
   app.setNotFoundHandler((_req, reply) => sendJson(reply, 404, errorBody(errors.notFound('endpoint'))));
 
+  await registerOrganizationBapi(app, deps);
+
   app.get('/v1/jwks', async (_req, reply) => sendJson(reply, 200, jwks(deps.signingKey)));
 
   app.get<{ Params: { id: string } }>('/v1/users/:id', async (req, reply) => {
     const owner = (await loadUsers(deps.db, [req.params.id])).get(req.params.id);
     if (!owner) throw errors.notFound('user');
-    return sendJson(
-      reply,
-      200,
-      userJSON(owner.user, owner.emails, {
-        avatarUrl: deps.avatarUrl,
-        now: deps.clock(),
-        includePrivate: true,
-      }),
-    );
+    return sendJson(reply, 200, fullUserJSON(deps, owner, deps.clock(), { includePrivate: true }));
   });
 }

@@ -1,33 +1,25 @@
 import type { Queryable } from '../db/database.ts';
 import type { IdentityDeps } from '../deps.ts';
-import { mintSessionToken } from '../instance/session-token.ts';
-import type { ClientRow, EmailAddressRow, SessionRow, SignInRow, SignUpRow, UserRow } from '../store/rows.ts';
+import { tokenForSession } from '../organizations/active-organization.ts';
+import type { ClientRow, SessionRow, SignInRow, SignUpRow } from '../store/rows.ts';
 import { signedInSessionsOfClient } from '../store/sessions.ts';
-import { emailAddressesOf } from '../store/users.ts';
 import { signInJSON } from '../serializers/sign-in.ts';
 import { signUpJSON } from '../serializers/sign-up.ts';
-import { ms, publicUserDataJSON, userJSON } from '../serializers/user.ts';
+import { ms, publicUserDataJSON } from '../serializers/user.ts';
+import { fullUserJSON, loadUsers, type Owner } from '../users/load-users.ts';
 
 const CLIENT_COOKIE_LIFETIME_MS = 365 * 24 * 3600 * 1000;
 
-export async function loadUsers(tx: Queryable, ids: string[]) {
-  const unique = [...new Set(ids)];
-  const users = unique.length
-    ? await tx.query<UserRow>('SELECT * FROM users WHERE id = ANY($1)', [unique])
-    : [];
-  const emails = await emailAddressesOf(tx, unique);
-  return new Map(users.map((u) => [u.id, { user: u, emails: emails.get(u.id) ?? [] }]));
-}
-
 export async function sessionJSON(
   deps: IdentityDeps,
+  tx: Queryable,
   session: SessionRow,
-  owner: { user: UserRow; emails: EmailAddressRow[] },
+  owner: Owner,
   azp: string | null,
   now: Date,
 ) {
   const signedIn = session.status === 'active' || session.status === 'pending';
-  const jwt = signedIn ? await mintSessionToken(deps.tokens, session, azp, now) : null;
+  const jwt = signedIn ? await tokenForSession(deps, tx, session, azp, now) : null;
   return {
     object: 'session',
     id: session.id,
@@ -38,12 +30,12 @@ export async function sessionJSON(
     last_active_token: jwt ? { object: 'token', jwt } : null,
     last_active_organization_id: session.last_active_organization_id,
     actor: session.actor,
-    tasks: null,
+    tasks: session.status === 'pending' ? [{ key: 'choose-organization' }] : null,
     factor_verification_age: [
       Math.floor((now.getTime() - session.first_factor_verified_at.getTime()) / 60000),
       -1,
     ],
-    user: userJSON(owner.user, owner.emails, { avatarUrl: deps.avatarUrl, now }),
+    user: fullUserJSON(deps, owner, now),
     public_user_data: publicUserDataJSON(owner.user, owner.emails, deps.avatarUrl),
     created_at: ms(session.created_at),
     updated_at: ms(session.updated_at),
@@ -81,7 +73,7 @@ export async function clientJSON(
   const sessionsJSON = [];
   for (const s of sessions) {
     const owner = owners.get(s.user_id);
-    if (owner) sessionsJSON.push(await sessionJSON(deps, s, owner, azp, now));
+    if (owner) sessionsJSON.push(await sessionJSON(deps, tx, s, owner, azp, now));
   }
   const signInOwner = signIn?.user_id ? owners.get(signIn.user_id) : undefined;
   const lastActive =

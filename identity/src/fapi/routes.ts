@@ -1,5 +1,7 @@
 import type { IdentityConfig } from '../config.ts';
 import type { FapiRoute } from './context.ts';
+import { organizationRoutes } from './organizations/routes.ts';
+import { invitationRoutes } from './invitations/routes.ts';
 import {
   deleteClientRoute,
   deleteClientSessionsRoute,
@@ -52,5 +54,7 @@ export function fapiRoutes(config: IdentityConfig): FapiRoute[] {
     deleteMeRoute,
     changePasswordRoute,
     activeSessionsRoute,
+    ...organizationRoutes(config),
+    ...invitationRoutes(config),
   ];
 }

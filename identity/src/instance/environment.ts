@@ -127,13 +127,14 @@ export function environmentJSON(config: IdentityConfig) {
       },
       username_settings: { min_length: 4, max_length: 64 },
       passkey_settings: { allow_autofill: false, show_sign_in_button: false },
-      actions: { delete_self: true, create_organization: false },
+      actions: { delete_self: true, create_organization: true },
     },
+    // Verified domains and membership requests are not offered: switched off, not stubbed.
     organization_settings: {
-      enabled: false,
+      enabled: true,
       max_allowed_memberships: 0,
-      force_organization_selection: false,
-      actions: { admin_delete: false },
+      force_organization_selection: config.forceOrganizationSelection,
+      actions: { admin_delete: true },
       domains: { enabled: false, enrollment_modes: [], default_role: 'org:member' },
     },
     commerce_settings: null,

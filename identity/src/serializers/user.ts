@@ -39,7 +39,7 @@ export function emailAddressJSON(e: EmailAddressRow) {
 export function userJSON(
   user: UserRow,
   emails: EmailAddressRow[],
-  opts: { avatarUrl: string; now: Date; includePrivate?: boolean },
+  opts: { avatarUrl: string; now: Date; includePrivate?: boolean; organizationMemberships?: unknown[] },
 ) {
   return {
     object: 'user',
@@ -64,7 +64,7 @@ export function userJSON(
     passkeys: [],
     saml_accounts: [],
     enterprise_accounts: [],
-    organization_memberships: [],
+    organization_memberships: opts.organizationMemberships ?? [],
     public_metadata: user.public_metadata,
     unsafe_metadata: user.unsafe_metadata,
     ...(opts.includePrivate ? { private_metadata: user.private_metadata } : {}),

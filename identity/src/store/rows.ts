@@ -104,3 +104,44 @@ export interface SignUpRow {
   created_at: Date;
   updated_at: Date;
 }
+
+export interface OrganizationRow {
+  id: string;
+  name: string;
+  slug: string;
+  image_type: string | null;
+  public_metadata: Record<string, unknown>;
+  private_metadata: Record<string, unknown>;
+  max_allowed_memberships: number;
+  admin_delete_enabled: boolean;
+  created_by: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface MembershipRow {
+  id: string;
+  organization_id: string;
+  user_id: string;
+  role: string;
+  public_metadata: Record<string, unknown>;
+  private_metadata: Record<string, unknown>;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export type InvitationStatus = 'pending' | 'accepted' | 'revoked' | 'expired';
+
+export interface InvitationRow {
+  id: string;
+  organization_id: string;
+  email_address: string;
+  role: string;
+  status: InvitationStatus;
+  inviter_user_id: string | null;
+  public_metadata: Record<string, unknown>;
+  private_metadata: Record<string, unknown>;
+  expires_at: Date;
+  created_at: Date;
+  updated_at: Date;
+}

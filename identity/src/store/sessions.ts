@@ -6,14 +6,14 @@ const SIGNED_IN: SessionStatus[] = ['active', 'pending'];
 
 export async function createSession(
   db: Queryable,
-  input: { clientId: string; userId: string; lifetimeSeconds: number; now: Date },
+  input: { clientId: string; userId: string; lifetimeSeconds: number; status?: SessionStatus; now: Date },
 ): Promise<SessionRow> {
   const expireAt = new Date(input.now.getTime() + input.lifetimeSeconds * 1000);
   const [row] = await db.query<SessionRow>(
     `INSERT INTO sessions (id, client_id, user_id, status, first_factor_verified_at, expire_at, abandon_at,
                            last_active_at, created_at, updated_at)
-     VALUES ($1, $2, $3, 'active', $4, $5, $5, $4, $4, $4) RETURNING *`,
-    [newId('sess'), input.clientId, input.userId, input.now, expireAt],
+     VALUES ($1, $2, $3, $6, $4, $5, $5, $4, $4, $4) RETURNING *`,
+    [newId('sess'), input.clientId, input.userId, input.now, expireAt, input.status ?? 'active'],
   );
   return row!;
 }

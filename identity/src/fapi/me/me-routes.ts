@@ -1,7 +1,6 @@
 import { errors } from '../../errors.ts';
-import { userJSON } from '../../serializers/user.ts';
 import { currentSession } from './me-session.ts';
-import { loadUsers } from '../client-json.ts';
+import { fullUserJSON, loadUsers } from '../../users/load-users.ts';
 import type { FapiContext, FapiRoute } from '../context.ts';
 import { has } from '../form.ts';
 import { parseSignUpInput } from '../sign-ups/validate.ts';
@@ -13,7 +12,7 @@ async function currentUserId(ctx: FapiContext): Promise<string> {
 export async function meResponse(ctx: FapiContext, userId: string) {
   const owner = (await loadUsers(ctx.tx, [userId])).get(userId);
   if (!owner) throw errors.notFound('user');
-  return { response: userJSON(owner.user, owner.emails, { avatarUrl: ctx.deps.avatarUrl, now: ctx.now }) };
+  return { response: fullUserJSON(ctx.deps, owner, ctx.now) };
 }
 
 /** GET /me — `user.reload()`. */

@@ -1,7 +1,7 @@
 import { errors } from '../../errors.ts';
-import { mintSessionToken } from '../../instance/session-token.ts';
+import { tokenForSession } from '../../organizations/active-organization.ts';
 import type { FapiRoute } from '../context.ts';
-import { field } from '../form.ts';
+import { field, has } from '../form.ts';
 import { loadSignedInSession } from './load-session.ts';
 
 /** POST /client/sessions/:id/tokens — a fresh 60 s session token, returned bare (clerk-js reads it so). */
@@ -10,8 +10,11 @@ export const createTokenRoute: FapiRoute = {
   path: '/client/sessions/:id/tokens',
   async handler(ctx) {
     const session = await loadSignedInSession(ctx, ctx.params.id!);
-    if (field(ctx.body, 'organization_id')) throw errors.notFound('organization');
-    const jwt = await mintSessionToken(ctx.deps.tokens, session, ctx.origin, ctx.now);
+    // clerk-js names the organisation it wants ("" = personal workspace); without it, the session's own.
+    const organizationId = has(ctx.body, 'organization_id')
+      ? (field(ctx.body, 'organization_id') ?? null)
+      : session.last_active_organization_id;
+    const jwt = await tokenForSession(ctx.deps, ctx.tx, session, ctx.origin, ctx.now, organizationId);
     return { bare: { object: 'token', jwt } };
   },
 };

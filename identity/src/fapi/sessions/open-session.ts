@@ -18,6 +18,8 @@ export async function openSession(
     clientId: client.id,
     userId,
     lifetimeSeconds: ctx.deps.config.sessionLifetimeSeconds,
+    // An instance that forces an organisation starts every session on the choose-organization task.
+    status: ctx.deps.config.forceOrganizationSelection ? 'pending' : 'active',
     now: ctx.now,
   });
   await recordSignIn(ctx.tx, userId, ctx.now);

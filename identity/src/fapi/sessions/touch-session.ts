@@ -1,22 +1,40 @@
 import { errors } from '../../errors.ts';
+import { organizationClaims } from '../../organizations/active-organization.ts';
 import { updateClient } from '../../store/clients.ts';
+import type { SessionRow } from '../../store/rows.ts';
 import { touchSession } from '../../store/sessions.ts';
 import type { FapiRoute } from '../context.ts';
 import { field, has } from '../form.ts';
 import { loadSignedInSession } from './load-session.ts';
 import { sessionResponse } from './respond.ts';
 
-/** POST /client/sessions/:id/touch — `setActive()` and focus: marks the session active and last used. */
+/**
+ * POST /client/sessions/:id/touch — `setActive()` and focus. With `active_organization_id` it switches
+ * the session's organisation ("" = personal workspace); choosing one completes a `choose-organization`
+ * task, so status, tasks and the next token flip together.
+ */
 export const touchSessionRoute: FapiRoute = {
   method: 'POST',
   path: '/client/sessions/:id/touch',
   async handler(ctx) {
     const session = await loadSignedInSession(ctx, ctx.params.id!);
-    // Organisations arrive with issue #3; until then only the personal workspace exists.
-    if (has(ctx.body, 'active_organization_id') && field(ctx.body, 'active_organization_id')) {
-      throw errors.notFound('organization');
+    let touched = await touchSession(ctx.tx, session.id, ctx.now);
+    if (has(ctx.body, 'active_organization_id')) {
+      const wanted = field(ctx.body, 'active_organization_id') ?? null;
+      const claims = wanted ? await organizationClaims(ctx.tx, session.user_id, wanted) : null;
+      // Not a member looks the same as no such organisation: nothing leaks about other tenants.
+      if (wanted && !claims) throw errors.notFound('organization');
+      const forced = ctx.deps.config.forceOrganizationSelection;
+      const status: SessionRow['status'] = forced && !claims ? 'pending' : 'active';
+      const orgId = claims?.id ?? null;
+      if (orgId !== session.last_active_organization_id || status !== session.status) {
+        [touched] = (await ctx.tx.query<SessionRow>(
+          `UPDATE sessions SET last_active_organization_id = $2, status = $3, updated_at = $4 WHERE id = $1 RETURNING *`,
+          [session.id, orgId, status, ctx.now],
+        )) as [SessionRow];
+        ctx.signInStateChanged();
+      }
     }
-    const touched = await touchSession(ctx.tx, session.id, ctx.now);
     if (ctx.client!.last_active_session_id !== session.id) {
       await updateClient(ctx.tx, ctx.client!.id, { last_active_session_id: session.id }, ctx.now);
       ctx.signInStateChanged();

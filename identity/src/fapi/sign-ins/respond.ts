@@ -1,6 +1,6 @@
 import { signInJSON } from '../../serializers/sign-in.ts';
 import type { SignInRow } from '../../store/rows.ts';
-import { loadUsers } from '../client-json.ts';
+import { loadUsers } from '../../users/load-users.ts';
 import type { FapiContext, FapiResult } from '../context.ts';
 
 export async function signInResponse(ctx: FapiContext, signIn: SignInRow): Promise<FapiResult> {

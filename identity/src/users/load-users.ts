@@ -1,0 +1,57 @@
+import type { Queryable } from '../db/database.ts';
+import type { IdentityDeps } from '../deps.ts';
+import { membershipJSON } from '../serializers/organization.ts';
+import { publicUserDataJSON, userJSON } from '../serializers/user.ts';
+import { membershipsOfUsers, organizationsByIds } from '../store/organizations.ts';
+import type { EmailAddressRow, MembershipRow, OrganizationRow, UserRow } from '../store/rows.ts';
+import { emailAddressesOf } from '../store/users.ts';
+
+export interface Owner {
+  user: UserRow;
+  emails: EmailAddressRow[];
+  memberships: MembershipRow[];
+  organizations: Map<string, OrganizationRow>;
+}
+
+/** Users with their email addresses and organisation memberships, in a fixed number of queries. */
+export async function loadUsers(tx: Queryable, ids: string[]): Promise<Map<string, Owner>> {
+  const unique = [...new Set(ids)];
+  if (!unique.length) return new Map();
+  const users = await tx.query<UserRow>('SELECT * FROM users WHERE id = ANY($1)', [unique]);
+  const emails = await emailAddressesOf(tx, unique);
+  const memberships = await membershipsOfUsers(tx, unique);
+  const organizations = await organizationsByIds(
+    tx,
+    memberships.map((m) => m.organization_id),
+  );
+  return new Map(
+    users.map((u) => [
+      u.id,
+      {
+        user: u,
+        emails: emails.get(u.id) ?? [],
+        memberships: memberships.filter((m) => m.user_id === u.id),
+        organizations,
+      },
+    ]),
+  );
+}
+
+/** Clerk's full UserJSON, memberships included (the organisation UI reads permissions from them). */
+export function fullUserJSON(
+  deps: IdentityDeps,
+  owner: Owner,
+  now: Date,
+  opts: { includePrivate?: boolean } = {},
+) {
+  const publicData = publicUserDataJSON(owner.user, owner.emails, deps.avatarUrl);
+  return userJSON(owner.user, owner.emails, {
+    avatarUrl: deps.avatarUrl,
+    now,
+    includePrivate: opts.includePrivate,
+    organizationMemberships: owner.memberships.flatMap((m) => {
+      const org = owner.organizations.get(m.organization_id);
+      return org ? [membershipJSON(m, org, publicData, { imageBase: deps.fapiBase })] : [];
+    }),
+  });
+}
