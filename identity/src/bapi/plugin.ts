@@ -4,6 +4,8 @@ import type { IdentityDeps } from '../deps.ts';
 import { ClerkError, errorBody, errors } from '../errors.ts';
 import { jwks } from '../instance/signing-keys.ts';
 import { registerOrganizationBapi } from './organizations/routes.ts';
+import { registerInvitationBapi } from './invitations/routes.ts';
+import { registerUserBapi } from './users/routes.ts';
 import { sendJson } from './send-json.ts';
 import { fullUserJSON, loadUsers } from '../users/load-users.ts';
 
@@ -29,6 +31,8 @@ export async function bapiPlugin(app: FastifyInstance, opts: { deps: IdentityDep
   app.setNotFoundHandler((_req, reply) => sendJson(reply, 404, errorBody(errors.notFound('endpoint'))));
 
   await registerOrganizationBapi(app, deps);
+  await registerInvitationBapi(app, deps);
+  await registerUserBapi(app, deps);
 
   app.get('/v1/jwks', async (_req, reply) => sendJson(reply, 200, jwks(deps.signingKey)));
 
