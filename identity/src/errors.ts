@@ -176,6 +176,37 @@ export const errors = {
       'Not allowed',
       'You do not have the permission needed for this action in this organization.',
     ),
+  organizationSlugTaken: () =>
+    new ClerkError(
+      422,
+      'form_identifier_exists',
+      'That slug is taken. Please try another.',
+      'That slug is taken. Please try another.',
+      param('slug'),
+    ),
+  /** `user.create_organization_enabled` is off. */
+  organizationCreationNotAllowed: () =>
+    new ClerkError(
+      403,
+      'not_allowed_access',
+      'Not allowed',
+      'Creating organizations is not allowed for this account.',
+    ),
+  /** `user.create_organizations_limit` reached (organisations the user created and that still exist). */
+  organizationCreationLimitExceeded: (limit: number) =>
+    new ClerkError(
+      403,
+      'organization_creation_limit_exceeded',
+      'Organization limit reached',
+      `You have exceeded the maximum number of organizations you can create (${limit}).`,
+      { create_organizations_limit: limit },
+    ),
+  /** `organization.admin_delete_enabled` is off. */
+  organizationDeleteDisabled: () =>
+    new ClerkError(403, 'not_allowed_access', 'Not allowed', 'Deleting this organization is not allowed.'),
+  /** No param_name: the logo is no form field, and clerk-js shows only such errors on the card. */
+  organizationLogoInvalid: (detail: string) =>
+    new ClerkError(422, 'form_param_value_invalid', 'Invalid image', detail),
   organizationMinimumPermissions: () =>
     new ClerkError(
       403,
@@ -189,6 +220,63 @@ export const errors = {
       'already_a_member_in_organization',
       'Already a member',
       'This user is already a member of the organization.',
+    ),
+  /**
+   * The InviteMembersForm reads the address back out of `long_message` for its localized text and drops
+   * every address in `meta.email_addresses` from the input.
+   */
+  alreadyMemberEmail: (email: string) =>
+    new ClerkError(
+      422,
+      'already_a_member_in_organization',
+      'Already a member',
+      `${email} is already a member of the organization.`,
+      { email_addresses: [email] },
+    ),
+  invitationEmailInvalid: (email: string) =>
+    new ClerkError(
+      422,
+      'form_param_format_invalid',
+      'email_address must be a valid email address.',
+      `${email} is not a valid email address.`,
+      { param_name: 'email_address', email_addresses: [email] },
+    ),
+  organizationInvitationNotPending: () =>
+    new ClerkError(
+      422,
+      'organization_invitation_not_pending',
+      'not pending',
+      'This invitation is no longer pending: it has been accepted, revoked, or it has expired.',
+    ),
+  organizationMembershipQuotaExceeded: (max: number) =>
+    new ClerkError(
+      422,
+      'organization_membership_quota_exceeded',
+      'Membership quota exceeded',
+      `This organization has reached its limit of ${max} members.`,
+    ),
+  // Ticket errors carry no param_name: the ticket is no visible field, and clerk-js shows only errors
+  // without one as the card's message.
+  ticketInvalid: () =>
+    new ClerkError(
+      422,
+      'ticket_invalid_code',
+      'Invalid link',
+      'This link is no longer valid or has already been used. Ask for a new invitation.',
+    ),
+  ticketExpired: () =>
+    new ClerkError(
+      422,
+      'ticket_expired_code',
+      'Expired link',
+      'This link has expired. Ask for a new invitation.',
+    ),
+  invitationAccountNotExists: () =>
+    new ClerkError(
+      422,
+      'invitation_account_not_exists',
+      'No account for this invitation',
+      'There is no account for the invited email address yet. Sign up to accept the invitation.',
     ),
   methodNotAllowed: () =>
     new ClerkError(

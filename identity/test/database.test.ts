@@ -20,7 +20,7 @@ forEachBackend('database start-up', (backend) => {
     const rows = await h.db.query<{ name: string }>('SELECT name FROM schema_migrations ORDER BY name');
     assert.deepEqual(
       rows.map((r) => r.name),
-      ['001_init.sql'],
+      ['001_init.sql', '002_organizations.sql'],
     );
     assert.deepEqual(await migrate(h.db), []);
   });

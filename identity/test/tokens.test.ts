@@ -4,6 +4,7 @@ import { createLocalJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify, type JS
 import { forEachBackend } from './support/backends.ts';
 import { signInWithPassword, signUp } from './support/flows.ts';
 import { FRONTEND_API_HOST, Harness, PUBLIC_URL, uniqueEmail, type Browser } from './support/harness.ts';
+import { createOrganization, newMember } from './support/organizations.ts';
 
 forEachBackend('session tokens', (backend) => {
   let h: Harness;
@@ -40,7 +41,7 @@ forEachBackend('session tokens', (backend) => {
     assert.match(res.body.jwt, /^[\w-]+\.[\w-]+\.[\w-]+$/, 'three unpadded base64url parts');
   });
 
-  it('the JWT is RS256 with a kid and carries the v2 session claims', async () => {
+  it('the JWT is RS256 with a kid and carries the session claims, organisation claims in v1 form', async () => {
     const browser = h.browser();
     const { sessionId } = await signInWithPassword(browser, email);
     const res = await token(browser, sessionId);
@@ -60,8 +61,37 @@ forEachBackend('session tokens', (backend) => {
     assert.equal(claims.iss, `https://${FRONTEND_API_HOST}`);
     assert.equal(claims.azp, PUBLIC_URL, 'azp is the request Origin');
     assert.equal(claims.sts, 'active');
-    assert.equal(claims.v, 2);
+    assert.equal('v' in claims, false, 'no `v`: version 1 organisation claims');
     assert.deepEqual(claims.fva, [0, -1]);
+    for (const claim of ['org_id', 'org_slug', 'org_role', 'org_permissions', 'o']) {
+      assert.equal(claim in claims, false, `${claim} without an active organisation`);
+    }
+  });
+
+  it('with an organisation active, the token carries org_id, org_slug, org_role and org_permissions', async () => {
+    const admin = await newMember(h, 'tokens-org');
+    const org = await createOrganization(admin, 'Token Claims Org');
+    const touched = await admin.browser.post(`/client/sessions/${admin.sessionId}/touch`, {
+      active_organization_id: org.id,
+    });
+    assert.equal(touched.status, 200, JSON.stringify(touched.body));
+    const res = await admin.browser.post(`/client/sessions/${admin.sessionId}/tokens`, {});
+    const claims = decodeJwt(res.body.jwt);
+    assert.equal(claims.org_id, org.id);
+    assert.equal(claims.org_slug, org.slug);
+    assert.equal(claims.org_role, 'org:admin');
+    assert.ok(Array.isArray(claims.org_permissions));
+    assert.ok((claims.org_permissions as string[]).includes('org:sys_memberships:manage'));
+    assert.equal('v' in claims, false);
+    // clerk-js names the organisation it wants; "" is the personal workspace.
+    const personal = decodeJwt(
+      (await token(admin.browser, admin.sessionId, { organization_id: '' })).body.jwt,
+    );
+    assert.equal(personal.org_id, undefined);
+    const named = decodeJwt(
+      (await token(admin.browser, admin.sessionId, { organization_id: org.id })).body.jwt,
+    );
+    assert.equal(named.org_id, org.id);
   });
 
   it('the signature verifies against the Backend API JWKS', async () => {
@@ -112,11 +142,26 @@ forEachBackend('session tokens', (backend) => {
     assert.deepEqual(touched.body.response.factor_verification_age, [5, -1]);
   });
 
-  it('organisation tokens, JWT templates, unknown sessions and cookie-less calls are 404', async () => {
+  it('naming an organisation the user is not a member of yields a token without organisation claims', async () => {
+    const browser = h.browser();
+    const { sessionId } = await signInWithPassword(browser, email);
+    const stranger = await newMember(h, 'tokens-stranger');
+    const foreign = await createOrganization(stranger, 'Not Yours');
+    for (const organizationId of [foreign.id, foreign.slug, 'org_123']) {
+      const res = await token(browser, sessionId, { organization_id: organizationId });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      const claims = decodeJwt(res.body.jwt);
+      assert.equal(claims.sub, userId);
+      for (const claim of ['org_id', 'org_slug', 'org_role', 'org_permissions']) {
+        assert.equal(claim in claims, false, `${claim} for ${organizationId}`);
+      }
+    }
+  });
+
+  it('JWT templates, unknown sessions and cookie-less calls are 404', async () => {
     const browser = h.browser();
     const { sessionId } = await signInWithPassword(browser, email);
     for (const res of [
-      await token(browser, sessionId, { organization_id: 'org_123' }),
       await browser.post(`/client/sessions/${sessionId}/tokens/supabase`),
       await token(browser, 'sess_unknown'),
       await token(h.browser(), sessionId),

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { DatabaseUnavailableError } from '../db/database.ts';
 import type { IdentityDeps } from '../deps.ts';
 import { ClerkError, errorBody, errors } from '../errors.ts';
@@ -9,10 +9,22 @@ import { registerUserBapi } from './users/routes.ts';
 import { sendJson } from './send-json.ts';
 import { fullUserJSON, loadUsers } from '../users/load-users.ts';
 
-
 /** The Backend API subset @clerk/backend 2.10.1 calls, behind secret-key Bearer auth. Register under a prefix. */
 export async function bapiPlugin(app: FastifyInstance, opts: { deps: IdentityDeps }) {
   const { deps } = opts;
+
+  // @clerk/backend declares `Content-Type: application/json` on bodiless calls too (revokes, deletes),
+  // which Fastify's own parser rejects.
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+    const text = String(body).trim();
+    if (!text) return done(null, {});
+    try {
+      done(null, JSON.parse(text));
+    } catch {
+      done(errors.bodyInvalid('The request body is not valid JSON.'), undefined);
+    }
+  });
 
   app.addHook('onRequest', async (req, reply) => {
     const header = req.headers.authorization ?? '';

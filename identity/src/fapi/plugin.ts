@@ -12,6 +12,8 @@ import type { FapiContext, FapiMethod, FapiRequestInfo, FapiResult } from './con
 import type { FormBody } from './form.ts';
 import { FapiRouter } from './router.ts';
 import { fapiRoutes } from './routes.ts';
+import { organizationImageHandler } from './organizations/organization-image.ts';
+import { readUpload, registerUploadParsers } from './organizations/upload.ts';
 
 const CLIENT_COOKIE = '__client';
 const DEFAULT_AVATAR_SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><rect width="64" height="64" fill="#cbd5e1"/><circle cx="32" cy="25" r="11" fill="#f8fafc"/><path d="M12 58c2-12 10-18 20-18s18 6 20 18z" fill="#f8fafc"/></svg>`;
@@ -25,6 +27,8 @@ export async function fapiPlugin(app: FastifyInstance, opts: { deps: IdentityDep
   const { deps } = opts;
   const router = new FapiRouter(fapiRoutes(deps.config));
   await app.register(formbody);
+  // Logo uploads: multipart `file`, or a raw octet-stream body (clerk-js sends strings that way).
+  await registerUploadParsers(app);
   // Body parsing fails before our handler runs: answer in Clerk's envelope, not Fastify's.
   app.setErrorHandler((err: { statusCode?: number; message?: string }, req, reply) => {
     if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
@@ -38,6 +42,7 @@ export async function fapiPlugin(app: FastifyInstance, opts: { deps: IdentityDep
   app.get('/v1/avatars/default.svg', async (_req, reply) =>
     reply.type('image/svg+xml').header('cache-control', 'public, max-age=86400').send(DEFAULT_AVATAR_SVG),
   );
+  app.get('/v1/images/organizations/:id', organizationImageHandler(deps));
 
   app.all('/*', async (req, reply) => {
     const query = req.query as Record<string, string | string[] | undefined>;
@@ -56,9 +61,16 @@ export async function fapiPlugin(app: FastifyInstance, opts: { deps: IdentityDep
     if (matched === null) return sendError(reply, errors.notFound('endpoint'));
     if (matched === 'method_not_allowed') return sendError(reply, errors.methodNotAllowed());
 
+    let uploadBody: FormBody | null;
+    try {
+      uploadBody = await readUpload(req);
+    } catch (err) {
+      if (err instanceof ClerkError) return sendError(reply, err);
+      throw err;
+    }
     const info: FapiRequestInfo = {
       params: matched.params,
-      body: ((req.body ?? {}) as FormBody) || {},
+      body: uploadBody ?? (((req.body ?? {}) as FormBody) || {}),
       query,
       ip: req.ip,
       origin: typeof req.headers.origin === 'string' ? req.headers.origin : null,

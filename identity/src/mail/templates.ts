@@ -19,3 +19,28 @@ export function verificationCodeMail(
 </body></html>`;
   return { to, subject, text, html };
 }
+
+export function organizationInvitationMail(
+  to: string,
+  input: {
+    organizationName: string;
+    inviterName: string | null;
+    roleName: string;
+    url: string;
+    expiresAt: Date;
+    appName: string;
+  },
+): MailMessage {
+  const who = input.inviterName ? `${input.inviterName} has invited you` : 'You have been invited';
+  const intro = `${who} to join ${input.organizationName} on ${input.appName} as ${input.roleName}.`;
+  const expires = input.expiresAt.toISOString().slice(0, 10);
+  const subject = `Invitation to join ${input.organizationName} on ${input.appName}`;
+  const text = `${intro}\n\nAccept the invitation:\n${input.url}\n\nThe link works once and expires on ${expires}. If you did not expect this invitation, you can ignore this email.\n`;
+  const html = `<!doctype html><html><body style="font-family:system-ui,sans-serif">
+<p>${escapeHtml(intro)}</p>
+<p><a href="${escapeHtml(input.url)}" style="display:inline-block;padding:10px 18px;background:#111827;color:#fff;border-radius:6px;text-decoration:none">Accept the invitation</a></p>
+<p style="color:#555">Or open this link: <a href="${escapeHtml(input.url)}">${escapeHtml(input.url)}</a></p>
+<p style="color:#555">The link works once and expires on ${escapeHtml(expires)}. If you did not expect this invitation, you can ignore this email.</p>
+</body></html>`;
+  return { to, subject, text, html };
+}

@@ -62,7 +62,12 @@ export function membershipJSON(
   m: MembershipRow,
   org: OrganizationRow,
   publicUserData: PublicUserData | null,
-  opts: { imageBase: string; includePrivate?: boolean },
+  opts: {
+    imageBase: string;
+    includePrivate?: boolean;
+    /** The organisation's counts, for lists that show them (`/me/organization_memberships`). */
+    counts?: { members: number; pendingInvitations: number };
+  },
 ) {
   return {
     object: 'organization_membership',
@@ -72,7 +77,11 @@ export function membershipJSON(
     permissions: [...permissionsOf(m.role)],
     public_metadata: m.public_metadata,
     ...(opts.includePrivate ? { private_metadata: m.private_metadata } : {}),
-    organization: organizationJSON(org, { imageBase: opts.imageBase, includePrivate: opts.includePrivate }),
+    organization: organizationJSON(org, {
+      imageBase: opts.imageBase,
+      includePrivate: opts.includePrivate,
+      counts: opts.counts,
+    }),
     public_user_data: publicUserData,
     created_at: ms(m.created_at),
     updated_at: ms(m.updated_at),

@@ -1,7 +1,177 @@
 import type { IdentityConfig } from '../../config.ts';
-import type { FapiRoute } from '../context.ts';
+import { errors } from '../../errors.ts';
+import {
+  acceptInvitationAsUser,
+  createInvitations,
+  listOrganizationInvitations,
+  listUserInvitations,
+  pageOf,
+  revokeInvitation,
+  statusFilterOf,
+} from '../../organizations/invitations.ts';
+import { invitationJSON, userInvitationJSON } from '../../serializers/organization.ts';
+import { organizationsByIds } from '../../store/organizations.ts';
+import type { FapiContext, FapiRoute } from '../context.ts';
+import { field, type FormBody } from '../form.ts';
+import { currentSession } from '../me/me-session.ts';
+import { requireOrganization } from '../organizations/access.ts';
+import { acceptTicketRoute } from '../tickets/accept-ticket.ts';
 
-/** Organisation invitations (admin side) and the user's own invitations. */
+/** Every value of a repeated form field, trimmed, empty ones dropped. */
+function fields(body: FormBody, name: string): string[] {
+  const raw = body[name];
+  return (Array.isArray(raw) ? raw : raw === undefined ? [] : [raw]).map((v) => v.trim()).filter(Boolean);
+}
+
+const imageBase = (ctx: FapiContext) => ctx.deps.fapiBase;
+
+/** GET /organizations/:id/invitations — Members → Invitations tab (`status` repeated, paginated). */
+const listInvitationsRoute: FapiRoute = {
+  method: 'GET',
+  path: '/organizations/:id/invitations',
+  async handler(ctx) {
+    const { organization } = await requireOrganization(ctx, ctx.params.id!, 'org:sys_memberships:read');
+    const page = await listOrganizationInvitations(
+      ctx.tx,
+      organization.id,
+      statusFilterOf(ctx.query.status, null),
+      pageOf(ctx.query),
+      ctx.now,
+    );
+    return {
+      response: {
+        data: page.data.map((inv) => invitationJSON(inv, organization, { imageBase: imageBase(ctx) })),
+        total_count: page.total,
+      },
+    };
+  },
+};
+
+/** POST /organizations/:id/invitations — `organization.inviteMember({emailAddress, role})`. */
+const createInvitationRoute: FapiRoute = {
+  method: 'POST',
+  path: '/organizations/:id/invitations',
+  async handler(ctx) {
+    const { organization, session } = await requireOrganization(
+      ctx,
+      ctx.params.id!,
+      'org:sys_memberships:manage',
+    );
+    const [issued] = await createInvitations(
+      ctx.tx,
+      ctx.deps,
+      organization,
+      [
+        {
+          emailAddress: field(ctx.body, 'email_address'),
+          role: field(ctx.body, 'role'),
+          inviterUserId: session.user_id,
+        },
+      ],
+      ctx.now,
+    );
+    return { response: invitationJSON(issued!.invitation, organization, { imageBase: imageBase(ctx) }) };
+  },
+};
+
+/** POST /organizations/:id/invitations/bulk — InviteMembersForm: `email_address` repeated, one `role`. */
+const createInvitationsBulkRoute: FapiRoute = {
+  method: 'POST',
+  path: '/organizations/:id/invitations/bulk',
+  async handler(ctx) {
+    const { organization, session } = await requireOrganization(
+      ctx,
+      ctx.params.id!,
+      'org:sys_memberships:manage',
+    );
+    const role = field(ctx.body, 'role');
+    const issued = await createInvitations(
+      ctx.tx,
+      ctx.deps,
+      organization,
+      fields(ctx.body, 'email_address').map((emailAddress) => ({
+        emailAddress,
+        role,
+        inviterUserId: session.user_id,
+      })),
+      ctx.now,
+    );
+    return {
+      response: issued.map((i) => invitationJSON(i.invitation, organization, { imageBase: imageBase(ctx) })),
+    };
+  },
+};
+
+/** POST /organizations/:id/invitations/:invitationId/revoke — InvitedMembersList → Revoke. */
+const revokeInvitationRoute: FapiRoute = {
+  method: 'POST',
+  path: '/organizations/:id/invitations/:invitationId/revoke',
+  async handler(ctx) {
+    const { organization } = await requireOrganization(ctx, ctx.params.id!, 'org:sys_memberships:manage');
+    const revoked = await revokeInvitation(ctx.tx, organization.id, ctx.params.invitationId!, ctx.now);
+    return { response: invitationJSON(revoked, organization, { imageBase: imageBase(ctx) }) };
+  },
+};
+
+/**
+ * GET /me/organization_invitations — OrganizationSwitcher/OrganizationList "Join": invitations to any
+ * verified address of the user (pending unless `status` says otherwise), whichever organisation sent them.
+ */
+const listMyInvitationsRoute: FapiRoute = {
+  method: 'GET',
+  path: '/me/organization_invitations',
+  async handler(ctx) {
+    const session = await currentSession(ctx);
+    const page = await listUserInvitations(
+      ctx.tx,
+      session.user_id,
+      statusFilterOf(ctx.query.status, ['pending']),
+      pageOf(ctx.query),
+      ctx.now,
+    );
+    const organizations = await organizationsByIds(
+      ctx.tx,
+      page.data.map((inv) => inv.organization_id),
+    );
+    return {
+      response: {
+        data: page.data.flatMap((inv) => {
+          const org = organizations.get(inv.organization_id);
+          return org ? [userInvitationJSON(inv, org, imageBase(ctx))] : [];
+        }),
+        total_count: page.total,
+      },
+    };
+  },
+};
+
+/** POST /me/organization_invitations/:id/accept — the piggy-backed client then carries the membership. */
+const acceptMyInvitationRoute: FapiRoute = {
+  method: 'POST',
+  path: '/me/organization_invitations/:id/accept',
+  async handler(ctx) {
+    const session = await currentSession(ctx);
+    if (!ctx.params.id) throw errors.notFound('organization invitation');
+    const { invitation, organization } = await acceptInvitationAsUser(
+      ctx.tx,
+      session.user_id,
+      ctx.params.id,
+      ctx.now,
+    );
+    return { response: userInvitationJSON(invitation, organization, imageBase(ctx)) };
+  },
+};
+
+/** Organisation invitations (admin side), the user's own invitations, and the ticket link they mail. */
 export function invitationRoutes(_config: IdentityConfig): FapiRoute[] {
-  return [];
+  return [
+    listInvitationsRoute,
+    createInvitationRoute,
+    createInvitationsBulkRoute,
+    revokeInvitationRoute,
+    listMyInvitationsRoute,
+    acceptMyInvitationRoute,
+    // GET /tickets/accept lives with the invitations that issue its tickets (fapi/tickets/).
+    acceptTicketRoute,
+  ];
 }

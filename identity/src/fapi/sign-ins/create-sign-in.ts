@@ -11,8 +11,9 @@ import { createSignIn, updateSignIn } from './sign-in-store.ts';
 import { signInAttemptLimits } from './rate-limits.ts';
 import type { IdentityConfig } from '../../config.ts';
 import { assertRedirectParams } from '../redirect-params.ts';
+import { signInWithTicket } from '../tickets/sign-in-ticket.ts';
 
-const SUPPORTED_STRATEGIES = new Set(['password', 'email_code']);
+const SUPPORTED_STRATEGIES = new Set(['password', 'email_code', 'ticket']);
 
 /** POST /client/sign_ins — identifier first; optionally the password at once ("instant password"). */
 export const createSignInRoute = (config: IdentityConfig): FapiRoute => ({
@@ -33,6 +34,7 @@ export const createSignInRoute = (config: IdentityConfig): FapiRoute => ({
         `The verification strategy "${strategy}" is not enabled for this application.`,
       );
     }
+    if (strategy === 'ticket') return signInWithTicket(ctx, client, field(ctx.body, 'ticket'));
     if (!identifier) {
       if (strategy) throw errors.paramMissing('identifier');
       // An empty body starts over.

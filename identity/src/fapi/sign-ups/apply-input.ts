@@ -3,6 +3,7 @@ import { errors } from '../../errors.ts';
 import type { SignUpRow } from '../../store/rows.ts';
 import { emailAddressTaken } from '../../store/users.ts';
 import type { FapiContext } from '../context.ts';
+import { ticketSignUpChanges } from '../tickets/sign-up-ticket.ts';
 import type { SignUpChanges } from './sign-up-store.ts';
 import type { SignUpInput } from './validate.ts';
 
@@ -13,7 +14,9 @@ export async function changesFromInput(
   existing: SignUpRow | null,
 ): Promise<SignUpChanges> {
   const changes: SignUpChanges = {};
-  if (input.email !== undefined && input.email !== existing?.email_address) {
+  if (input.ticket !== undefined) {
+    Object.assign(changes, await ticketSignUpChanges(ctx, input.ticket, input.email, existing));
+  } else if (input.email !== undefined && input.email !== existing?.email_address) {
     if (await emailAddressTaken(ctx.tx, input.email)) throw errors.identifierExists('email_address');
     changes.email_address = input.email;
     changes.email_verification = null;

@@ -4,6 +4,7 @@ import type { SignUpRow } from '../../store/rows.ts';
 import { openSession } from '../sessions/open-session.ts';
 import { createUserWithVerifiedEmail, emailAddressTaken } from '../../store/users.ts';
 import type { FapiContext, FapiResult } from '../context.ts';
+import { acceptTicketOfSignUp } from '../tickets/sign-up-ticket.ts';
 
 const UNIQUE_VIOLATION = '23505';
 import { updateSignUp } from './sign-up-store.ts';
@@ -36,6 +37,8 @@ export async function completeIfReady(ctx: FapiContext, signUp: SignUpRow): Prom
     if ((err as { code?: string }).code === UNIQUE_VIOLATION) throw errors.identifierExists('email_address');
     throw err;
   });
+  // A ticket sign-up joins the inviting organisation in this same transaction.
+  await acceptTicketOfSignUp(ctx, signUp, user.id);
   const session = await openSession(ctx, user.id, 'sign_up_id');
   const done = await updateSignUp(
     ctx.tx,

@@ -36,14 +36,16 @@ export interface SignUpInput {
   lastName?: string | null;
   unsafeMetadata?: Record<string, unknown>;
   legalAccepted?: boolean;
+  /** An invitation ticket (`strategy=ticket`): it supplies and verifies the email address. */
+  ticket?: string;
 }
 
-const UNSUPPORTED = ['phone_number', 'username', 'web3_wallet', 'ticket', 'token', 'transfer'] as const;
+const UNSUPPORTED = ['phone_number', 'username', 'web3_wallet', 'token', 'transfer'] as const;
 
 /** Parses and validates sign-up fields; any invalid field rejects the whole request, so nothing changes. */
 export function parseSignUpInput(body: FormBody): SignUpInput {
   const strategy = field(body, 'strategy');
-  if (strategy)
+  if (strategy && strategy !== 'ticket')
     throw errors.paramValueInvalid(
       'strategy',
       `The sign-up strategy "${strategy}" is not enabled for this application.`,
@@ -55,6 +57,8 @@ export function parseSignUpInput(body: FormBody): SignUpInput {
   }
   const email = field(body, 'email_address');
   const password = rawField(body, 'password');
+  const ticket = field(body, 'ticket');
+  if (strategy === 'ticket' && ticket === undefined) throw errors.paramMissing('ticket');
   return {
     email: email === undefined ? undefined : validateEmail(email),
     password: password === undefined ? undefined : validatePassword(password),
@@ -62,5 +66,6 @@ export function parseSignUpInput(body: FormBody): SignUpInput {
     lastName: validateName(body, 'last_name'),
     unsafeMetadata: jsonObjectField(body, 'unsafe_metadata'),
     legalAccepted: booleanField(body, 'legal_accepted'),
+    ticket,
   };
 }

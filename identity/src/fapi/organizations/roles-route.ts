@@ -1,0 +1,16 @@
+import { pageOf } from '../../organizations/invitations.ts';
+import { allRolesJSON } from '../../serializers/organization.ts';
+import type { FapiRoute } from '../context.ts';
+import { requireOrganization } from './access.ts';
+
+/** GET /organizations/:id/roles — the role pickers (`organization.getRoles()`); any member may read them. */
+export const listRolesRoute: FapiRoute = {
+  method: 'GET',
+  path: '/organizations/:id/roles',
+  async handler(ctx) {
+    await requireOrganization(ctx, ctx.params.id!);
+    const roles = allRolesJSON();
+    const { limit, offset } = pageOf(ctx.query);
+    return { response: { data: roles.slice(offset, offset + limit), total_count: roles.length } };
+  },
+};

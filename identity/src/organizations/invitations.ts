@@ -1,0 +1,496 @@
+import type { IdentityConfig } from '../config.ts';
+import { randomToken, sha256 } from '../crypto/secrets.ts';
+import type { Queryable } from '../db/database.ts';
+import type { IdentityDeps } from '../deps.ts';
+import { errors } from '../errors.ts';
+import { validateEmail } from '../fapi/sign-ups/validate.ts';
+import { isAllowedRedirect } from '../http/redirects.ts';
+import { newId } from '../ids.ts';
+import { isTestEmail } from '../instance/test-mode.ts';
+import { organizationInvitationMail } from '../mail/templates.ts';
+import { roleName } from '../serializers/organization.ts';
+import { countMembers, findOrganization, insertMembership, membershipOf } from '../store/organizations.ts';
+import type { InvitationRow, InvitationStatus, OrganizationRow } from '../store/rows.ts';
+import { findUserByEmail } from '../store/users.ts';
+import { roleByKey } from './roles.ts';
+
+/**
+ * Organisation invitations, shared by the Frontend API (admins in the Clerk UI, the invitee's own list)
+ * and the Backend API. Every invitation carries a one-time ticket, mailed as a link to
+ * `GET /v1/tickets/accept`; only its SHA-256 is stored. A pending invitation reads as `expired` once
+ * past `expires_at`; the stored row changes when the address is invited again.
+ */
+
+export const INVITATION_TTL_DAYS = 30;
+export const MAX_INVITATION_TTL_DAYS = 365;
+export const INVITATION_STATUSES: readonly InvitationStatus[] = ['pending', 'accepted', 'revoked', 'expired'];
+
+const DAY_MS = 24 * 3600 * 1000;
+const MAX_PAGE = 500;
+/** Tickets are 43 base64url characters; anything far longer is not one of ours. */
+const MAX_TICKET_LENGTH = 200;
+
+const COLUMNS = `id, organization_id, email_address, role, status, inviter_user_id, public_metadata,
+  private_metadata, expires_at, created_at, updated_at`;
+/** The same columns, with the status as callers must see it (`$1` is the current time). */
+const CURRENT_COLUMNS = `id, organization_id, email_address, role,
+  CASE WHEN status = 'pending' AND expires_at <= $1 THEN 'expired' ELSE status END AS status,
+  inviter_user_id, public_metadata, private_metadata, expires_at, created_at, updated_at`;
+
+export function currentStatus(inv: InvitationRow, now: Date): InvitationStatus {
+  return inv.status === 'pending' && inv.expires_at.getTime() <= now.getTime() ? 'expired' : inv.status;
+}
+
+function current(inv: InvitationRow, now: Date): InvitationRow {
+  return { ...inv, status: currentStatus(inv, now) };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Query parameters shared by the FAPI and BAPI lists
+
+export interface Page {
+  limit: number;
+  offset: number;
+}
+
+/** `limit` (default 10, at most 500) and `offset` (default 0); falsy values never arrive from the SDKs. */
+export function pageOf(query: Record<string, unknown>): Page {
+  const num = (v: unknown) => Number(Array.isArray(v) ? v[v.length - 1] : v);
+  const limit = Math.trunc(num(query.limit));
+  const offset = Math.trunc(num(query.offset));
+  return {
+    limit: Number.isFinite(limit) && limit > 0 ? Math.min(limit, MAX_PAGE) : 10,
+    offset: Number.isFinite(offset) && offset > 0 ? offset : 0,
+  };
+}
+
+/** The repeated `status` filter; `fallback` when none is given (null: every status). */
+export function statusFilterOf(
+  value: unknown,
+  fallback: InvitationStatus[] | null,
+): InvitationStatus[] | null {
+  const raw = (Array.isArray(value) ? value : value === undefined ? [] : [value])
+    .map((v) => String(v).trim())
+    .filter(Boolean);
+  if (!raw.length) return fallback;
+  for (const s of raw) {
+    if (!INVITATION_STATUSES.includes(s as InvitationStatus)) {
+      throw errors.paramValueInvalid('status', `status must be one of ${INVITATION_STATUSES.join(', ')}.`);
+    }
+  }
+  return [...new Set(raw)] as InvitationStatus[];
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Creating (and re-sending)
+
+export interface InvitationRequest {
+  emailAddress: string | undefined;
+  role: string | undefined;
+  inviterUserId?: string | null;
+  publicMetadata?: Record<string, unknown>;
+  privateMetadata?: Record<string, unknown>;
+  /** Where the ticket link lands instead of the sign-in/sign-up page (must be on an allowed origin). */
+  redirectUrl?: string;
+  expiresInDays?: number;
+}
+
+export interface IssuedInvitation {
+  invitation: InvitationRow;
+  /** The accept link with the ticket; it exists only here and in the email. */
+  url: string;
+}
+
+interface ValidRequest {
+  email: string;
+  role: string;
+  inviterUserId: string | null;
+  publicMetadata?: Record<string, unknown>;
+  privateMetadata?: Record<string, unknown>;
+  redirectUrl?: string;
+  expiresInDays: number;
+}
+
+function validateRequest(r: InvitationRequest, config: IdentityConfig): ValidRequest {
+  const rawEmail = r.emailAddress?.trim();
+  if (!rawEmail) throw errors.paramMissing('email_address');
+  let email: string;
+  try {
+    email = validateEmail(rawEmail);
+  } catch {
+    throw errors.invitationEmailInvalid(rawEmail);
+  }
+  const role = r.role?.trim();
+  if (!role) throw errors.paramMissing('role');
+  if (!roleByKey(role)) throw errors.paramValueInvalid('role', `${role} is not a role of this application.`);
+  const expiresInDays = r.expiresInDays ?? INVITATION_TTL_DAYS;
+  if (!Number.isInteger(expiresInDays) || expiresInDays < 1 || expiresInDays > MAX_INVITATION_TTL_DAYS) {
+    throw errors.paramValueInvalid(
+      'expires_in_days',
+      `expires_in_days must be a whole number from 1 to ${MAX_INVITATION_TTL_DAYS}.`,
+    );
+  }
+  if (r.redirectUrl !== undefined && !isAllowedRedirect(r.redirectUrl, config)) {
+    throw errors.paramValueInvalid(
+      'redirect_url',
+      'redirect_url must point to an allowed origin of this application.',
+    );
+  }
+  return {
+    email,
+    role,
+    inviterUserId: r.inviterUserId ?? null,
+    publicMetadata: r.publicMetadata,
+    privateMetadata: r.privateMetadata,
+    redirectUrl: r.redirectUrl,
+    expiresInDays,
+  };
+}
+
+/** The link mailed to the invitee: the Frontend API's ticket endpoint, which redirects into the app. */
+export function ticketUrl(
+  deps: Pick<IdentityDeps, 'fapiBase'>,
+  ticket: string,
+  redirectUrl?: string,
+): string {
+  const url = new URL(`${deps.fapiBase}/v1/tickets/accept`);
+  url.searchParams.set('ticket', ticket);
+  if (redirectUrl) url.searchParams.set('redirect_url', redirectUrl);
+  return url.toString();
+}
+
+/**
+ * Invites every address (all or nothing: validation runs before anything is written). An address that
+ * already has a pending invitation gets it refreshed (new role, ticket and expiry; the old link stops
+ * working) rather than a second one. Each address is mailed its link, except Clerk test-mode addresses
+ * on development instances.
+ */
+export async function createInvitations(
+  tx: Queryable,
+  deps: IdentityDeps,
+  organization: OrganizationRow,
+  requests: InvitationRequest[],
+  now: Date,
+): Promise<IssuedInvitation[]> {
+  if (!requests.length) throw errors.paramMissing('email_address');
+  const valid = requests.map((r) => validateRequest(r, deps.config));
+  // One invitation per address; the last request for an address wins.
+  const byEmail = new Map(valid.map((v) => [v.email, v]));
+  const emails = [...byEmail.keys()];
+
+  const members = new Set(
+    (
+      await tx.query<{ email: string }>(
+        `SELECT lower(e.email_address) AS email FROM email_addresses e
+         JOIN organization_memberships m ON m.user_id = e.user_id
+         WHERE m.organization_id = $1 AND e.verified_at IS NOT NULL AND lower(e.email_address) = ANY($2)`,
+        [organization.id, emails],
+      )
+    ).map((r) => r.email),
+  );
+  const member = emails.find((e) => members.has(e));
+  if (member) throw errors.alreadyMemberEmail(member);
+  await assertRoomFor(tx, organization, emails, now);
+
+  // A pending invitation past its expiry is settled as expired, so the address gets a fresh one.
+  await tx.query(
+    `UPDATE organization_invitations SET status = 'expired', updated_at = $3
+     WHERE organization_id = $1 AND lower(email_address) = ANY($2) AND status = 'pending' AND expires_at <= $3`,
+    [organization.id, emails, now],
+  );
+
+  const inviterNames = new Map<string, string | null>();
+  const issued: IssuedInvitation[] = [];
+  for (const v of byEmail.values()) {
+    const ticket = randomToken(32);
+    const [row] = await tx.query<InvitationRow>(
+      `INSERT INTO organization_invitations (id, organization_id, email_address, role, status, ticket_hash,
+         inviter_user_id, public_metadata, private_metadata, expires_at, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, 'pending', $5, $6, COALESCE($7::jsonb, '{}'::jsonb), COALESCE($8::jsonb, '{}'::jsonb),
+         $9, $10, $10)
+       ON CONFLICT (organization_id, lower(email_address)) WHERE status = 'pending' DO UPDATE SET
+         role = EXCLUDED.role,
+         ticket_hash = EXCLUDED.ticket_hash,
+         inviter_user_id = COALESCE(EXCLUDED.inviter_user_id, organization_invitations.inviter_user_id),
+         public_metadata = COALESCE($7::jsonb, organization_invitations.public_metadata),
+         private_metadata = COALESCE($8::jsonb, organization_invitations.private_metadata),
+         expires_at = EXCLUDED.expires_at,
+         updated_at = EXCLUDED.updated_at
+       RETURNING ${COLUMNS}`,
+      [
+        newId('orginv'),
+        organization.id,
+        v.email,
+        v.role,
+        sha256(ticket),
+        v.inviterUserId,
+        v.publicMetadata === undefined ? null : JSON.stringify(v.publicMetadata),
+        v.privateMetadata === undefined ? null : JSON.stringify(v.privateMetadata),
+        new Date(now.getTime() + v.expiresInDays * DAY_MS),
+        now,
+      ],
+    );
+    const invitation = row!;
+    const url = ticketUrl(deps, ticket, v.redirectUrl);
+    if (!(deps.config.mode === 'development' && isTestEmail(invitation.email_address))) {
+      if (v.inviterUserId && !inviterNames.has(v.inviterUserId)) {
+        inviterNames.set(v.inviterUserId, await displayNameOf(tx, v.inviterUserId));
+      }
+      await deps.mailer.send(
+        tx,
+        organizationInvitationMail(invitation.email_address, {
+          organizationName: organization.name,
+          inviterName: v.inviterUserId ? (inviterNames.get(v.inviterUserId) ?? null) : null,
+          roleName: roleName(invitation.role),
+          url,
+          expiresAt: invitation.expires_at,
+          appName: deps.config.applicationName,
+        }),
+      );
+    }
+    issued.push({ invitation, url });
+  }
+  return issued;
+}
+
+async function displayNameOf(tx: Queryable, userId: string): Promise<string | null> {
+  const [row] = await tx.query<{ first_name: string | null; last_name: string | null; email: string | null }>(
+    `SELECT u.first_name, u.last_name, e.email_address AS email FROM users u
+     LEFT JOIN email_addresses e ON e.id = u.primary_email_address_id WHERE u.id = $1`,
+    [userId],
+  );
+  if (!row) return null;
+  const name = [row.first_name, row.last_name].filter(Boolean).join(' ');
+  return name || row.email;
+}
+
+/** `max_allowed_memberships` (0: unlimited) counts members plus the invitations still open. */
+async function assertRoomFor(
+  tx: Queryable,
+  org: OrganizationRow,
+  emails: string[],
+  now: Date,
+): Promise<void> {
+  const max = org.max_allowed_memberships;
+  if (max <= 0) return;
+  const [row] = await tx.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM organization_invitations
+     WHERE organization_id = $1 AND status = 'pending' AND expires_at > $2 AND NOT (lower(email_address) = ANY($3))`,
+    [org.id, now, emails],
+  );
+  if ((await countMembers(tx, org.id)) + (row?.n ?? 0) + emails.length > max) {
+    throw errors.organizationMembershipQuotaExceeded(max);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Reading
+
+export interface InvitationPage {
+  data: InvitationRow[];
+  total: number;
+}
+
+export async function listOrganizationInvitations(
+  tx: Queryable,
+  organizationId: string,
+  statuses: InvitationStatus[] | null,
+  page: Page,
+  now: Date,
+): Promise<InvitationPage> {
+  return listWhere(tx, 'organization_id = $2', [organizationId], statuses, page, now);
+}
+
+/** Invitations to any verified address of the user, whichever organisation sent them. */
+export async function listUserInvitations(
+  tx: Queryable,
+  userId: string,
+  statuses: InvitationStatus[] | null,
+  page: Page,
+  now: Date,
+): Promise<InvitationPage> {
+  return listWhere(
+    tx,
+    `lower(email_address) IN (SELECT lower(email_address) FROM email_addresses
+                              WHERE user_id = $2 AND verified_at IS NOT NULL)`,
+    [userId],
+    statuses,
+    page,
+    now,
+  );
+}
+
+async function listWhere(
+  tx: Queryable,
+  where: string,
+  params: [string],
+  statuses: InvitationStatus[] | null,
+  page: Page,
+  now: Date,
+): Promise<InvitationPage> {
+  const sql = `SELECT * FROM (SELECT ${CURRENT_COLUMNS} FROM organization_invitations WHERE ${where}) inv
+               WHERE $3::text[] IS NULL OR status = ANY($3::text[])`;
+  const args = [now, ...params, statuses];
+  const data = await tx.query<InvitationRow>(
+    `${sql} ORDER BY created_at DESC, id DESC LIMIT ${page.limit} OFFSET ${page.offset}`,
+    args,
+  );
+  const [count] = await tx.query<{ n: number }>(`SELECT count(*)::int AS n FROM (${sql}) c`, args);
+  return { data, total: count?.n ?? 0 };
+}
+
+export async function findOrganizationInvitation(
+  tx: Queryable,
+  organizationId: string,
+  invitationId: string,
+  now: Date,
+  opts: { lock?: boolean } = {},
+): Promise<InvitationRow | null> {
+  const [row] = await tx.query<InvitationRow>(
+    `SELECT ${COLUMNS} FROM organization_invitations WHERE id = $1 AND organization_id = $2${opts.lock ? ' FOR UPDATE' : ''}`,
+    [invitationId, organizationId],
+  );
+  return row ? current(row, now) : null;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Revoking and accepting
+
+export async function revokeInvitation(
+  tx: Queryable,
+  organizationId: string,
+  invitationId: string,
+  now: Date,
+): Promise<InvitationRow> {
+  const invitation = await findOrganizationInvitation(tx, organizationId, invitationId, now, { lock: true });
+  if (!invitation) throw errors.notFound('organization invitation');
+  if (invitation.status !== 'pending') throw errors.organizationInvitationNotPending();
+  return setStatus(tx, invitation.id, 'revoked', now);
+}
+
+async function setStatus(
+  tx: Queryable,
+  id: string,
+  status: InvitationStatus,
+  now: Date,
+): Promise<InvitationRow> {
+  const [row] = await tx.query<InvitationRow>(
+    `UPDATE organization_invitations SET status = $2, updated_at = $3 WHERE id = $1 RETURNING ${COLUMNS}`,
+    [id, status, now],
+  );
+  return row!;
+}
+
+/**
+ * Makes the user a member with the invitation's role and marks the invitation accepted. Someone who is
+ * already a member keeps their membership and role; the invitation is settled all the same.
+ */
+export async function joinByInvitation(
+  tx: Queryable,
+  invitation: InvitationRow,
+  userId: string,
+  now: Date,
+): Promise<{ invitation: InvitationRow; organization: OrganizationRow }> {
+  const organization = await findOrganization(tx, invitation.organization_id);
+  if (!organization) throw errors.notFound('organization');
+  if (!(await membershipOf(tx, organization.id, userId))) {
+    const max = organization.max_allowed_memberships;
+    if (max > 0 && (await countMembers(tx, organization.id)) >= max) {
+      throw errors.organizationMembershipQuotaExceeded(max);
+    }
+    await insertMembership(tx, { organizationId: organization.id, userId, role: invitation.role, now });
+  }
+  return { invitation: await setStatus(tx, invitation.id, 'accepted', now), organization };
+}
+
+/** `POST /me/organization_invitations/:id/accept`: only invitations to the user's verified addresses. */
+export async function acceptInvitationAsUser(
+  tx: Queryable,
+  userId: string,
+  invitationId: string,
+  now: Date,
+): Promise<{ invitation: InvitationRow; organization: OrganizationRow }> {
+  const [row] = await tx.query<InvitationRow>(
+    `SELECT ${COLUMNS} FROM organization_invitations
+     WHERE id = $1 AND lower(email_address) IN (SELECT lower(email_address) FROM email_addresses
+                                                WHERE user_id = $2 AND verified_at IS NOT NULL)
+     FOR UPDATE`,
+    [invitationId, userId],
+  );
+  if (!row) throw errors.notFound('organization invitation');
+  if (currentStatus(row, now) !== 'pending') throw errors.organizationInvitationNotPending();
+  return joinByInvitation(tx, row, userId, now);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Tickets
+
+/** The invitation a ticket belongs to (any status), or null. */
+export async function invitationByTicket(
+  tx: Queryable,
+  ticket: string,
+  now: Date,
+  opts: { lock?: boolean } = {},
+): Promise<InvitationRow | null> {
+  if (!ticket || ticket.length > MAX_TICKET_LENGTH) return null;
+  const [row] = await tx.query<InvitationRow>(
+    `SELECT ${COLUMNS} FROM organization_invitations WHERE ticket_hash = $1${opts.lock ? ' FOR UPDATE' : ''}`,
+    [sha256(ticket)],
+  );
+  return row ? current(row, now) : null;
+}
+
+/** The pending invitation behind a ticket, locked for this transaction; otherwise Clerk's ticket errors. */
+export async function redeemableInvitation(tx: Queryable, ticket: string, now: Date): Promise<InvitationRow> {
+  const invitation = await invitationByTicket(tx, ticket, now, { lock: true });
+  if (!invitation) throw errors.ticketInvalid();
+  if (invitation.status === 'expired') throw errors.ticketExpired();
+  if (invitation.status !== 'pending') throw errors.ticketInvalid();
+  return invitation;
+}
+
+/** Same invitation by id, if it can still be accepted (used when a ticket sign-up completes). */
+export async function pendingInvitationById(
+  tx: Queryable,
+  invitationId: string,
+  now: Date,
+): Promise<InvitationRow | null> {
+  const [row] = await tx.query<InvitationRow>(
+    `SELECT ${COLUMNS} FROM organization_invitations WHERE id = $1 FOR UPDATE`,
+    [invitationId],
+  );
+  return row && currentStatus(row, now) === 'pending' ? row : null;
+}
+
+/**
+ * Where `GET /v1/tickets/accept` sends the browser. clerk-js reads `__clerk_ticket` and `__clerk_status`
+ * from the page's real query string (not the hash), so they go on the sign-in/sign-up page URL:
+ * `<SignIn/>` redeems the ticket (strategy=ticket) unless the status is `sign_up`, `<SignUp/>` creates a
+ * ticket sign-up. A ticket that cannot be used still travels to the sign-in page with status `expired`:
+ * `<SignIn/>` then tries it and shows our ticket error on its card.
+ */
+export async function ticketLanding(
+  tx: Queryable,
+  config: IdentityConfig,
+  input: { ticket: string | undefined; redirectUrl: string | undefined },
+  now: Date,
+): Promise<string> {
+  // The app's own pages, as in the environment's display_config.
+  const page = (path: string) => new URL(`${config.publicUrl}${path}`);
+  const withParams = (url: URL, params: Record<string, string>) => {
+    for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v);
+    return url.toString();
+  };
+  const { ticket } = input;
+  if (!ticket) return withParams(page('/sign-in'), { __clerk_status: 'expired' });
+  const invitation = await invitationByTicket(tx, ticket, now);
+  if (!invitation || invitation.status !== 'pending') {
+    return withParams(page('/sign-in'), { __clerk_ticket: ticket, __clerk_status: 'expired' });
+  }
+  const hasAccount = (await findUserByEmail(tx, invitation.email_address)) !== null;
+  const target =
+    input.redirectUrl && isAllowedRedirect(input.redirectUrl, config)
+      ? new URL(input.redirectUrl, config.publicUrl)
+      : page(hasAccount ? '/sign-in' : '/sign-up');
+  return withParams(target, { __clerk_ticket: ticket, __clerk_status: hasAccount ? 'sign_in' : 'sign_up' });
+}

@@ -1,0 +1,312 @@
+import type { Queryable } from '../db/database.ts';
+import type { IdentityDeps } from '../deps.ts';
+import { errors } from '../errors.ts';
+import {
+  countCreatedBy,
+  deleteOrganization as deleteOrganizationRow,
+  insertMembership,
+  insertOrganization,
+  setOrganizationImage,
+  slugTaken,
+  updateOrganization as updateOrganizationRow,
+  type OrganizationChanges,
+  type OrganizationImage,
+} from '../store/organizations.ts';
+import type { OrganizationRow, UserRow } from '../store/rows.ts';
+import { deepMerge } from '../util/deep-merge.ts';
+import { settleSessionsWithoutOrganization } from './memberships.ts';
+import { CREATOR_ROLE } from './roles.ts';
+
+/**
+ * Organisations themselves, shared by the Frontend API (the Clerk components) and the Backend API:
+ * creating one with its creator as admin, the name and slug rules, updates, metadata merges, deletion
+ * and the logo. Authorisation (who may call what) stays with the callers.
+ */
+
+export const MAX_NAME_LENGTH = 256;
+export const MAX_SLUG_LENGTH = 64;
+/** Lowercase letters, digits and hyphens, neither starting nor ending with a hyphen. */
+const SLUG_PATTERN = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/;
+const FALLBACK_SLUG = 'organization';
+
+/** The trimmed name; missing and over-long names are the `name` field's errors. */
+export function validateName(raw: string | undefined): string {
+  const name = raw?.trim() ?? '';
+  if (!name) throw errors.paramMissing('name');
+  if (name.length > MAX_NAME_LENGTH) throw errors.paramMaxLength('name', MAX_NAME_LENGTH);
+  return name;
+}
+
+export function validateSlug(raw: string): string {
+  const slug = raw.trim();
+  if (slug.length > MAX_SLUG_LENGTH || !SLUG_PATTERN.test(slug)) {
+    throw errors.paramFormatInvalid(
+      'slug',
+      `1 to ${MAX_SLUG_LENGTH} lowercase letters, digits or hyphens, not starting or ending with a hyphen`,
+    );
+  }
+  return slug;
+}
+
+/** A slug made from a name: accents dropped, every other run of non-alphanumerics one hyphen. */
+export function slugFromName(name: string): string {
+  const slug = name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+  return trimSlug(slug, MAX_SLUG_LENGTH) || FALLBACK_SLUG;
+}
+
+function trimSlug(slug: string, max: number): string {
+  return slug.slice(0, max).replace(/-+$/, '');
+}
+
+/**
+ * Slug uniqueness is decided under one transaction-scoped lock, so two organisations created at the
+ * same time cannot both pick (or both be told they may take) the same slug.
+ */
+async function lockSlugs(tx: Queryable): Promise<void> {
+  await tx.query(`SELECT pg_advisory_xact_lock(hashtext('identity:organization_slugs'))`);
+}
+
+/** `base`, or `base-2`, `base-3`, … whichever is free first (kept within the length limit). */
+async function uniqueSlug(tx: Queryable, base: string): Promise<string> {
+  if (!(await slugTaken(tx, base))) return base;
+  for (let n = 2; ; n++) {
+    const suffix = `-${n}`;
+    const candidate = `${trimSlug(base, MAX_SLUG_LENGTH - suffix.length)}${suffix}`;
+    if (!(await slugTaken(tx, candidate))) return candidate;
+  }
+}
+
+/** What `POST /v1/organizations` on the Frontend API additionally requires of the signed-in user. */
+export async function assertMayCreateOrganization(tx: Queryable, user: UserRow): Promise<void> {
+  if (!user.create_organization_enabled) throw errors.organizationCreationNotAllowed();
+  // As in Clerk, 0 (like null) means no limit: clerk-js itself reads `create_organizations_limit || null`.
+  const limit = user.create_organizations_limit;
+  if (limit !== null && limit > 0 && (await countCreatedBy(tx, user.id)) >= limit) {
+    throw errors.organizationCreationLimitExceeded(limit);
+  }
+}
+
+export interface NewOrganization {
+  name: string | undefined;
+  /** Explicit slug; derived from the name (made unique with a numeric suffix) when absent. */
+  slug?: string;
+  /** The creator, who becomes its first admin. */
+  createdBy: string | null;
+  publicMetadata?: Record<string, unknown>;
+  privateMetadata?: Record<string, unknown>;
+  maxAllowedMemberships?: number;
+}
+
+export async function createOrganization(
+  tx: Queryable,
+  input: NewOrganization,
+  now: Date,
+): Promise<OrganizationRow> {
+  const name = validateName(input.name);
+  const explicit = input.slug === undefined ? undefined : validateSlug(input.slug);
+  if (input.maxAllowedMemberships !== undefined) validateMaxAllowedMemberships(input.maxAllowedMemberships);
+  await lockSlugs(tx);
+  let slug: string;
+  if (explicit !== undefined) {
+    if (await slugTaken(tx, explicit)) throw errors.organizationSlugTaken();
+    slug = explicit;
+  } else {
+    slug = await uniqueSlug(tx, slugFromName(name));
+  }
+  const organization = await insertOrganization(tx, {
+    name,
+    slug,
+    createdBy: input.createdBy,
+    publicMetadata: input.publicMetadata,
+    privateMetadata: input.privateMetadata,
+    maxAllowedMemberships: input.maxAllowedMemberships,
+    now,
+  });
+  if (input.createdBy) {
+    await insertMembership(tx, {
+      organizationId: organization.id,
+      userId: input.createdBy,
+      role: CREATOR_ROLE,
+      now,
+    });
+  }
+  return organization;
+}
+
+function validateMaxAllowedMemberships(value: number): void {
+  if (!Number.isInteger(value) || value < 0) {
+    throw errors.paramValueInvalid(
+      'max_allowed_memberships',
+      'max_allowed_memberships must be a whole number, 0 for no limit.',
+    );
+  }
+}
+
+export interface OrganizationUpdate {
+  name?: string;
+  slug?: string;
+  /** Replaced wholesale (the Backend API's update; use `mergeOrganizationMetadata` to merge). */
+  publicMetadata?: Record<string, unknown>;
+  privateMetadata?: Record<string, unknown>;
+  maxAllowedMemberships?: number;
+  adminDeleteEnabled?: boolean;
+}
+
+/** Applies the given changes; fields left undefined keep their value. */
+export async function updateOrganization(
+  tx: Queryable,
+  organization: OrganizationRow,
+  update: OrganizationUpdate,
+  now: Date,
+): Promise<OrganizationRow> {
+  const changes: OrganizationChanges = {};
+  if (update.name !== undefined) changes.name = validateName(update.name);
+  if (update.slug !== undefined) {
+    const slug = validateSlug(update.slug);
+    if (slug !== organization.slug) {
+      await lockSlugs(tx);
+      if (await slugTaken(tx, slug, organization.id)) throw errors.organizationSlugTaken();
+      changes.slug = slug;
+    }
+  }
+  if (update.publicMetadata !== undefined) changes.public_metadata = update.publicMetadata;
+  if (update.privateMetadata !== undefined) changes.private_metadata = update.privateMetadata;
+  if (update.maxAllowedMemberships !== undefined) {
+    validateMaxAllowedMemberships(update.maxAllowedMemberships);
+    changes.max_allowed_memberships = update.maxAllowedMemberships;
+  }
+  if (update.adminDeleteEnabled !== undefined) changes.admin_delete_enabled = update.adminDeleteEnabled;
+  return updateOrganizationRow(tx, organization.id, changes, now);
+}
+
+/**
+ * Clerk's metadata merge: nested objects merge, anything else replaces, `null` deletes the key at any
+ * depth. The row is locked first so concurrent merges do not lose each other's keys.
+ */
+export async function mergeOrganizationMetadata(
+  tx: Queryable,
+  organizationId: string,
+  patch: { publicMetadata?: Record<string, unknown>; privateMetadata?: Record<string, unknown> },
+  now: Date,
+): Promise<OrganizationRow> {
+  const [current] = await tx.query<Pick<OrganizationRow, 'public_metadata' | 'private_metadata'>>(
+    'SELECT public_metadata, private_metadata FROM organizations WHERE id = $1 FOR UPDATE',
+    [organizationId],
+  );
+  if (!current) throw errors.notFound('organization');
+  const changes: OrganizationChanges = {};
+  if (patch.publicMetadata)
+    changes.public_metadata = deepMerge(current.public_metadata, patch.publicMetadata);
+  if (patch.privateMetadata) {
+    changes.private_metadata = deepMerge(current.private_metadata, patch.privateMetadata);
+  }
+  return updateOrganizationRow(tx, organizationId, changes, now);
+}
+
+/**
+ * Deletes the organisation with its memberships and invitations. Sessions that had it active fall back
+ * to no organisation (or, when organisation selection is forced, back to the choose-organization task).
+ */
+export async function deleteOrganization(
+  tx: Queryable,
+  deps: Pick<IdentityDeps, 'config'>,
+  organization: OrganizationRow,
+  now: Date,
+): Promise<{ object: 'organization'; id: string; slug: string; deleted: true }> {
+  const affected = await tx.query<{ user_id: string }>(
+    'SELECT DISTINCT user_id FROM sessions WHERE last_active_organization_id = $1',
+    [organization.id],
+  );
+  await deleteOrganizationRow(tx, organization.id);
+  await settleSessionsWithoutOrganization(
+    tx,
+    deps,
+    affected.map((r) => r.user_id),
+    now,
+  );
+  return { object: 'organization', id: organization.id, slug: organization.slug, deleted: true };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Logo
+
+/** Clerk's own limit is 10 MB (AvatarUploader); ours is a little more generous so its files always fit. */
+export const MAX_LOGO_BYTES = 10 * 1024 * 1024;
+const LOGO_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const;
+const TYPES_TEXT = 'PNG, JPEG, GIF or WebP';
+
+/** The image type read from the bytes themselves: what the client claims is never what we serve. */
+function sniffImageType(data: Buffer): (typeof LOGO_TYPES)[number] | null {
+  const ascii = (start: number, end: number) => data.subarray(start, end).toString('latin1');
+  if (
+    data.length >= 8 &&
+    data.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))
+  ) {
+    return 'image/png';
+  }
+  if (data.length >= 3 && data[0] === 0xff && data[1] === 0xd8 && data[2] === 0xff) return 'image/jpeg';
+  if (data.length >= 6 && (ascii(0, 6) === 'GIF87a' || ascii(0, 6) === 'GIF89a')) return 'image/gif';
+  if (data.length >= 12 && ascii(0, 4) === 'RIFF' && ascii(8, 12) === 'WEBP') return 'image/webp';
+  return null;
+}
+
+/**
+ * A logo as uploaded: `declaredType` is the multipart part's type or a data URL's, null for raw bytes.
+ * Only PNG, JPEG, GIF and WebP up to `MAX_LOGO_BYTES` are kept, typed by their content.
+ */
+export function validateLogo(data: Buffer, declaredType: string | null): OrganizationImage {
+  if (!data.length) throw errors.organizationLogoInvalid('The image file is empty.');
+  if (data.length > MAX_LOGO_BYTES) {
+    throw errors.organizationLogoInvalid(`The image must be at most ${MAX_LOGO_BYTES / 1024 / 1024} MB.`);
+  }
+  const declared = declaredType?.split(';')[0]!.trim().toLowerCase();
+  if (
+    declared &&
+    declared !== 'application/octet-stream' &&
+    !(LOGO_TYPES as readonly string[]).includes(declared)
+  ) {
+    throw errors.organizationLogoInvalid(`The image must be a ${TYPES_TEXT} file.`);
+  }
+  const type = sniffImageType(data);
+  if (!type) throw errors.organizationLogoInvalid(`The image must be a ${TYPES_TEXT} file.`);
+  return { data, type };
+}
+
+/**
+ * clerk-js's `organization.setLogo({file})` sends a string as the raw body (octet-stream): a data URL
+ * (`data:image/png;base64,…`) or plain base64. Raw image bytes are accepted too.
+ */
+export function logoFromRawBody(body: Buffer): OrganizationImage {
+  const text = body.toString('latin1').trim();
+  // data:[<type>][;<param>…][;base64],<data>
+  const dataUrl = /^data:([^;,]*)((?:;[^;,]*)*),(.*)$/s.exec(text);
+  if (dataUrl) {
+    let payload: Buffer;
+    try {
+      payload = /;base64$/i.test(dataUrl[2]!)
+        ? Buffer.from(dataUrl[3]!, 'base64')
+        : Buffer.from(decodeURIComponent(dataUrl[3]!), 'latin1');
+    } catch {
+      throw errors.organizationLogoInvalid('The image data URL could not be read.');
+    }
+    return validateLogo(payload, dataUrl[1] || null);
+  }
+  if (!sniffImageType(body) && /^[A-Za-z0-9+/=\s_-]+$/.test(text)) {
+    return validateLogo(Buffer.from(text, 'base64'), null);
+  }
+  return validateLogo(body, null);
+}
+
+export async function setOrganizationLogo(
+  tx: Queryable,
+  organizationId: string,
+  logo: OrganizationImage | null,
+  now: Date,
+): Promise<OrganizationRow> {
+  return setOrganizationImage(tx, organizationId, logo, now);
+}

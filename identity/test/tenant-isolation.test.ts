@@ -1,0 +1,333 @@
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { after, before, it } from 'node:test';
+import { decodeJwt } from 'jose';
+import { fapiRoutes } from '../src/fapi/routes.ts';
+import { forEachBackend } from './support/backends.ts';
+import { BAPI, Harness, testConfig, uniqueEmail, type FapiResponse, type Json } from './support/harness.ts';
+import {
+  addMember,
+  createOrganization,
+  newMember,
+  PNG,
+  putLogo,
+  type Member,
+} from './support/organizations.ts';
+
+/**
+ * Tenant isolation, table-driven: a user of organisation A (its admin, with every permission there, or
+ * a plain member) calls every organisation-scoped Frontend API route on organisation B, by id and by
+ * slug. Each call must answer 404 (or, for the user's own lists, leave B out) and B must be unchanged.
+ * A new organisation-scoped route without a row here fails the first test.
+ */
+
+interface Tenant {
+  org: Json;
+  admin: Member;
+  member: Member;
+}
+
+interface World {
+  h: Harness;
+  a: Tenant;
+  b: Tenant;
+  /** A pending invitation of B, to an address nobody in A has. */
+  invitationId: string;
+}
+
+type Expectation = 'not_found' | 'forbidden' | 'no_leak';
+
+interface Case {
+  /** `METHOD path` exactly as in `fapiRoutes()`; `+ …` marks extra cases for the same route. */
+  route: string;
+  expect: Expectation;
+  /** When A's plain member calls it (they lack A's manage permissions), if different. */
+  asMember?: Expectation;
+  /** `target` is B's id or slug. */
+  call: (w: World, attacker: Member, target: string) => Promise<FapiResponse>;
+}
+
+const CASES: Case[] = [
+  {
+    route: 'GET /organizations/:id',
+    expect: 'not_found',
+    call: (_w, u, t) => u.browser.get(`/organizations/${t}`),
+  },
+  {
+    route: 'PATCH /organizations/:id',
+    expect: 'not_found',
+    call: (_w, u, t) => u.browser.patch(`/organizations/${t}`, { name: 'Taken over', slug: 'taken-over' }),
+  },
+  {
+    route: 'DELETE /organizations/:id',
+    expect: 'not_found',
+    call: (_w, u, t) => u.browser.delete(`/organizations/${t}`),
+  },
+  {
+    route: 'PUT /organizations/:id/logo',
+    expect: 'not_found',
+    call: (w, u, t) => putLogo(w.h, u, t, { file: PNG, type: 'image/png' }),
+  },
+  {
+    route: 'DELETE /organizations/:id/logo',
+    expect: 'not_found',
+    call: (_w, u, t) => u.browser.delete(`/organizations/${t}/logo`),
+  },
+  {
+    route: 'GET /organizations/:id/roles',
+    expect: 'not_found',
+    call: (_w, u, t) => u.browser.get(`/organizations/${t}/roles`),
+  },
+  {
+    route: 'GET /organizations/:id/memberships',
+    expect: 'not_found',
+    call: (_w, u, t) => u.browser.get(`/organizations/${t}/memberships`, { paginated: 'true' }),
+  },
+  {
+    route: 'POST /organizations/:id/memberships',
+    expect: 'not_found',
+    call: (_w, u, t) =>
+      u.browser.post(`/organizations/${t}/memberships`, { user_id: u.userId, role: 'org:admin' }),
+  },
+  {
+    route: 'PATCH /organizations/:id/memberships/:userId',
+    expect: 'not_found',
+    call: (w, u, t) =>
+      u.browser.patch(`/organizations/${t}/memberships/${w.b.member.userId}`, { role: 'org:admin' }),
+  },
+  {
+    route: 'DELETE /organizations/:id/memberships/:userId',
+    expect: 'not_found',
+    call: (w, u, t) => u.browser.delete(`/organizations/${t}/memberships/${w.b.admin.userId}`),
+  },
+  {
+    route: 'GET /organizations/:id/invitations',
+    expect: 'not_found',
+    call: (_w, u, t) => u.browser.get(`/organizations/${t}/invitations`, { status: 'pending' }),
+  },
+  {
+    route: 'POST /organizations/:id/invitations',
+    expect: 'not_found',
+    call: (_w, u, t) =>
+      u.browser.post(`/organizations/${t}/invitations`, { email_address: u.email, role: 'org:admin' }),
+  },
+  {
+    route: 'POST /organizations/:id/invitations/bulk',
+    expect: 'not_found',
+    call: (_w, u, t) =>
+      u.browser.post(`/organizations/${t}/invitations/bulk`, { email_address: u.email, role: 'org:admin' }),
+  },
+  {
+    route: 'POST /organizations/:id/invitations/:invitationId/revoke',
+    expect: 'not_found',
+    call: (w, u, t) => u.browser.post(`/organizations/${t}/invitations/${w.invitationId}/revoke`),
+  },
+  {
+    route: 'DELETE /me/organization_memberships/:id',
+    expect: 'not_found',
+    call: (_w, u, t) => u.browser.delete(`/me/organization_memberships/${t}`),
+  },
+  {
+    route: 'GET /me/organization_memberships',
+    expect: 'no_leak',
+    call: (_w, u) => u.browser.get('/me/organization_memberships', { paginated: 'true', limit: '500' }),
+  },
+  {
+    route: 'GET /me/organization_suggestions',
+    expect: 'no_leak',
+    call: (_w, u) => u.browser.get('/me/organization_suggestions', { status: 'pending,accepted' }),
+  },
+  {
+    route: 'GET /me/organization_invitations',
+    expect: 'no_leak',
+    call: (_w, u) => u.browser.get('/me/organization_invitations', { status: 'pending', limit: '500' }),
+  },
+  {
+    route: 'POST /me/organization_invitations/:id/accept',
+    expect: 'not_found',
+    call: (w, u) => u.browser.post(`/me/organization_invitations/${w.invitationId}/accept`),
+  },
+  // B's members and invitations named through A's own path.
+  {
+    route: 'PATCH /organizations/:id/memberships/:userId + B member through A',
+    expect: 'not_found',
+    asMember: 'forbidden',
+    call: (w, u) =>
+      u.browser.patch(`/organizations/${w.a.org.id}/memberships/${w.b.admin.userId}`, { role: 'org:member' }),
+  },
+  {
+    route: 'DELETE /organizations/:id/memberships/:userId + B member through A',
+    expect: 'not_found',
+    asMember: 'forbidden',
+    call: (w, u) => u.browser.delete(`/organizations/${w.a.org.id}/memberships/${w.b.member.userId}`),
+  },
+  {
+    route: 'POST /organizations/:id/invitations/:invitationId/revoke + B invitation through A',
+    expect: 'not_found',
+    asMember: 'forbidden',
+    call: (w, u) => u.browser.post(`/organizations/${w.a.org.id}/invitations/${w.invitationId}/revoke`),
+  },
+  // Routes that name an organisation in the body.
+  {
+    route: 'POST /client/sessions/:id/touch + active_organization_id',
+    expect: 'not_found',
+    call: (_w, u, t) =>
+      u.browser.post(`/client/sessions/${u.sessionId}/touch`, { active_organization_id: t }),
+  },
+  {
+    route: 'POST /client/sessions/:id/tokens + organization_id',
+    expect: 'no_leak',
+    call: (_w, u, t) => u.browser.post(`/client/sessions/${u.sessionId}/tokens`, { organization_id: t }),
+  },
+];
+
+/** Routes that concern an organisation: its path names one, or it is one of the user's organisation lists. */
+function organizationScoped(path: string): boolean {
+  return /\/organizations\/:|\/me\/organization_/.test(path);
+}
+
+it('every organisation-scoped Frontend API route has a tenant-isolation case', () => {
+  const routes = fapiRoutes(testConfig())
+    .filter((r) => organizationScoped(r.path))
+    .map((r) => `${r.method} ${r.path}`);
+  const covered = new Set(CASES.map((c) => c.route.split(' + ')[0]!));
+  const missing = routes.filter((r) => !covered.has(r));
+  assert.deepEqual(missing, [], `add a case to tenant-isolation.test.ts for: ${missing.join(', ')}`);
+  const all = new Set(fapiRoutes(testConfig()).map((r) => `${r.method} ${r.path}`));
+  const stale = [...covered].filter((r) => !all.has(r));
+  assert.deepEqual(stale, [], 'cases for routes that no longer exist');
+});
+
+forEachBackend('tenant isolation', (backend) => {
+  let w: World;
+  let bSnapshot: string;
+  before(async () => {
+    const h = await Harness.start(backend);
+    const tenant = async (label: string): Promise<Tenant> => {
+      const admin = await newMember(h, `${label}-admin`);
+      const member = await newMember(h, `${label}-member`);
+      const org = await createOrganization(admin, `${label} ${randomBytes(4).toString('hex')}`);
+      await addMember(admin, org.id, member, 'org:member');
+      return { org, admin, member };
+    };
+    const a = await tenant('alpha');
+    const b = await tenant('bravo');
+    const invited = await b.admin.browser.post(`/organizations/${b.org.id}/invitations`, {
+      email_address: uniqueEmail('bravo-invitee'),
+      role: 'org:member',
+    });
+    assert.equal(invited.status, 200, JSON.stringify(invited.body));
+    w = { h, a, b, invitationId: invited.body.response.id };
+    bSnapshot = await snapshot(w);
+  });
+  after(() => w.h.close());
+
+  /** Everything stored about B that an attack could change. */
+  async function snapshot({ h, b }: World): Promise<string> {
+    const org = await h.db.query(
+      'SELECT id, name, slug, image_type, public_metadata, updated_at FROM organizations WHERE id = $1',
+      [b.org.id],
+    );
+    const members = await h.db.query(
+      'SELECT user_id, role, updated_at FROM organization_memberships WHERE organization_id = $1 ORDER BY user_id',
+      [b.org.id],
+    );
+    const invitations = await h.db.query(
+      'SELECT id, email_address, role, status, updated_at FROM organization_invitations WHERE organization_id = $1 ORDER BY id',
+      [b.org.id],
+    );
+    return JSON.stringify({ org, members, invitations });
+  }
+
+  /** B's identifiers that must never appear in an answer to someone outside B. */
+  function secrets({ b }: World): string[] {
+    return [b.org.id, b.org.slug, b.org.name, b.admin.userId, b.admin.email, b.member.email];
+  }
+
+  for (const role of ['admin', 'member'] as const) {
+    it(`A's ${role} gets 404 from every organisation-scoped route on B, and B is unchanged`, async () => {
+      const attacker = w.a[role];
+      for (const c of CASES) {
+        for (const target of [w.b.org.id, w.b.org.slug]) {
+          const res = await c.call(w, attacker, target);
+          const label = `${c.route} on ${target} as A's ${role}`;
+          const expect = (role === 'member' && c.asMember) || c.expect;
+          if (expect === 'not_found') {
+            assert.equal(res.status, 404, `${label}: ${JSON.stringify(res.body)}`);
+            assert.equal(res.body.errors[0].code, 'resource_not_found', label);
+          } else if (expect === 'forbidden') {
+            // Refused by their role in A before B's member or invitation is even looked up.
+            assert.equal(res.status, 403, `${label}: ${JSON.stringify(res.body)}`);
+            assert.equal(res.body.errors[0].code, 'not_allowed_access', label);
+          } else {
+            assert.equal(res.status, 200, `${label}: ${JSON.stringify(res.body)}`);
+          }
+          // The piggy-backed client is the caller's own; nothing in the answer may name B.
+          const text = JSON.stringify(res.body);
+          for (const secret of secrets(w))
+            assert.equal(text.includes(secret), false, `${label} leaks ${secret}`);
+          if (typeof res.body?.jwt === 'string') {
+            const claims = decodeJwt(res.body.jwt);
+            assert.equal(claims.org_id, undefined, `${label}: token names B`);
+          }
+        }
+      }
+      assert.equal(await snapshot(w), bSnapshot, 'B is unchanged');
+      // And A's attacker is still exactly where they were.
+      const mine = await w.h.db.query<{ organization_id: string }>(
+        'SELECT organization_id FROM organization_memberships WHERE user_id = $1',
+        [attacker.userId],
+      );
+      assert.deepEqual(
+        mine.map((m) => m.organization_id),
+        [w.a.org.id],
+      );
+    });
+  }
+
+  it("the Backend API refuses a user's session token (or none) on every organisation route", async () => {
+    const { h, a, b } = w;
+    const jwt = (
+      await a.admin.browser.post(`/client/sessions/${a.admin.sessionId}/tokens`, {
+        organization_id: a.org.id,
+      })
+    ).body.jwt as string;
+    const routes: [string, string][] = [
+      ['GET', '/v1/organizations'],
+      ['GET', `/v1/organizations/${b.org.id}`],
+      ['GET', `/v1/organizations/${b.org.slug}`],
+      ['PATCH', `/v1/organizations/${b.org.id}`],
+      ['DELETE', `/v1/organizations/${b.org.id}`],
+      ['PATCH', `/v1/organizations/${b.org.id}/metadata`],
+      ['PUT', `/v1/organizations/${b.org.id}/logo`],
+      ['DELETE', `/v1/organizations/${b.org.id}/logo`],
+      ['GET', `/v1/organizations/${b.org.id}/memberships`],
+      ['POST', `/v1/organizations/${b.org.id}/memberships`],
+      ['PATCH', `/v1/organizations/${b.org.id}/memberships/${b.member.userId}`],
+      ['PATCH', `/v1/organizations/${b.org.id}/memberships/${b.member.userId}/metadata`],
+      ['DELETE', `/v1/organizations/${b.org.id}/memberships/${b.admin.userId}`],
+      ['GET', `/v1/organizations/${b.org.id}/invitations`],
+      ['POST', `/v1/organizations/${b.org.id}/invitations`],
+      ['GET', `/v1/organizations/${b.org.id}/invitations/${w.invitationId}`],
+      ['POST', `/v1/organizations/${b.org.id}/invitations/${w.invitationId}/revoke`],
+    ];
+    for (const [method, path] of routes) {
+      for (const authorization of [`Bearer ${jwt}`, `Bearer ${h.identity.publishableKey}`, undefined]) {
+        const res = await h.app.inject({
+          method: method as 'GET',
+          url: `${BAPI}${path}`,
+          headers: {
+            'content-type': 'application/json',
+            ...(authorization ? { authorization } : {}),
+          },
+          payload:
+            method === 'GET' ? undefined : JSON.stringify({ user_id: a.admin.userId, role: 'org:admin' }),
+        });
+        assert.equal(res.statusCode, 401, `${method} ${path}`);
+        assert.equal(res.json().errors[0].code, 'clerk_key_invalid');
+        for (const secret of secrets(w)) assert.equal(res.body.includes(secret), false, `${method} ${path}`);
+      }
+    }
+    assert.equal(await snapshot(w), bSnapshot, 'B is unchanged');
+  });
+});
