@@ -2,7 +2,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { resolve } from 'node:path';
 import { createIdentity, type Identity, type Database } from '@app/identity';
 import { Authenticator } from './auth/authenticate.ts';
-import { registerMeRoute } from './api/me.ts';
+import { registerProductApi } from './api/product-api.ts';
 import { CLERK_JS_URL, registerClerkJs } from './static/clerk-js.ts';
 import { registerSpa } from './static/spa.ts';
 import { registerFapiProxy } from './static/fapi-proxy.ts';
@@ -88,7 +88,7 @@ export async function createApp(config: ServerConfig, opts: AppOptions = {}): Pr
     await fastify.register(async (scope) => registerFapiProxy(scope, { path, target, secretKey, publicUrl }));
   }
   await registerClerkJs(fastify);
-  await fastify.register(async (api) => registerMeRoute(api, lazyAuthenticator), { prefix: '/api' });
+  await fastify.register(async (api) => registerProductApi(api, lazyAuthenticator), { prefix: '/api' });
   await registerSpa(fastify, config.webDist);
 
   return {

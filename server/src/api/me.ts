@@ -1,15 +1,19 @@
 import type { FastifyInstance } from 'fastify';
-import type { Authenticator } from '../auth/authenticate.ts';
-import { requireAuth } from './require-auth.ts';
+import type { ApiDeps } from './deps.ts';
+import { authOf, requireAuth } from './require-auth.ts';
 
-/** GET /api/me — who the verified session token says the caller is. */
-export function registerMeRoute(app: FastifyInstance, authenticator: Authenticator) {
-  app.get('/me', { preHandler: requireAuth(authenticator) }, async (req) => {
-    const { userId, sessionId } = req.auth!;
-    const user = await authenticator.clerk.users.getUser(userId);
+/** GET /api/me — who the verified session token says the caller is, and in which organisation. */
+export function registerMeRoute(api: FastifyInstance, deps: ApiDeps) {
+  api.get('/me', { preHandler: requireAuth(deps) }, async (req) => {
+    const { userId, sessionId, orgId, orgSlug, orgRole, orgPermissions } = authOf(req);
+    const user = await deps.clerk.users.getUser(userId);
     return {
       userId,
       sessionId,
+      orgId,
+      orgSlug,
+      orgRole,
+      orgPermissions,
       user: {
         id: user.id,
         firstName: user.firstName,

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { AuthContext, Authenticator } from '../auth/authenticate.ts';
+import type { AuthContext, RequestAuthenticator } from '../auth/authenticate.ts';
+import { ApiError, sendApiError } from './errors.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -7,15 +8,21 @@ declare module 'fastify' {
   }
 }
 
-export function requireAuth(authenticator: Authenticator) {
+export function requireAuth(authenticator: RequestAuthenticator) {
   return async (req: FastifyRequest, reply: FastifyReply) => {
     const result = await authenticator.authenticate(req);
     if (!result.ok) {
-      return reply
-        .code(401)
-        .header('www-authenticate', 'Bearer')
-        .send({ errors: [{ code: 'unauthenticated', message: result.reason }] });
+      return sendApiError(
+        reply.header('www-authenticate', 'Bearer'),
+        new ApiError('unauthenticated', result.reason),
+      );
     }
     req.auth = result.auth;
   };
+}
+
+/** The verified caller of a route guarded by requireAuth; a missing one is a wiring bug. */
+export function authOf(req: FastifyRequest): AuthContext {
+  if (!req.auth) throw new Error(`${req.routeOptions.url ?? req.url} is not guarded by requireAuth.`);
+  return req.auth;
 }

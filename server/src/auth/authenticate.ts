@@ -4,16 +4,27 @@ import type { FastifyRequest } from 'fastify';
 export interface AuthContext {
   userId: string;
   sessionId: string;
+  /** The session's active organisation, from the verified token; null without one. */
   orgId: string | null;
+  orgSlug: string | null;
+  /** The caller's role in the active organisation (`org:admin`, `org:member`, `org:vciso`). */
+  orgRole: string | null;
+  /** Permissions of that role (`org:<feature>:<permission>`); empty without an active organisation. */
+  orgPermissions: string[];
 }
 
 export type AuthResult = { ok: true; auth: AuthContext } | { ok: false; reason: string };
+
+/** What the product API needs to know about a request's caller. */
+export interface RequestAuthenticator {
+  authenticate(req: FastifyRequest): Promise<AuthResult>;
+}
 
 /**
  * Verifies the `Authorization: Bearer <session token>` of a product API call with @clerk/backend,
  * exactly as against hosted Clerk (JWKS fetched from the Backend API with the secret key).
  */
-export class Authenticator {
+export class Authenticator implements RequestAuthenticator {
   readonly clerk: ClerkClient;
 
   constructor(
@@ -44,6 +55,17 @@ export class Authenticator {
       return { ok: false, reason: state.message || 'Invalid or expired session token.' };
     const auth = state.toAuth();
     if (!auth.userId || !auth.sessionId) return { ok: false, reason: 'Session is not active.' };
-    return { ok: true, auth: { userId: auth.userId, sessionId: auth.sessionId, orgId: auth.orgId ?? null } };
+    // The organisation claims are only ever read from the verified token: never from the request.
+    return {
+      ok: true,
+      auth: {
+        userId: auth.userId,
+        sessionId: auth.sessionId,
+        orgId: auth.orgId ?? null,
+        orgSlug: auth.orgId ? (auth.orgSlug ?? null) : null,
+        orgRole: auth.orgId ? (auth.orgRole ?? null) : null,
+        orgPermissions: auth.orgId ? (auth.orgPermissions ?? []) : [],
+      },
+    };
   }
 }

@@ -1,7 +1,11 @@
 import { ClerkFailed, ClerkLoaded, ClerkLoading, SignedIn, UserButton, useAuth } from '@clerk/clerk-react';
 import { Link, Outlet } from 'react-router';
+import { OrganizationSwitcherSlot } from '../features/organizations/OrganizationSwitcherSlot.tsx';
 import { PRODUCT_NAME } from '../lib/product.ts';
+import { EmptyOrganizationRule } from '../state/auth/EmptyOrganizationRule.tsx';
 import { Loading } from '../ui/Loading.tsx';
+import { ImpersonationBanner } from './ImpersonationBanner.tsx';
+import { MainNav } from './MainNav.tsx';
 
 export function AppLayout() {
   return (
@@ -13,7 +17,11 @@ export function AppLayout() {
         <div className="site-header__inner">
           <BrandLink />
           <SignedIn>
-            <UserButton />
+            <MainNav />
+            <div className="site-header__account">
+              <OrganizationSwitcherSlot />
+              <UserButton />
+            </div>
           </SignedIn>
         </div>
       </header>
@@ -32,6 +40,8 @@ export function AppLayout() {
         </ClerkFailed>
         {/* Every page depends on knowing who is signed in; rendering earlier would flash the wrong content. */}
         <ClerkLoaded>
+          <EmptyOrganizationRule />
+          <ImpersonationBanner />
           <Outlet />
         </ClerkLoaded>
       </main>

@@ -1,5 +1,6 @@
 import { ClerkProvider } from '@clerk/clerk-react';
 import { Outlet, useNavigate, type NavigateFunction } from 'react-router';
+import { AuthStateProvider } from '../state/auth/AuthStateProvider.tsx';
 import { useAppConfig } from './AppConfigContext.tsx';
 
 // Defined once: ClerkProvider pushes appearance changes to clerk-js whenever the object identity changes.
@@ -41,7 +42,9 @@ export function ClerkProviderWithRouter() {
       routerPush={(to) => commitNavigation(navigate, to, false)}
       routerReplace={(to) => commitNavigation(navigate, to, true)}
     >
-      <Outlet />
+      <AuthStateProvider>
+        <Outlet />
+      </AuthStateProvider>
     </ClerkProvider>
   );
 }

@@ -1,13 +1,20 @@
+import type { ReactNode } from 'react';
 import { createBrowserRouter } from 'react-router';
 import { RequireSignedIn } from '../features/auth/RequireSignedIn.tsx';
 import { SignInPage } from '../features/auth/SignInPage.tsx';
 import { SignUpPage } from '../features/auth/SignUpPage.tsx';
 import { DashboardPage } from '../features/dashboard/DashboardPage.tsx';
 import { LandingPage } from '../features/landing/LandingPage.tsx';
+import { CreateOrganizationPage } from '../features/organizations/CreateOrganizationPage.tsx';
+import { MembersPage } from '../features/organizations/members/MembersPage.tsx';
+import { OrganizationListPage } from '../features/organizations/OrganizationListPage.tsx';
+import { OrganizationProfilePage } from '../features/organizations/OrganizationProfilePage.tsx';
 import { AppLayout } from './AppLayout.tsx';
 import { ClerkProviderWithRouter } from './ClerkProviderWithRouter.tsx';
 import { NotFoundPage } from './NotFoundPage.tsx';
 import { RouteErrorPage } from './RouteErrorPage.tsx';
+
+const signedIn = (page: ReactNode) => <RequireSignedIn>{page}</RequireSignedIn>;
 
 export const router = createBrowserRouter([
   {
@@ -23,14 +30,12 @@ export const router = createBrowserRouter([
           { index: true, element: <LandingPage /> },
           { path: 'sign-in', element: <SignInPage /> },
           { path: 'sign-up', element: <SignUpPage /> },
-          {
-            path: 'dashboard',
-            element: (
-              <RequireSignedIn>
-                <DashboardPage />
-              </RequireSignedIn>
-            ),
-          },
+          { path: 'dashboard', element: signedIn(<DashboardPage />) },
+          { path: 'create-organization', element: signedIn(<CreateOrganizationPage />) },
+          { path: 'organizations', element: signedIn(<OrganizationListPage />) },
+          // The profile's tabs are sub-paths (path routing), e.g. /organization/organization-members.
+          { path: 'organization/*', element: signedIn(<OrganizationProfilePage />) },
+          { path: 'members', element: signedIn(<MembersPage />) },
           { path: '*', element: <NotFoundPage /> },
         ],
       },

@@ -19,6 +19,11 @@ export class ProductApiError extends Error {
 export interface Me {
   userId: string;
   sessionId: string;
+  /** The session's active organisation, from the verified token; null without one. */
+  orgId: string | null;
+  orgSlug: string | null;
+  orgRole: string | null;
+  orgPermissions: string[];
   user: {
     id: string;
     firstName: string | null;
@@ -27,7 +32,7 @@ export interface Me {
   };
 }
 
-interface RequestOptions {
+export interface RequestOptions {
   /** Clerk session token; the server verifies it on every call. */
   token: string;
   signal?: AbortSignal;

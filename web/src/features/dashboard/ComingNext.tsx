@@ -1,4 +1,6 @@
-const modules = ['Virtual security officer', 'Compliance', 'Companion', 'Diagram', 'Passport'];
+import { MODULES } from '../modules/modules.ts';
+
+const modules = MODULES.map((module) => module.label);
 
 /** States plainly what does not exist yet, instead of showing placeholders that look like features. */
 export function ComingNext() {
@@ -6,15 +8,13 @@ export function ComingNext() {
     <section className="card" aria-labelledby="coming-next-heading" data-testid="coming-next">
       <h2 id="coming-next-heading">Coming next</h2>
       <p>
-        This first version covers your account: signing up, signing in and signing out. These parts are not
-        built yet:
+        This version covers your account and your organisations: their members, invitations and roles. These
+        parts are not built yet:
       </p>
       <ul className="coming-next">
         <li>
-          <strong>Organisations and roles</strong>: create an organisation, invite people and give them roles.
-        </li>
-        <li>
-          <strong>The five modules</strong>, switched on per organisation: {modules.join(', ')}.
+          <strong>The five modules' own screens</strong> ({modules.join(', ')}); for now you can see which
+          ones your organisation has switched on.
         </li>
         <li>
           <strong>Languages</strong>: the whole product in English and French.

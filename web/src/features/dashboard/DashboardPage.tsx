@@ -1,6 +1,7 @@
 import { useUser } from '@clerk/clerk-react';
 import { PRODUCT_NAME } from '../../lib/product.ts';
 import { ComingNext } from './ComingNext.tsx';
+import { OrganizationCard } from './OrganizationCard.tsx';
 import { ProductApiCard } from './ProductApiCard.tsx';
 
 export function DashboardPage() {
@@ -29,6 +30,7 @@ export function DashboardPage() {
         )}
       </section>
       <div className="dashboard__grid">
+        <OrganizationCard />
         <ProductApiCard />
         <ComingNext />
       </div>

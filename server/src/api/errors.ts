@@ -1,0 +1,50 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+
+/**
+ * Every error the product API answers with: one stable machine code, its HTTP status and a default
+ * message for people. Bodies are `{ errors: [{ code, message }] }`, the shape the web client reads.
+ */
+export const API_ERRORS = {
+  unauthenticated: { status: 401, message: 'A valid session token is required.' },
+  forbidden: { status: 403, message: 'Your role in the active organisation does not allow this.' },
+  no_active_organization: { status: 404, message: 'The session has no active organisation.' },
+  organization_not_found: { status: 404, message: 'The active organisation no longer exists.' },
+  internal_error: { status: 500, message: 'The server could not complete the request.' },
+} as const satisfies Record<string, { status: number; message: string }>;
+
+export type ApiErrorCode = keyof typeof API_ERRORS;
+
+export interface ApiErrorBody {
+  errors: { code: ApiErrorCode; message: string }[];
+}
+
+/** Thrown by route handlers and guards; the API scope's error handler turns it into the JSON answer. */
+export class ApiError extends Error {
+  override name = 'ApiError';
+  readonly status: number;
+
+  constructor(
+    readonly code: ApiErrorCode,
+    message: string = API_ERRORS[code].message,
+  ) {
+    super(message);
+    this.status = API_ERRORS[code].status;
+  }
+}
+
+export function apiErrorBody(code: ApiErrorCode, message: string = API_ERRORS[code].message): ApiErrorBody {
+  return { errors: [{ code, message }] };
+}
+
+export function sendApiError(reply: FastifyReply, error: ApiError): FastifyReply {
+  return reply.code(error.status).send(apiErrorBody(error.code, error.message));
+}
+
+/** Keeps every failure under /api in the product's error shape; unexpected ones are logged, not leaked. */
+export function registerApiErrorHandler(api: FastifyInstance) {
+  api.setErrorHandler((error, req, reply) => {
+    if (error instanceof ApiError) return sendApiError(reply, error);
+    req.log.error({ err: error }, 'product API request failed');
+    return sendApiError(reply, new ApiError('internal_error'));
+  });
+}

@@ -1,0 +1,24 @@
+import type { FastifyInstance } from 'fastify';
+import { readOrganizationWithDefaults } from '../../organizations/organization-with-defaults.ts';
+import type { ApiDeps } from '../deps.ts';
+import { ApiError } from '../errors.ts';
+import { authOf, requireAuth } from '../require-auth.ts';
+
+/**
+ * GET /api/organizations/current — the session's active organisation `{ id, slug, name, publicMetadata }`,
+ * with its default metadata written on first read. Only the verified token's org id is ever used, so
+ * a caller can never read another organisation through this route.
+ */
+export function registerCurrentOrganizationRoute(api: FastifyInstance, deps: ApiDeps) {
+  api.get('/organizations/current', { preHandler: requireAuth(deps) }, async (req) => {
+    const { orgId } = authOf(req);
+    if (!orgId) throw new ApiError('no_active_organization');
+    try {
+      return await readOrganizationWithDefaults(deps.clerk.organizations, orgId);
+    } catch (error) {
+      // Deleted while the (up to 60 s) session token still names it.
+      if ((error as { status?: unknown }).status === 404) throw new ApiError('organization_not_found');
+      throw error;
+    }
+  });
+}

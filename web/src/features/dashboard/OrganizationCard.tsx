@@ -1,0 +1,74 @@
+import { Link } from 'react-router';
+import { useAuthState } from '../../state/auth/AuthStateProvider.tsx';
+import { roleLabel } from '../../state/auth/roles.ts';
+import { selectRole } from '../../state/auth/selectors.ts';
+import { LoadError } from '../../ui/LoadError.tsx';
+import { Loading } from '../../ui/Loading.tsx';
+import { moduleStatuses } from '../modules/modules.ts';
+import { useCurrentOrganization } from '../organizations/useCurrentOrganization.ts';
+
+/** The active organisation: its name, the user's role in it and which modules it has switched on. */
+export function OrganizationCard() {
+  const auth = useAuthState();
+  const { state, retry } = useCurrentOrganization();
+  const role = selectRole(auth);
+
+  return (
+    <section className="card" aria-labelledby="organization-heading" data-testid="dashboard-organization">
+      <h2 id="organization-heading">Organisation</h2>
+      <div aria-live="polite" aria-busy={state.status === 'loading'}>
+        {state.status === 'none' && (
+          <div data-testid="dashboard-no-organization">
+            <p>You have no active organisation.</p>
+            <p className="actions">
+              <Link to="/create-organization" className="button">
+                Create an organisation
+              </Link>
+              <Link to="/organizations" className="button button--secondary">
+                Your organisations
+              </Link>
+            </p>
+          </div>
+        )}
+
+        {state.status === 'loading' && (
+          <Loading testId="dashboard-organization-loading">Loading your organisation…</Loading>
+        )}
+
+        {state.status === 'error' && (
+          <LoadError
+            what="Your organisation"
+            message={state.message}
+            testId="dashboard-organization-error"
+            onRetry={retry}
+          />
+        )}
+
+        {state.status === 'loaded' && (
+          <>
+            <dl className="facts">
+              <dt>Name</dt>
+              <dd data-testid="dashboard-org-name">{state.organization.name}</dd>
+              <dt>Your role</dt>
+              <dd data-testid="dashboard-role">{role ? roleLabel(role) : 'None'}</dd>
+            </dl>
+            <h3 id="modules-heading">Modules</h3>
+            <ul className="modules" aria-labelledby="modules-heading" data-testid="dashboard-modules">
+              {moduleStatuses(auth.organization?.publicMetadata ?? {}).map((module) => (
+                <li
+                  key={module.key}
+                  className={`module ${module.enabled ? 'module--on' : 'module--off'}`}
+                  data-testid={`module-${module.key}`}
+                  data-enabled={module.enabled ? 'true' : 'false'}
+                >
+                  <span className="module__label">{module.label}</span>
+                  <span className="module__state">{module.enabled ? 'On' : 'Off'}</span>
+                </li>
+              ))}
+            </ul>
+          </>
+        )}
+      </div>
+    </section>
+  );
+}

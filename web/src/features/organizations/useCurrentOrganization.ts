@@ -1,0 +1,60 @@
+import { useAuth } from '@clerk/clerk-react';
+import { useCallback, useEffect, useState } from 'react';
+import { useAuthDispatch, useAuthState } from '../../state/auth/AuthStateProvider.tsx';
+import { authEvents } from '../../state/auth/reducer.ts';
+import { fetchCurrentOrganization, type CurrentOrganization } from './api/get-current-organization.ts';
+
+export type CurrentOrganizationState =
+  | { status: 'none' }
+  | { status: 'loading' }
+  | { status: 'loaded'; organization: CurrentOrganization }
+  | { status: 'error'; message: string };
+
+type Outcome = { status: 'loaded'; organization: CurrentOrganization } | { status: 'error'; message: string };
+
+/**
+ * Reads the active organisation from the product API whenever it changes, and merges the metadata it
+ * answers with (defaults included) into the auth state, which Clerk's copy may not have yet.
+ */
+export function useCurrentOrganization(): { state: CurrentOrganizationState; retry: () => void } {
+  const { getToken } = useAuth();
+  const dispatch = useAuthDispatch();
+  const organizationId = useAuthState().organization?.id ?? null;
+  // Outcomes are kept per organisation id and attempt, so a switch shows "loading" at once and a late
+  // answer for the previous organisation is ignored.
+  const [attempt, setAttempt] = useState(0);
+  const [result, setResult] = useState<{ key: string; outcome: Outcome } | null>(null);
+  const key = `${organizationId}#${attempt}`;
+
+  useEffect(() => {
+    if (!organizationId) return;
+    const controller = new AbortController();
+    void (async () => {
+      let outcome: Outcome;
+      try {
+        const token = await getToken();
+        if (!token) throw new Error('There is no active session to send.');
+        const organization = await fetchCurrentOrganization({ token, signal: controller.signal });
+        if (organization.id !== organizationId) {
+          throw new Error('The active organisation changed while it was loading. Try again.');
+        }
+        dispatch(authEvents.updateOrganizationMetadata(organization.publicMetadata));
+        outcome = { status: 'loaded', organization };
+      } catch (error) {
+        if (controller.signal.aborted) return;
+        outcome = {
+          status: 'error',
+          message: error instanceof Error ? error.message : 'The organisation could not be loaded.',
+        };
+      }
+      if (!controller.signal.aborted) setResult({ key, outcome });
+    })();
+    return () => controller.abort();
+  }, [dispatch, getToken, organizationId, key]);
+
+  const retry = useCallback(() => setAttempt((n) => n + 1), []);
+
+  if (!organizationId) return { state: { status: 'none' }, retry };
+  if (result?.key !== key) return { state: { status: 'loading' }, retry };
+  return { state: result.outcome, retry };
+}
