@@ -30,9 +30,12 @@ export async function startSignUp(page: Page, origin: string, email: string, pas
   await page.getByRole('button', { name: 'Continue', exact: true }).click();
 }
 
-/** Complete sign-up through the Clerk UI with the code from the development outbox; ends on the dashboard. */
-/** `outboxOrigin` is where the development outbox is served (the provider's origin when it runs apart). */
-export async function signUp(
+/**
+ * Completes sign-up through the Clerk UI with the code from the development outbox; ends signed in,
+ * on /create-organization (a new user has no organisation yet) or /dashboard.
+ * `outboxOrigin` is where the development outbox is served (the provider's origin when it runs apart).
+ */
+export async function signUpUntilSignedIn(
   page: Page,
   origin: string,
   email: string,
@@ -43,7 +46,42 @@ export async function signUp(
   await startSignUp(page, origin, email, password);
   await waitForHash(page, '/verify-email-address');
   await enterCode(page, await waitForCode(outboxOrigin, email, since));
+  // Settled: the organisation rule may pass through /dashboard on its way to /create-organization.
+  await page
+    .getByTestId('create-organization-page')
+    .or(page.getByTestId('dashboard-org-name'))
+    .first()
+    .waitFor();
+}
+
+/** Fills the real Clerk <CreateOrganization/> (name only; the slug follows), skips inviting, ends on the dashboard. */
+export async function createOrganization(page: Page, name: string) {
+  const form = page
+    .locator('.cl-createOrganization-root, .cl-organizationList-root, .cl-modalContent')
+    .first();
+  await form.locator('input[name=name]').fill(name);
+  await form.getByRole('button', { name: 'Create organization' }).click();
+  const skip = page.getByRole('button', { name: 'Skip' });
+  await Promise.race([
+    skip.waitFor({ timeout: 15_000 }).then(() => skip.click()),
+    waitForPath(page, '/dashboard'),
+  ]);
   await waitForPath(page, '/dashboard');
+  await page.getByTestId('dashboard-org-name').filter({ hasText: name }).waitFor();
+}
+
+/** Sign-up, then (as every user needs one) a first organisation of their own; ends on the dashboard. */
+export async function signUp(
+  page: Page,
+  origin: string,
+  email: string,
+  password = PASSWORD,
+  outboxOrigin = origin,
+) {
+  await signUpUntilSignedIn(page, origin, email, password, outboxOrigin);
+  if (await page.getByTestId('create-organization-page').isVisible()) {
+    await createOrganization(page, `${email.split('@')[0]} team`);
+  }
   await page.getByTestId('dashboard').waitFor();
 }
 
@@ -78,6 +116,7 @@ export async function signOutFromUserButton(page: Page) {
 
 /** The current session token, as clerk-js holds it. */
 export async function sessionToken(page: Page): Promise<string> {
+  await waitForClerkSession(page);
   return page.evaluate(async () => {
     const clerk = (window as unknown as { Clerk: { session: { getToken(): Promise<string | null> } | null } })
       .Clerk;
@@ -85,4 +124,16 @@ export async function sessionToken(page: Page): Promise<string> {
     if (!token) throw new Error('no session token');
     return token;
   });
+}
+
+/** Waits until clerk-js has loaded and holds a session (after a navigation it needs a moment). */
+export async function waitForClerkSession(page: Page) {
+  await page.waitForFunction(
+    () => {
+      const clerk = (window as unknown as { Clerk?: { loaded: boolean; session: unknown } }).Clerk;
+      return !!clerk?.loaded && !!clerk.session;
+    },
+    null,
+    { timeout: 15_000 },
+  );
 }

@@ -1,7 +1,15 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useSuite, nextFapiResponse, errorCodeOf } from '../support/suite.ts';
-import { enterCode, signUp, startSignUp, uniqueEmail, waitForHash, PASSWORD } from '../support/flows.ts';
+import {
+  createOrganization,
+  enterCode,
+  signUp,
+  startSignUp,
+  uniqueEmail,
+  waitForHash,
+  PASSWORD,
+} from '../support/flows.ts';
 import { mailCount, waitForCode } from '../support/outbox.ts';
 import type { Page } from 'playwright-core';
 
@@ -29,7 +37,10 @@ describe('sign-up through the Clerk UI', () => {
     const code = await waitForCode(suite.server.origin, email, since);
     assert.match(code, /^\d{6}$/);
     await enterCode(page, code);
-    await page.waitForFunction(() => location.pathname === '/dashboard', null, { timeout: 15_000 });
+    // Signed in, without an organisation yet: the product asks for one first.
+    await page.waitForFunction(() => location.pathname === '/create-organization', null, { timeout: 15_000 });
+    await page.locator('.cl-userButtonTrigger').waitFor();
+    await createOrganization(page, 'Signup Org');
 
     // The signed-in shell: the Clerk user button and who is signed in.
     await page.locator('.cl-userButtonTrigger').waitFor();
@@ -101,7 +112,7 @@ describe('sign-up through the Clerk UI', () => {
     await page.getByText('Incorrect code').waitFor();
 
     await enterCode(page, code);
-    await page.waitForFunction(() => location.pathname === '/dashboard', null, { timeout: 15_000 });
+    await page.waitForFunction(() => location.pathname === '/create-organization', null, { timeout: 15_000 });
   });
 
   test('an expired verification code is refused with verification_expired', async () => {
@@ -131,7 +142,7 @@ describe('sign-up through the Clerk UI', () => {
     await startSignUp(page, suite.server.origin, email);
     await waitForHash(page, '/verify-email-address');
     await enterCode(page, '424242');
-    await page.waitForFunction(() => location.pathname === '/dashboard', null, { timeout: 15_000 });
+    await page.waitForFunction(() => location.pathname === '/create-organization', null, { timeout: 15_000 });
     assert.equal(await mailCount(suite.server.origin, email), 0);
   });
 });

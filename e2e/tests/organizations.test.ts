@@ -1,0 +1,175 @@
+import { describe, test, before } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Page } from 'playwright-core';
+import { useSuite, nextFapiResponse } from '../support/suite.ts';
+import {
+  createOrganization,
+  sessionToken,
+  signUpUntilSignedIn,
+  uniqueEmail,
+  waitForPath,
+  PASSWORD,
+} from '../support/flows.ts';
+import { sessionClaims } from '../support/organizations.ts';
+import type { OutboxMail } from '../support/outbox.ts';
+
+interface Me {
+  userId: string;
+  orgId: string | null;
+  orgRole: string | null;
+  orgSlug: string | null;
+}
+
+describe('organisations through the Clerk UI', () => {
+  const suite = useSuite();
+  const api = async (page: Page): Promise<Me> => {
+    const res = await fetch(`${suite.server.origin}/api/me`, {
+      headers: { authorization: `Bearer ${await sessionToken(page)}` },
+    });
+    assert.equal(res.status, 200);
+    return (await res.json()) as Me;
+  };
+
+  /** The invitation link mailed to `email`, from the development outbox. */
+  async function invitationLink(email: string): Promise<string> {
+    for (let i = 0; i < 50; i++) {
+      const mails = (await (
+        await fetch(`${suite.server.origin}/__dev/mail?to=${encodeURIComponent(email)}`)
+      ).json()) as OutboxMail[];
+      const link = mails[0]?.text.match(/https?:\/\/\S+tickets\/accept\?ticket=[\w-]+/)?.[0];
+      if (link) return link;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    throw new Error(`no invitation mailed to ${email}`);
+  }
+
+  const adminEmail = uniqueEmail('org-admin');
+  const memberEmail = uniqueEmail('org-member');
+  let admin: Page;
+  let member: Page;
+  let memberUserId = '';
+
+  before(async () => {
+    admin = (await suite.newPage()).page;
+    member = (await suite.newPage()).page;
+  });
+
+  test('(a) a new user without an organisation is sent to /create-organization, creates one, and is its admin', async () => {
+    await signUpUntilSignedIn(admin, suite.server.origin, adminEmail);
+    await waitForPath(admin, '/create-organization');
+    await admin.getByTestId('create-organization-page').waitFor();
+    await createOrganization(admin, 'Acme Security');
+    assert.equal(await admin.getByTestId('dashboard-role').textContent(), 'Admin');
+    const me = await api(admin);
+    assert.match(me.orgId ?? '', /^org_/);
+    assert.equal(me.orgRole, 'org:admin');
+    // Every module starts switched off (default metadata written by the server).
+    for (const key of ['vCiso', 'compliance', 'qompanion', 'hexadiag', 'passport']) {
+      assert.equal(await admin.getByTestId(`module-${key}`).getAttribute('data-enabled'), 'false');
+    }
+  });
+
+  test('(b) the admin invites a second address; that person signs up from the emailed link and joins as member', async () => {
+    await admin.goto(`${suite.server.origin}/organization/organization-members`);
+    await admin.getByRole('button', { name: 'Invite' }).click();
+    // The real invite form: addresses become tags when followed by a comma or space; the role defaults to Member.
+    await admin.getByTestId('tag-input').pressSequentially(`${memberEmail},`);
+    const sent = nextFapiResponse(admin, 'POST', /\/invitations\/bulk$/);
+    await admin.getByRole('button', { name: 'Send invitations' }).click();
+    assert.equal((await sent).status(), 200);
+
+    const link = await invitationLink(memberEmail);
+    await member.goto(link);
+    await waitForPath(member, '/sign-up');
+    // The ticket proves the address: only the password is asked for.
+    await member.locator('input[name=password]').fill(PASSWORD);
+    await member.getByRole('button', { name: 'Continue', exact: true }).click();
+    await waitForPath(member, '/dashboard');
+    await member.getByTestId('dashboard-org-name').filter({ hasText: 'Acme Security' }).waitFor();
+    assert.equal(await member.getByTestId('dashboard-role').textContent(), 'Member');
+    const me = await api(member);
+    assert.equal(me.orgRole, 'org:member');
+    memberUserId = me.userId;
+  });
+
+  test('(e) a member cannot open members management or change roles (hidden in the UI, 403 from the API)', async () => {
+    await member.goto(`${suite.server.origin}/members`);
+    await member.getByTestId('members-forbidden').waitFor();
+    const status = await member.evaluate(async (userId) => {
+      const clerk = (
+        window as unknown as {
+          Clerk: { organization: { updateMember(p: { userId: string; role: string }): Promise<unknown> } };
+        }
+      ).Clerk;
+      try {
+        await clerk.organization.updateMember({ userId, role: 'org:admin' });
+        return 'allowed';
+      } catch (err) {
+        return `${(err as { status?: number }).status}:${(err as { errors?: { code: string }[] }).errors?.[0]?.code}`;
+      }
+    }, memberUserId);
+    assert.equal(status, '403:not_allowed_access');
+  });
+
+  test('(c) the admin makes the member a virtual security officer; the member sees it after the next token', async () => {
+    await admin.goto(`${suite.server.origin}/members`);
+    await admin.getByTestId('members-page').waitFor();
+    const updated = nextFapiResponse(admin, 'PATCH', new RegExp(`/memberships/${memberUserId}$`));
+    await admin.getByTestId(`members-role-select-${memberUserId}`).selectOption('org:vciso');
+    assert.equal((await updated).status(), 200);
+
+    await member.goto(`${suite.server.origin}/dashboard`);
+    await member.getByTestId('dashboard-role').filter({ hasText: 'Virtual security officer' }).waitFor();
+    assert.equal((await api(member)).orgRole, 'org:vciso');
+    assert.equal((await sessionClaims(member)).org_role, 'org:vciso');
+  });
+
+  test('(d) a user in two organisations switches with the switcher and the product API follows', async () => {
+    await admin.goto(`${suite.server.origin}/dashboard`);
+    const first = (await api(admin)).orgId;
+    await admin.locator('.cl-organizationSwitcherTrigger').click();
+    await admin
+      .getByRole('menuitem', { name: 'Create organization' })
+      .or(admin.getByRole('button', { name: 'Create organization' }))
+      .first()
+      .click();
+    await createOrganization(admin, 'Beta Audits');
+    const second = (await api(admin)).orgId;
+    assert.notEqual(second, first);
+
+    await admin.locator('.cl-organizationSwitcherTrigger').click();
+    await admin
+      .getByRole('menuitem', { name: /Acme Security/ })
+      .or(admin.getByRole('button', { name: /Acme Security/ }))
+      .first()
+      .click();
+    await admin.getByTestId('dashboard-org-name').filter({ hasText: 'Acme Security' }).waitFor();
+    assert.equal((await api(admin)).orgId, first);
+  });
+
+  test('(f) leaving an organisation needs its name typed; the user then goes to another organisation or to /create-organization', async () => {
+    await member.goto(`${suite.server.origin}/organization`);
+    await member.getByRole('button', { name: 'Leave organization' }).click();
+    const confirm = member
+      .locator('input[name=deleteOrganizationConfirmation], input[name=leaveOrganizationConfirmation]')
+      .first();
+    const leave = member.getByRole('button', { name: 'Leave organization' }).last();
+    await confirm.fill('Not the name');
+    // Clerk's form re-renders on input; give it the moment it needs before reading the button.
+    await member.waitForFunction(
+      () =>
+        [...document.querySelectorAll('button')].filter((b) => b.textContent === 'Leave organization').pop()
+          ?.disabled,
+      null,
+      { timeout: 5_000 },
+    );
+    assert.equal(await leave.isDisabled(), true);
+    await confirm.fill('Acme Security');
+    const left = nextFapiResponse(member, 'DELETE', /\/me\/organization_memberships\//);
+    await leave.click();
+    assert.equal((await left).status(), 200);
+    // The member had no other organisation.
+    await waitForPath(member, '/create-organization');
+    assert.equal((await api(member)).orgId, null);
+  });
+});
