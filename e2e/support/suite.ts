@@ -11,11 +11,11 @@ export interface Suite {
 }
 
 /** One real server (embedded provider, fresh PGlite) and one headless Chromium per test file. */
-export function useSuite(): Suite {
+export function useSuite(opts: { env?: Record<string, string> } = {}): Suite {
   const suite = {} as Suite;
   const contexts: BrowserContext[] = [];
   before(async () => {
-    suite.server = await startServer();
+    suite.server = await startServer({ env: opts.env });
     suite.browser = await launchBrowser();
     suite.newPage = async () => {
       const context = await suite.browser.newContext();

@@ -35,6 +35,7 @@ export function ClerkProviderWithRouter() {
       telemetry={false}
       appearance={appearance}
       afterSignOutUrl="/"
+      taskUrls={{ 'choose-organization': '/tasks/choose-organization' }}
       signInUrl="/sign-in"
       signUpUrl="/sign-up"
       signInFallbackRedirectUrl="/dashboard"

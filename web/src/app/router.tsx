@@ -5,6 +5,7 @@ import { SignInPage } from '../features/auth/SignInPage.tsx';
 import { SignUpPage } from '../features/auth/SignUpPage.tsx';
 import { DashboardPage } from '../features/dashboard/DashboardPage.tsx';
 import { LandingPage } from '../features/landing/LandingPage.tsx';
+import { ChooseOrganizationTaskPage } from '../features/organizations/ChooseOrganizationTaskPage.tsx';
 import { CreateOrganizationPage } from '../features/organizations/CreateOrganizationPage.tsx';
 import { MembersPage } from '../features/organizations/members/MembersPage.tsx';
 import { OrganizationListPage } from '../features/organizations/OrganizationListPage.tsx';
@@ -36,6 +37,8 @@ export const router = createBrowserRouter([
           // The profile's tabs are sub-paths (path routing), e.g. /organization/organization-members.
           { path: 'organization/*', element: signedIn(<OrganizationProfilePage />) },
           { path: 'members', element: signedIn(<MembersPage />) },
+          // Pending sessions are not signed in yet, so this page is not behind the signed-in guard.
+          { path: 'tasks/choose-organization', element: <ChooseOrganizationTaskPage /> },
           { path: '*', element: <NotFoundPage /> },
         ],
       },
