@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import formbody from '@fastify/formbody';
 import { DatabaseUnavailableError, type Queryable } from '../db/database.ts';
+import { MailUnavailableError } from '../mail/mailer.ts';
 import type { IdentityDeps } from '../deps.ts';
 import { ClerkError, errorBody, errors } from '../errors.ts';
 import { setCookie } from '../http/cookies.ts';
@@ -106,6 +107,10 @@ export async function fapiPlugin(app: FastifyInstance, opts: { deps: IdentityDep
     } catch (err) {
       if (err instanceof ClerkError) return sendError(reply, err);
       if (err instanceof DatabaseUnavailableError) return sendError(reply, errors.unavailable());
+      if (err instanceof MailUnavailableError) {
+        req.log.warn({ err: { message: err.message } }, 'mail server unavailable');
+        return sendError(reply, errors.unavailable());
+      }
       req.log.error(
         { err: { message: (err as Error).message, stack: (err as Error).stack } },
         'fapi handler failed',

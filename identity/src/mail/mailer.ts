@@ -9,6 +9,11 @@ export interface MailMessage {
   html: string;
 }
 
+/** The mail server could not take the message: the request fails as 503 and its transaction rolls back. */
+export class MailUnavailableError extends Error {
+  override readonly name = 'MailUnavailableError';
+}
+
 /** Where outgoing mail goes: a real SMTP server, or the development outbox in the database. */
 export interface Mailer {
   readonly kind: 'smtp' | 'outbox';
@@ -32,7 +37,11 @@ export function smtpMailer(smtpUrl: string, from: string): Mailer {
   return {
     kind: 'smtp',
     async send(_db, message) {
-      await transport.sendMail({ from, ...message });
+      try {
+        await transport.sendMail({ from, ...message });
+      } catch (err) {
+        throw new MailUnavailableError((err as Error).message);
+      }
     },
   };
 }

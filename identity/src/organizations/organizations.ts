@@ -38,7 +38,9 @@ export function validateName(raw: string | undefined): string {
 }
 
 export function validateSlug(raw: string): string {
-  const slug = raw.trim();
+  // clerk-js fills the slug field from the name as the user types, so "Acme Inc." arrives as
+  // "acme-inc-": edge hyphens are dropped rather than refused.
+  const slug = raw.trim().replace(/^-+|-+$/g, '');
   if (slug.length > MAX_SLUG_LENGTH || !SLUG_PATTERN.test(slug)) {
     throw errors.paramFormatInvalid(
       'slug',
