@@ -4,6 +4,7 @@ import type { ClerkError } from '../errors.ts';
 import type { RateLimitRule } from '../store/rate-limits.ts';
 import type { ClientRow } from '../store/rows.ts';
 import type { FormBody } from './form.ts';
+import type { Upload } from './organizations/upload.ts';
 
 export interface FapiRequestInfo {
   params: Record<string, string>;
@@ -14,6 +15,8 @@ export interface FapiRequestInfo {
   origin: string | null;
   /** `_clerk_session_id`: which session of the client the call acts for. */
   sessionId: string | null;
+  /** The file of an upload request (organisation logo), read before the transaction starts. */
+  upload: Upload | null;
 }
 
 export interface FapiContext extends FapiRequestInfo {

@@ -62,16 +62,17 @@ export async function fapiPlugin(app: FastifyInstance, opts: { deps: IdentityDep
     if (matched === null) return sendError(reply, errors.notFound('endpoint'));
     if (matched === 'method_not_allowed') return sendError(reply, errors.methodNotAllowed());
 
-    let uploadBody: FormBody | null;
+    let uploaded: Awaited<ReturnType<typeof readUpload>>;
     try {
-      uploadBody = await readUpload(req);
+      uploaded = await readUpload(req);
     } catch (err) {
       if (err instanceof ClerkError) return sendError(reply, err);
       throw err;
     }
     const info: FapiRequestInfo = {
       params: matched.params,
-      body: uploadBody ?? (((req.body ?? {}) as FormBody) || {}),
+      body: uploaded?.body ?? (((req.body ?? {}) as FormBody) || {}),
+      upload: uploaded?.upload ?? null,
       query,
       ip: req.ip,
       origin: typeof req.headers.origin === 'string' ? req.headers.origin : null,

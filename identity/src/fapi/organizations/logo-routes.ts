@@ -10,7 +10,7 @@ export const putLogoRoute: FapiRoute = {
   path: '/organizations/:id/logo',
   async handler(ctx) {
     const { organization } = await requireOrganization(ctx, ctx.params.id!, 'org:sys_profile:manage');
-    const logo = uploadedImage(ctx.body);
+    const logo = uploadedImage(ctx.upload);
     const updated = await setOrganizationLogo(ctx.tx, organization.id, logo, ctx.now);
     return { response: await organizationWithCounts(ctx, updated) };
   },

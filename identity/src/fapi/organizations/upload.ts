@@ -11,15 +11,12 @@ import type { FormBody } from '../form.ts';
  * Both are read before the route's transaction starts; the bytes travel with the request's form body.
  */
 
-interface Upload {
+export interface Upload {
   data: Buffer;
   /** The multipart part's type; null for a raw body. */
   declaredType: string | null;
   raw: boolean;
 }
-
-/** Keyed by the request's form body object, which is what a FAPI handler receives as `ctx.body`. */
-const uploads = new WeakMap<FormBody, Upload>();
 
 /** A raw body somewhat over the limit can still be a data URL of an image within it (base64 is 4/3). */
 const RAW_BODY_LIMIT = Math.ceil((MAX_LOGO_BYTES * 4) / 3) + 1024;
@@ -37,15 +34,14 @@ export async function registerUploadParsers(app: FastifyInstance): Promise<void>
 }
 
 /**
- * The form body of an upload request (multipart text fields; empty for a raw body) with the upload
- * attached, or null when the request carries no upload and its parsed body is to be used as it is.
+ * The form fields and the file of an upload request (multipart, or a raw body with no fields), or null
+ * when the request carries no upload and its parsed body is to be used as it is.
  */
-export async function readUpload(req: FastifyRequest): Promise<FormBody | null> {
-  if (Buffer.isBuffer(req.body)) {
-    const body: FormBody = {};
-    uploads.set(body, { data: req.body, declaredType: null, raw: true });
-    return body;
-  }
+export async function readUpload(
+  req: FastifyRequest,
+): Promise<{ body: FormBody; upload: Upload | null } | null> {
+  if (Buffer.isBuffer(req.body))
+    return { body: {}, upload: { data: req.body, declaredType: null, raw: true } };
   if (!req.isMultipart()) return null;
   const body: FormBody = {};
   let upload: Upload | undefined;
@@ -67,13 +63,11 @@ export async function readUpload(req: FastifyRequest): Promise<FormBody | null> 
     if (code === 'FST_FILES_LIMIT') throw errors.organizationLogoInvalid('Upload one image at a time.');
     throw errors.bodyInvalid('The multipart request body could not be read.');
   }
-  if (upload) uploads.set(body, upload);
-  return body;
+  return { body, upload: upload ?? null };
 }
 
 /** The image uploaded with this request, validated; a request without one is the logo's error. */
-export function uploadedImage(body: FormBody): OrganizationImage {
-  const upload = uploads.get(body);
+export function uploadedImage(upload: Upload | null): OrganizationImage {
   if (!upload) throw errors.organizationLogoInvalid('Choose an image file to upload.');
   return upload.raw ? logoFromRawBody(upload.data) : validateLogo(upload.data, upload.declaredType);
 }
