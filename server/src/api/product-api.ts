@@ -3,10 +3,12 @@ import type { ApiDeps } from './deps.ts';
 import { registerApiErrorHandler } from './errors.ts';
 import { registerMeRoute } from './me.ts';
 import { registerCurrentOrganizationRoute } from './organizations/current.ts';
+import { registerOrganizationSettingsRoute } from './organizations/settings.ts';
 
 /** Every product API route; registered under the /api prefix. */
 export function registerProductApi(api: FastifyInstance, deps: ApiDeps) {
   registerApiErrorHandler(api);
   registerMeRoute(api, deps);
   registerCurrentOrganizationRoute(api, deps);
+  registerOrganizationSettingsRoute(api, deps);
 }

@@ -14,6 +14,9 @@ export function MainNav() {
       <NavLink to="/organization" className="main-nav__link" data-testid="nav-organization">
         Organisation
       </NavLink>
+      <NavLink to="/settings" className="main-nav__link" data-testid="nav-settings">
+        Settings
+      </NavLink>
       {selectHasAdminRights(auth) && (
         <NavLink to="/members" className="main-nav__link" data-testid="nav-members">
           Members

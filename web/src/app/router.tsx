@@ -10,6 +10,7 @@ import { CreateOrganizationPage } from '../features/organizations/CreateOrganiza
 import { MembersPage } from '../features/organizations/members/MembersPage.tsx';
 import { OrganizationListPage } from '../features/organizations/OrganizationListPage.tsx';
 import { OrganizationProfilePage } from '../features/organizations/OrganizationProfilePage.tsx';
+import { SettingsPage } from '../features/settings/SettingsPage.tsx';
 import { AppLayout } from './AppLayout.tsx';
 import { ClerkProviderWithRouter } from './ClerkProviderWithRouter.tsx';
 import { NotFoundPage } from './NotFoundPage.tsx';
@@ -37,6 +38,7 @@ export const router = createBrowserRouter([
           // The profile's tabs are sub-paths (path routing), e.g. /organization/organization-members.
           { path: 'organization/*', element: signedIn(<OrganizationProfilePage />) },
           { path: 'members', element: signedIn(<MembersPage />) },
+          { path: 'settings', element: signedIn(<SettingsPage />) },
           // Pending sessions are not signed in yet, so this page is not behind the signed-in guard.
           { path: 'tasks/choose-organization', element: <ChooseOrganizationTaskPage /> },
           { path: '*', element: <NotFoundPage /> },

@@ -1,0 +1,129 @@
+import { describe, test, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { createClerkClient } from '@clerk/backend';
+import type { Page } from 'playwright-core';
+import { useSuite } from '../support/suite.ts';
+import { sessionToken, signUp, uniqueEmail, waitForClerkSession, waitForPath } from '../support/flows.ts';
+
+const MODULE_KEYS = ['vCiso', 'compliance', 'qompanion', 'hexadiag', 'passport'] as const;
+
+interface Organization {
+  id: string;
+  publicMetadata: Record<string, unknown>;
+}
+
+describe('organisation settings: modules and language', () => {
+  const suite = useSuite();
+  let admin: Page;
+  let member: Page;
+  let organizationId = '';
+
+  const api = async (page: Page, method: 'GET' | 'PATCH', path: string, body?: unknown) => {
+    const res = await fetch(`${suite.server.origin}${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${await sessionToken(page)}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+  };
+
+  before(async () => {
+    admin = (await suite.newPage()).page;
+    member = (await suite.newPage()).page;
+  });
+
+  test('an admin switches modules on and picks a language; the dashboard shows them without a reload', async () => {
+    await signUp(admin, suite.server.origin, uniqueEmail('settings-admin'));
+    organizationId = ((await api(admin, 'GET', '/api/me')).body.orgId as string) ?? '';
+    assert.match(organizationId, /^org_/);
+
+    await admin.getByTestId('nav-settings').click();
+    await waitForPath(admin, '/settings');
+    await admin.getByTestId('settings-page').waitFor();
+    await admin.getByTestId('settings-module-compliance').check();
+    await admin.getByTestId('settings-module-passport').check();
+    await admin.getByTestId('settings-language').selectOption('EN');
+    assert.equal(await admin.getByTestId('settings-readonly-note').count(), 0);
+    await admin.getByTestId('settings-save').click();
+    await admin.getByTestId('settings-saved').waitFor();
+
+    // No reload: a marker on window survives only client-side navigation.
+    await admin.evaluate(() => ((window as unknown as { __noReload: boolean }).__noReload = true));
+    await admin.getByTestId('nav-dashboard').click();
+    await waitForPath(admin, '/dashboard');
+    await admin.getByTestId('dashboard-modules').waitFor();
+    for (const key of MODULE_KEYS) {
+      const expected = key === 'compliance' || key === 'passport' ? 'true' : 'false';
+      assert.equal(await admin.getByTestId(`module-${key}`).getAttribute('data-enabled'), expected, key);
+    }
+    assert.equal(
+      await admin.evaluate(() => (window as unknown as { __noReload?: boolean }).__noReload),
+      true,
+    );
+
+    const current = await api(admin, 'GET', '/api/organizations/current');
+    assert.equal(current.status, 200);
+    const metadata = (current.body as unknown as Organization).publicMetadata;
+    assert.equal(metadata.complianceModuleEnabled, true);
+    assert.equal(metadata.passportModuleEnabled, true);
+    assert.equal(metadata.vCisoModuleEnabled, false);
+    assert.equal(metadata.qompanionModuleEnabled, false);
+    assert.equal(metadata.hexadiagModuleEnabled, false);
+    assert.equal(metadata.uiLanguage, 'EN');
+  });
+
+  test('a member sees the settings read-only, and the API refuses their change', async () => {
+    await signUp(member, suite.server.origin, uniqueEmail('settings-member'));
+    const memberUserId = (await api(member, 'GET', '/api/me')).body.userId as string;
+    const clerk = createClerkClient({
+      apiUrl: `${suite.server.origin}/__clerk_backend`,
+      secretKey: suite.server.app.identity!.secretKey,
+    });
+    await clerk.organizations.createOrganizationMembership({
+      organizationId,
+      userId: memberUserId,
+      role: 'org:member',
+    });
+
+    // Make the admin's organisation the member's active one, through clerk-js as the switcher does.
+    await waitForClerkSession(member);
+    await member.evaluate(async (orgId) => {
+      const clerk = (
+        window as unknown as {
+          Clerk: {
+            user: { reload(): Promise<unknown> };
+            setActive(p: { organization: string }): Promise<void>;
+          };
+        }
+      ).Clerk;
+      await clerk.user.reload();
+      await clerk.setActive({ organization: orgId });
+    }, organizationId);
+    const me = await api(member, 'GET', '/api/me');
+    assert.equal(me.body.orgId, organizationId);
+    assert.equal(me.body.orgRole, 'org:member');
+
+    await member.getByTestId('nav-settings').click();
+    await waitForPath(member, '/settings');
+    await member.getByTestId('settings-readonly-note').waitFor();
+    for (const key of MODULE_KEYS) {
+      const box = member.getByTestId(`settings-module-${key}`);
+      assert.equal(await box.isDisabled(), true, key);
+      assert.equal(await box.isChecked(), key === 'compliance' || key === 'passport', key);
+    }
+    assert.equal(await member.getByTestId('settings-language').isDisabled(), true);
+    assert.equal(await member.getByTestId('settings-language').inputValue(), 'EN');
+    assert.equal(await member.getByTestId('settings-save').count(), 0);
+
+    const refused = await api(member, 'PATCH', '/api/organizations/current/settings', {
+      modules: { vCiso: true },
+    });
+    assert.equal(refused.status, 403);
+    assert.equal((refused.body.errors as { code: string }[])[0]?.code, 'forbidden');
+    const after = await api(admin, 'GET', '/api/organizations/current');
+    assert.equal((after.body.publicMetadata as Record<string, unknown>).vCisoModuleEnabled, false);
+  });
+});

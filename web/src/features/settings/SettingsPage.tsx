@@ -1,0 +1,176 @@
+import { useAuth } from '@clerk/clerk-react';
+import { useId, useState, type FormEvent } from 'react';
+import { Link } from 'react-router';
+import { PRODUCT_NAME } from '../../lib/product.ts';
+import { useAuthDispatch, useAuthState } from '../../state/auth/AuthStateProvider.tsx';
+import { authEvents } from '../../state/auth/reducer.ts';
+import {
+  UI_LANGUAGES,
+  type OrganizationPublicMetadata,
+  type UiLanguage,
+} from '../../state/auth/organization-metadata.ts';
+import { selectHasAdminRights } from '../../state/auth/selectors.ts';
+import { LoadError } from '../../ui/LoadError.tsx';
+import { Loading } from '../../ui/Loading.tsx';
+import { MODULES, moduleStatuses, type ModuleKey } from '../modules/modules.ts';
+import { useCurrentOrganization } from '../organizations/useCurrentOrganization.ts';
+import { patchOrganizationSettings } from './api/patch-organization-settings.ts';
+import './settings.css';
+
+const LANGUAGE_LABELS: Record<UiLanguage, string> = { EN: 'English', FR: 'Français' };
+
+/** The active organisation's modules and interface language; editable with admin rights, read-only otherwise. */
+export function SettingsPage() {
+  const auth = useAuthState();
+  const { state, retry } = useCurrentOrganization();
+  const canEdit = selectHasAdminRights(auth);
+
+  return (
+    <section
+      className="card page-narrow settings"
+      data-testid="settings-page"
+      aria-labelledby="settings-heading"
+    >
+      <title>{`Settings · ${PRODUCT_NAME}`}</title>
+      <h1 id="settings-heading">Organisation settings</h1>
+      {state.status === 'none' && (
+        <p>
+          Settings belong to an organisation, and you have no active organisation.{' '}
+          <Link to="/organizations">Your organisations</Link>
+        </p>
+      )}
+      {state.status === 'loading' && <Loading testId="settings-loading">Loading the settings…</Loading>}
+      {state.status === 'error' && (
+        <LoadError what="The settings" message={state.message} testId="settings-error" onRetry={retry} />
+      )}
+      {state.status === 'loaded' && (
+        // Keyed by organisation: switching organisations starts again from that one's saved settings.
+        <SettingsForm
+          key={state.organization.id}
+          organizationName={state.organization.name}
+          metadata={{ ...state.organization.publicMetadata, ...auth.organization?.publicMetadata }}
+          canEdit={canEdit}
+        />
+      )}
+    </section>
+  );
+}
+
+type Feedback = { kind: 'saved' } | { kind: 'error'; message: string } | null;
+
+function SettingsForm({
+  organizationName,
+  metadata,
+  canEdit,
+}: {
+  organizationName: string;
+  metadata: OrganizationPublicMetadata;
+  canEdit: boolean;
+}) {
+  const { getToken } = useAuth();
+  const dispatch = useAuthDispatch();
+  const languageId = useId();
+  const [modules, setModules] = useState<Record<ModuleKey, boolean>>(
+    () =>
+      Object.fromEntries(moduleStatuses(metadata).map((m) => [m.key, m.enabled])) as Record<
+        ModuleKey,
+        boolean
+      >,
+  );
+  const [language, setLanguage] = useState<UiLanguage>(metadata.uiLanguage ?? 'FR');
+  const [busy, setBusy] = useState(false);
+  const [feedback, setFeedback] = useState<Feedback>(null);
+  const disabled = !canEdit || busy;
+
+  async function save(event: FormEvent) {
+    event.preventDefault();
+    if (!canEdit) return;
+    setBusy(true);
+    setFeedback(null);
+    try {
+      const token = await getToken();
+      if (!token) throw new Error('There is no active session to send.');
+      const organization = await patchOrganizationSettings({ modules, uiLanguage: language }, { token });
+      // The dashboard reads the auth state, so it shows the new modules without a reload.
+      dispatch(authEvents.updateOrganizationMetadata(organization.publicMetadata));
+      setFeedback({ kind: 'saved' });
+    } catch (error) {
+      setFeedback({
+        kind: 'error',
+        message: error instanceof Error ? error.message : 'The settings could not be saved.',
+      });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form onSubmit={(e) => void save(e)} aria-describedby={canEdit ? undefined : 'settings-readonly-note'}>
+      <p className="muted">
+        For <strong>{organizationName}</strong>.
+      </p>
+      {!canEdit && (
+        <p className="status" id="settings-readonly-note" data-testid="settings-readonly-note">
+          Only admins and virtual security officers of this organisation can change its settings.
+        </p>
+      )}
+      <fieldset className="settings__group" disabled={disabled}>
+        <legend>Modules</legend>
+        {MODULES.map((module) => (
+          <label key={module.key} className="settings__switch">
+            <input
+              type="checkbox"
+              role="switch"
+              checked={modules[module.key]}
+              onChange={(e) => {
+                const enabled = e.currentTarget.checked;
+                setModules((current) => ({ ...current, [module.key]: enabled }));
+                setFeedback(null);
+              }}
+              data-testid={`settings-module-${module.key}`}
+            />
+            <span>{module.label}</span>
+          </label>
+        ))}
+      </fieldset>
+      <fieldset className="settings__group" disabled={disabled}>
+        <legend>Language</legend>
+        <label htmlFor={languageId}>Interface language</label>{' '}
+        <select
+          id={languageId}
+          value={language}
+          onChange={(e) => {
+            setLanguage(e.currentTarget.value as UiLanguage);
+            setFeedback(null);
+          }}
+          data-testid="settings-language"
+        >
+          {UI_LANGUAGES.map((code) => (
+            <option key={code} value={code}>
+              {`${LANGUAGE_LABELS[code]} (${code})`}
+            </option>
+          ))}
+        </select>
+      </fieldset>
+      {canEdit && (
+        <p className="actions">
+          <button type="submit" className="button" disabled={busy} data-testid="settings-save">
+            {busy ? 'Saving…' : 'Save'}
+          </button>
+        </p>
+      )}
+      <div aria-live="polite">
+        {feedback?.kind === 'saved' && (
+          <p className="status status--ok" data-testid="settings-saved">
+            Settings saved.
+          </p>
+        )}
+        {feedback?.kind === 'error' && (
+          <p className="status status--error" role="alert" data-testid="settings-error">
+            {feedback.message}
+          </p>
+        )}
+      </div>
+    </form>
+  );
+}
