@@ -1,20 +1,11 @@
-/** The product API's own error shape, shared by every endpoint. */
-interface ApiErrorBody {
-  errors: { code: string; message: string }[];
-}
+import { HttpError } from './http/http-error.ts';
+import type { HttpClient } from './http/client.ts';
 
-export class ProductApiError extends Error {
-  override name = 'ProductApiError';
-
-  constructor(
-    message: string,
-    /** HTTP status of a refusal; null when there was no usable answer at all. */
-    readonly status: number | null,
-    readonly code: string | null = null,
-  ) {
-    super(message);
-  }
-}
+/**
+ * The product API's error; the request client's HttpError under its former name, kept so existing
+ * callers (`new ProductApiError(message, status, code)`) and `instanceof` checks keep working.
+ */
+export { HttpError as ProductApiError };
 
 export interface Me {
   userId: string;
@@ -32,63 +23,39 @@ export interface Me {
   };
 }
 
+/**
+ * Options of the former hand-built-bearer calls, kept for callers not yet moved to the request client
+ * (lib/http, useHttpClient), which adds the session token itself.
+ */
 export interface RequestOptions {
   /** Clerk session token; the server verifies it on every call. */
   token: string;
   signal?: AbortSignal;
 }
 
-/** Calls the product API with a session token and returns the parsed JSON, or throws ProductApiError. */
-export async function productApiFetch(path: string, { token, signal }: RequestOptions): Promise<unknown> {
-  let response: Response;
-  try {
-    response = await fetch(path, {
-      headers: { Accept: 'application/json', Authorization: `Bearer ${token}` },
-      // Answers depend on who is asking, so a cached one could belong to another session.
-      cache: 'no-store',
-      signal,
-    });
-  } catch (cause) {
-    if (signal?.aborted) throw cause;
-    throw new ProductApiError('Could not reach the product API.', null);
-  }
-
-  const body: unknown = await response.json().catch(() => null);
-  if (!response.ok) {
-    const first = isApiErrorBody(body) ? body.errors[0] : undefined;
-    throw new ProductApiError(
-      first?.message ?? `The product API answered with HTTP ${response.status}.`,
-      response.status,
-      first?.code ?? null,
-    );
-  }
-  if (body === null) {
-    throw new ProductApiError('The product API sent a response that is not JSON.', null);
-  }
-  return body;
+export interface ProductRequestOptions {
+  signal?: AbortSignal;
 }
 
-export async function fetchMe(options: RequestOptions): Promise<Me> {
-  const body = await productApiFetch('/api/me', options);
+/**
+ * GETs a product API path through the request client (which adds the bearer token and x-localization)
+ * and answers the parsed JSON, or throws ProductApiError (HttpError).
+ */
+export function productApiGet(
+  client: HttpClient,
+  path: string,
+  { signal }: ProductRequestOptions = {},
+): Promise<unknown> {
+  // Answers depend on who is asking, so a cached one could belong to another session.
+  return client.json<unknown>(path, { cache: 'no-store', signal });
+}
+
+export async function fetchMe(client: HttpClient, options: ProductRequestOptions = {}): Promise<Me> {
+  const body = await productApiGet(client, '/api/me', options);
   if (!isMe(body)) {
-    throw new ProductApiError('The product API sent an unexpected answer for /api/me.', null);
+    throw new HttpError('The product API sent an unexpected answer for /api/me.', null);
   }
   return body;
-}
-
-function isApiErrorBody(value: unknown): value is ApiErrorBody {
-  if (typeof value !== 'object' || value === null) return false;
-  const errors = (value as { errors?: unknown }).errors;
-  return (
-    Array.isArray(errors) &&
-    errors.every(
-      (e: unknown) =>
-        typeof e === 'object' &&
-        e !== null &&
-        typeof (e as { message?: unknown }).message === 'string' &&
-        typeof (e as { code?: unknown }).code === 'string',
-    )
-  );
 }
 
 function isMe(value: unknown): value is Me {

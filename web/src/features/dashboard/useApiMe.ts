@@ -1,5 +1,5 @@
-import { useAuth } from '@clerk/clerk-react';
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { useHttpClient } from '../../lib/http/useHttpClient.ts';
 import { fetchMe, type Me } from '../../lib/product-api.ts';
 
 export type ApiMeState =
@@ -9,9 +9,9 @@ export type ApiMeState =
 
 /** Asks the product API who the current session belongs to, on mount and whenever `check` is called. */
 export function useApiMe(): { state: ApiMeState; check: () => void } {
-  // getToken keeps its identity for the lifetime of ClerkProvider, so `check` does too and the
-  // mount effect below runs once rather than on every session refresh.
-  const { getToken } = useAuth();
+  // The client keeps its identity for the lifetime of ClerkProvider (and across language changes), so
+  // `check` does too and the mount effect below runs once rather than on every session refresh.
+  const client = useHttpClient();
   const [state, setState] = useState<ApiMeState>({ status: 'loading' });
   const inFlight = useRef<AbortController | null>(null);
 
@@ -21,14 +21,8 @@ export function useApiMe(): { state: ApiMeState; check: () => void } {
       inFlight.current = controller;
       void (async () => {
         try {
-          // Returns the cached token while it is valid and mints a fresh one once it has expired.
-          const token = await getToken();
-          if (controller.signal.aborted) return;
-          if (!token) {
-            setState({ status: 'error', message: 'There is no active session to send.' });
-            return;
-          }
-          const me = await fetchMe({ token, signal: controller.signal });
+          // The client adds the session token (cached while valid, fresh once expired) itself.
+          const me = await fetchMe(client, { signal: controller.signal });
           if (controller.signal.aborted) return;
           setState({ status: 'verified', me, checkedAt: new Date() });
         } catch (error) {
@@ -38,7 +32,7 @@ export function useApiMe(): { state: ApiMeState; check: () => void } {
         }
       })();
     },
-    [getToken],
+    [client],
   );
 
   const check = useCallback(() => {

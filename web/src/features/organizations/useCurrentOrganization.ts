@@ -1,5 +1,5 @@
-import { useAuth } from '@clerk/clerk-react';
 import { useCallback, useEffect, useState } from 'react';
+import { useHttpClient } from '../../lib/http/useHttpClient.ts';
 import { useAuthDispatch, useAuthState } from '../../state/auth/AuthStateProvider.tsx';
 import { authEvents } from '../../state/auth/reducer.ts';
 import { fetchCurrentOrganization, type CurrentOrganization } from './api/get-current-organization.ts';
@@ -17,7 +17,7 @@ type Outcome = { status: 'loaded'; organization: CurrentOrganization } | { statu
  * answers with (defaults included) into the auth state, which Clerk's copy may not have yet.
  */
 export function useCurrentOrganization(): { state: CurrentOrganizationState; retry: () => void } {
-  const { getToken } = useAuth();
+  const client = useHttpClient();
   const dispatch = useAuthDispatch();
   const organizationId = useAuthState().organization?.id ?? null;
   // Outcomes are kept per organisation id and attempt, so a switch shows "loading" at once and a late
@@ -32,9 +32,7 @@ export function useCurrentOrganization(): { state: CurrentOrganizationState; ret
     void (async () => {
       let outcome: Outcome;
       try {
-        const token = await getToken();
-        if (!token) throw new Error('There is no active session to send.');
-        const organization = await fetchCurrentOrganization({ token, signal: controller.signal });
+        const organization = await fetchCurrentOrganization(client, { signal: controller.signal });
         if (organization.id !== organizationId) {
           throw new Error('The active organisation changed while it was loading. Try again.');
         }
@@ -50,7 +48,7 @@ export function useCurrentOrganization(): { state: CurrentOrganizationState; ret
       if (!controller.signal.aborted) setResult({ key, outcome });
     })();
     return () => controller.abort();
-  }, [dispatch, getToken, organizationId, key]);
+  }, [client, dispatch, organizationId, key]);
 
   const retry = useCallback(() => setAttempt((n) => n + 1), []);
 

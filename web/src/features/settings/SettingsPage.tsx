@@ -1,4 +1,3 @@
-import { useAuth } from '@clerk/clerk-react';
 import { useId, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { PRODUCT_NAME } from '../../lib/product.ts';
@@ -15,6 +14,7 @@ import { Loading } from '../../ui/Loading.tsx';
 import { MODULES, moduleStatuses, type ModuleKey } from '../modules/modules.ts';
 import { useCurrentOrganization } from '../organizations/useCurrentOrganization.ts';
 import { patchOrganizationSettings } from './api/patch-organization-settings.ts';
+import { useHttpClient } from '../../lib/http/useHttpClient.ts';
 import './settings.css';
 
 const LANGUAGE_LABELS: Record<UiLanguage, string> = { EN: 'English', FR: 'Français' };
@@ -67,7 +67,7 @@ function SettingsForm({
   metadata: OrganizationPublicMetadata;
   canEdit: boolean;
 }) {
-  const { getToken } = useAuth();
+  const http = useHttpClient();
   const dispatch = useAuthDispatch();
   const languageId = useId();
   const [modules, setModules] = useState<Record<ModuleKey, boolean>>(
@@ -88,9 +88,7 @@ function SettingsForm({
     setBusy(true);
     setFeedback(null);
     try {
-      const token = await getToken();
-      if (!token) throw new Error('There is no active session to send.');
-      const organization = await patchOrganizationSettings({ modules, uiLanguage: language }, { token });
+      const organization = await patchOrganizationSettings(http, { modules, uiLanguage: language });
       // The dashboard reads the auth state, so it shows the new modules without a reload.
       dispatch(authEvents.updateOrganizationMetadata(organization.publicMetadata));
       setFeedback({ kind: 'saved' });

@@ -1,4 +1,5 @@
-import { ProductApiError, productApiFetch, type RequestOptions } from '../../../lib/product-api.ts';
+import type { HttpClient } from '../../../lib/http/client.ts';
+import { ProductApiError, productApiGet, type ProductRequestOptions } from '../../../lib/product-api.ts';
 import {
   parseOrganizationPublicMetadata,
   type OrganizationPublicMetadata,
@@ -12,8 +13,11 @@ export interface CurrentOrganization {
   publicMetadata: OrganizationPublicMetadata;
 }
 
-export async function fetchCurrentOrganization(options: RequestOptions): Promise<CurrentOrganization> {
-  const body = await productApiFetch('/api/organizations/current', options);
+export async function fetchCurrentOrganization(
+  client: HttpClient,
+  options: ProductRequestOptions = {},
+): Promise<CurrentOrganization> {
+  const body = await productApiGet(client, '/api/organizations/current', options);
   const organization = parseCurrentOrganization(body);
   if (!organization) {
     throw new ProductApiError(

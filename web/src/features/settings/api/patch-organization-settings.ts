@@ -1,4 +1,5 @@
-import { ProductApiError, type RequestOptions } from '../../../lib/product-api.ts';
+import type { HttpClient } from '../../../lib/http/index.ts';
+import { ProductApiError } from '../../../lib/product-api.ts';
 import type { UiLanguage } from '../../../state/auth/organization-metadata.ts';
 import type { ModuleKey } from '../../modules/modules.ts';
 import {
@@ -15,45 +16,19 @@ export interface OrganizationSettingsChange {
 const PATH = '/api/organizations/current/settings';
 
 /**
- * PATCH /api/organizations/current/settings for the session's active organisation; answers the
- * organisation as GET /api/organizations/current does.
- *
- * The shared helper (productApiFetch in lib/product-api.ts) only sends GETs, and lib/ is being
- * reworked elsewhere, so this one write is sent here with the same headers, error shape
- * (ProductApiError with the API's first `{ code, message }`) and answer parsing.
+ * PATCH /api/organizations/current/settings for the session's active organisation, through the one
+ * request client (bearer and localisation interceptors); answers the organisation as GET current does.
  */
 export async function patchOrganizationSettings(
+  client: HttpClient,
   change: OrganizationSettingsChange,
-  { token, signal }: RequestOptions,
 ): Promise<CurrentOrganization> {
-  let response: Response;
-  try {
-    response = await fetch(PATH, {
-      method: 'PATCH',
-      headers: {
-        Accept: 'application/json',
-        'Content-Type': 'application/json',
-        Authorization: `Bearer ${token}`,
-      },
-      body: JSON.stringify(change),
-      cache: 'no-store',
-      signal,
-    });
-  } catch (cause) {
-    if (signal?.aborted) throw cause;
-    throw new ProductApiError('Could not reach the product API.', null);
-  }
-  const body: unknown = await response.json().catch(() => null);
-  if (!response.ok) {
-    const first = (body as { errors?: { code?: unknown; message?: unknown }[] } | null)?.errors?.[0];
-    throw new ProductApiError(
-      typeof first?.message === 'string'
-        ? first.message
-        : `The product API answered with HTTP ${response.status}.`,
-      response.status,
-      typeof first?.code === 'string' ? first.code : null,
-    );
-  }
+  const body = await client.json<unknown>(PATH, {
+    method: 'PATCH',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(change),
+    cache: 'no-store',
+  });
   const organization = parseCurrentOrganization(body);
   if (!organization) {
     throw new ProductApiError(`The product API sent an unexpected answer for ${PATH}.`, null);
