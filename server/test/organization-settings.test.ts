@@ -1,46 +1,12 @@
 import { after, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
-import type { AuthContext, AuthResult } from '../src/auth/authenticate.ts';
-import type { ApiDeps, BackendApi, BackendOrganization } from '../src/api/deps.ts';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { AuthContext } from '../src/auth/authenticate.ts';
+import type { ApiDeps } from '../src/api/deps.ts';
+import { InMemoryBackend, fakeApiDeps } from './support/in-memory-backend.ts';
 import { MODULE_SETTING_FLAGS } from '../src/api/organizations/settings.ts';
 import { registerProductApi } from '../src/api/product-api.ts';
 import { MODULE_FLAGS, defaultOrganizationMetadata } from '../src/organizations/default-metadata.ts';
-
-/** An in-memory Backend API with Clerk's metadata-merge semantics (as in product-api.test.ts). */
-class InMemoryBackend implements BackendApi {
-  readonly organizationsById = new Map<string, BackendOrganization>();
-  readonly metadataWrites: { organizationId: string; publicMetadata: Record<string, unknown> }[] = [];
-
-  users: BackendApi['users'] = {
-    getUser: async (userId) => ({ id: userId, firstName: null, lastName: null, primaryEmailAddress: null }),
-  };
-
-  organizations: BackendApi['organizations'] = {
-    getOrganization: async ({ organizationId }) => structuredClone(this.stored(organizationId)),
-    updateOrganizationMetadata: async (organizationId, { publicMetadata }) => {
-      const organization = this.stored(organizationId);
-      this.metadataWrites.push({ organizationId, publicMetadata: structuredClone(publicMetadata) });
-      const merged: Record<string, unknown> = { ...(organization.publicMetadata ?? {}) };
-      for (const [key, value] of Object.entries(publicMetadata)) {
-        if (value === null) delete merged[key];
-        else merged[key] = structuredClone(value);
-      }
-      organization.publicMetadata = merged;
-      return structuredClone(organization);
-    },
-  };
-
-  add(organization: BackendOrganization) {
-    this.organizationsById.set(organization.id, organization);
-  }
-
-  stored(organizationId: string): BackendOrganization {
-    const organization = this.organizationsById.get(organizationId);
-    if (!organization) throw Object.assign(new Error('Not Found'), { status: 404 });
-    return organization;
-  }
-}
 
 const context = (orgId: string | null, orgRole: string | null): AuthContext => ({
   userId: 'user_1',
@@ -60,15 +26,7 @@ describe('PATCH /api/organizations/current/settings', () => {
   let backend: InMemoryBackend;
   let app: FastifyInstance;
   const tokens = new Map<string, AuthContext>();
-  const deps: ApiDeps = {
-    get clerk() {
-      return backend;
-    },
-    async authenticate(req: FastifyRequest): Promise<AuthResult> {
-      const auth = tokens.get(req.headers.authorization?.replace(/^Bearer /, '') ?? '');
-      return auth ? { ok: true, auth } : { ok: false, reason: 'Missing bearer session token.' };
-    },
-  };
+  const deps: ApiDeps = fakeApiDeps(() => backend, tokens);
 
   const patch = async (token: string | undefined, payload: unknown, raw = false): Promise<Answer> => {
     const res = await app.inject({

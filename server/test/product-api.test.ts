@@ -1,63 +1,13 @@
 import { after, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
-import type { AuthContext, AuthResult } from '../src/auth/authenticate.ts';
-import type { ApiDeps, BackendApi, BackendOrganization } from '../src/api/deps.ts';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { AuthContext } from '../src/auth/authenticate.ts';
+import type { ApiDeps } from '../src/api/deps.ts';
+import { InMemoryBackend, fakeApiDeps } from './support/in-memory-backend.ts';
 import { registerProductApi } from '../src/api/product-api.ts';
 import { requireAuth } from '../src/api/require-auth.ts';
 import { ADMIN_RIGHTS_ROLES, requireOrgRole } from '../src/api/require-org-role.ts';
 import { defaultOrganizationMetadata } from '../src/organizations/default-metadata.ts';
-
-/**
- * The product API in-process, against an in-memory Backend API with Clerk's metadata-merge semantics
- * and bearer "tokens" that name an AuthContext. Token verification itself (@clerk/backend against the
- * provider's JWKS) is covered end to end by the e2e suite.
- */
-class InMemoryBackend implements BackendApi {
-  readonly organizationsById = new Map<string, BackendOrganization>();
-  readonly metadataWrites: { organizationId: string; publicMetadata: Record<string, unknown> }[] = [];
-  failNextRead = false;
-
-  users: BackendApi['users'] = {
-    getUser: async (userId) => ({
-      id: userId,
-      firstName: 'Ada',
-      lastName: null,
-      primaryEmailAddress: { emailAddress: 'ada@example.com' },
-    }),
-  };
-
-  organizations: BackendApi['organizations'] = {
-    getOrganization: async ({ organizationId }) => {
-      if (this.failNextRead) {
-        this.failNextRead = false;
-        throw Object.assign(new Error('Backend API unavailable'), { status: 503 });
-      }
-      return structuredClone(this.stored(organizationId));
-    },
-    updateOrganizationMetadata: async (organizationId, { publicMetadata }) => {
-      const organization = this.stored(organizationId);
-      this.metadataWrites.push({ organizationId, publicMetadata: structuredClone(publicMetadata) });
-      const merged: Record<string, unknown> = { ...(organization.publicMetadata ?? {}) };
-      for (const [key, value] of Object.entries(publicMetadata)) {
-        if (value === null) delete merged[key];
-        else merged[key] = structuredClone(value);
-      }
-      organization.publicMetadata = merged;
-      return structuredClone(organization);
-    },
-  };
-
-  add(organization: BackendOrganization) {
-    this.organizationsById.set(organization.id, organization);
-  }
-
-  private stored(organizationId: string): BackendOrganization {
-    const organization = this.organizationsById.get(organizationId);
-    if (!organization) throw Object.assign(new Error('Not Found'), { status: 404 });
-    return organization;
-  }
-}
 
 const signedIn = (overrides: Partial<AuthContext> = {}): AuthContext => ({
   userId: 'user_1',
@@ -77,15 +27,7 @@ describe('product API', () => {
   let app: FastifyInstance;
   const tokens = new Map<string, AuthContext>();
 
-  const deps: ApiDeps = {
-    get clerk() {
-      return backend;
-    },
-    async authenticate(req: FastifyRequest): Promise<AuthResult> {
-      const auth = tokens.get(req.headers.authorization?.replace(/^Bearer /, '') ?? '');
-      return auth ? { ok: true, auth } : { ok: false, reason: 'Missing bearer session token.' };
-    },
-  };
+  const deps: ApiDeps = fakeApiDeps(() => backend, tokens);
 
   const get = async (url: string, token?: string) => {
     const res = await app.inject({
