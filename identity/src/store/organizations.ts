@@ -154,14 +154,6 @@ export async function countAdmins(db: Queryable, organizationId: string, adminRo
   return row?.n ?? 0;
 }
 
-export async function countPendingInvitations(db: Queryable, organizationId: string): Promise<number> {
-  const [row] = await db.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM organization_invitations WHERE organization_id = $1 AND status = 'pending'`,
-    [organizationId],
-  );
-  return row?.n ?? 0;
-}
-
 /** Organisations created by a user, for `create_organizations_limit`. */
 export async function countCreatedBy(db: Queryable, userId: string): Promise<number> {
   const [row] = await db.query<{ n: number }>(
