@@ -3,6 +3,8 @@ import { createRoot } from 'react-dom/client';
 import { App } from './app/App.tsx';
 import { StartupErrorScreen } from './app/StartupErrorScreen.tsx';
 import { loadAppConfig } from './lib/app-config.ts';
+import { createI18n, followLanguage } from './lib/i18n/create-i18n.ts';
+import { browserStorage, createLanguageStore, languageFromSearch } from './lib/i18n/language-store.ts';
 import './app/styles.css';
 
 async function start(): Promise<void> {
@@ -10,12 +12,22 @@ async function start(): Promise<void> {
   if (!container) throw new Error('index.html has no #root element.');
   const root = createRoot(container);
 
-  // ClerkProvider cannot be created without the publishable key and clerk-js URL, so nothing renders before this.
+  const languages = createLanguageStore(browserStorage());
+  // Read before the first render so a shared `?lang=` link never flashes the other language.
+  const fromUrl = languageFromSearch(window.location.search);
+  if (fromUrl) languages.choose(fromUrl);
+
+  // ClerkProvider cannot be created without the publishable key and clerk-js URL, and no screen can be
+  // shown without its words, so nothing renders before both have loaded.
   try {
-    const config = await loadAppConfig();
+    const [config, i18n] = await Promise.all([
+      loadAppConfig(),
+      createI18n({ language: languages.get(), production: import.meta.env.PROD }),
+    ]);
+    followLanguage(i18n, languages);
     root.render(
       <StrictMode>
-        <App config={config} />
+        <App config={config} i18n={i18n} languages={languages} />
       </StrictMode>,
     );
   } catch (error) {

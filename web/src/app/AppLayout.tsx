@@ -1,5 +1,6 @@
 import { ClerkFailed, ClerkLoaded, ClerkLoading, SignedIn, UserButton, useAuth } from '@clerk/clerk-react';
 import { Link, Outlet } from 'react-router';
+import { LanguageToggle } from '../features/language/LanguageToggle.tsx';
 import { OrganizationSwitcherSlot } from '../features/organizations/OrganizationSwitcherSlot.tsx';
 import { PRODUCT_NAME } from '../lib/product.ts';
 import { EmptyOrganizationRule } from '../state/auth/EmptyOrganizationRule.tsx';
@@ -16,6 +17,7 @@ export function AppLayout() {
       <header className="site-header">
         <div className="site-header__inner">
           <BrandLink />
+          <LanguageToggle />
           <SignedIn>
             <MainNav />
             <div className="site-header__account">

@@ -1,7 +1,14 @@
 import { ClerkProvider } from '@clerk/clerk-react';
+import { enUS, frFR } from '@clerk/localizations';
 import { Outlet, useNavigate, type NavigateFunction } from 'react-router';
+import { LanguageSync } from '../features/language/LanguageSync.tsx';
+import type { Language } from '../lib/i18n/languages.ts';
+import { useLanguage } from '../lib/i18n/useLanguage.ts';
 import { AuthStateProvider } from '../state/auth/AuthStateProvider.tsx';
 import { useAppConfig } from './AppConfigContext.tsx';
+
+/** The Clerk components speak the product's language (spec: frFR / enUS). */
+const CLERK_LOCALIZATIONS: Record<Language, typeof enUS> = { FR: frFR, EN: enUS };
 
 // Defined once: ClerkProvider pushes appearance changes to clerk-js whenever the object identity changes.
 const appearance = {
@@ -25,6 +32,7 @@ function commitNavigation(navigate: NavigateFunction, to: string, replace: boole
 export function ClerkProviderWithRouter() {
   const { publishableKey, proxyUrl, clerkJSUrl } = useAppConfig();
   const navigate = useNavigate();
+  const { language } = useLanguage();
 
   return (
     <ClerkProvider
@@ -34,6 +42,7 @@ export function ClerkProviderWithRouter() {
       clerkJSUrl={clerkJSUrl}
       telemetry={false}
       appearance={appearance}
+      localization={CLERK_LOCALIZATIONS[language]}
       afterSignOutUrl="/"
       taskUrls={{ 'choose-organization': '/tasks/choose-organization' }}
       signInUrl="/sign-in"
@@ -44,6 +53,7 @@ export function ClerkProviderWithRouter() {
       routerReplace={(to) => commitNavigation(navigate, to, true)}
     >
       <AuthStateProvider>
+        <LanguageSync />
         <Outlet />
       </AuthStateProvider>
     </ClerkProvider>

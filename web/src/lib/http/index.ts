@@ -1,12 +1,6 @@
 export { createHttpClient, composeInterceptors, type HttpClient, type HttpClientOptions } from './client.ts';
 export { bearerInterceptor } from './bearer-interceptor.ts';
-export {
-  localizationInterceptor,
-  normalizeLanguage,
-  DEFAULT_LANGUAGE,
-  LOCALIZATION_HEADER,
-  type Language,
-} from './localization-interceptor.ts';
+export { localizationInterceptor, LOCALIZATION_HEADER } from './localization-interceptor.ts';
 export { HttpError, isApiErrorBody, type ApiErrorBody, type ApiErrorItem } from './http-error.ts';
 export { matchesProtectedUrl, PRODUCT_PROTECTED_URLS } from './protected-urls.ts';
 export type {

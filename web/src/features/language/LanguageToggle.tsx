@@ -1,0 +1,27 @@
+import { useTranslation } from 'react-i18next';
+import { LANGUAGES } from '../../lib/i18n/languages.ts';
+import { useLanguage } from '../../lib/i18n/useLanguage.ts';
+
+/** FR | EN switch in the header; the pressed button is the current language. */
+export function LanguageToggle() {
+  const { t } = useTranslation();
+  const { language, choose } = useLanguage();
+  return (
+    <div className="language-toggle" role="group" aria-label={t('language.toggleLabel')}>
+      {LANGUAGES.map((code) => (
+        <button
+          key={code}
+          type="button"
+          className="language-toggle__option"
+          aria-pressed={language === code}
+          lang={code.toLowerCase()}
+          title={t(`language.names.${code}`)}
+          data-testid={`language-${code}`}
+          onClick={() => choose(code)}
+        >
+          {code}
+        </button>
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,200 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createI18n } from '../src/lib/i18n/create-i18n.ts';
+import { firstDayOfWeek, formatDate, formatNumber, weekdayNames } from '../src/lib/i18n/format.ts';
+import {
+  createLanguageStore,
+  languageFromSearch,
+  LANGUAGE_STORAGE_KEY,
+} from '../src/lib/i18n/language-store.ts';
+import { normalizeLanguage, parseLanguage } from '../src/lib/i18n/languages.ts';
+
+const resources = {
+  en: { translations: { greeting: 'Hello {{name}}' } },
+  fr: { translations: { greeting: 'Bonjour {{name}}' } },
+};
+
+describe('translations: a missing key (spec §8)', () => {
+  test('logs a warning outside production and renders nothing', async () => {
+    const warnings: string[] = [];
+    const i18n = await createI18n({
+      language: 'FR',
+      production: false,
+      warn: (m) => warnings.push(m),
+      resources,
+    });
+    assert.equal(i18n.t('greeting', { name: 'Ada' }), 'Bonjour Ada');
+    assert.equal(warnings.length, 0);
+    assert.equal(i18n.t('nowhere.to.be.found'), '');
+    assert.equal(warnings.length, 1);
+    assert.match(warnings[0]!, /nowhere\.to\.be\.found/);
+  });
+
+  test('renders nothing without a warning in production', async () => {
+    const warnings: string[] = [];
+    const i18n = await createI18n({
+      language: 'EN',
+      production: true,
+      warn: (m) => warnings.push(m),
+      resources,
+    });
+    assert.equal(i18n.t('nowhere'), '');
+    assert.deepEqual(warnings, []);
+  });
+
+  test('never falls back to English in the French interface', async () => {
+    const warnings: string[] = [];
+    const i18n = await createI18n({
+      language: 'FR',
+      production: false,
+      warn: (m) => warnings.push(m),
+      resources: { en: { translations: { onlyEnglish: 'English only' } }, fr: { translations: {} } },
+    });
+    assert.equal(i18n.t('onlyEnglish'), '');
+    assert.equal(warnings.length, 1);
+  });
+});
+
+describe('language choice', () => {
+  const memory = () => {
+    const values = new Map<string, string>();
+    return {
+      getItem: (k: string) => values.get(k) ?? null,
+      setItem: (k: string, v: string) => void values.set(k, v),
+      values,
+    };
+  };
+
+  test('FR by default, the organisation language next, an explicit choice first', () => {
+    const store = createLanguageStore(memory());
+    assert.equal(store.get(), 'FR');
+    store.setOrganizationLanguage('EN');
+    assert.equal(store.get(), 'EN');
+    store.choose('FR');
+    assert.equal(store.get(), 'FR');
+    store.setOrganizationLanguage('EN');
+    assert.equal(store.get(), 'FR');
+  });
+
+  test('a choice persists in storage and is read back on the next load', () => {
+    const storage = memory();
+    createLanguageStore(storage).choose('EN');
+    assert.equal(storage.values.get(LANGUAGE_STORAGE_KEY), 'EN');
+    assert.equal(createLanguageStore(storage).get(), 'EN');
+  });
+
+  test('a storage that throws or holds garbage falls back to FR', () => {
+    const broken = {
+      getItem: () => {
+        throw new Error('denied');
+      },
+      setItem: () => {
+        throw new Error('denied');
+      },
+    };
+    const store = createLanguageStore(broken);
+    assert.equal(store.get(), 'FR');
+    store.choose('EN');
+    assert.equal(store.get(), 'EN');
+    const garbage = memory();
+    garbage.values.set(LANGUAGE_STORAGE_KEY, 'de');
+    assert.equal(createLanguageStore(garbage).get(), 'FR');
+  });
+
+  test('listeners hear only real changes', () => {
+    const store = createLanguageStore(null);
+    let calls = 0;
+    const unsubscribe = store.subscribe(() => calls++);
+    store.setOrganizationLanguage('FR');
+    assert.equal(calls, 0);
+    store.choose('EN');
+    store.choose('EN');
+    assert.equal(calls, 1);
+    unsubscribe();
+    store.choose('FR');
+    assert.equal(calls, 1);
+  });
+
+  test('?lang= accepts en and fr in any case, nothing else', () => {
+    assert.equal(languageFromSearch('?lang=en'), 'EN');
+    assert.equal(languageFromSearch('?x=1&lang=FR'), 'FR');
+    assert.equal(languageFromSearch('?lang=de'), null);
+    assert.equal(languageFromSearch(''), null);
+    assert.equal(parseLanguage(' en '), 'EN');
+    assert.equal(normalizeLanguage('es'), 'FR');
+  });
+});
+
+describe('dates and numbers', () => {
+  test('use fr-FR and en-US', () => {
+    const date = Date.UTC(2026, 10, 22, 12);
+    assert.match(formatDate(date, 'FR'), /22 nov\.? 2026/);
+    assert.match(formatDate(date, 'EN'), /Nov 22, 2026/);
+    assert.equal(formatNumber(1234567.5, 'EN'), '1,234,567.5');
+    assert.match(formatNumber(1234567.5, 'FR'), /^1\s234\s567,5$/);
+  });
+
+  test('French weeks start on Monday, US English weeks on Sunday', () => {
+    assert.equal(firstDayOfWeek('FR'), 1);
+    assert.equal(firstDayOfWeek('EN'), 0);
+    assert.equal(weekdayNames('FR', 'long')[0], 'lundi');
+    assert.equal(weekdayNames('EN', 'long')[0], 'Sunday');
+    assert.equal(weekdayNames('FR').length, 7);
+  });
+});
+
+describe('translation files', () => {
+  const load = (lang: string) =>
+    JSON.parse(
+      readFileSync(new URL(`../public/assets/i18n/${lang}/translations.json`, import.meta.url), 'utf8'),
+    ) as object;
+  const keys = (value: unknown, prefix = ''): string[] =>
+    typeof value === 'object' && value !== null
+      ? Object.entries(value).flatMap(([k, v]) => keys(v, prefix ? `${prefix}.${k}` : k))
+      : [prefix];
+
+  test('English and French have exactly the same keys, none empty', () => {
+    const en = load('en');
+    const fr = load('fr');
+    assert.deepEqual(keys(fr).sort(), keys(en).sort());
+    for (const [lang, file] of [
+      ['en', en],
+      ['fr', fr],
+    ] as const) {
+      for (const key of keys(file)) {
+        const value = key.split('.').reduce<unknown>((o, k) => (o as Record<string, unknown>)[k], file);
+        assert.equal(typeof value, 'string', `${lang}: ${key}`);
+        assert.notEqual((value as string).trim(), '', `${lang}: ${key} is empty`);
+      }
+    }
+  });
+
+  test('every literal key the code passes to t() exists in both languages', () => {
+    const src = fileURLToPath(new URL('../src', import.meta.url));
+    const files: string[] = [];
+    const walk = (dir: string) => {
+      for (const name of readdirSync(dir)) {
+        const path = join(dir, name);
+        if (statSync(path).isDirectory()) walk(path);
+        else if (/\.tsx?$/.test(name)) files.push(path);
+      }
+    };
+    walk(src);
+    const used = new Set<string>();
+    for (const file of files) {
+      for (const match of readFileSync(file, 'utf8').matchAll(/\bt\(\s*['"]([A-Za-z0-9_.-]+)['"]/g))
+        used.add(match[1]!);
+    }
+    assert.ok(used.size > 0, 'no t() call found: the scan is broken');
+    for (const lang of ['en', 'fr']) {
+      const known = new Set(keys(load(lang)));
+      const missing = [...used].filter(
+        (key) => !known.has(key) && ![...known].some((k) => k.startsWith(`${key}_`)),
+      );
+      assert.deepEqual(missing, [], `${lang}: keys used in the code but missing from translations.json`);
+    }
+  });
+});
