@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext } from 'playwright-core';
+import { LANGUAGE_STORAGE_KEY } from '../../web/src/lib/i18n/language-store.ts';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -24,4 +25,22 @@ export async function launchBrowser(): Promise<Browser> {
       '--disable-quic',
     ],
   });
+}
+
+/**
+ * A fresh browser profile whose interface starts in `language` (the product's default is French; tests
+ * name the Clerk UI's buttons in English), or with no choice at all, as a newcomer's, for `null`.
+ */
+export async function newContext(
+  browser: Browser,
+  language: 'EN' | 'FR' | null = 'EN',
+): Promise<BrowserContext> {
+  const context = await browser.newContext();
+  if (language) await context.addInitScript(presetLanguage, { key: LANGUAGE_STORAGE_KEY, language });
+  return context;
+}
+
+/** Runs in the page before its scripts: a stored choice counts as the user's, and a later toggle is kept. */
+function presetLanguage({ key, language }: { key: string; language: string }) {
+  if (!window.localStorage.getItem(key)) window.localStorage.setItem(key, language);
 }

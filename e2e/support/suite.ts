@@ -1,13 +1,17 @@
 import { after, before } from 'node:test';
 import type { Browser, BrowserContext, Page, Response } from 'playwright-core';
-import { launchBrowser } from './browser.ts';
+import { launchBrowser, newContext } from './browser.ts';
 import { startServer, removeDataDir, type TestServer } from './server.ts';
 
 export interface Suite {
   server: TestServer;
   browser: Browser;
-  /** A fresh browser profile (own cookies and storage) with one page. */
-  newPage(): Promise<{ context: BrowserContext; page: Page }>;
+  /**
+   * A fresh browser profile (own cookies and storage) with one page. Its interface starts in English
+   * (the product's default is French) so that tests can name the Clerk UI's buttons; pass
+   * `{ language: null }` for a browser that has chosen nothing, as a newcomer's.
+   */
+  newPage(opts?: { language?: 'EN' | 'FR' | null }): Promise<{ context: BrowserContext; page: Page }>;
 }
 
 /** One real server (embedded provider, fresh PGlite) and one headless Chromium per test file. */
@@ -17,8 +21,8 @@ export function useSuite(opts: { env?: Record<string, string> } = {}): Suite {
   before(async () => {
     suite.server = await startServer({ env: opts.env });
     suite.browser = await launchBrowser();
-    suite.newPage = async () => {
-      const context = await suite.browser.newContext();
+    suite.newPage = async ({ language = 'EN' } = {}) => {
+      const context = await newContext(suite.browser, language);
       contexts.push(context);
       return { context, page: await context.newPage() };
     };

@@ -1,6 +1,6 @@
 import { describe, test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launchBrowser } from '../support/browser.ts';
+import { launchBrowser, newContext } from '../support/browser.ts';
 import { startServer, removeDataDir, type TestServer } from '../support/server.ts';
 import { sessionToken, signUp, uniqueEmail, waitForPath } from '../support/flows.ts';
 
@@ -19,7 +19,7 @@ describe('restart', () => {
       try {
         const first = await startServer();
         servers.push(first);
-        const context = await browser.newContext();
+        const context = await newContext(browser);
         const page = await context.newPage();
         const email = uniqueEmail('restart');
         await signUp(page, first.origin, email);

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify from 'fastify';
 import { createIdentity, identityConfigFromEnv, type Identity } from '@app/identity';
-import { launchBrowser } from '../support/browser.ts';
+import { launchBrowser, newContext } from '../support/browser.ts';
 import { startServer, removeDataDir, freePort, type TestServer } from '../support/server.ts';
 import { sessionToken, signUp, uniqueEmail } from '../support/flows.ts';
 
@@ -56,7 +56,7 @@ describe('the identity provider on its own, used as a hosted instance', () => {
 
     const browser = await launchBrowser();
     try {
-      const page = await (await browser.newContext()).newPage();
+      const page = await (await newContext(browser)).newPage();
       // Codes are read from the provider's own outbox.
       await signUp(page, product.origin, uniqueEmail('standalone'), undefined, idpOrigin);
       await page.getByTestId('api-me-status').waitFor();
