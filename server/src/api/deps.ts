@@ -28,7 +28,36 @@ export interface BackendApi {
       organizationId: string,
       params: { publicMetadata: Record<string, unknown> },
     ): Promise<BackendOrganization>;
+    /** Without `createdBy` the organisation starts with no member at all. */
+    createOrganization(params: {
+      name: string;
+      slug?: string;
+      publicMetadata?: Record<string, unknown>;
+    }): Promise<BackendOrganization>;
+    deleteOrganization(organizationId: string): Promise<unknown>;
+    /** `organizationId` filters by id (at most 100 per call, as `limit`). */
+    getOrganizationList(params: {
+      organizationId?: string[];
+      limit?: number;
+    }): Promise<{ data: BackendOrganization[]; totalCount: number }>;
+    getOrganizationMembershipList(params: {
+      organizationId: string;
+      userId?: string[];
+      limit?: number;
+    }): Promise<{ data: BackendMembership[]; totalCount: number }>;
+    createOrganizationMembership(params: {
+      organizationId: string;
+      userId: string;
+      role: string;
+    }): Promise<BackendMembership>;
   };
+}
+
+/** A membership as the Backend API returns it, reduced to what the product reads. */
+export interface BackendMembership {
+  role: string;
+  organization: { id: string };
+  publicUserData?: { userId: string } | null;
 }
 
 export interface ApiDeps extends RequestAuthenticator {

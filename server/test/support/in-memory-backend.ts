@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { AuthContext, AuthResult } from '../../src/auth/authenticate.ts';
-import type { ApiDeps, BackendApi, BackendOrganization } from '../../src/api/deps.ts';
+import type { ApiDeps, BackendApi, BackendMembership, BackendOrganization } from '../../src/api/deps.ts';
 
 /**
  * The product API in-process, against an in-memory Backend API with Clerk's metadata-merge semantics
@@ -10,7 +10,14 @@ import type { ApiDeps, BackendApi, BackendOrganization } from '../../src/api/dep
 export class InMemoryBackend implements BackendApi {
   readonly organizationsById = new Map<string, BackendOrganization>();
   readonly metadataWrites: { organizationId: string; publicMetadata: Record<string, unknown> }[] = [];
+  /** Role per organisation id, then per user id. */
+  readonly memberships = new Map<string, Map<string, string>>();
   failNextRead = false;
+  /** Makes the next matching write fail with a 503, as an unavailable Backend API would (then clears it). */
+  failNextWrite: ((write: { operation: string; organizationId: string }) => boolean) | null = null;
+  /** Lets other requests run inside every call, as a remote Backend API would (for concurrency tests). */
+  interleave = false;
+  private createdCount = 0;
 
   users: BackendApi['users'] = {
     getUser: async (userId) => ({
@@ -23,6 +30,7 @@ export class InMemoryBackend implements BackendApi {
 
   organizations: BackendApi['organizations'] = {
     getOrganization: async ({ organizationId }) => {
+      await this.yieldWhenAsked();
       if (this.failNextRead) {
         this.failNextRead = false;
         throw Object.assign(new Error('Backend API unavailable'), { status: 503 });
@@ -30,7 +38,9 @@ export class InMemoryBackend implements BackendApi {
       return structuredClone(this.stored(organizationId));
     },
     updateOrganizationMetadata: async (organizationId, { publicMetadata }) => {
+      await this.yieldWhenAsked();
       const organization = this.stored(organizationId);
+      this.failIfAsked('updateOrganizationMetadata', organizationId);
       this.metadataWrites.push({ organizationId, publicMetadata: structuredClone(publicMetadata) });
       const merged: Record<string, unknown> = { ...(organization.publicMetadata ?? {}) };
       for (const [key, value] of Object.entries(publicMetadata)) {
@@ -40,7 +50,81 @@ export class InMemoryBackend implements BackendApi {
       organization.publicMetadata = merged;
       return structuredClone(organization);
     },
+    createOrganization: async ({ name, slug, publicMetadata }) => {
+      await this.yieldWhenAsked();
+      this.createdCount += 1;
+      const id = `org_created${this.createdCount}`;
+      this.failIfAsked('createOrganization', id);
+      const taken = [...this.organizationsById.values()].some((o) => o.slug === slug);
+      if (slug && taken) {
+        throw Object.assign(new Error('That slug is taken. Please try another.'), {
+          status: 422,
+          errors: [{ code: 'form_identifier_exists', message: 'That slug is taken. Please try another.' }],
+        });
+      }
+      const organization = {
+        id,
+        name,
+        slug: slug ?? `${name.toLowerCase().replace(/[^a-z0-9]+/g, '-')}-${this.createdCount}`,
+        publicMetadata: structuredClone(publicMetadata ?? {}),
+      };
+      this.add(organization);
+      return structuredClone(organization);
+    },
+    deleteOrganization: async (organizationId) => {
+      await this.yieldWhenAsked();
+      this.stored(organizationId);
+      this.failIfAsked('deleteOrganization', organizationId);
+      this.organizationsById.delete(organizationId);
+      this.memberships.delete(organizationId);
+      return { id: organizationId, deleted: true };
+    },
+    getOrganizationList: async ({ organizationId, limit = 10 }) => {
+      await this.yieldWhenAsked();
+      const all = [...this.organizationsById.values()].filter(
+        (o) => !organizationId || organizationId.includes(o.id),
+      );
+      return { data: structuredClone(all.slice(0, limit)), totalCount: all.length };
+    },
+    getOrganizationMembershipList: async ({ organizationId, userId, limit = 10 }) => {
+      await this.yieldWhenAsked();
+      this.stored(organizationId);
+      const all = [...(this.memberships.get(organizationId) ?? new Map<string, string>())]
+        .filter(([user]) => !userId || userId.includes(user))
+        .map(([user, role]) => this.membershipOf(organizationId, user, role));
+      return { data: all.slice(0, limit), totalCount: all.length };
+    },
+    createOrganizationMembership: async ({ organizationId, userId, role }) => {
+      await this.yieldWhenAsked();
+      this.stored(organizationId);
+      this.failIfAsked('createOrganizationMembership', organizationId);
+      if (this.memberships.get(organizationId)?.has(userId)) {
+        throw Object.assign(new Error('Already a member'), { status: 400 });
+      }
+      this.addMember(organizationId, userId, role);
+      return this.membershipOf(organizationId, userId, role);
+    },
   };
+
+  addMember(organizationId: string, userId: string, role: string) {
+    const members = this.memberships.get(organizationId) ?? new Map<string, string>();
+    members.set(userId, role);
+    this.memberships.set(organizationId, members);
+  }
+
+  private membershipOf(organizationId: string, userId: string, role: string): BackendMembership {
+    return { role, organization: { id: organizationId }, publicUserData: { userId } };
+  }
+
+  private async yieldWhenAsked() {
+    if (this.interleave) await new Promise((resolve) => setTimeout(resolve, 1));
+  }
+
+  private failIfAsked(operation: string, organizationId: string) {
+    if (!this.failNextWrite?.({ operation, organizationId })) return;
+    this.failNextWrite = null;
+    throw Object.assign(new Error('Backend API unavailable'), { status: 503 });
+  }
 
   add(organization: BackendOrganization) {
     this.organizationsById.set(organization.id, organization);

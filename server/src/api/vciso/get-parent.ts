@@ -1,0 +1,36 @@
+import type { FastifyInstance } from 'fastify';
+import { findOrganization, roleIn } from '../../organizations/hierarchy-links.ts';
+import { parentOf } from '../../organizations/hierarchy-rules.ts';
+import type { ApiDeps } from '../deps.ts';
+import { authOf, requireAuth } from '../require-auth.ts';
+import { readActiveOrganization } from './console-guard.ts';
+
+export interface ParentOrganization {
+  id: string;
+  name: string;
+  slug: string | null;
+  /** Whether the caller can switch to it (a membership, asked of the Backend API). */
+  isMember: boolean;
+}
+
+/**
+ * GET /api/organizations/current/parent — `{ parent: { id, name, slug, isMember } | null }` for any member
+ * of the active organisation, so a client organisation can link back to its vCISO's. A parent that no
+ * longer exists reads as none.
+ */
+export function registerGetParentRoute(api: FastifyInstance, deps: ApiDeps) {
+  api.get('/organizations/current/parent', { preHandler: requireAuth(deps) }, async (req) => {
+    const current = await readActiveOrganization(deps, req);
+    const parentId = parentOf(current.publicMetadata);
+    const parent = parentId ? await findOrganization(deps.clerk.organizations, parentId) : null;
+    if (!parent) return { parent: null };
+    const role = await roleIn(deps.clerk.organizations, parent.id, authOf(req).userId);
+    const answer: ParentOrganization = {
+      id: parent.id,
+      name: parent.name,
+      slug: parent.slug || null,
+      isMember: role !== null,
+    };
+    return { parent: answer };
+  });
+}
