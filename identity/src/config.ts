@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { passwordPolicyFromEnv, type PasswordPolicy } from './passwords/policy.ts';
 
 export type IdentityMode = 'development' | 'production';
 
@@ -33,6 +34,7 @@ export interface IdentityConfig {
   forceOrganizationSelection: boolean;
   /** Trust X-Forwarded-For / -Proto from a reverse proxy. */
   trustProxy: boolean;
+  passwordPolicy: PasswordPolicy;
 }
 
 export function identityConfigFromEnv(
@@ -71,6 +73,7 @@ export function identityConfigFromEnv(
     lockout: { maxFailedAttempts: 100, durationSeconds: 3600 },
     forceOrganizationSelection: env.IDENTITY_FORCE_ORGANIZATION === 'true',
     trustProxy: env.TRUST_PROXY === 'true',
+    passwordPolicy: passwordPolicyFromEnv(env),
     ...overrides,
     // Normalised whichever way it was given.
     publicUrl,

@@ -29,6 +29,13 @@ export class ClerkError extends Error {
 
 const param = (name: string) => ({ param_name: name });
 
+const PASSWORD_CLASS_NAMES = {
+  lowercase: 'lowercase letter',
+  uppercase: 'uppercase letter',
+  number: 'number',
+  special_char: 'special character',
+} as const;
+
 export const errors = {
   identifierNotFound: () =>
     new ClerkError(
@@ -97,6 +104,34 @@ export const errors = {
       'Your password is too long.',
       `Your password has exceeded the maximum number of bytes allowed (${maxBytes}), please shorten it or remove some special characters.`,
       param(paramName),
+    ),
+  passwordMissingClass: (
+    missing: 'lowercase' | 'uppercase' | 'number' | 'special_char',
+    paramName = 'password',
+  ) =>
+    new ClerkError(
+      422,
+      `form_password_no_${missing}`,
+      `Your password must contain at least one ${PASSWORD_CLASS_NAMES[missing]}.`,
+      `Your password must contain at least one ${PASSWORD_CLASS_NAMES[missing]}.`,
+      param(paramName),
+    ),
+  passwordPwned: (paramName = 'password') =>
+    new ClerkError(
+      422,
+      'form_password_pwned',
+      'Password has been found in an online data breach.',
+      'Password has been found in an online data breach. For account safety, please use a different password.',
+      param(paramName),
+    ),
+  passwordNotStrongEnough: (suggestions: string[], paramName = 'password') =>
+    new ClerkError(
+      422,
+      'form_password_not_strong_enough',
+      'Given password is not strong enough.',
+      'Your password is not strong enough.',
+      // clerk-js localises each suggestion by its code (unstable__errors.zxcvbn.suggestions.<code>).
+      { ...param(paramName), zxcvbn: { suggestions: suggestions.map((code) => ({ code, message: code })) } },
     ),
   strategyForUserInvalid: () =>
     new ClerkError(

@@ -1,3 +1,4 @@
+import { passwordSettingsJSON } from '../passwords/policy.ts';
 import type { IdentityConfig } from '../config.ts';
 
 const off = {
@@ -112,19 +113,7 @@ export function environmentJSON(config: IdentityConfig) {
         block_email_subaddresses: { enabled: false },
         block_disposable_email_domains: { enabled: false },
       },
-      password_settings: {
-        min_length: PASSWORD_MIN_LENGTH,
-        max_length: PASSWORD_MAX_BYTES,
-        require_special_char: false,
-        allowed_special_characters: '',
-        require_numbers: false,
-        require_uppercase: false,
-        require_lowercase: false,
-        show_zxcvbn: false,
-        min_zxcvbn_strength: 0,
-        disable_hibp: true,
-        enforce_hibp_on_sign_in: false,
-      },
+      password_settings: passwordSettingsJSON(config.passwordPolicy),
       username_settings: { min_length: 4, max_length: 64 },
       passkey_settings: { allow_autofill: false, show_sign_in_button: false },
       actions: { delete_self: true, create_organization: true },
@@ -142,7 +131,4 @@ export function environmentJSON(config: IdentityConfig) {
   };
 }
 
-export const PASSWORD_MIN_LENGTH = 8;
-/** Clerk's limit is on bytes (its hashes read at most 72), which also bounds the length in characters. */
-export const PASSWORD_MAX_BYTES = 72;
 export const NAME_MAX_LENGTH = 256;

@@ -6,7 +6,7 @@ import type { SessionRow } from '../../store/rows.ts';
 import { findUserById, recordFailedVerification } from '../../store/users.ts';
 import type { FapiRoute } from '../context.ts';
 import { booleanField, rawField } from '../form.ts';
-import { validatePassword } from '../sign-ups/validate.ts';
+import { checkNewPassword } from '../../passwords/check-password.ts';
 import { currentSession } from './me-session.ts';
 import { meResponse } from './me-routes.ts';
 
@@ -28,7 +28,7 @@ export const changePasswordRoute: FapiRoute = {
         return { error: errors.passwordIncorrect('current_password') };
       }
     }
-    validatePassword(newPassword, 'new_password');
+    checkNewPassword(newPassword, ctx.deps.config.passwordPolicy, 'new_password');
     await ctx.tx.query(
       'UPDATE users SET password_hash = $2, password_updated_at = $3, updated_at = $3 WHERE id = $1',
       [user.id, await hashPassword(newPassword), ctx.now],

@@ -28,7 +28,10 @@ export const updateMeRoute: FapiRoute = {
   path: '/me',
   async handler(ctx) {
     const userId = await currentUserId(ctx);
-    const names = parseSignUpInput({ first_name: ctx.body.first_name, last_name: ctx.body.last_name });
+    const names = parseSignUpInput(
+      { first_name: ctx.body.first_name, last_name: ctx.body.last_name },
+      ctx.deps.config.passwordPolicy,
+    );
     const other = Object.keys(ctx.body).filter(
       (k) => !['first_name', 'last_name'].includes(k) && ctx.body[k] !== '',
     );

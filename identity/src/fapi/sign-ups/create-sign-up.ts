@@ -15,7 +15,7 @@ export const createSignUpRoute: FapiRoute = {
   rateLimits: (req) => [{ key: `sign_up:ip:${req.ip}`, limit: 30, windowSeconds: 60 }],
   async handler(ctx) {
     assertRedirectParams(ctx.body, ctx.deps.config);
-    const input = parseSignUpInput(ctx.body);
+    const input = parseSignUpInput(ctx.body, ctx.deps.config.passwordPolicy);
     const client = await ctx.ensureClient();
     if ((await signedInSessionsOfClient(ctx.tx, client.id, ctx.now)).length > 0) throw errors.sessionExists();
     const signUp = await insertSignUp(ctx.tx, client.id, await changesFromInput(ctx, input, null), ctx.now);

@@ -12,7 +12,7 @@ export const updateSignUpRoute: FapiRoute = {
   path: '/client/sign_ups/:id',
   async handler(ctx) {
     assertRedirectParams(ctx.body, ctx.deps.config);
-    const input = parseSignUpInput(ctx.body);
+    const input = parseSignUpInput(ctx.body, ctx.deps.config.passwordPolicy);
     const signUp = await loadSignUp(ctx, { actionable: true });
     const changes = await changesFromInput(ctx, input, signUp);
     const updated = Object.keys(changes).length

@@ -1,5 +1,7 @@
 import { errors } from '../../errors.ts';
-import { NAME_MAX_LENGTH, PASSWORD_MAX_BYTES, PASSWORD_MIN_LENGTH } from '../../instance/environment.ts';
+import { NAME_MAX_LENGTH } from '../../instance/environment.ts';
+import { checkNewPassword } from '../../passwords/check-password.ts';
+import type { PasswordPolicy } from '../../passwords/policy.ts';
 import { booleanField, field, has, jsonObjectField, rawField, type FormBody } from '../form.ts';
 
 // Practical address check (RFC 5321 lengths, one @, a dot in the domain, no spaces or control characters).
@@ -10,15 +12,6 @@ export function validateEmail(value: string): string {
   if (email.length > 254 || !EMAIL_RE.test(email))
     throw errors.paramFormatInvalid('email_address', 'a valid email address');
   return email;
-}
-
-export function validatePassword(password: string, paramName = 'password'): string {
-  if ([...password].length < PASSWORD_MIN_LENGTH)
-    throw errors.passwordTooShort(PASSWORD_MIN_LENGTH, paramName);
-  if (Buffer.byteLength(password, 'utf8') > PASSWORD_MAX_BYTES) {
-    throw errors.passwordTooLong(PASSWORD_MAX_BYTES, paramName);
-  }
-  return password;
 }
 
 function validateName(body: FormBody, name: 'first_name' | 'last_name'): string | null | undefined {
@@ -43,7 +36,7 @@ export interface SignUpInput {
 const UNSUPPORTED = ['phone_number', 'username', 'web3_wallet', 'token', 'transfer'] as const;
 
 /** Parses and validates sign-up fields; any invalid field rejects the whole request, so nothing changes. */
-export function parseSignUpInput(body: FormBody): SignUpInput {
+export function parseSignUpInput(body: FormBody, passwordPolicy: PasswordPolicy): SignUpInput {
   const strategy = field(body, 'strategy');
   if (strategy && strategy !== 'ticket')
     throw errors.paramValueInvalid(
@@ -61,7 +54,7 @@ export function parseSignUpInput(body: FormBody): SignUpInput {
   if (strategy === 'ticket' && ticket === undefined) throw errors.paramMissing('ticket');
   return {
     email: email === undefined ? undefined : validateEmail(email),
-    password: password === undefined ? undefined : validatePassword(password),
+    password: password === undefined ? undefined : checkNewPassword(password, passwordPolicy),
     firstName: validateName(body, 'first_name'),
     lastName: validateName(body, 'last_name'),
     unsafeMetadata: jsonObjectField(body, 'unsafe_metadata'),
