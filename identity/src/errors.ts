@@ -306,6 +306,30 @@ export const errors = {
       'Expired link',
       'This link has expired. Ask for a new invitation.',
     ),
+  /** An actor token (impersonation link) that was used or revoked, or never existed. */
+  actorTokenInvalid: () =>
+    new ClerkError(
+      422,
+      'ticket_invalid_code',
+      'Invalid link',
+      'This impersonation link is no longer valid or has already been used. Create a new one.',
+    ),
+  actorTokenExpired: () =>
+    new ClerkError(
+      422,
+      'ticket_expired_code',
+      'Expired link',
+      'This impersonation link has expired. Create a new one.',
+    ),
+  /** Only a pending actor token can be revoked (Backend API answers 400 for the others). */
+  actorTokenNotPending: (status: string) =>
+    new ClerkError(
+      400,
+      'actor_token_not_pending',
+      'not pending',
+      `This actor token cannot be revoked: it is ${status}, and only pending actor tokens can be.`,
+      { status },
+    ),
   invitationAccountNotExists: () =>
     new ClerkError(
       422,

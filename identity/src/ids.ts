@@ -15,7 +15,19 @@ export function randomBase62(length: number): string {
 
 /** Clerk's conventional prefixes; clerk-js and @clerk/backend check some of them (`org_`, `user_`). */
 export type IdPrefix =
-  'client' | 'sess' | 'sia' | 'sua' | 'user' | 'idn' | 'ins' | 'vc' | 'msg' | 'org' | 'orgmem' | 'orginv';
+  | 'client'
+  | 'sess'
+  | 'sia'
+  | 'sua'
+  | 'user'
+  | 'idn'
+  | 'ins'
+  | 'vc'
+  | 'msg'
+  | 'org'
+  | 'orgmem'
+  | 'orginv'
+  | 'act';
 
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${randomBase62(27)}`;

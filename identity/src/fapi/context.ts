@@ -37,6 +37,8 @@ export type FapiResult =
   | { bare: unknown; status?: number }
   /** The client itself as the response (GET/DELETE /client). */
   | { clientAsResponse: true }
+  /** A browser navigation (ticket links) sent on with 303 to `redirect`; the transaction commits. */
+  | { redirect: string }
   /** An error whose side effects (attempt counters, lockouts) must be kept: the transaction commits. */
   | { error: ClerkError };
 

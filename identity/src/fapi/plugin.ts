@@ -103,6 +103,7 @@ export async function fapiPlugin(app: FastifyInstance, opts: { deps: IdentityDep
         }
       }
       reply.header('cache-control', 'no-store');
+      if (outcome.location) return reply.code(303).header('location', outcome.location).send();
       if (outcome.error) return sendError(reply, outcome.error, { client: outcome.body });
       return reply.code(outcome.status).send(outcome.body);
     } catch (err) {
@@ -125,6 +126,7 @@ interface Outcome {
   status: number;
   body: unknown;
   error: ClerkError | null;
+  location?: string;
   clientCookie: string | null;
   clientUat: number | null;
 }
@@ -172,6 +174,8 @@ async function run(
     };
     // Tokens are the hot path (every ~45 s per tab): they carry no client.
     if ('bare' in result) return { ...base, status: result.status ?? 200, body: result.bare, error: null };
+    if ('redirect' in result)
+      return { ...base, status: 303, body: null, error: null, location: result.redirect };
     if (ctx.client && !newClientToken) base.clientCookie = fromCookie;
     const clientBody = ctx.client
       ? await clientJSON(deps, tx, await reload(tx, ctx.client), info.origin, now)

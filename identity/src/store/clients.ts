@@ -17,6 +17,11 @@ export async function findClientByToken(
   return row ?? null;
 }
 
+/** Holds the client row for the transaction (GET requests read it without the lock). */
+export async function lockClient(db: Queryable, clientId: string): Promise<void> {
+  await db.query('SELECT id FROM clients WHERE id = $1 FOR UPDATE', [clientId]);
+}
+
 /** Creates a client; only the SHA-256 of its cookie token is stored. */
 export async function createClient(db: Queryable, now: Date): Promise<{ client: ClientRow; token: string }> {
   const token = randomToken(32);

@@ -145,3 +145,20 @@ export interface InvitationRow {
   created_at: Date;
   updated_at: Date;
 }
+
+/** Clerk's actor token statuses; a pending token past `expires_at` stays pending but can no longer be used. */
+export type ActorTokenStatus = 'pending' | 'accepted' | 'revoked';
+
+export interface ActorTokenRow {
+  id: string;
+  user_id: string;
+  /** The `actor` object as given (at least `sub`); copied into the session and its tokens' `act` claim. */
+  actor: Record<string, unknown> & { sub: string };
+  status: ActorTokenStatus;
+  expires_at: Date;
+  session_max_duration_seconds: number;
+  /** The session it opened, once accepted. */
+  session_id: string | null;
+  created_at: Date;
+  updated_at: Date;
+}

@@ -6,14 +6,30 @@ const SIGNED_IN: SessionStatus[] = ['active', 'pending'];
 
 export async function createSession(
   db: Queryable,
-  input: { clientId: string; userId: string; lifetimeSeconds: number; status?: SessionStatus; now: Date },
+  input: {
+    clientId: string;
+    userId: string;
+    lifetimeSeconds: number;
+    status?: SessionStatus;
+    /** Who is really acting, for an impersonation session (Clerk's `actor`, the token's `act`). */
+    actor?: Record<string, unknown> | null;
+    now: Date;
+  },
 ): Promise<SessionRow> {
   const expireAt = new Date(input.now.getTime() + input.lifetimeSeconds * 1000);
   const [row] = await db.query<SessionRow>(
-    `INSERT INTO sessions (id, client_id, user_id, status, first_factor_verified_at, expire_at, abandon_at,
+    `INSERT INTO sessions (id, client_id, user_id, status, actor, first_factor_verified_at, expire_at, abandon_at,
                            last_active_at, created_at, updated_at)
-     VALUES ($1, $2, $3, $6, $4, $5, $5, $4, $4, $4) RETURNING *`,
-    [newId('sess'), input.clientId, input.userId, input.now, expireAt, input.status ?? 'active'],
+     VALUES ($1, $2, $3, $6, $7::jsonb, $4, $5, $5, $4, $4, $4) RETURNING *`,
+    [
+      newId('sess'),
+      input.clientId,
+      input.userId,
+      input.now,
+      expireAt,
+      input.status ?? 'active',
+      input.actor ? JSON.stringify(input.actor) : null,
+    ],
   );
   return row!;
 }
@@ -72,9 +88,15 @@ export async function touchSession(db: Queryable, sessionId: string, now: Date):
   return row!;
 }
 
-export async function endSessionsOfClient(db: Queryable, clientId: string, now: Date): Promise<void> {
+/** Signs every session of a client out: `ended`, or `replaced` when a new sign-in takes their place. */
+export async function endSessionsOfClient(
+  db: Queryable,
+  clientId: string,
+  now: Date,
+  status: 'ended' | 'replaced' = 'ended',
+): Promise<void> {
   await db.query(
-    `UPDATE sessions SET status = 'ended', updated_at = $2 WHERE client_id = $1 AND status = ANY($3)`,
-    [clientId, now, SIGNED_IN],
+    `UPDATE sessions SET status = $4, updated_at = $2 WHERE client_id = $1 AND status = ANY($3)`,
+    [clientId, now, SIGNED_IN, status],
   );
 }

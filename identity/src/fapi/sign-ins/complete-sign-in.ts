@@ -1,5 +1,5 @@
 import type { SignInRow, UserRow, VerificationState } from '../../store/rows.ts';
-import { openSession } from '../sessions/open-session.ts';
+import { openSession, type Impersonation } from '../sessions/open-session.ts';
 import type { FapiContext } from '../context.ts';
 import { updateSignIn } from './sign-in-store.ts';
 
@@ -9,8 +9,9 @@ export async function completeSignIn(
   signIn: SignInRow,
   user: UserRow,
   verification: VerificationState,
+  impersonation: Impersonation | null = null,
 ) {
-  const session = await openSession(ctx, user.id, 'sign_in_id');
+  const session = await openSession(ctx, user.id, 'sign_in_id', impersonation);
   return updateSignIn(
     ctx.tx,
     signIn.id,

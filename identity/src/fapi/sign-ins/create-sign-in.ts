@@ -23,9 +23,6 @@ export const createSignInRoute = (config: IdentityConfig): FapiRoute => ({
   async handler(ctx) {
     assertRedirectParams(ctx.body, ctx.deps.config);
     const client = await ctx.ensureClient();
-    // Single-session instance: one signed-in session per browser.
-    if ((await signedInSessionsOfClient(ctx.tx, client.id, ctx.now)).length > 0) throw errors.sessionExists();
-
     const identifier = field(ctx.body, 'identifier')?.toLowerCase();
     const strategy = field(ctx.body, 'strategy');
     if (strategy && !SUPPORTED_STRATEGIES.has(strategy)) {
@@ -34,7 +31,10 @@ export const createSignInRoute = (config: IdentityConfig): FapiRoute => ({
         `The verification strategy "${strategy}" is not enabled for this application.`,
       );
     }
+    // Tickets check the signed-in session themselves: an actor token replaces it (impersonation).
     if (strategy === 'ticket') return signInWithTicket(ctx, client, field(ctx.body, 'ticket'));
+    // Single-session instance: one signed-in session per browser.
+    if ((await signedInSessionsOfClient(ctx.tx, client.id, ctx.now)).length > 0) throw errors.sessionExists();
     if (!identifier) {
       if (strategy) throw errors.paramMissing('identifier');
       // An empty body starts over.

@@ -1,17 +1,21 @@
 import { errors } from '../../errors.ts';
+import { actorTokenByTicket } from '../../impersonation/actor-tokens.ts';
 import { joinByInvitation, redeemableInvitation } from '../../organizations/invitations.ts';
 import { updateClient } from '../../store/clients.ts';
 import type { ClientRow } from '../../store/rows.ts';
+import { signedInSessionsOfClient } from '../../store/sessions.ts';
 import { findUserByEmail, lockedForSeconds } from '../../store/users.ts';
 import type { FapiContext, FapiResult } from '../context.ts';
 import { completeSignIn } from '../sign-ins/complete-sign-in.ts';
 import { signInResponse } from '../sign-ins/respond.ts';
 import { createSignIn } from '../sign-ins/sign-in-store.ts';
+import { signInWithActorToken } from './actor-sign-in.ts';
 
 /**
  * `POST /client/sign_ins strategy=ticket` (SignInStart with `__clerk_ticket`): the ticket is the first
- * factor. The invited address's account is signed in at once and joins the organisation, in one
- * transaction; an address without an account answers `invitation_account_not_exists`.
+ * factor. An actor token signs in as its user (see actor-sign-in.ts). An invitation's ticket signs the
+ * invited address's account in at once and joins the organisation, in one transaction; an address
+ * without an account answers `invitation_account_not_exists`.
  */
 export async function signInWithTicket(
   ctx: FapiContext,
@@ -19,6 +23,10 @@ export async function signInWithTicket(
   ticket: string | undefined,
 ): Promise<FapiResult> {
   if (!ticket) throw errors.paramMissing('ticket');
+  const actorToken = await actorTokenByTicket(ctx.tx, ticket, { lock: true });
+  if (actorToken) return signInWithActorToken(ctx, client, actorToken);
+  // Single-session instance: one signed-in session per browser.
+  if ((await signedInSessionsOfClient(ctx.tx, client.id, ctx.now)).length > 0) throw errors.sessionExists();
   const invitation = await redeemableInvitation(ctx.tx, ticket, ctx.now);
   const user = await findUserByEmail(ctx.tx, invitation.email_address);
   if (!user) throw errors.invitationAccountNotExists();

@@ -1,0 +1,52 @@
+import { errors } from '../../errors.ts';
+import { acceptActorToken, assertRedeemable } from '../../impersonation/actor-tokens.ts';
+import { updateClient } from '../../store/clients.ts';
+import type { ActorTokenRow, ClientRow } from '../../store/rows.ts';
+import { endSessionsOfClient } from '../../store/sessions.ts';
+import { emailAddressesOf, findUserById, lockedForSeconds } from '../../store/users.ts';
+import type { FapiContext, FapiResult } from '../context.ts';
+import { completeSignIn } from '../sign-ins/complete-sign-in.ts';
+import { signInResponse } from '../sign-ins/respond.ts';
+import { createSignIn } from '../sign-ins/sign-in-store.ts';
+
+/**
+ * `POST /client/sign_ins strategy=ticket` with an actor token: the token is the first factor, and the
+ * sign-in completes at once as its user, in a session that carries the actor and ends after the token's
+ * `session_max_duration_in_seconds`. The token is spent in the same transaction (locked by the caller,
+ * and accepted only if still pending), so it opens one session at most.
+ *
+ * One session per browser: whoever is signed in on this browser (usually the operator) is replaced by
+ * the impersonation, as in Clerk's own impersonation flow, where the admin's browser redeems the token.
+ */
+export async function signInWithActorToken(
+  ctx: FapiContext,
+  client: ClientRow,
+  actorToken: ActorTokenRow,
+): Promise<FapiResult> {
+  assertRedeemable(actorToken, ctx.now);
+  const user = await findUserById(ctx.tx, actorToken.user_id);
+  if (!user) throw errors.actorTokenInvalid();
+  const locked = lockedForSeconds(user, ctx.now);
+  if (locked > 0) throw errors.userLocked(locked);
+
+  await endSessionsOfClient(ctx.tx, client.id, ctx.now, 'replaced');
+  const emails = (await emailAddressesOf(ctx.tx, [user.id])).get(user.id) ?? [];
+  const primary = emails.find((e) => e.id === user.primary_email_address_id) ?? emails[0];
+  const signIn = await createSignIn(ctx.tx, {
+    clientId: client.id,
+    status: 'needs_first_factor',
+    identifier: primary?.email_address.toLowerCase() ?? null,
+    userId: user.id,
+    now: ctx.now,
+  });
+  await updateClient(ctx.tx, client.id, { sign_in_id: signIn.id }, ctx.now);
+  const done = await completeSignIn(
+    ctx,
+    signIn,
+    user,
+    { status: 'verified', strategy: 'ticket', attempts: null, expire_at: null },
+    { actor: actorToken.actor, lifetimeSeconds: actorToken.session_max_duration_seconds },
+  );
+  await acceptActorToken(ctx.tx, actorToken.id, done.created_session_id!, ctx.now);
+  return signInResponse(ctx, done);
+}
