@@ -4,6 +4,8 @@ import { RequireSignedIn } from '../features/auth/RequireSignedIn.tsx';
 import { SignInPage } from '../features/auth/SignInPage.tsx';
 import { SignUpPage } from '../features/auth/SignUpPage.tsx';
 import { DashboardPage } from '../features/dashboard/DashboardPage.tsx';
+import { HelpIndexPage } from '../features/help/HelpIndexPage.tsx';
+import { HelpPage } from '../features/help/HelpPage.tsx';
 import { LandingPage } from '../features/landing/LandingPage.tsx';
 import { ChooseOrganizationTaskPage } from '../features/organizations/ChooseOrganizationTaskPage.tsx';
 import { CreateOrganizationPage } from '../features/organizations/CreateOrganizationPage.tsx';
@@ -39,6 +41,9 @@ export const router = createBrowserRouter([
           { path: 'organization/*', element: signedIn(<OrganizationProfilePage />) },
           { path: 'members', element: signedIn(<MembersPage />) },
           { path: 'settings', element: signedIn(<SettingsPage />) },
+          // Help is static and harmless: readable before signing in too.
+          { path: 'help', element: <HelpIndexPage /> },
+          { path: 'help/:name', element: <HelpPage /> },
           // Pending sessions are not signed in yet, so this page is not behind the signed-in guard.
           { path: 'tasks/choose-organization', element: <ChooseOrganizationTaskPage /> },
           { path: '*', element: <NotFoundPage /> },
