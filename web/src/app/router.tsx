@@ -7,6 +7,8 @@ import { DashboardPage } from '../features/dashboard/DashboardPage.tsx';
 import { HelpIndexPage } from '../features/help/HelpIndexPage.tsx';
 import { HelpPage } from '../features/help/HelpPage.tsx';
 import { LandingPage } from '../features/landing/LandingPage.tsx';
+import { ModulePage } from '../features/modules/ModulePage.tsx';
+import { modulePath, MODULES } from '../features/modules/modules.ts';
 import { ChooseOrganizationTaskPage } from '../features/organizations/ChooseOrganizationTaskPage.tsx';
 import { CreateOrganizationPage } from '../features/organizations/CreateOrganizationPage.tsx';
 import { MembersPage } from '../features/organizations/members/MembersPage.tsx';
@@ -41,6 +43,11 @@ export const router = createBrowserRouter([
           { path: 'organization/*', element: signedIn(<OrganizationProfilePage />) },
           { path: 'members', element: signedIn(<MembersPage />) },
           { path: 'settings', element: signedIn(<SettingsPage />) },
+          // One route per module, so an unknown /modules/<slug> falls through to the not-found page.
+          ...MODULES.map((module) => ({
+            path: modulePath(module).slice(1),
+            element: signedIn(<ModulePage module={module} />),
+          })),
           // Help is static and harmless: readable before signing in too.
           { path: 'help', element: <HelpIndexPage /> },
           { path: 'help/:name', element: <HelpPage /> },

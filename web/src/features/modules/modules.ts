@@ -1,4 +1,5 @@
 import type { ModuleFlag, OrganizationPublicMetadata } from '../../state/auth/organization-metadata.ts';
+import type { HelpPageName } from '../help/help-pages.ts';
 
 export type ModuleKey = 'vCiso' | 'compliance' | 'qompanion' | 'hexadiag' | 'passport';
 
@@ -6,16 +7,51 @@ export interface ModuleDefinition {
   key: ModuleKey;
   /** The organisation public-metadata flag that switches it on. */
   flag: ModuleFlag;
+  /** The readable last segment of its route, `/modules/<slug>`. */
+  slug: string;
+  /** The help page its overview is built from (`/assets/i18n/{lang}/<helpPage>.md`). */
+  helpPage: HelpPageName;
+  /** The English name, for screens not translated yet; translated screens use useModuleTexts(). */
   label: string;
 }
 
-/** The five modules, each switched on per organisation (spec §1, §3). */
+/** The five modules, each switched on per organisation (spec §1, §3), in navigation order. */
 export const MODULES: readonly ModuleDefinition[] = [
-  { key: 'vCiso', flag: 'vCisoModuleEnabled', label: 'Virtual security officer' },
-  { key: 'compliance', flag: 'complianceModuleEnabled', label: 'Compliance' },
-  { key: 'qompanion', flag: 'qompanionModuleEnabled', label: 'Companion' },
-  { key: 'hexadiag', flag: 'hexadiagModuleEnabled', label: 'Diagram' },
-  { key: 'passport', flag: 'passportModuleEnabled', label: 'Passport' },
+  {
+    key: 'vCiso',
+    flag: 'vCisoModuleEnabled',
+    slug: 'virtual-security-officer',
+    helpPage: 'virtual-security-officer',
+    label: 'Virtual security officer',
+  },
+  {
+    key: 'compliance',
+    flag: 'complianceModuleEnabled',
+    slug: 'compliance',
+    helpPage: 'compliance',
+    label: 'Compliance',
+  },
+  {
+    key: 'qompanion',
+    flag: 'qompanionModuleEnabled',
+    slug: 'companion',
+    helpPage: 'companion',
+    label: 'Companion',
+  },
+  {
+    key: 'hexadiag',
+    flag: 'hexadiagModuleEnabled',
+    slug: 'diagram',
+    helpPage: 'diagram',
+    label: 'Diagram',
+  },
+  {
+    key: 'passport',
+    flag: 'passportModuleEnabled',
+    slug: 'passport',
+    helpPage: 'passport',
+    label: 'Passport',
+  },
 ];
 
 export interface ModuleStatus extends ModuleDefinition {
@@ -26,3 +62,14 @@ export interface ModuleStatus extends ModuleDefinition {
 export function moduleStatuses(metadata: OrganizationPublicMetadata): ModuleStatus[] {
   return MODULES.map((module) => ({ ...module, enabled: metadata[module.flag] === true }));
 }
+
+/** The modules the navigation shows: the enabled ones, in the fixed order of MODULES. */
+export function enabledModules(metadata: OrganizationPublicMetadata | undefined): ModuleDefinition[] {
+  return metadata ? MODULES.filter((module) => metadata[module.flag] === true) : [];
+}
+
+/** The module whose route segment is `slug` (exact, case-sensitive), or undefined for an unknown one. */
+export const moduleBySlug = (slug: string | undefined): ModuleDefinition | undefined =>
+  MODULES.find((module) => module.slug === slug);
+
+export const modulePath = (module: Pick<ModuleDefinition, 'slug'>): string => `/modules/${module.slug}`;
