@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
+import { lockDataDir } from './pglite-lock.ts';
 
 /** The one query surface every store uses; the same SQL runs on PGlite and on a PostgreSQL server. */
 export interface Queryable {
@@ -50,7 +51,15 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 }
 
 async function openPglite(dataDir: string | undefined): Promise<Database> {
-  const db = dataDir ? await PGlite.create(dataDir) : await PGlite.create();
+  // One process per directory (see pglite-lock.ts): a second server, or the CLI, is refused.
+  const release = dataDir ? lockDataDir(dataDir) : () => {};
+  let db: PGlite;
+  try {
+    db = dataDir ? await PGlite.create(dataDir) : await PGlite.create();
+  } catch (err) {
+    release();
+    throw err;
+  }
   const wrap = (q: Pick<PGlite, 'query'>): Queryable => ({
     async query<T>(sql: string, params: unknown[] = []) {
       const res = await q.query<T>(sql, params);
@@ -61,7 +70,13 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
     kind: 'pglite',
     ...wrap(db),
     transaction: (fn) => db.transaction((tx) => fn(wrap(tx))),
-    close: () => db.close(),
+    async close() {
+      try {
+        await db.close();
+      } finally {
+        release();
+      }
+    },
   };
 }
 
