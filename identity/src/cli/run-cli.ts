@@ -1,0 +1,170 @@
+import { parseArgs } from 'node:util';
+import { DatabaseInUseError } from '../db/pglite-lock.ts';
+import { CliError, isUserId, type ActorTokenAdmin, type UserSummary } from './actor-token-admin.ts';
+import { openAdmin } from './open-admin.ts';
+
+export const USAGE = `Usage: npm run identity -- <command> [options]
+
+Commands:
+  impersonate --actor <user id or email> --user <user id or email>
+              [--expires-in <duration>] [--session-max-duration <duration>]
+      Prints a single-use sign-in link. Whoever opens it is signed in as --user, with --actor recorded as
+      the one really acting (the session's actor, the act claim of its tokens). A browser already signed
+      in is signed out first. Durations are seconds, or with a unit: 90s, 10m, 1h. By default the link
+      works for 1h and the session it opens lasts 30m.
+
+  revoke-actor-token <actor token id>
+      Revokes a link that has not been used yet (the act_… id that impersonate prints).
+
+The instance is the server's: DATABASE_URL, or the PGlite directory under DATA_DIR (default ./.data).
+While the server has that directory open, the command goes through the server's Backend API
+(IDENTITY_API_URL, or http://127.0.0.1:$PORT/__clerk_backend) with the instance secret key.
+`;
+
+export interface CliIo {
+  env: NodeJS.ProcessEnv;
+  /** The operator's output: the link, and nothing secret besides it. */
+  out: (line: string) => void;
+  /** Explanations and errors. */
+  err: (line: string) => void;
+  /** Tests hand in their own way to the instance. */
+  openAdmin?: (env: NodeJS.ProcessEnv) => Promise<ActorTokenAdmin>;
+}
+
+/** A mistake in the command line itself: usage is shown, exit status 2. */
+class UsageError extends Error {}
+
+/** Runs one command; resolves with the exit status (0 done, 1 refused or failed, 2 bad command line). */
+export async function runCli(argv: string[], io: CliIo): Promise<number> {
+  let command: Command;
+  try {
+    command = parseCommand(argv);
+  } catch (err) {
+    if (!(err instanceof UsageError) && !(err instanceof TypeError)) throw err;
+    io.err(`${(err as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  if (command.name === 'help') {
+    io.out(USAGE);
+    return 0;
+  }
+  let admin: ActorTokenAdmin | null = null;
+  try {
+    admin = await (io.openAdmin ?? openAdmin)(io.env);
+    if (command.name === 'impersonate') await impersonate(admin, command, io);
+    else await revoke(admin, command.id, io);
+    return 0;
+  } catch (err) {
+    if (err instanceof CliError) io.err(err.message);
+    else if (err instanceof DatabaseInUseError) io.err(err.message);
+    else io.err(`Failed: ${(err as Error).message}`);
+    return 1;
+  } finally {
+    await admin?.close();
+  }
+}
+
+type Command =
+  | { name: 'help' }
+  | {
+      name: 'impersonate';
+      actor: string;
+      user: string;
+      expiresInSeconds?: number;
+      sessionMaxDurationInSeconds?: number;
+    }
+  | { name: 'revoke-actor-token'; id: string };
+
+function parseCommand(argv: string[]): Command {
+  const [name, ...rest] = argv;
+  if (!name) throw new UsageError('Missing command.');
+  if (name === 'help' || name === '--help' || name === '-h') return { name: 'help' };
+  if (name === 'impersonate') {
+    const { values, positionals } = parseArgs({
+      args: rest,
+      options: {
+        actor: { type: 'string' },
+        user: { type: 'string' },
+        'expires-in': { type: 'string' },
+        'session-max-duration': { type: 'string' },
+      },
+      strict: true,
+      allowPositionals: true,
+    });
+    if (positionals.length) throw new UsageError(`Unexpected argument: ${positionals[0]}`);
+    const actor = values.actor?.trim();
+    const user = values.user?.trim();
+    if (!actor) throw new UsageError('Missing --actor <user id or email>: who is acting.');
+    if (!user) throw new UsageError('Missing --user <user id or email>: who to sign in as.');
+    return {
+      name,
+      actor,
+      user,
+      expiresInSeconds: duration('--expires-in', values['expires-in']),
+      sessionMaxDurationInSeconds: duration('--session-max-duration', values['session-max-duration']),
+    };
+  }
+  if (name === 'revoke-actor-token') {
+    const { positionals } = parseArgs({ args: rest, options: {}, strict: true, allowPositionals: true });
+    if (positionals.length !== 1)
+      throw new UsageError('revoke-actor-token takes one actor token id (act_…).');
+    return { name, id: positionals[0]! };
+  }
+  throw new UsageError(`Unknown command: ${name}`);
+}
+
+const UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400 };
+
+function duration(option: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const match = /^(\d+)\s*([smhd]?)$/.exec(value.trim());
+  if (!match) throw new UsageError(`${option} must be a duration such as 600, 90s, 10m or 1h.`);
+  return Number(match[1]) * UNIT_SECONDS[match[2] || 's']!;
+}
+
+async function impersonate(
+  admin: ActorTokenAdmin,
+  command: Extract<Command, { name: 'impersonate' }>,
+  io: CliIo,
+): Promise<void> {
+  const actor = await userOrFail(admin, command.actor, '--actor');
+  const user = await userOrFail(admin, command.user, '--user');
+  if (actor.id === user.id)
+    throw new CliError('--actor and --user are the same account: nobody to impersonate.');
+  const token = await admin.createActorToken({
+    userId: user.id,
+    actorId: actor.id,
+    expiresInSeconds: command.expiresInSeconds,
+    sessionMaxDurationInSeconds: command.sessionMaxDurationInSeconds,
+  });
+  io.err(
+    `Sign-in link for ${describe(user)}, acting as ${describe(actor)} (via ${admin.via}).\n` +
+      `It works once, for ${minutes(command.expiresInSeconds ?? 3600)}; the session it opens lasts ` +
+      `${minutes(command.sessionMaxDurationInSeconds ?? 1800)}. Anyone holding it can use it: hand it over ` +
+      `privately.\nTo cancel it before use: npm run identity -- revoke-actor-token ${token.id}`,
+  );
+  io.out(token.url);
+}
+
+async function revoke(admin: ActorTokenAdmin, id: string, io: CliIo): Promise<void> {
+  const revoked = await admin.revokeActorToken(id);
+  io.out(`${revoked.id} ${revoked.status}`);
+}
+
+async function userOrFail(admin: ActorTokenAdmin, idOrEmail: string, option: string): Promise<UserSummary> {
+  if (!isUserId(idOrEmail) && !idOrEmail.includes('@')) {
+    throw new CliError(`${option} must be a user id (user_…) or an email address, not "${idOrEmail}".`);
+  }
+  const user = await admin.findUser(idOrEmail);
+  if (!user) throw new CliError(`${option}: there is no user ${idOrEmail}.`);
+  return user;
+}
+
+function describe(user: UserSummary): string {
+  const who = user.name && user.email ? `${user.name} <${user.email}>` : (user.name ?? user.email);
+  return who ? `${who} (${user.id})` : user.id;
+}
+
+function minutes(seconds: number): string {
+  return seconds % 60 === 0 ? `${seconds / 60} min` : `${seconds} s`;
+}
