@@ -89,6 +89,7 @@ describe('product API', () => {
         orgRole: 'org:admin',
         orgPermissions: ['org:sys_memberships:read'],
         user: { id: 'user_1', firstName: 'Ada', lastName: null, primaryEmailAddress: 'ada@example.com' },
+        actor: null,
       });
     });
 
@@ -99,6 +100,52 @@ describe('product API', () => {
       assert.equal(res.body.orgSlug, null);
       assert.equal(res.body.orgRole, null);
       assert.deepEqual(res.body.orgPermissions, []);
+    });
+
+    test('impersonation: actor is who the token’s act claim names, looked up through the Backend API', async () => {
+      backend.users = {
+        getUser: async (userId) => {
+          if (userId === 'user_1')
+            return { id: userId, firstName: 'Carl', lastName: null, primaryEmailAddress: null };
+          if (userId === 'user_operator')
+            return {
+              id: userId,
+              firstName: 'Olga',
+              lastName: 'Operator',
+              primaryEmailAddress: { emailAddress: 'olga@example.com' },
+            };
+          throw Object.assign(new Error('Not Found'), { status: 404 });
+        },
+      };
+      tokens.set('impersonated', signedIn({ actorId: 'user_operator' }));
+      tokens.set('impersonated-by-outsider', signedIn({ actorId: 'dashboard_admin_7' }));
+
+      const res = await get('/api/me', 'impersonated');
+      assert.equal(res.status, 200);
+      assert.equal(res.body.userId, 'user_1');
+      assert.deepEqual(res.body.actor, {
+        userId: 'user_operator',
+        name: 'Olga Operator',
+        email: 'olga@example.com',
+      });
+      // Clerk lets any sub act; one that is no user here is named by id alone.
+      const outsider = await get('/api/me', 'impersonated-by-outsider');
+      assert.equal(outsider.status, 200);
+      assert.deepEqual(outsider.body.actor, { userId: 'dashboard_admin_7', name: null, email: null });
+    });
+
+    test('impersonation: a Backend API failure looking up the actor is a 500, not a guess', async () => {
+      backend.users = {
+        getUser: async (userId) => {
+          if (userId === 'user_1')
+            return { id: userId, firstName: 'Carl', lastName: null, primaryEmailAddress: null };
+          throw Object.assign(new Error('Backend API unavailable'), { status: 503 });
+        },
+      };
+      tokens.set('impersonated', signedIn({ actorId: 'user_operator' }));
+      const res = await get('/api/me', 'impersonated');
+      assert.equal(res.status, 500);
+      assert.equal((res.body.errors as { code: string }[])[0]?.code, 'internal_error');
     });
   });
 

@@ -11,6 +11,11 @@ export interface AuthContext {
   orgRole: string | null;
   /** Permissions of that role (`org:<feature>:<permission>`); empty without an active organisation. */
   orgPermissions: string[];
+  /**
+   * Impersonation: the `act.sub` of the verified token, the one really acting as `userId`. Null (or
+   * absent) when the user acts for themselves.
+   */
+  actorId?: string | null;
 }
 
 export type AuthResult = { ok: true; auth: AuthContext } | { ok: false; reason: string };
@@ -65,6 +70,7 @@ export class Authenticator implements RequestAuthenticator {
         orgSlug: auth.orgId ? (auth.orgSlug ?? null) : null,
         orgRole: auth.orgId ? (auth.orgRole ?? null) : null,
         orgPermissions: auth.orgId ? (auth.orgPermissions ?? []) : [],
+        actorId: typeof auth.actor?.sub === 'string' ? auth.actor.sub : null,
       },
     };
   }

@@ -1,4 +1,5 @@
 import { ClerkFailed, ClerkLoaded, ClerkLoading, SignedIn, UserButton, useAuth } from '@clerk/clerk-react';
+import { useTranslation } from 'react-i18next';
 import { Link, Outlet } from 'react-router';
 import { LanguageToggle } from '../features/language/LanguageToggle.tsx';
 import { OrganizationSwitcherSlot } from '../features/organizations/OrganizationSwitcherSlot.tsx';
@@ -9,10 +10,11 @@ import { ImpersonationBanner } from './ImpersonationBanner.tsx';
 import { MainNav } from './MainNav.tsx';
 
 export function AppLayout() {
+  const { t } = useTranslation();
   return (
     <div className="app-shell">
       <a className="skip-link" href="#main">
-        Skip to content
+        {t('layout.skipToContent')}
       </a>
       <header className="site-header">
         <div className="site-header__inner">
@@ -33,10 +35,10 @@ export function AppLayout() {
         </ClerkLoading>
         <ClerkFailed>
           <section className="card card--error" role="alert" data-testid="clerk-failed">
-            <h1>Sign-in is unavailable</h1>
-            <p>The sign-in service could not be loaded. Check your connection and reload the page.</p>
+            <h1>{t('layout.clerkFailed.heading')}</h1>
+            <p>{t('layout.clerkFailed.body')}</p>
             <button type="button" className="button" onClick={() => window.location.reload()}>
-              Reload
+              {t('common.reload')}
             </button>
           </section>
         </ClerkFailed>

@@ -1,15 +1,17 @@
+import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { PRODUCT_NAME } from '../lib/product.ts';
+import { PageTitle } from '../ui/PageTitle.tsx';
 
 export function NotFoundPage() {
+  const { t } = useTranslation();
   return (
     <section className="card page-narrow" data-testid="not-found">
-      <title>{`Page not found · ${PRODUCT_NAME}`}</title>
-      <h1>Page not found</h1>
-      <p>There is nothing at this address. It may have moved, or the link may be mistyped.</p>
+      <PageTitle>{t('errors.notFound.title')}</PageTitle>
+      <h1>{t('errors.notFound.title')}</h1>
+      <p>{t('errors.notFound.body')}</p>
       <p>
         <Link to="/" data-testid="not-found-home-link">
-          Go to the home page
+          {t('common.goHome')}
         </Link>
       </p>
     </section>

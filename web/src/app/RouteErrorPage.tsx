@@ -1,11 +1,13 @@
+import { useTranslation } from 'react-i18next';
 import { isRouteErrorResponse, useRouteError } from 'react-router';
-import { PRODUCT_NAME } from '../lib/product.ts';
+import { PageTitle } from '../ui/PageTitle.tsx';
 
 /**
  * Replaces react-router's developer-oriented default error screen.
- * Uses no Clerk hooks: at the root route it renders outside ClerkProvider.
+ * Uses no Clerk hooks: at the root route it renders outside ClerkProvider (i18next is above the router).
  */
 export function RouteErrorPage() {
+  const { t } = useTranslation();
   const error = useRouteError();
   const detail = isRouteErrorResponse(error)
     ? `${error.status} ${error.statusText}`
@@ -16,16 +18,17 @@ export function RouteErrorPage() {
   return (
     <main id="main" className="site-main">
       <section className="card card--error page-narrow" role="alert" data-testid="route-error">
-        <title>{`Something went wrong · ${PRODUCT_NAME}`}</title>
-        <h1>Something went wrong</h1>
-        <p>This page ran into an unexpected problem. Reloading usually helps.</p>
-        {detail && <p className="muted">Details: {detail}</p>}
+        <PageTitle>{t('errors.route.title')}</PageTitle>
+        <h1>{t('errors.route.title')}</h1>
+        <p>{t('errors.route.body')}</p>
+        {/* The technical detail stays as the code gave it: it is for whoever reports the problem. */}
+        {detail && <p className="muted">{t('errors.route.detail', { detail })}</p>}
         <p className="actions">
           <button type="button" className="button" onClick={() => window.location.reload()}>
-            Reload
+            {t('common.reload')}
           </button>
           {/* A plain anchor: a full page load also resets whatever state caused the error. */}
-          <a href="/">Go to the home page</a>
+          <a href="/">{t('common.goHome')}</a>
         </p>
       </section>
     </main>

@@ -1,4 +1,9 @@
-/** The one way a failed read is shown: what failed, why, and a way to try again. */
+import { useTranslation } from 'react-i18next';
+
+/**
+ * The one way a failed read is shown: what failed, why, and a way to try again. `what` and `message`
+ * arrive translated; `what` is the object of "Could not load …" (e.g. "the members").
+ */
 export function LoadError({
   what,
   message,
@@ -10,12 +15,13 @@ export function LoadError({
   testId: string;
   onRetry: () => void;
 }) {
+  const { t } = useTranslation();
   return (
     <div className="status status--error" role="alert">
-      <p>{what} could not be loaded:</p>
+      <p>{t('common.loadFailed', { what })}</p>
       <p data-testid={testId}>{message}</p>
       <button type="button" className="button button--secondary" onClick={onRetry}>
-        Try again
+        {t('common.tryAgain')}
       </button>
     </div>
   );

@@ -1,11 +1,13 @@
 import { SignIn } from '@clerk/clerk-react';
-import { PRODUCT_NAME } from '../../lib/product.ts';
+import { useTranslation } from 'react-i18next';
 import { Loading } from '../../ui/Loading.tsx';
+import { PageTitle } from '../../ui/PageTitle.tsx';
 
 export function SignInPage() {
+  const { t } = useTranslation();
   return (
-    <section className="auth-page" data-testid="sign-in-page" aria-label="Sign in">
-      <title>{`Sign in · ${PRODUCT_NAME}`}</title>
+    <section className="auth-page" data-testid="sign-in-page" aria-label={t('auth.signIn')}>
+      <PageTitle>{t('auth.signIn')}</PageTitle>
       {/* Hash routing keeps every step (e.g. #/factor-one) on this one react-router route. */}
       <SignIn routing="hash" fallback={<Loading />} />
     </section>

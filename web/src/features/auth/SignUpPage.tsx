@@ -1,11 +1,13 @@
 import { SignUp } from '@clerk/clerk-react';
-import { PRODUCT_NAME } from '../../lib/product.ts';
+import { useTranslation } from 'react-i18next';
 import { Loading } from '../../ui/Loading.tsx';
+import { PageTitle } from '../../ui/PageTitle.tsx';
 
 export function SignUpPage() {
+  const { t } = useTranslation();
   return (
-    <section className="auth-page" data-testid="sign-up-page" aria-label="Sign up">
-      <title>{`Sign up · ${PRODUCT_NAME}`}</title>
+    <section className="auth-page" data-testid="sign-up-page" aria-label={t('auth.signUp')}>
+      <PageTitle>{t('auth.signUp')}</PageTitle>
       {/* Hash routing keeps every step (e.g. #/verify-email-address) on this one react-router route. */}
       <SignUp routing="hash" fallback={<Loading />} />
     </section>

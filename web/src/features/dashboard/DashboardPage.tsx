@@ -1,10 +1,12 @@
 import { useUser } from '@clerk/clerk-react';
-import { PRODUCT_NAME } from '../../lib/product.ts';
+import { Trans, useTranslation } from 'react-i18next';
+import { PageTitle } from '../../ui/PageTitle.tsx';
 import { ComingNext } from './ComingNext.tsx';
 import { OrganizationCard } from './OrganizationCard.tsx';
 import { ProductApiCard } from './ProductApiCard.tsx';
 
 export function DashboardPage() {
+  const { t } = useTranslation();
   const { user } = useUser();
   // clerk-js joins first and last name, which yields an empty string when neither is set.
   const fullName = user?.fullName?.trim() || null;
@@ -12,20 +14,28 @@ export function DashboardPage() {
 
   return (
     <div className="dashboard" data-testid="dashboard">
-      <title>{`Dashboard · ${PRODUCT_NAME}`}</title>
+      <PageTitle>{t('dashboard.title')}</PageTitle>
       <section className="dashboard__welcome" aria-labelledby="dashboard-heading">
         <h1 id="dashboard-heading">
           {fullName ? (
-            <>
-              Welcome, <span data-testid="user-name">{fullName}</span>
-            </>
+            <Trans
+              t={t}
+              i18nKey="dashboard.welcomeNamed"
+              values={{ name: fullName }}
+              components={{ name: <span data-testid="user-name" /> }}
+            />
           ) : (
-            'Welcome'
+            t('dashboard.welcome')
           )}
         </h1>
         {email && (
           <p className="muted">
-            Signed in as <span data-testid="user-email">{email}</span>
+            <Trans
+              t={t}
+              i18nKey="dashboard.signedInAs"
+              values={{ email }}
+              components={{ email: <span data-testid="user-email" /> }}
+            />
           </p>
         )}
       </section>

@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useAuthState } from '../../state/auth/AuthStateProvider.tsx';
 import { roleLabel } from '../../state/auth/roles.ts';
@@ -5,39 +6,44 @@ import { selectRole } from '../../state/auth/selectors.ts';
 import { LoadError } from '../../ui/LoadError.tsx';
 import { Loading } from '../../ui/Loading.tsx';
 import { moduleStatuses } from '../modules/modules.ts';
+import { useModuleTexts } from '../modules/useModuleTexts.ts';
 import { useCurrentOrganization } from '../organizations/useCurrentOrganization.ts';
+import { SubscriptionFact } from '../subscription/SubscriptionBadge.tsx';
+import { ParentOrganizationFact } from '../vciso/ParentOrganizationFact.tsx';
 
 /** The active organisation: its name, the user's role in it and which modules it has switched on. */
 export function OrganizationCard() {
+  const { t } = useTranslation();
+  const moduleTexts = useModuleTexts();
   const auth = useAuthState();
   const { state, retry } = useCurrentOrganization();
   const role = selectRole(auth);
 
   return (
     <section className="card" aria-labelledby="organization-heading" data-testid="dashboard-organization">
-      <h2 id="organization-heading">Organisation</h2>
+      <h2 id="organization-heading">{t('dashboard.organization.heading')}</h2>
       <div aria-live="polite" aria-busy={state.status === 'loading'}>
         {state.status === 'none' && (
           <div data-testid="dashboard-no-organization">
-            <p>You have no active organisation.</p>
+            <p>{t('dashboard.organization.none')}</p>
             <p className="actions">
               <Link to="/create-organization" className="button">
-                Create an organisation
+                {t('organizations.create')}
               </Link>
               <Link to="/organizations" className="button button--secondary">
-                Your organisations
+                {t('organizations.yours')}
               </Link>
             </p>
           </div>
         )}
 
         {state.status === 'loading' && (
-          <Loading testId="dashboard-organization-loading">Loading your organisation…</Loading>
+          <Loading testId="dashboard-organization-loading">{t('dashboard.organization.loading')}</Loading>
         )}
 
         {state.status === 'error' && (
           <LoadError
-            what="Your organisation"
+            what={t('dashboard.organization.what')}
             message={state.message}
             testId="dashboard-organization-error"
             onRetry={retry}
@@ -47,12 +53,16 @@ export function OrganizationCard() {
         {state.status === 'loaded' && (
           <>
             <dl className="facts">
-              <dt>Name</dt>
+              <dt>{t('dashboard.organization.name')}</dt>
               <dd data-testid="dashboard-org-name">{state.organization.name}</dd>
-              <dt>Your role</dt>
-              <dd data-testid="dashboard-role">{role ? roleLabel(role) : 'None'}</dd>
+              <dt>{t('dashboard.organization.yourRole')}</dt>
+              <dd data-testid="dashboard-role">
+                {role ? roleLabel(role, t) : t('dashboard.organization.noRole')}
+              </dd>
+              <SubscriptionFact status={state.organization.publicMetadata.hasActiveSubscription} />
+              <ParentOrganizationFact />
             </dl>
-            <h3 id="modules-heading">Modules</h3>
+            <h3 id="modules-heading">{t('dashboard.modules.heading')}</h3>
             <ul className="modules" aria-labelledby="modules-heading" data-testid="dashboard-modules">
               {moduleStatuses(auth.organization?.publicMetadata ?? {}).map((module) => (
                 <li
@@ -61,8 +71,10 @@ export function OrganizationCard() {
                   data-testid={`module-${module.key}`}
                   data-enabled={module.enabled ? 'true' : 'false'}
                 >
-                  <span className="module__label">{module.label}</span>
-                  <span className="module__state">{module.enabled ? 'On' : 'Off'}</span>
+                  <span className="module__label">{moduleTexts[module.key].name}</span>
+                  <span className="module__state">
+                    {module.enabled ? t('dashboard.modules.on') : t('dashboard.modules.off')}
+                  </span>
                 </li>
               ))}
             </ul>

@@ -1,48 +1,54 @@
+import { Trans, useTranslation } from 'react-i18next';
+import { errorMessage } from '../../lib/error-message.ts';
+import { formatTime } from '../../lib/i18n/format.ts';
+import { useLanguage } from '../../lib/i18n/useLanguage.ts';
 import { Loading } from '../../ui/Loading.tsx';
 import { useApiMe } from './useApiMe.ts';
 
 /** Proves end to end that the product server accepts this browser's Clerk session token. */
 export function ProductApiCard() {
+  const { t } = useTranslation();
+  const { language } = useLanguage();
   const { state, check } = useApiMe();
   const loading = state.status === 'loading';
 
   return (
     <section className="card" aria-labelledby="product-api-heading" data-testid="api-me-card">
-      <h2 id="product-api-heading">Product API</h2>
+      <h2 id="product-api-heading">{t('dashboard.api.heading')}</h2>
       <p className="muted">
-        Sends your session token to <code>/api/me</code>, where the server verifies it independently.
+        <Trans t={t} i18nKey="dashboard.api.intro" components={{ path: <code /> }} />
       </p>
 
       {/* One live region for all three states, so screen readers hear the outcome of each check. */}
       <div aria-live="polite" aria-busy={loading}>
         {state.status === 'loading' && (
-          <Loading testId="api-me-loading">Checking with the product API…</Loading>
+          <Loading testId="api-me-loading">{t('dashboard.api.checking')}</Loading>
         )}
 
         {state.status === 'verified' && (
           <>
             <p className="status status--ok" data-testid="api-me-status">
-              Verified by the product API
+              {t('dashboard.api.verified')}
             </p>
             <dl className="facts">
-              <dt>User ID</dt>
+              <dt>{t('dashboard.api.userId')}</dt>
               <dd>
                 <code data-testid="api-me-user-id">{state.me.userId}</code>
               </dd>
-              <dt>Session ID</dt>
+              <dt>{t('dashboard.api.sessionId')}</dt>
               <dd>
                 <code data-testid="api-me-session-id">{state.me.sessionId}</code>
               </dd>
-              <dt>Checked at</dt>
-              <dd data-testid="api-me-checked-at">{state.checkedAt.toLocaleTimeString()}</dd>
+              <dt>{t('dashboard.api.checkedAt')}</dt>
+              <dd data-testid="api-me-checked-at">{formatTime(state.checkedAt, language)}</dd>
             </dl>
           </>
         )}
 
         {state.status === 'error' && (
           <div className="status status--error" role="alert">
-            <p>The product API check failed:</p>
-            <p data-testid="api-me-error">{state.message}</p>
+            <p>{t('dashboard.api.failed')}</p>
+            <p data-testid="api-me-error">{errorMessage(state.error, t, 'dashboard.api.failedUnknown')}</p>
           </div>
         )}
       </div>
@@ -54,7 +60,7 @@ export function ProductApiCard() {
         disabled={loading}
         data-testid="api-me-refresh"
       >
-        Check again
+        {t('dashboard.api.checkAgain')}
       </button>
     </section>
   );

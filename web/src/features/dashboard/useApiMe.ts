@@ -5,7 +5,8 @@ import { fetchMe, type Me } from '../../lib/product-api.ts';
 export type ApiMeState =
   | { status: 'loading' }
   | { status: 'verified'; me: Me; checkedAt: Date }
-  | { status: 'error'; message: string };
+  /** The failure itself: the card words it in the interface language, which may change meanwhile. */
+  | { status: 'error'; error: unknown };
 
 /** Asks the product API who the current session belongs to, on mount and whenever `check` is called. */
 export function useApiMe(): { state: ApiMeState; check: () => void } {
@@ -27,8 +28,7 @@ export function useApiMe(): { state: ApiMeState; check: () => void } {
           setState({ status: 'verified', me, checkedAt: new Date() });
         } catch (error) {
           if (controller.signal.aborted) return;
-          const message = error instanceof Error ? error.message : 'The check failed for an unknown reason.';
-          setState({ status: 'error', message });
+          setState({ status: 'error', error });
         }
       })();
     },

@@ -1,8 +1,11 @@
 import { SignedIn, SignedOut } from '@clerk/clerk-react';
+import { useTranslation } from 'react-i18next';
 import { Link, Navigate } from 'react-router';
 import { PRODUCT_NAME } from '../../lib/product.ts';
+import { PageTitle } from '../../ui/PageTitle.tsx';
 
 export function LandingPage() {
+  const { t } = useTranslation();
   return (
     <>
       {/* Signed-in people have nothing to do here; send them straight to their work. */}
@@ -11,20 +14,15 @@ export function LandingPage() {
       </SignedIn>
       <SignedOut>
         <section className="landing" data-testid="landing" aria-labelledby="landing-heading">
-          <title>{`${PRODUCT_NAME} · Security and compliance for your organisations`}</title>
-          <h1 id="landing-heading">{PRODUCT_NAME}</h1>
-          <p className="landing__pitch">
-            {PRODUCT_NAME} gives each of your organisations one place for its security and compliance work.
-            Bring your team into an organisation, then switch on the modules it needs: a virtual security
-            officer, compliance, a companion, diagrams and a passport. Every module works per organisation, in
-            English or French.
-          </p>
+          <PageTitle>{t('landing.title')}</PageTitle>
+          <h1 id="landing-heading">{t('landing.heading')}</h1>
+          <p className="landing__pitch">{t('landing.pitch', { product: PRODUCT_NAME })}</p>
           <p className="actions">
             <Link to="/sign-up" className="button" data-testid="sign-up-link">
-              Sign up
+              {t('auth.signUp')}
             </Link>
             <Link to="/sign-in" className="button button--secondary" data-testid="sign-in-link">
-              Sign in
+              {t('auth.signIn')}
             </Link>
           </p>
         </section>

@@ -1,17 +1,19 @@
 import { CreateOrganization } from '@clerk/clerk-react';
+import { Trans, useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { PRODUCT_NAME } from '../../lib/product.ts';
 import { CREATE_ORGANIZATION_PATH } from '../../state/auth/empty-organization-rule.ts';
 import { Loading } from '../../ui/Loading.tsx';
+import { PageTitle } from '../../ui/PageTitle.tsx';
 
 export function CreateOrganizationPage() {
+  const { t } = useTranslation();
   return (
     <section
       className="clerk-page"
       data-testid="create-organization-page"
-      aria-label="Create an organisation"
+      aria-label={t('organizations.create')}
     >
-      <title>{`Create an organisation · ${PRODUCT_NAME}`}</title>
+      <PageTitle>{t('organizations.create')}</PageTitle>
       <CreateOrganization
         routing="path"
         path={CREATE_ORGANIZATION_PATH}
@@ -19,7 +21,11 @@ export function CreateOrganizationPage() {
         fallback={<Loading />}
       />
       <p className="muted clerk-page__aside">
-        Invited to an organisation? <Link to="/organizations">See your invitations</Link>.
+        <Trans
+          t={t}
+          i18nKey="organizations.invitedAside"
+          components={{ invitations: <Link to="/organizations" /> }}
+        />
       </p>
     </section>
   );

@@ -1,11 +1,17 @@
 import { OrganizationList } from '@clerk/clerk-react';
-import { PRODUCT_NAME } from '../../lib/product.ts';
+import { useTranslation } from 'react-i18next';
 import { Loading } from '../../ui/Loading.tsx';
+import { PageTitle } from '../../ui/PageTitle.tsx';
 
 export function OrganizationListPage() {
+  const { t } = useTranslation();
   return (
-    <section className="clerk-page" data-testid="organization-list-page" aria-label="Your organisations">
-      <title>{`Your organisations · ${PRODUCT_NAME}`}</title>
+    <section
+      className="clerk-page"
+      data-testid="organization-list-page"
+      aria-label={t('organizations.yours')}
+    >
+      <PageTitle>{t('organizations.yours')}</PageTitle>
       <OrganizationList
         hidePersonal
         afterSelectOrganizationUrl="/dashboard"

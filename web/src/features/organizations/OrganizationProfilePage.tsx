@@ -1,18 +1,20 @@
 import { OrganizationProfile } from '@clerk/clerk-react';
-import { PRODUCT_NAME } from '../../lib/product.ts';
+import { useTranslation } from 'react-i18next';
 import { Loading } from '../../ui/Loading.tsx';
+import { PageTitle } from '../../ui/PageTitle.tsx';
 import { organizationProfileAppearance } from './organization-profile-appearance.ts';
 
 export const ORGANIZATION_PROFILE_PATH = '/organization';
 
 export function OrganizationProfilePage() {
+  const { t } = useTranslation();
   return (
     <section
       className="clerk-page"
       data-testid="organization-profile-page"
-      aria-label="Organisation settings"
+      aria-label={t('organizations.profile')}
     >
-      <title>{`Organisation · ${PRODUCT_NAME}`}</title>
+      <PageTitle>{t('organizations.profileTitle')}</PageTitle>
       {/* Path routing: each profile tab (e.g. /organization/organization-members) is a real URL. */}
       <OrganizationProfile
         routing="path"

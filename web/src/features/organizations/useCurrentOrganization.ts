@@ -1,4 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { errorMessage, TranslatableError } from '../../lib/error-message.ts';
 import { useHttpClient } from '../../lib/http/useHttpClient.ts';
 import { useAuthDispatch, useAuthState } from '../../state/auth/AuthStateProvider.tsx';
 import { authEvents } from '../../state/auth/reducer.ts';
@@ -10,13 +12,15 @@ export type CurrentOrganizationState =
   | { status: 'loaded'; organization: CurrentOrganization }
   | { status: 'error'; message: string };
 
-type Outcome = { status: 'loaded'; organization: CurrentOrganization } | { status: 'error'; message: string };
+// The failure is kept as it came and worded at render, so the message follows the interface language.
+type Outcome = { status: 'loaded'; organization: CurrentOrganization } | { status: 'error'; error: unknown };
 
 /**
  * Reads the active organisation from the product API whenever it changes, and merges the metadata it
  * answers with (defaults included) into the auth state, which Clerk's copy may not have yet.
  */
 export function useCurrentOrganization(): { state: CurrentOrganizationState; retry: () => void } {
+  const { t } = useTranslation();
   const client = useHttpClient();
   const dispatch = useAuthDispatch();
   const organizationId = useAuthState().organization?.id ?? null;
@@ -34,16 +38,13 @@ export function useCurrentOrganization(): { state: CurrentOrganizationState; ret
       try {
         const organization = await fetchCurrentOrganization(client, { signal: controller.signal });
         if (organization.id !== organizationId) {
-          throw new Error('The active organisation changed while it was loading. Try again.');
+          throw new TranslatableError('organizations.changedWhileLoading');
         }
         dispatch(authEvents.updateOrganizationMetadata(organization.publicMetadata));
         outcome = { status: 'loaded', organization };
       } catch (error) {
         if (controller.signal.aborted) return;
-        outcome = {
-          status: 'error',
-          message: error instanceof Error ? error.message : 'The organisation could not be loaded.',
-        };
+        outcome = { status: 'error', error };
       }
       if (!controller.signal.aborted) setResult({ key, outcome });
     })();
@@ -54,5 +55,11 @@ export function useCurrentOrganization(): { state: CurrentOrganizationState; ret
 
   if (!organizationId) return { state: { status: 'none' }, retry };
   if (result?.key !== key) return { state: { status: 'loading' }, retry };
-  return { state: result.outcome, retry };
+  const { outcome } = result;
+  if (outcome.status === 'error')
+    return {
+      state: { status: 'error', message: errorMessage(outcome.error, t, 'organizations.loadFailed') },
+      retry,
+    };
+  return { state: outcome, retry };
 }

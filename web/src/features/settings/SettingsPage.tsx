@@ -1,6 +1,7 @@
 import { useId, useState, type FormEvent } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { PRODUCT_NAME } from '../../lib/product.ts';
+import { errorMessage } from '../../lib/error-message.ts';
 import { useAuthDispatch, useAuthState } from '../../state/auth/AuthStateProvider.tsx';
 import { authEvents } from '../../state/auth/reducer.ts';
 import {
@@ -11,16 +12,17 @@ import {
 import { selectHasAdminRights } from '../../state/auth/selectors.ts';
 import { LoadError } from '../../ui/LoadError.tsx';
 import { Loading } from '../../ui/Loading.tsx';
+import { PageTitle } from '../../ui/PageTitle.tsx';
 import { MODULES, moduleStatuses, type ModuleKey } from '../modules/modules.ts';
+import { useModuleTexts } from '../modules/useModuleTexts.ts';
 import { useCurrentOrganization } from '../organizations/useCurrentOrganization.ts';
 import { patchOrganizationSettings } from './api/patch-organization-settings.ts';
 import { useHttpClient } from '../../lib/http/useHttpClient.ts';
 import './settings.css';
 
-const LANGUAGE_LABELS: Record<UiLanguage, string> = { EN: 'English', FR: 'Français' };
-
 /** The active organisation's modules and interface language; editable with admin rights, read-only otherwise. */
 export function SettingsPage() {
+  const { t } = useTranslation();
   const auth = useAuthState();
   const { state, retry } = useCurrentOrganization();
   const canEdit = selectHasAdminRights(auth);
@@ -31,17 +33,21 @@ export function SettingsPage() {
       data-testid="settings-page"
       aria-labelledby="settings-heading"
     >
-      <title>{`Settings · ${PRODUCT_NAME}`}</title>
-      <h1 id="settings-heading">Organisation settings</h1>
+      <PageTitle>{t('settings.title')}</PageTitle>
+      <h1 id="settings-heading">{t('settings.heading')}</h1>
       {state.status === 'none' && (
         <p>
-          Settings belong to an organisation, and you have no active organisation.{' '}
-          <Link to="/organizations">Your organisations</Link>
+          {t('settings.noOrganization')} <Link to="/organizations">{t('organizations.yours')}</Link>
         </p>
       )}
-      {state.status === 'loading' && <Loading testId="settings-loading">Loading the settings…</Loading>}
+      {state.status === 'loading' && <Loading testId="settings-loading">{t('settings.loading')}</Loading>}
       {state.status === 'error' && (
-        <LoadError what="The settings" message={state.message} testId="settings-error" onRetry={retry} />
+        <LoadError
+          what={t('settings.what')}
+          message={state.message}
+          testId="settings-error"
+          onRetry={retry}
+        />
       )}
       {state.status === 'loaded' && (
         // Keyed by organisation: switching organisations starts again from that one's saved settings.
@@ -56,7 +62,7 @@ export function SettingsPage() {
   );
 }
 
-type Feedback = { kind: 'saved' } | { kind: 'error'; message: string } | null;
+type Feedback = { kind: 'saved' } | { kind: 'error'; error: unknown } | null;
 
 function SettingsForm({
   organizationName,
@@ -67,6 +73,8 @@ function SettingsForm({
   metadata: OrganizationPublicMetadata;
   canEdit: boolean;
 }) {
+  const { t } = useTranslation();
+  const moduleTexts = useModuleTexts();
   const http = useHttpClient();
   const dispatch = useAuthDispatch();
   const languageId = useId();
@@ -93,10 +101,7 @@ function SettingsForm({
       dispatch(authEvents.updateOrganizationMetadata(organization.publicMetadata));
       setFeedback({ kind: 'saved' });
     } catch (error) {
-      setFeedback({
-        kind: 'error',
-        message: error instanceof Error ? error.message : 'The settings could not be saved.',
-      });
+      setFeedback({ kind: 'error', error });
     } finally {
       setBusy(false);
     }
@@ -105,15 +110,20 @@ function SettingsForm({
   return (
     <form onSubmit={(e) => void save(e)} aria-describedby={canEdit ? undefined : 'settings-readonly-note'}>
       <p className="muted">
-        For <strong>{organizationName}</strong>.
+        <Trans
+          t={t}
+          i18nKey="settings.forOrganization"
+          values={{ name: organizationName }}
+          components={{ name: <strong /> }}
+        />
       </p>
       {!canEdit && (
         <p className="status" id="settings-readonly-note" data-testid="settings-readonly-note">
-          Only admins and virtual security officers of this organisation can change its settings.
+          {t('settings.readOnly')}
         </p>
       )}
       <fieldset className="settings__group" disabled={disabled}>
-        <legend>Modules</legend>
+        <legend>{t('settings.modules')}</legend>
         {MODULES.map((module) => (
           <label key={module.key} className="settings__switch">
             <input
@@ -127,13 +137,13 @@ function SettingsForm({
               }}
               data-testid={`settings-module-${module.key}`}
             />
-            <span>{module.label}</span>
+            <span>{moduleTexts[module.key].name}</span>
           </label>
         ))}
       </fieldset>
       <fieldset className="settings__group" disabled={disabled}>
-        <legend>Language</legend>
-        <label htmlFor={languageId}>Interface language</label>{' '}
+        <legend>{t('settings.language')}</legend>
+        <label htmlFor={languageId}>{t('settings.interfaceLanguage')}</label>{' '}
         <select
           id={languageId}
           value={language}
@@ -145,7 +155,7 @@ function SettingsForm({
         >
           {UI_LANGUAGES.map((code) => (
             <option key={code} value={code}>
-              {`${LANGUAGE_LABELS[code]} (${code})`}
+              {`${t(`language.names.${code}`)} (${code})`}
             </option>
           ))}
         </select>
@@ -153,19 +163,19 @@ function SettingsForm({
       {canEdit && (
         <p className="actions">
           <button type="submit" className="button" disabled={busy} data-testid="settings-save">
-            {busy ? 'Saving…' : 'Save'}
+            {busy ? t('common.saving') : t('common.save')}
           </button>
         </p>
       )}
       <div aria-live="polite">
         {feedback?.kind === 'saved' && (
           <p className="status status--ok" data-testid="settings-saved">
-            Settings saved.
+            {t('settings.saved')}
           </p>
         )}
         {feedback?.kind === 'error' && (
           <p className="status status--error" role="alert" data-testid="settings-error">
-            {feedback.message}
+            {errorMessage(feedback.error, t, 'settings.notSaved')}
           </p>
         )}
       </div>

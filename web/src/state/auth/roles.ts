@@ -2,15 +2,25 @@
 export const ORG_ROLES = { admin: 'org:admin', member: 'org:member', vciso: 'org:vciso' } as const;
 export type OrgRole = (typeof ORG_ROLES)[keyof typeof ORG_ROLES];
 
-const ROLE_LABELS: Record<OrgRole, string> = {
-  [ORG_ROLES.admin]: 'Admin',
-  [ORG_ROLES.member]: 'Member',
-  [ORG_ROLES.vciso]: 'Virtual security officer',
-};
+/** Where each role's label lives in the translations (`organizations.roles.*`). */
+export const ROLE_LABEL_KEYS = {
+  [ORG_ROLES.admin]: 'organizations.roles.admin',
+  [ORG_ROLES.member]: 'organizations.roles.member',
+  [ORG_ROLES.vciso]: 'organizations.roles.vciso',
+} as const satisfies Record<OrgRole, string>;
 
-/** The label people see for a role; an unknown (custom) role shows its key without the `org:` prefix. */
-export function roleLabel(role: string): string {
-  return ROLE_LABELS[role as OrgRole] ?? role.replace(/^org:/, '');
+/** The translation key of a role's label, or null for a role we do not know (a custom one). */
+export function roleLabelKey(role: string): string | null {
+  return Object.hasOwn(ROLE_LABEL_KEYS, role) ? ROLE_LABEL_KEYS[role as OrgRole] : null;
+}
+
+/**
+ * The label people see for a role, in the interface language: the translation of a known role, else
+ * the name the identity provider gives it, else its key without the `org:` prefix.
+ */
+export function roleLabel(role: string, t: (key: string) => string, providerName?: string): string {
+  const key = roleLabelKey(role);
+  return key ? t(key) : providerName || role.replace(/^org:/, '');
 }
 
 /** Admin rights are held by admins and virtual security officers. */

@@ -1,14 +1,17 @@
 import { useOrganization, useUser } from '@clerk/clerk-react';
 import type { OrganizationResource } from '@clerk/types';
 import { useId, useState, type FormEvent } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { clerkErrorMessage } from '../../../lib/clerk-error-message.ts';
-import { PRODUCT_NAME } from '../../../lib/product.ts';
+import { errorMessage, type Translate } from '../../../lib/error-message.ts';
+import { formatNumber } from '../../../lib/i18n/format.ts';
+import { useLanguage } from '../../../lib/i18n/useLanguage.ts';
 import { useAuthState } from '../../../state/auth/AuthStateProvider.tsx';
 import { ORG_ROLES, roleLabel } from '../../../state/auth/roles.ts';
 import { selectHasAdminRights } from '../../../state/auth/selectors.ts';
 import { LoadError } from '../../../ui/LoadError.tsx';
 import { Loading } from '../../../ui/Loading.tsx';
+import { PageTitle } from '../../../ui/PageTitle.tsx';
 import { useOrganizationMembers, type Member, type RoleOption } from './useOrganizationMembers.ts';
 
 /** The product's own members management; only for users with admin rights in the active organisation. */
@@ -21,25 +24,28 @@ export function MembersPage() {
 }
 
 function MembersForbidden({ hasOrganization }: { hasOrganization: boolean }) {
+  const { t } = useTranslation();
   return (
     <section className="card card--error page-narrow" role="alert" data-testid="members-forbidden">
-      <title>{`Members · ${PRODUCT_NAME}`}</title>
-      <h1>You need admin rights</h1>
+      <PageTitle>{t('members.title')}</PageTitle>
+      <h1>{t('members.forbidden.heading')}</h1>
+      <p>{hasOrganization ? t('members.forbidden.notAdmin') : t('members.forbidden.noOrganization')}</p>
       <p>
-        {hasOrganization
-          ? 'Only admins and virtual security officers of an organisation can manage its members.'
-          : 'Members are managed per organisation, and you have no active organisation.'}
-      </p>
-      <p>
-        <Link to="/dashboard">Back to the dashboard</Link>
+        <Link to="/dashboard">{t('common.backToDashboard')}</Link>
       </p>
     </section>
   );
 }
 
-type Feedback = { kind: 'ok' | 'error'; message: string } | null;
+/** Worded at render, so a notice shown before a language switch follows it. */
+type Feedback =
+  | { kind: 'ok'; describe: (t: Translate) => string }
+  | { kind: 'error'; error: unknown; fallbackKey: string }
+  | null;
 
 function MembersManager({ organizationId }: { organizationId: string }) {
+  const { t } = useTranslation();
+  const { language } = useLanguage();
   const { organization } = useOrganization();
   const { user } = useUser();
   const { state, reload } = useOrganizationMembers(organizationId);
@@ -54,18 +60,18 @@ function MembersManager({ organizationId }: { organizationId: string }) {
   /** Runs one change through clerk-js, then reads the members again; the provider enforces the rules. */
   async function change(
     action: (organization: OrganizationResource) => Promise<unknown>,
-    done: string,
-    failed: string,
+    done: (t: Translate) => string,
+    fallbackKey: string,
   ): Promise<boolean> {
     if (!organization || organization.id !== organizationId) return false;
     setBusy(true);
     setFeedback(null);
     try {
       await action(organization);
-      setFeedback({ kind: 'ok', message: done });
+      setFeedback({ kind: 'ok', describe: done });
       return true;
     } catch (error) {
-      setFeedback({ kind: 'error', message: clerkErrorMessage(error, failed) });
+      setFeedback({ kind: 'error', error, fallbackKey });
       return false;
     } finally {
       setBusy(false);
@@ -73,15 +79,15 @@ function MembersManager({ organizationId }: { organizationId: string }) {
     }
   }
 
-  async function changeRole(member: Member, list: Member[], role: string) {
+  async function changeRole(member: Member, list: Member[], roles: RoleOption[], role: string) {
     setChosenRoles((current) => ({
       list,
       roles: { ...(current?.list === list ? current.roles : {}), [member.userId]: role },
     }));
     const ok = await change(
       (org) => org.updateMember({ userId: member.userId, role }),
-      `${displayName(member)} is now ${roleLabel(role)}.`,
-      'The role could not be changed.',
+      (t) => t('members.notices.roleChanged', { name: displayName(member), role: roleName(role, roles, t) }),
+      'members.errors.roleNotChanged',
     );
     // Your own role lives in your Clerk user's memberships: read them again so rights follow at once.
     if (ok && member.userId === user?.id) await user.reload();
@@ -91,18 +97,21 @@ function MembersManager({ organizationId }: { organizationId: string }) {
     setConfirmingRemoval(null);
     await change(
       (org) => org.removeMember(member.userId),
-      `${displayName(member)} was removed from the organisation.`,
-      'The member could not be removed.',
+      (t) => t('members.notices.removed', { name: displayName(member) }),
+      'members.errors.notRemoved',
     );
   }
 
   return (
     <div className="members" data-testid="members-page">
-      <title>{`Members · ${PRODUCT_NAME}`}</title>
-      <h1>Members</h1>
+      <PageTitle>{t('members.title')}</PageTitle>
+      <h1>{t('members.title')}</h1>
       <p className="muted">
-        Change roles, remove members, or add someone who already has an account. To invite people by email,
-        use the <Link to="/organization/organization-members">organisation settings</Link>.
+        <Trans
+          t={t}
+          i18nKey="members.intro"
+          components={{ settings: <Link to="/organization/organization-members" /> }}
+        />
       </p>
 
       <div aria-live="polite">
@@ -112,28 +121,38 @@ function MembersManager({ organizationId }: { organizationId: string }) {
             role={feedback.kind === 'error' ? 'alert' : 'status'}
             data-testid={feedback.kind === 'ok' ? 'members-notice' : 'members-error'}
           >
-            {feedback.message}
+            {feedback.kind === 'ok'
+              ? feedback.describe(t)
+              : errorMessage(feedback.error, t, feedback.fallbackKey)}
           </p>
         )}
       </div>
 
-      {state.status === 'loading' && <Loading testId="members-loading">Loading members…</Loading>}
+      {state.status === 'loading' && <Loading testId="members-loading">{t('members.loading')}</Loading>}
       {state.status === 'error' && (
-        <LoadError what="The members" message={state.message} testId="members-load-error" onRetry={reload} />
+        <LoadError
+          what={t('members.what')}
+          message={errorMessage(state.error, t, 'members.errors.notLoaded')}
+          testId="members-load-error"
+          onRetry={reload}
+        />
       )}
       {state.status === 'loaded' && (
         <>
           <section className="card" aria-labelledby="members-list-heading">
             <h2 id="members-list-heading">
-              {state.members.length === 1 ? '1 member' : `${state.members.length} members`}
+              {t('members.count', {
+                count: state.members.length,
+                formatted: formatNumber(state.members.length, language),
+              })}
             </h2>
             <table className="members-table">
               <thead>
                 <tr>
-                  <th scope="col">Member</th>
-                  <th scope="col">Role</th>
+                  <th scope="col">{t('members.table.member')}</th>
+                  <th scope="col">{t('members.table.role')}</th>
                   <th scope="col">
-                    <span className="visually-hidden">Actions</span>
+                    <span className="visually-hidden">{t('members.table.actions')}</span>
                   </th>
                 </tr>
               </thead>
@@ -147,19 +166,19 @@ function MembersManager({ organizationId }: { organizationId: string }) {
                     <tr key={member.userId} data-testid={`members-row-${member.userId}`}>
                       <td>
                         <span className="members-table__name">{displayName(member)}</span>
-                        {isYou && <span className="badge">You</span>}
+                        {isYou && <span className="badge">{t('members.you')}</span>}
                         {member.name && (
                           <span className="members-table__identifier muted">{member.identifier}</span>
                         )}
                       </td>
                       <td>
                         <RoleSelect
-                          label={`Role of ${displayName(member)}`}
+                          label={t('members.roleOf', { name: displayName(member) })}
                           roles={state.roles}
                           value={role}
                           disabled={busy}
                           testId={`members-role-select-${member.userId}`}
-                          onChange={(next) => void changeRole(member, state.members, next)}
+                          onChange={(next) => void changeRole(member, state.members, state.roles, next)}
                         />
                       </td>
                       <td className="members-table__actions">
@@ -172,7 +191,7 @@ function MembersManager({ organizationId }: { organizationId: string }) {
                               onClick={() => void remove(member)}
                               data-testid={`members-remove-confirm-${member.userId}`}
                             >
-                              Remove {displayName(member)}
+                              {t('members.removeNamed', { name: displayName(member) })}
                             </button>
                             <button
                               type="button"
@@ -180,7 +199,7 @@ function MembersManager({ organizationId }: { organizationId: string }) {
                               onClick={() => setConfirmingRemoval(null)}
                               data-testid={`members-remove-cancel-${member.userId}`}
                             >
-                              Cancel
+                              {t('common.cancel')}
                             </button>
                           </span>
                         ) : (
@@ -189,13 +208,11 @@ function MembersManager({ organizationId }: { organizationId: string }) {
                             className="button button--secondary"
                             // Leaving is done from the organisation settings, where it asks for the name.
                             disabled={busy || isYou}
-                            title={
-                              isYou ? 'To leave the organisation, use the organisation settings.' : undefined
-                            }
+                            title={isYou ? t('members.leaveHint') : undefined}
                             onClick={() => setConfirmingRemoval(member.userId)}
                             data-testid={`members-remove-${member.userId}`}
                           >
-                            Remove
+                            {t('members.remove')}
                           </button>
                         )}
                       </td>
@@ -211,8 +228,8 @@ function MembersManager({ organizationId }: { organizationId: string }) {
             onAdd={(userId, role) =>
               change(
                 (org) => org.addMember({ userId, role }),
-                `${userId} was added as ${roleLabel(role)}.`,
-                'The member could not be added.',
+                (t) => t('members.notices.added', { userId, role: roleName(role, state.roles, t) }),
+                'members.errors.notAdded',
               )
             }
           />
@@ -231,6 +248,7 @@ function AddMemberForm({
   busy: boolean;
   onAdd: (userId: string, role: string) => Promise<boolean>;
 }) {
+  const { t } = useTranslation();
   const id = useId();
   const defaultRole = roles.some((r) => r.key === ORG_ROLES.member)
     ? ORG_ROLES.member
@@ -248,12 +266,10 @@ function AddMemberForm({
 
   return (
     <section className="card" aria-labelledby={`${id}-heading`}>
-      <h2 id={`${id}-heading`}>Add a member</h2>
-      <p className="muted">
-        Adds a person who already has an account, by their user id (it starts with user_).
-      </p>
+      <h2 id={`${id}-heading`}>{t('members.add.heading')}</h2>
+      <p className="muted">{t('members.add.intro')}</p>
       <form className="members-add" onSubmit={(event) => void submit(event)}>
-        <label htmlFor={`${id}-user`}>User id</label>
+        <label htmlFor={`${id}-user`}>{t('members.add.userId')}</label>
         <input
           id={`${id}-user`}
           className="input"
@@ -265,7 +281,7 @@ function AddMemberForm({
           required
           data-testid="members-add-user-id"
         />
-        <label htmlFor={`${id}-role`}>Role</label>
+        <label htmlFor={`${id}-role`}>{t('members.table.role')}</label>
         <RoleSelect
           id={`${id}-role`}
           roles={roles}
@@ -280,7 +296,7 @@ function AddMemberForm({
           disabled={busy || !userId.trim() || !chosenRole}
           data-testid="members-add-submit"
         >
-          Add member
+          {t('members.add.submit')}
         </button>
       </form>
     </section>
@@ -304,10 +320,9 @@ function RoleSelect({
   testId: string;
   onChange: (role: string) => void;
 }) {
+  const { t } = useTranslation();
   // A role the instance no longer lists (or a custom one) still shows as the current value.
-  const options = roles.some((r) => r.key === value)
-    ? roles
-    : [...roles, { key: value, name: roleLabel(value) }];
+  const options = roles.some((r) => r.key === value) ? roles : [...roles, { key: value, name: '' }];
   return (
     <select
       id={id}
@@ -320,11 +335,16 @@ function RoleSelect({
     >
       {options.map((role) => (
         <option key={role.key} value={role.key}>
-          {role.name}
+          {roleLabel(role.key, t, role.name)}
         </option>
       ))}
     </select>
   );
+}
+
+/** A role's label: ours for the instance's roles, else the name the provider lists it under. */
+function roleName(role: string, roles: RoleOption[], t: Translate): string {
+  return roleLabel(role, t, roles.find((r) => r.key === role)?.name);
 }
 
 function displayName(member: Member): string {

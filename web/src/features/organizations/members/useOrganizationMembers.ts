@@ -1,7 +1,6 @@
 import { useClerk } from '@clerk/clerk-react';
 import type { OrganizationMembershipResource, OrganizationResource } from '@clerk/types';
 import { useCallback, useEffect, useState } from 'react';
-import { clerkErrorMessage } from '../../../lib/clerk-error-message.ts';
 
 export interface Member {
   userId: string;
@@ -18,7 +17,8 @@ export interface RoleOption {
 export type MembersState =
   | { status: 'loading' }
   | { status: 'loaded'; members: Member[]; roles: RoleOption[] }
-  | { status: 'error'; message: string };
+  /** The failure as clerk-js raised it; the page words it in the interface language. */
+  | { status: 'error'; error: unknown };
 
 type Outcome = Exclude<MembersState, { status: 'loading' }>;
 
@@ -73,7 +73,7 @@ export function useOrganizationMembers(organizationId: string | null) {
           roles: roles.data.map((role) => ({ key: role.key, name: role.name })),
         };
       } catch (error) {
-        outcome = { status: 'error', message: clerkErrorMessage(error, 'The members could not be loaded.') };
+        outcome = { status: 'error', error };
       }
       if (!cancelled) setResult({ organizationId, outcome });
     })();
