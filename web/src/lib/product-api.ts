@@ -21,6 +21,14 @@ export interface Me {
     lastName: string | null;
     primaryEmailAddress: string | null;
   };
+  /** Who is impersonating the user (the token's `act` claim), or null. */
+  actor: ImpersonationActor | null;
+}
+
+export interface ImpersonationActor {
+  userId: string;
+  name: string | null;
+  email: string | null;
 }
 
 /**
