@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { NavLink } from 'react-router';
 import { ModuleNavLinks } from '../features/modules/ModuleNavLinks.tsx';
+import { ClientsNavLink } from '../features/vciso/ClientsNavLink.tsx';
 import { useAuthState } from '../state/auth/AuthStateProvider.tsx';
 import { selectHasAdminRights } from '../state/auth/selectors.ts';
 
@@ -29,6 +30,7 @@ export function MainNav() {
           {t('nav.members')}
         </NavLink>
       )}
+      <ClientsNavLink />
       <NavLink to="/help" className="main-nav__link" data-testid="nav-help">
         {t('nav.help')}
       </NavLink>

@@ -15,6 +15,7 @@ import { MembersPage } from '../features/organizations/members/MembersPage.tsx';
 import { OrganizationListPage } from '../features/organizations/OrganizationListPage.tsx';
 import { OrganizationProfilePage } from '../features/organizations/OrganizationProfilePage.tsx';
 import { SettingsPage } from '../features/settings/SettingsPage.tsx';
+import { ClientOrganizationsPage } from '../features/vciso/ClientOrganizationsPage.tsx';
 import { AppLayout } from './AppLayout.tsx';
 import { ClerkProviderWithRouter } from './ClerkProviderWithRouter.tsx';
 import { NotFoundPage } from './NotFoundPage.tsx';
@@ -43,6 +44,7 @@ export const router = createBrowserRouter([
           { path: 'organization/*', element: signedIn(<OrganizationProfilePage />) },
           { path: 'members', element: signedIn(<MembersPage />) },
           { path: 'settings', element: signedIn(<SettingsPage />) },
+          { path: 'clients', element: signedIn(<ClientOrganizationsPage />) },
           // One route per module, so an unknown /modules/<slug> falls through to the not-found page.
           ...MODULES.map((module) => ({
             path: modulePath(module).slice(1),

@@ -8,6 +8,8 @@ import { Loading } from '../../ui/Loading.tsx';
 import { moduleStatuses } from '../modules/modules.ts';
 import { useModuleTexts } from '../modules/useModuleTexts.ts';
 import { useCurrentOrganization } from '../organizations/useCurrentOrganization.ts';
+import { SubscriptionFact } from '../subscription/SubscriptionBadge.tsx';
+import { ParentOrganizationFact } from '../vciso/ParentOrganizationFact.tsx';
 
 /** The active organisation: its name, the user's role in it and which modules it has switched on. */
 export function OrganizationCard() {
@@ -57,6 +59,8 @@ export function OrganizationCard() {
               <dd data-testid="dashboard-role">
                 {role ? roleLabel(role, t) : t('dashboard.organization.noRole')}
               </dd>
+              <SubscriptionFact status={state.organization.publicMetadata.hasActiveSubscription} />
+              <ParentOrganizationFact />
             </dl>
             <h3 id="modules-heading">{t('dashboard.modules.heading')}</h3>
             <ul className="modules" aria-labelledby="modules-heading" data-testid="dashboard-modules">
