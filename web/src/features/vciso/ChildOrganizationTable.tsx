@@ -2,7 +2,8 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useHttpClient } from '../../lib/http/useHttpClient.ts';
 import { useAuthState } from '../../state/auth/AuthStateProvider.tsx';
-import { MODULE_FLAGS, type ModuleFlag } from '../../state/auth/organization-metadata.ts';
+import { MODULES } from '../modules/modules.ts';
+import { useModuleTexts } from '../modules/useModuleTexts.ts';
 import { SubscriptionBadge } from '../subscription/SubscriptionBadge.tsx';
 import type { ChildOrganization } from './api/child-organization.ts';
 import { detachChildOrganization } from './api/detach-child-organization.ts';
@@ -53,11 +54,11 @@ function ChildOrganizationRow({
   const http = useHttpClient();
   const errorMessage = useVcisoErrorMessage();
   const switchTo = useSwitchOrganization();
-  const moduleNames = useModuleNames();
+  const moduleTexts = useModuleTexts();
   const isMember =
     useAuthState().user?.organizationMemberships.some((m) => m.organization.id === child.id) ?? false;
   const [state, setState] = useState<RowState>({ kind: 'idle' });
-  const enabled = MODULE_FLAGS.filter((flag) => child.modules[flag]);
+  const enabled = MODULES.filter((module) => child.modules[module.flag]);
 
   async function run(action: () => Promise<void>) {
     setState({ kind: 'busy' });
@@ -81,7 +82,9 @@ function ChildOrganizationRow({
         {child.slug && <span className="clients-table__slug">{child.slug}</span>}
       </td>
       <td data-testid="client-modules">
-        {enabled.length ? enabled.map((flag) => moduleNames[flag]).join(', ') : t('vciso.list.noModules')}
+        {enabled.length
+          ? enabled.map((module) => moduleTexts[module.key].name).join(', ')
+          : t('vciso.list.noModules')}
       </td>
       <td>
         <SubscriptionBadge status={child.hasActiveSubscription} />
@@ -142,16 +145,4 @@ function ChildOrganizationRow({
       </td>
     </tr>
   );
-}
-
-/** The modules' names by public-metadata flag, in the interface language. */
-function useModuleNames(): Record<ModuleFlag, string> {
-  const { t } = useTranslation();
-  return {
-    vCisoModuleEnabled: t('vciso.moduleNames.vCiso'),
-    complianceModuleEnabled: t('vciso.moduleNames.compliance'),
-    qompanionModuleEnabled: t('vciso.moduleNames.qompanion'),
-    hexadiagModuleEnabled: t('vciso.moduleNames.hexadiag'),
-    passportModuleEnabled: t('vciso.moduleNames.passport'),
-  };
 }
