@@ -2,18 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useSuite } from '../support/suite.ts';
 import { waitForPath } from '../support/flows.ts';
-
-const HELP_PAGES = [
-  'getting-started',
-  'organisations-and-roles',
-  'virtual-security-officer',
-  'compliance',
-  'companion',
-  'diagram',
-  'passport',
-  'languages',
-  'api-access',
-];
+import { HELP_PAGES } from '../../web/src/features/help/help-pages.ts';
 
 describe('help centre', () => {
   const suite = useSuite();
