@@ -164,6 +164,30 @@ export const errors = {
       'Verification not prepared',
       'Request a new code first: this verification has not been prepared.',
     ),
+  /** An authenticator app is already verified: one per user, removed before another is added. */
+  totpAlreadyEnabled: () =>
+    new ClerkError(
+      422,
+      'totp_already_enabled',
+      'Authenticator app already enabled',
+      'An authenticator app is already set up for this account. Remove it before adding another.',
+    ),
+  /** Backup codes are a fallback for another second factor, never the only one. */
+  backupCodesNotAvailable: () =>
+    new ClerkError(
+      422,
+      'backup_codes_not_available',
+      'Backup codes not available',
+      'In order to use backup codes, you have to enable any other Multi-factor method',
+    ),
+  noSecondFactors: (strategy: string) =>
+    new ClerkError(
+      422,
+      'no_second_factors',
+      'no second factors',
+      `No second factors were found for strategy ${strategy}.`,
+      param('strategy'),
+    ),
   sessionExists: () =>
     new ClerkError(422, 'session_exists', "You're already signed in.", "You're already signed in."),
   notFound: (what = 'resource') =>

@@ -27,7 +27,9 @@ export type IdPrefix =
   | 'org'
   | 'orgmem'
   | 'orginv'
-  | 'act';
+  | 'act'
+  | 'totp'
+  | 'bcode';
 
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${randomBase62(27)}`;

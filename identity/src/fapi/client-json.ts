@@ -83,7 +83,13 @@ export async function clientJSON(
     id: client.id,
     sessions: sessionsJSON,
     sign_in: signIn
-      ? signInJSON(signIn, signInOwner?.user ?? null, signInOwner?.emails ?? [], deps.avatarUrl)
+      ? signInJSON(
+          signIn,
+          signInOwner?.user ?? null,
+          signInOwner?.emails ?? [],
+          deps.avatarUrl,
+          signInOwner?.secondFactors ?? null,
+        )
       : null,
     sign_up: signUp ? signUpJSON(signUp) : null,
     last_active_session_id: lastActive?.id ?? null,

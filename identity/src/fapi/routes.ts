@@ -12,10 +12,15 @@ import { createDevBrowserRoute } from './client/dev-browser.ts';
 import { environmentRoutes } from './environment/environment-routes.ts';
 import { getMeRoute, updateMeRoute } from './me/me-routes.ts';
 import { activeSessionsRoute, changePasswordRoute, deleteMeRoute } from './me/account-routes.ts';
+import { createBackupCodesRoute } from './me/backup-codes/create-backup-codes.ts';
+import { createTotpRoute } from './me/totp/create-totp.ts';
+import { deleteTotpRoute } from './me/totp/delete-totp.ts';
+import { verifyTotpRoute } from './me/totp/verify-totp.ts';
 import { createTemplateTokenRoute, createTokenRoute } from './sessions/create-token.ts';
 import { endSessionRoute, removeSessionRoute } from './sessions/end-session.ts';
 import { touchSessionRoute } from './sessions/touch-session.ts';
 import { attemptFirstFactorRoute } from './sign-ins/attempt-first-factor.ts';
+import { attemptSecondFactorRoute } from './sign-ins/attempt-second-factor.ts';
 import { createSignInRoute } from './sign-ins/create-sign-in.ts';
 import { getSignInRoute } from './sign-ins/get-sign-in.ts';
 import { prepareFirstFactorRoute } from './sign-ins/prepare-first-factor.ts';
@@ -39,6 +44,7 @@ export function fapiRoutes(config: IdentityConfig): FapiRoute[] {
     getSignInRoute,
     prepareFirstFactorRoute,
     attemptFirstFactorRoute(config),
+    attemptSecondFactorRoute(config),
     createSignUpRoute,
     getSignUpRoute,
     updateSignUpRoute,
@@ -54,6 +60,10 @@ export function fapiRoutes(config: IdentityConfig): FapiRoute[] {
     deleteMeRoute,
     changePasswordRoute,
     activeSessionsRoute,
+    createTotpRoute,
+    verifyTotpRoute(config),
+    deleteTotpRoute,
+    createBackupCodesRoute,
     ...organizationRoutes(config),
     ...invitationRoutes(config),
   ];

@@ -14,8 +14,9 @@ const off = {
 
 /**
  * The instance as clerk-js sees it: email + password sign-up verified by an emailed code, sign-in with
- * password or email code, optional names. Everything this instance does not implement is switched off
- * (not stubbed) so the Clerk UI does not offer it.
+ * password or email code, optional names, an authenticator app and backup codes as second factors.
+ * Everything this instance does not implement is switched off (not stubbed) so the Clerk UI does not
+ * offer it.
  */
 export function environmentJSON(config: IdentityConfig) {
   const url = (path: string) => `${config.publicUrl}${path}`;
@@ -89,14 +90,15 @@ export function environmentJSON(config: IdentityConfig) {
         phone_number: off,
         username: off,
         web3_wallet: off,
-        authenticator_app: off,
-        backup_code: off,
+        // Second factors: <UserProfile/> shows its MFA section when some attribute offers one.
+        authenticator_app: { ...off, enabled: true, used_for_second_factor: true, second_factors: ['totp'] },
+        backup_code: { ...off, enabled: true, used_for_second_factor: true, second_factors: ['backup_code'] },
         passkey: off,
       },
       social: {},
       saml: { enabled: false },
       enterprise_sso: { enabled: false },
-      sign_in: { second_factor: { required: false, enabled: false } },
+      sign_in: { second_factor: { required: false, enabled: true } },
       sign_up: {
         mode: 'public',
         progressive: true,

@@ -1,5 +1,6 @@
 import type { EmailAddressRow, SignInRow, UserRow } from '../store/rows.ts';
 import { ms, verificationJSON } from './user.ts';
+import { supportedSecondFactors, type SecondFactorState } from '../second-factors/second-factor-state.ts';
 
 /** The first factors a user may use; reset-password factors come with issue #5 and must then be listed last. */
 export function firstFactorsFor(user: UserRow, emails: EmailAddressRow[]) {
@@ -21,6 +22,7 @@ export function signInJSON(
   user: UserRow | null,
   emails: EmailAddressRow[],
   avatarUrl: string,
+  secondFactors: SecondFactorState | null = null,
 ) {
   return {
     object: 'sign_in',
@@ -33,7 +35,8 @@ export function signInJSON(
       : null,
     supported_first_factors:
       user && signIn.status !== 'needs_identifier' ? firstFactorsFor(user, emails) : [],
-    supported_second_factors: null,
+    supported_second_factors:
+      secondFactors && signIn.status === 'needs_second_factor' ? supportedSecondFactors(secondFactors) : null,
     first_factor_verification: verificationJSON(signIn.first_factor_verification),
     second_factor_verification: verificationJSON(signIn.second_factor_verification),
     created_session_id: signIn.created_session_id,

@@ -1,4 +1,9 @@
 import type { EmailAddressRow, UserRow, VerificationState } from '../store/rows.ts';
+import {
+  NO_SECOND_FACTORS,
+  twoFactorEnabled,
+  type SecondFactorState,
+} from '../second-factors/second-factor-state.ts';
 
 export const ms = (d: Date | null | undefined): number | null => (d ? d.getTime() : null);
 
@@ -39,8 +44,15 @@ export function emailAddressJSON(e: EmailAddressRow) {
 export function userJSON(
   user: UserRow,
   emails: EmailAddressRow[],
-  opts: { avatarUrl: string; now: Date; includePrivate?: boolean; organizationMemberships?: unknown[] },
+  opts: {
+    avatarUrl: string;
+    now: Date;
+    includePrivate?: boolean;
+    organizationMemberships?: unknown[];
+    secondFactors?: SecondFactorState;
+  },
 ) {
+  const secondFactors = opts.secondFactors ?? NO_SECOND_FACTORS;
   return {
     object: 'user',
     id: user.id,
@@ -54,9 +66,9 @@ export function userJSON(
     primary_phone_number_id: null,
     primary_web3_wallet_id: null,
     password_enabled: user.password_hash !== null,
-    two_factor_enabled: false,
-    totp_enabled: false,
-    backup_code_enabled: false,
+    two_factor_enabled: twoFactorEnabled(secondFactors),
+    totp_enabled: secondFactors.totp,
+    backup_code_enabled: secondFactors.backupCodes,
     email_addresses: emails.map(emailAddressJSON),
     phone_numbers: [],
     web3_wallets: [],

@@ -162,3 +162,14 @@ export interface ActorTokenRow {
   created_at: Date;
   updated_at: Date;
 }
+
+/** A user's authenticator app: the sealed TOTP secret, pending until a first code verifies it. */
+export interface TotpSecretRow {
+  id: string;
+  user_id: string;
+  sealed_secret: string;
+  verified_at: Date | null;
+  last_used_step: number | null;
+  created_at: Date;
+  updated_at: Date;
+}

@@ -5,15 +5,21 @@ import { publicUserDataJSON, userJSON } from '../serializers/user.ts';
 import { membershipsOfUsers, organizationsByIds } from '../store/organizations.ts';
 import type { EmailAddressRow, MembershipRow, OrganizationRow, UserRow } from '../store/rows.ts';
 import { emailAddressesOf } from '../store/users.ts';
+import {
+  NO_SECOND_FACTORS,
+  secondFactorStates,
+  type SecondFactorState,
+} from '../second-factors/second-factor-state.ts';
 
 export interface Owner {
   user: UserRow;
   emails: EmailAddressRow[];
   memberships: MembershipRow[];
   organizations: Map<string, OrganizationRow>;
+  secondFactors: SecondFactorState;
 }
 
-/** Users with their email addresses and organisation memberships, in a fixed number of queries. */
+/** Users with their email addresses, organisation memberships and second factors, in a fixed number of queries. */
 export async function loadUsers(tx: Queryable, ids: string[]): Promise<Map<string, Owner>> {
   const unique = [...new Set(ids)];
   if (!unique.length) return new Map();
@@ -24,6 +30,7 @@ export async function loadUsers(tx: Queryable, ids: string[]): Promise<Map<strin
     tx,
     memberships.map((m) => m.organization_id),
   );
+  const secondFactors = await secondFactorStates(tx, unique);
   return new Map(
     users.map((u) => [
       u.id,
@@ -32,6 +39,7 @@ export async function loadUsers(tx: Queryable, ids: string[]): Promise<Map<strin
         emails: emails.get(u.id) ?? [],
         memberships: memberships.filter((m) => m.user_id === u.id),
         organizations,
+        secondFactors: secondFactors.get(u.id) ?? NO_SECOND_FACTORS,
       },
     ]),
   );
@@ -49,6 +57,7 @@ export function fullUserJSON(
     avatarUrl: deps.avatarUrl,
     now,
     includePrivate: opts.includePrivate,
+    secondFactors: owner.secondFactors,
     organizationMemberships: owner.memberships.flatMap((m) => {
       const org = owner.organizations.get(m.organization_id);
       return org ? [membershipJSON(m, org, publicData, { imageBase: deps.fapiBase })] : [];

@@ -5,7 +5,7 @@ import { checkCode } from '../../store/verification-codes.ts';
 import type { FapiRoute } from '../context.ts';
 import { field, rawField } from '../form.ts';
 import { attemptPassword } from './attempt-password.ts';
-import { completeSignIn } from './complete-sign-in.ts';
+import { firstFactorVerified } from './first-factor-verified.ts';
 import { loadActionableSignIn } from './load-sign-in.ts';
 import { signInResponse } from './respond.ts';
 import { updateSignIn } from './sign-in-store.ts';
@@ -46,7 +46,7 @@ export const attemptFirstFactorRoute = (config: IdentityConfig): FapiRoute => ({
       await updateSignIn(ctx.tx, signIn.id, { first_factor_verification: failure.verification }, ctx.now);
       return { error: failure.error };
     }
-    const done = await completeSignIn(ctx, signIn, user, {
+    const done = await firstFactorVerified(ctx, signIn, user, {
       ...prepared,
       status: 'verified',
       attempts: (prepared.attempts ?? 0) + 1,

@@ -3,7 +3,7 @@ import { errors } from '../../errors.ts';
 import type { SignInRow, UserRow } from '../../store/rows.ts';
 import { recordFailedVerification } from '../../store/users.ts';
 import type { FapiContext, FapiResult } from '../context.ts';
-import { completeSignIn } from './complete-sign-in.ts';
+import { firstFactorVerified } from './first-factor-verified.ts';
 import { signInResponse } from './respond.ts';
 
 export async function attemptPassword(
@@ -17,7 +17,7 @@ export async function attemptPassword(
     await recordFailedVerification(ctx.tx, user.id, ctx.deps.config.lockout, ctx.now);
     return { error: errors.passwordIncorrect() };
   }
-  const done = await completeSignIn(ctx, signIn, user, {
+  const done = await firstFactorVerified(ctx, signIn, user, {
     status: 'verified',
     strategy: 'password',
     attempts: null,

@@ -5,5 +5,13 @@ import type { FapiContext, FapiResult } from '../context.ts';
 
 export async function signInResponse(ctx: FapiContext, signIn: SignInRow): Promise<FapiResult> {
   const owner = signIn.user_id ? (await loadUsers(ctx.tx, [signIn.user_id])).get(signIn.user_id) : undefined;
-  return { response: signInJSON(signIn, owner?.user ?? null, owner?.emails ?? [], ctx.deps.avatarUrl) };
+  return {
+    response: signInJSON(
+      signIn,
+      owner?.user ?? null,
+      owner?.emails ?? [],
+      ctx.deps.avatarUrl,
+      owner?.secondFactors ?? null,
+    ),
+  };
 }

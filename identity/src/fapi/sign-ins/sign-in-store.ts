@@ -50,6 +50,7 @@ export async function updateSignIn(
   changes: {
     status?: SignInStatus;
     first_factor_verification?: VerificationState | null;
+    second_factor_verification?: VerificationState | null;
     created_session_id?: string | null;
   },
   now: Date,
@@ -57,7 +58,7 @@ export async function updateSignIn(
   const keys = Object.keys(changes) as (keyof typeof changes)[];
   const values = keys.map((k) => {
     const v = changes[k];
-    return k === 'first_factor_verification' && v !== null ? JSON.stringify(v) : v;
+    return typeof v === 'object' && v !== null ? JSON.stringify(v) : v;
   });
   const [row] = await tx.query<SignInRow>(
     `UPDATE sign_ins SET ${[...keys.map((k, i) => `${k} = $${i + 3}`), 'updated_at = $2'].join(', ')} WHERE id = $1 RETURNING *`,

@@ -1,0 +1,31 @@
+import { errors } from '../../../errors.ts';
+import { newId } from '../../../ids.ts';
+import { newBackupCodes } from '../../../second-factors/backup-codes.ts';
+import { secondFactorStateOf, twoFactorEnabled } from '../../../second-factors/second-factor-state.ts';
+import { backupCodeJSON } from '../../../serializers/second-factors.ts';
+import { replaceBackupCodes } from '../../../store/backup-codes.ts';
+import type { FapiRoute } from '../../context.ts';
+import { currentSession } from '../me-session.ts';
+
+/**
+ * POST /me/backup_codes (clerk-js adds a trailing slash, which the router ignores) — a new set of ten;
+ * the previous set stops working, used or not. Only next to another second factor.
+ */
+export const createBackupCodesRoute: FapiRoute = {
+  method: 'POST',
+  path: '/me/backup_codes',
+  async handler(ctx) {
+    const session = await currentSession(ctx);
+    if (!twoFactorEnabled(await secondFactorStateOf(ctx.tx, session.user_id)))
+      throw errors.backupCodesNotAvailable();
+    const codes = newBackupCodes();
+    await replaceBackupCodes(ctx.tx, {
+      userId: session.user_id,
+      codes,
+      pepper: ctx.deps.keys.codePepper,
+      now: ctx.now,
+    });
+    await ctx.tx.query('UPDATE users SET updated_at = $2 WHERE id = $1', [session.user_id, ctx.now]);
+    return { response: backupCodeJSON(newId('bcode'), codes, ctx.now) };
+  },
+};

@@ -1,0 +1,26 @@
+import { errors } from '../../../errors.ts';
+import { secondFactorStateOf, twoFactorEnabled } from '../../../second-factors/second-factor-state.ts';
+import { deleteBackupCodes } from '../../../store/backup-codes.ts';
+import { deleteTotpSecret, findTotpSecret } from '../../../store/totp-secrets.ts';
+import type { FapiRoute } from '../../context.ts';
+import { currentSession } from '../me-session.ts';
+
+/**
+ * DELETE /me/totp — <UserProfile/> → Security → authenticator app → Remove. Backup codes are a fallback
+ * for a second factor: with none left they go too.
+ */
+export const deleteTotpRoute: FapiRoute = {
+  method: 'DELETE',
+  path: '/me/totp',
+  async handler(ctx) {
+    const session = await currentSession(ctx);
+    const row = await findTotpSecret(ctx.tx, session.user_id);
+    if (!row) throw errors.notFound('totp');
+    await deleteTotpSecret(ctx.tx, session.user_id);
+    if (!twoFactorEnabled(await secondFactorStateOf(ctx.tx, session.user_id))) {
+      await deleteBackupCodes(ctx.tx, session.user_id);
+    }
+    await ctx.tx.query('UPDATE users SET updated_at = $2 WHERE id = $1', [session.user_id, ctx.now]);
+    return { response: { object: 'totp', id: row.id, deleted: true } };
+  },
+};

@@ -1,0 +1,81 @@
+import type { IdentityConfig } from '../../config.ts';
+import { errors } from '../../errors.ts';
+import { secondFactorStateOf, supportedSecondFactors } from '../../second-factors/second-factor-state.ts';
+import { spendTotpCode } from '../../second-factors/spend-totp-code.ts';
+import { spendBackupCode } from '../../store/backup-codes.ts';
+import type { VerificationState } from '../../store/rows.ts';
+import { findTotpSecret } from '../../store/totp-secrets.ts';
+import { recordFailedVerification } from '../../store/users.ts';
+import type { FapiContext, FapiRoute } from '../context.ts';
+import { field } from '../form.ts';
+import { openSession } from '../sessions/open-session.ts';
+import { loadActionableSignIn } from './load-sign-in.ts';
+import { codeAttemptLimits } from './rate-limits.ts';
+import { signInResponse } from './respond.ts';
+import { updateSignIn } from './sign-in-store.ts';
+
+/**
+ * POST /client/sign_ins/:id/attempt_second_factor — the authenticator code or a backup code after the
+ * first factor. Wrong codes count on the verification (failed after `maxCodeAttempts`: start over) and
+ * towards the account lockout, like wrong passwords.
+ */
+export const attemptSecondFactorRoute = (config: IdentityConfig): FapiRoute => ({
+  method: 'POST',
+  path: '/client/sign_ins/:id/attempt_second_factor',
+  rateLimits: codeAttemptLimits(config),
+  async handler(ctx) {
+    const { signIn, user } = await loadActionableSignIn(ctx);
+    if (signIn.status !== 'needs_second_factor') throw errors.strategyForUserInvalid();
+    const strategy = field(ctx.body, 'strategy');
+    if (!strategy) throw errors.paramMissing('strategy');
+    const offered = supportedSecondFactors(await secondFactorStateOf(ctx.tx, user.id));
+    if (!offered.some((f) => f.strategy === strategy)) throw errors.noSecondFactors(strategy);
+    const code = field(ctx.body, 'code');
+    if (!code) throw errors.paramMissing('code');
+
+    const prior = signIn.second_factor_verification;
+    if (prior?.status === 'failed') throw errors.verificationFailed();
+    const attempts = (prior?.attempts ?? 0) + 1;
+    const verification = (status: VerificationState['status']): VerificationState => ({
+      status,
+      strategy,
+      attempts,
+      expire_at: null,
+    });
+
+    if (!(await spend(ctx, user.id, strategy, code))) {
+      await recordFailedVerification(ctx.tx, user.id, ctx.deps.config.lockout, ctx.now);
+      const failed = attempts >= ctx.deps.config.maxCodeAttempts;
+      await updateSignIn(
+        ctx.tx,
+        signIn.id,
+        { second_factor_verification: verification(failed ? 'failed' : 'unverified') },
+        ctx.now,
+      );
+      return { error: failed ? errors.verificationFailed() : errors.codeIncorrect() };
+    }
+
+    const session = await openSession(ctx, user.id, 'sign_in_id');
+    const done = await updateSignIn(
+      ctx.tx,
+      signIn.id,
+      {
+        status: 'complete',
+        second_factor_verification: verification('verified'),
+        created_session_id: session.id,
+      },
+      ctx.now,
+    );
+    return signInResponse(ctx, done);
+  },
+});
+
+async function spend(ctx: FapiContext, userId: string, strategy: string, code: string): Promise<boolean> {
+  if (strategy === 'backup_code') {
+    return spendBackupCode(ctx.tx, { userId, code, pepper: ctx.deps.keys.codePepper, now: ctx.now });
+  }
+  const row = await findTotpSecret(ctx.tx, userId);
+  if (!row?.verified_at) return false;
+  const input = { code, instanceSecretKey: ctx.deps.keys.secretKey, now: ctx.now };
+  return (await spendTotpCode(ctx.tx, row, input)) !== null;
+}
