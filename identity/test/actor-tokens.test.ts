@@ -1,27 +1,12 @@
 import assert from 'node:assert/strict';
-import type { AddressInfo } from 'node:net';
 import { after, before, beforeEach, it } from 'node:test';
-import { createClerkClient, type ClerkClient } from '@clerk/backend';
+import type { ClerkClient } from '@clerk/backend';
 import { decodeJwt } from 'jose';
 import { sha256 } from '../src/crypto/secrets.ts';
+import { backendApiClient, rejectsWith } from './support/backend-api.ts';
 import { forEachBackend } from './support/backends.ts';
 import { signInWithPassword, signUp } from './support/flows.ts';
 import { BAPI, FAPI, Harness, PUBLIC_URL, uniqueEmail, type Browser, type Json } from './support/harness.ts';
-
-interface ApiError {
-  status?: number;
-  errors?: { code: string; meta?: { paramName?: string } }[];
-}
-
-/** Asserts that `promise` fails with a Clerk API error of `status` and `code`. */
-async function rejectsWith(promise: Promise<unknown>, status: number, code: string, param?: string) {
-  await assert.rejects(promise, (err: ApiError) => {
-    assert.equal(err.status, status, JSON.stringify(err));
-    assert.equal(err.errors?.[0]?.code, code, JSON.stringify(err.errors));
-    if (param !== undefined) assert.equal(err.errors?.[0]?.meta?.paramName, param);
-    return true;
-  });
-}
 
 function assertError(res: { status: number; body: Json }, status: number, code: string) {
   assert.equal(res.status, status, JSON.stringify(res.body));
@@ -46,13 +31,7 @@ forEachBackend('actor tokens (impersonation)', (backend) => {
 
   before(async () => {
     h = await Harness.start(backend);
-    await h.app.listen({ host: '127.0.0.1', port: 0 });
-    const apiUrl = `http://127.0.0.1:${(h.app.server.address() as AddressInfo).port}${BAPI}`;
-    clerk = createClerkClient({
-      apiUrl,
-      secretKey: h.identity.secretKey,
-      publishableKey: h.identity.publishableKey,
-    });
+    clerk = await backendApiClient(h);
     const operatorEmail = uniqueEmail('operator');
     const customerEmail = uniqueEmail('customer');
     const op = await signUp(h, h.browser(), operatorEmail, { firstName: 'Olga', lastName: 'Operator' });

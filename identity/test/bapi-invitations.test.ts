@@ -1,30 +1,15 @@
 import assert from 'node:assert/strict';
-import type { AddressInfo } from 'node:net';
 import { after, before, it } from 'node:test';
-import { createClerkClient, type ClerkClient } from '@clerk/backend';
+import type { ClerkClient } from '@clerk/backend';
 import { sha256 } from '../src/crypto/secrets.ts';
 import { insertMembership, insertOrganization } from '../src/store/organizations.ts';
 import type { OrganizationRow } from '../src/store/rows.ts';
+import { backendApiClient, rejectsWith } from './support/backend-api.ts';
 import { forEachBackend } from './support/backends.ts';
 import { PASSWORD, signUp } from './support/flows.ts';
-import { BAPI, FAPI, Harness, PUBLIC_URL, uniqueEmail } from './support/harness.ts';
-
-interface ApiError {
-  status?: number;
-  errors?: { code: string; meta?: { paramName?: string } }[];
-}
+import { FAPI, Harness, PUBLIC_URL, uniqueEmail } from './support/harness.ts';
 
 const DAY_MS = 24 * 3600 * 1000;
-
-/** Asserts that `promise` fails with a Clerk API error of `status` and `code`. */
-async function rejectsWith(promise: Promise<unknown>, status: number, code: string, param?: string) {
-  await assert.rejects(promise, (err: ApiError) => {
-    assert.equal(err.status, status, JSON.stringify(err));
-    assert.equal(err.errors?.[0]?.code, code, JSON.stringify(err.errors));
-    if (param !== undefined) assert.equal(err.errors?.[0]?.meta?.paramName, param);
-    return true;
-  });
-}
 
 forEachBackend('organisation invitations through @clerk/backend 2.10.1', (backend) => {
   let h: Harness;
@@ -34,9 +19,7 @@ forEachBackend('organisation invitations through @clerk/backend 2.10.1', (backen
   let adminEmail: string;
   before(async () => {
     h = await Harness.start(backend, { config: { allowedOrigins: ['https://partner.example.org'] } });
-    await h.app.listen({ host: '127.0.0.1', port: 0 });
-    const apiUrl = `http://127.0.0.1:${(h.app.server.address() as AddressInfo).port}${BAPI}`;
-    clerk = createClerkClient({ apiUrl, secretKey: h.identity.secretKey });
+    clerk = await backendApiClient(h);
     adminEmail = uniqueEmail('bapi-admin');
     ({ userId: adminId } = await signUp(h, h.browser(), adminEmail, { firstName: 'Ada', lastName: 'Admin' }));
     org = await insertOrganization(h.db, {

@@ -1,26 +1,11 @@
 import assert from 'node:assert/strict';
-import type { AddressInfo } from 'node:net';
 import { after, before, it } from 'node:test';
-import { createClerkClient, type ClerkClient } from '@clerk/backend';
+import type { ClerkClient } from '@clerk/backend';
+import { backendApiClient, rejectsWith } from './support/backend-api.ts';
 import { forEachBackend } from './support/backends.ts';
 import { signUp } from './support/flows.ts';
-import { BAPI, Harness, uniqueEmail } from './support/harness.ts';
+import { Harness, uniqueEmail } from './support/harness.ts';
 import { activate, GIF, newMember, PNG, tokenClaims } from './support/organizations.ts';
-
-interface ApiError {
-  status?: number;
-  errors?: { code: string; meta?: { paramName?: string } }[];
-}
-
-/** Asserts that `promise` fails with a Clerk API error of `status` and `code`. */
-async function rejectsWith(promise: Promise<unknown>, status: number, code: string, param?: string) {
-  await assert.rejects(promise, (err: ApiError) => {
-    assert.equal(err.status, status, JSON.stringify(err));
-    assert.equal(err.errors?.[0]?.code, code, JSON.stringify(err.errors));
-    if (param !== undefined) assert.equal(err.errors?.[0]?.meta?.paramName, param);
-    return true;
-  });
-}
 
 forEachBackend('organisations through @clerk/backend 2.10.1', (backend) => {
   let h: Harness;
@@ -28,9 +13,7 @@ forEachBackend('organisations through @clerk/backend 2.10.1', (backend) => {
   const users: { userId: string; email: string }[] = [];
   before(async () => {
     h = await Harness.start(backend);
-    await h.app.listen({ host: '127.0.0.1', port: 0 });
-    const apiUrl = `http://127.0.0.1:${(h.app.server.address() as AddressInfo).port}${BAPI}`;
-    clerk = createClerkClient({ apiUrl, secretKey: h.identity.secretKey });
+    clerk = await backendApiClient(h);
     for (const name of ['owner', 'second', 'third']) {
       const email = uniqueEmail(`bapi-${name}`);
       const { userId } = await signUp(h, h.browser(), email, { firstName: name });

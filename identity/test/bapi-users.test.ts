@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import type { AddressInfo } from 'node:net';
 import { after, before, it } from 'node:test';
-import { createClerkClient, type ClerkClient } from '@clerk/backend';
+import type { ClerkClient } from '@clerk/backend';
+import { backendApiClient } from './support/backend-api.ts';
 import { forEachBackend } from './support/backends.ts';
 import { signUp } from './support/flows.ts';
 import { BAPI, Harness, uniqueEmail } from './support/harness.ts';
@@ -12,9 +12,7 @@ forEachBackend('Backend API users: list, count, metadata', (backend) => {
   const people: { email: string; userId: string }[] = [];
   before(async () => {
     h = await Harness.start(backend);
-    await h.app.listen({ host: '127.0.0.1', port: 0 });
-    const apiUrl = `http://127.0.0.1:${(h.app.server.address() as AddressInfo).port}${BAPI}`;
-    clerk = createClerkClient({ apiUrl, secretKey: h.identity.secretKey });
+    clerk = await backendApiClient(h);
     for (const name of ['grace', 'alan', 'ada']) {
       const email = uniqueEmail(name);
       h.clock.advance(1);
