@@ -5,7 +5,7 @@ import { useHttpClient } from '../../lib/http/useHttpClient.ts';
 import { roleHasAdminRights } from '../../state/auth/roles.ts';
 import type { ChildOrganization } from './api/child-organization.ts';
 import { attachChildOrganization } from './api/attach-child-organization.ts';
-import { useVcisoErrorMessage } from './useVcisoErrorMessage.ts';
+import { useConsoleAction } from './useConsoleAction.ts';
 
 /**
  * Attaches one of the user's organisations where they are admin or vCISO (Clerk's list of their
@@ -21,14 +21,12 @@ export function AttachOrganizationForm({
 }) {
   const { t } = useTranslation();
   const http = useHttpClient();
-  const errorMessage = useVcisoErrorMessage();
   const id = useId();
   const { isLoaded, userMemberships } = useOrganizationList({
     userMemberships: { infinite: true, pageSize: 50 },
   });
   const [selected, setSelected] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, run } = useConsoleAction();
 
   // Every page: the select offers all of them.
   const { hasNextPage, isFetching, fetchNext } = userMemberships;
@@ -47,20 +45,14 @@ export function AttachOrganizationForm({
     .map((m) => m.organization);
   const choice = candidates.some((o) => o.id === selected) ? selected : '';
 
-  async function submit(event: FormEvent) {
+  function submit(event: FormEvent) {
     event.preventDefault();
     if (!choice) return;
-    setBusy(true);
-    setError(null);
-    try {
+    void run(async () => {
       const child = await attachChildOrganization(http, choice);
       setSelected('');
       onAttached(child);
-    } catch (failure) {
-      setError(errorMessage(failure));
-    } finally {
-      setBusy(false);
-    }
+    });
   }
 
   return (
@@ -71,7 +63,7 @@ export function AttachOrganizationForm({
           {t('vciso.attach.none')}
         </p>
       ) : (
-        <form className="vciso-form" onSubmit={(e) => void submit(e)} data-testid="attach-form">
+        <form className="vciso-form" onSubmit={submit} data-testid="attach-form">
           <label htmlFor={`${id}-organization`}>{t('vciso.attach.organization')}</label>
           <select
             id={`${id}-organization`}

@@ -3,24 +3,20 @@ import { useTranslation } from 'react-i18next';
 import { useHttpClient } from '../../lib/http/useHttpClient.ts';
 import type { ChildOrganization } from './api/child-organization.ts';
 import { createChildOrganization } from './api/create-child-organization.ts';
-import { useVcisoErrorMessage } from './useVcisoErrorMessage.ts';
+import { useConsoleAction } from './useConsoleAction.ts';
 
 /** Creates a client organisation; the server makes the user its virtual security officer. */
 export function CreateChildForm({ onCreated }: { onCreated: (child: ChildOrganization) => void }) {
   const { t } = useTranslation();
   const http = useHttpClient();
-  const errorMessage = useVcisoErrorMessage();
   const id = useId();
   const [name, setName] = useState('');
   const [slug, setSlug] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, run } = useConsoleAction();
 
-  async function submit(event: FormEvent) {
+  function submit(event: FormEvent) {
     event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
+    void run(async () => {
       const child = await createChildOrganization(http, {
         name: name.trim(),
         ...(slug.trim() ? { slug: slug.trim() } : {}),
@@ -28,24 +24,20 @@ export function CreateChildForm({ onCreated }: { onCreated: (child: ChildOrganiz
       setName('');
       setSlug('');
       onCreated(child);
-    } catch (failure) {
-      setError(errorMessage(failure));
-    } finally {
-      setBusy(false);
-    }
+    });
   }
 
   return (
     <section aria-labelledby={`${id}-heading`}>
       <h2 id={`${id}-heading`}>{t('vciso.create.heading')}</h2>
-      <form className="vciso-form" onSubmit={(e) => void submit(e)} data-testid="create-child-form">
+      <form className="vciso-form" onSubmit={submit} data-testid="create-child-form">
         <label htmlFor={`${id}-name`}>{t('vciso.create.name')}</label>
         <input
           id={`${id}-name`}
           className="input"
           required
           maxLength={256}
-          autoComplete="organization"
+          autoComplete="off"
           value={name}
           onChange={(e) => setName(e.currentTarget.value)}
           data-testid="create-child-name"
