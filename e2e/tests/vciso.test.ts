@@ -1,0 +1,214 @@
+import { before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createClerkClient, type ClerkClient } from '@clerk/backend';
+import type { Page } from 'playwright-core';
+import { useSuite } from '../support/suite.ts';
+import { sessionToken, signUp, uniqueEmail, waitForClerkSession, waitForPath } from '../support/flows.ts';
+
+interface ChildOrganization {
+  id: string;
+  name: string;
+  hasActiveSubscription: string;
+}
+
+/**
+ * One vCISO firm: the vCISO (made `org:vciso` through the Backend API, the vCISO module switched on)
+ * and a plain admin of the same organisation, who must not get the console.
+ */
+describe('vCISO console: client organisations, the parent link and the subscription badge', () => {
+  const suite = useSuite();
+  let vciso: Page;
+  let admin: Page;
+  let clerk: ClerkClient;
+  let firmId = '';
+  let firmName = '';
+  let vcisoUserId = '';
+  let childId = '';
+
+  const api = async (page: Page, method: 'GET' | 'POST', path: string, body?: unknown) => {
+    const res = await fetch(`${suite.server.origin}${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${await sessionToken(page)}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+  };
+
+  /**
+   * After a Backend API change to the user's memberships: clerk-js reads them again and mints a fresh
+   * token (the cached one names the old role), optionally switching organisation, then the page reloads.
+   */
+  const refreshClerk = async (page: Page, organizationId?: string) => {
+    await waitForClerkSession(page);
+    await page.evaluate(async (orgId) => {
+      const clerk = (
+        window as unknown as {
+          Clerk: {
+            user: { reload(): Promise<unknown> };
+            session: { getToken(o: { skipCache: boolean }): Promise<string | null> };
+            setActive(p: { organization: string }): Promise<void>;
+          };
+        }
+      ).Clerk;
+      await clerk.user.reload();
+      if (orgId) await clerk.setActive({ organization: orgId });
+      await clerk.session.getToken({ skipCache: true });
+    }, organizationId);
+    await page.reload();
+    await waitForClerkSession(page);
+  };
+
+  const rowOf = (page: Page, name: string) =>
+    page
+      .getByTestId('client-row')
+      .filter({ has: page.getByTestId('client-name').getByText(name, { exact: true }) });
+
+  before(async () => {
+    vciso = (await suite.newPage()).page;
+    admin = (await suite.newPage()).page;
+    clerk = createClerkClient({
+      apiUrl: `${suite.server.origin}/__clerk_backend`,
+      secretKey: suite.server.app.identity!.secretKey,
+    });
+  });
+
+  test('a vCISO creates a client organisation, switches into it in one click and back through the parent link', async () => {
+    const email = uniqueEmail('vciso');
+    await signUp(vciso, suite.server.origin, email);
+    firmName = `${email.split('@')[0]} team`;
+    const me = await api(vciso, 'GET', '/api/me');
+    firmId = me.body.orgId as string;
+    vcisoUserId = me.body.userId as string;
+    assert.match(firmId, /^org_/);
+
+    // The firm gets a second admin first: its only admin could not be made anything else.
+    await signUp(admin, suite.server.origin, uniqueEmail('vciso-firm-admin'));
+    const adminUserId = (await api(admin, 'GET', '/api/me')).body.userId as string;
+    await clerk.organizations.createOrganizationMembership({
+      organizationId: firmId,
+      userId: adminUserId,
+      role: 'org:admin',
+    });
+    await clerk.organizations.updateOrganizationMembership({
+      organizationId: firmId,
+      userId: vcisoUserId,
+      role: 'org:vciso',
+    });
+    await clerk.organizations.updateOrganizationMetadata(firmId, {
+      publicMetadata: { vCisoModuleEnabled: true },
+    });
+    await refreshClerk(vciso);
+    assert.equal((await api(vciso, 'GET', '/api/me')).body.orgRole, 'org:vciso');
+
+    await vciso.getByTestId('nav-clients').click();
+    await waitForPath(vciso, '/clients');
+    await vciso.getByTestId('clients-empty').waitFor();
+
+    const childName = `Client ${Date.now()}`;
+    await vciso.getByTestId('create-child-name').fill(childName);
+    await vciso.getByTestId('create-child-submit').click();
+    await vciso.getByTestId('clients-notice').waitFor();
+    const row = rowOf(vciso, childName);
+    await row.waitFor();
+    childId = (await row.getAttribute('data-organization-id')) ?? '';
+    assert.match(childId, /^org_/);
+    assert.equal(await row.getByTestId('subscription-badge').getAttribute('data-status'), 'NO');
+
+    // An operator sets the subscription through the Backend API (README); the browser never can.
+    await clerk.organizations.updateOrganizationMetadata(childId, {
+      publicMetadata: { hasActiveSubscription: 'TRIAL' },
+    });
+
+    // One click: the vCISO is a member of the new organisation (as org:vciso), so it switches straight in.
+    await rowOf(vciso, childName).getByTestId('client-switch').click();
+    await waitForPath(vciso, '/dashboard');
+    await vciso.getByTestId('dashboard-org-name').filter({ hasText: childName }).waitFor();
+    const inChild = await api(vciso, 'GET', '/api/me');
+    assert.equal(inChild.body.orgId, childId);
+    assert.equal(inChild.body.orgRole, 'org:vciso');
+    const childBadge = vciso.getByTestId('dashboard-organization').getByTestId('subscription-badge');
+    await childBadge.and(vciso.locator('[data-status="TRIAL"]')).waitFor();
+    const parentLink = vciso.getByTestId('parent-organization-link');
+    await parentLink.waitFor();
+    assert.equal((await parentLink.textContent())?.trim(), firmName);
+
+    // The child's vCISO module is off, so the console is not offered there: a clear message instead.
+    assert.equal(await vciso.getByTestId('nav-clients').count(), 0);
+    await vciso.goto(`${suite.server.origin}/clients`);
+    await vciso.getByTestId('clients-unavailable').waitFor();
+    assert.equal(await vciso.getByTestId('clients-unavailable').getAttribute('data-reason'), 'module-off');
+
+    // Back to the parent in one click; the child is listed there with its badge.
+    await vciso.getByTestId('nav-dashboard').click();
+    await vciso.getByTestId('parent-organization-link').click();
+    await vciso.getByTestId('dashboard-org-name').filter({ hasText: firmName }).waitFor();
+    await vciso.getByTestId('nav-clients').click();
+    await waitForPath(vciso, '/clients');
+    const listed = rowOf(vciso, childName);
+    await listed.waitFor();
+    assert.equal(await listed.getByTestId('subscription-badge').getAttribute('data-status'), 'TRIAL');
+
+    const children = await api(vciso, 'GET', '/api/organizations/current/children');
+    assert.equal(children.status, 200);
+    assert.deepEqual(
+      (children.body.data as ChildOrganization[]).map((c) => [c.id, c.hasActiveSubscription]),
+      [[childId, 'TRIAL']],
+    );
+  });
+
+  test('a vCISO attaches an organisation they administer, then detaches it after confirming', async () => {
+    const other = await clerk.organizations.createOrganization({ name: `Acquired ${Date.now()}` });
+    await clerk.organizations.createOrganizationMembership({
+      organizationId: other.id,
+      userId: vcisoUserId,
+      role: 'org:admin',
+    });
+    await refreshClerk(vciso);
+    await vciso.getByTestId('clients-page').waitFor();
+
+    await vciso.getByTestId('attach-organization').selectOption(other.id);
+    await vciso.getByTestId('attach-submit').click();
+    const row = rowOf(vciso, other.name);
+    await row.waitFor();
+    assert.equal(
+      (await clerk.organizations.getOrganization({ organizationId: other.id })).publicMetadata
+        ?.parentOrganizationId,
+      firmId,
+    );
+
+    await row.getByTestId('client-detach').click();
+    await row.getByTestId('client-detach-confirm').click();
+    await row.waitFor({ state: 'detached' });
+    const detached = await clerk.organizations.getOrganization({ organizationId: other.id });
+    assert.equal(detached.publicMetadata?.parentOrganizationId ?? null, null);
+    const firm = await clerk.organizations.getOrganization({ organizationId: firmId });
+    assert.deepEqual(firm.publicMetadata?.vcisoChildOrganizations, [childId]);
+  });
+
+  test('a plain admin of the same firm does not get the console, and the API answers 403', async () => {
+    await refreshClerk(admin, firmId);
+    const me = await api(admin, 'GET', '/api/me');
+    assert.equal(me.body.orgId, firmId);
+    assert.equal(me.body.orgRole, 'org:admin');
+
+    await admin.goto(`${suite.server.origin}/dashboard`);
+    await admin.getByTestId('dashboard-org-name').filter({ hasText: firmName }).waitFor();
+    await admin.getByTestId('nav-settings').waitFor();
+    assert.equal(await admin.getByTestId('nav-clients').count(), 0);
+    await admin.goto(`${suite.server.origin}/clients`);
+    await admin.getByTestId('clients-unavailable').waitFor();
+    assert.equal(await admin.getByTestId('clients-unavailable').getAttribute('data-reason'), 'not-vciso');
+
+    const list = await api(admin, 'GET', '/api/organizations/current/children');
+    assert.equal(list.status, 403);
+    assert.equal((list.body.errors as { code: string }[])[0]?.code, 'forbidden');
+    const create = await api(admin, 'POST', '/api/organizations/current/children', { name: 'Not allowed' });
+    assert.equal(create.status, 403);
+    assert.equal((create.body.errors as { code: string }[])[0]?.code, 'forbidden');
+    const firm = await clerk.organizations.getOrganization({ organizationId: firmId });
+    assert.deepEqual(firm.publicMetadata?.vcisoChildOrganizations, [childId]);
+  });
+});
