@@ -13,7 +13,8 @@ export function HelpContent({ name, withoutTitle = false }: { name: string; with
   const { t } = useTranslation();
   const { state, retry } = useHelpPage(name);
   return (
-    <div aria-live="polite" aria-busy={state.status === 'loading'}>
+    // Not a live region: the page itself would be read out; Loading and LoadError announce themselves.
+    <div aria-busy={state.status === 'loading'}>
       {state.status === 'loading' && <Loading testId="help-loading">{t('help.loading')}</Loading>}
       {state.status === 'missing' && <HelpNotFound />}
       {state.status === 'error' && (

@@ -1,8 +1,8 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { PRODUCT_NAME } from '../../lib/product.ts';
 import { GENERAL_HELP_PAGES, HELP_PAGES, helpPagePath, type HelpPageName } from './help-pages.ts';
 import { useHelpPageTexts } from './useHelpPageTexts.ts';
+import { PageTitle } from '../../ui/PageTitle.tsx';
 import './help.css';
 
 const MODULE_HELP_PAGES = HELP_PAGES.filter((name) => !GENERAL_HELP_PAGES.includes(name));
@@ -12,7 +12,7 @@ export function HelpIndexPage() {
   const { t } = useTranslation();
   return (
     <section className="card help" data-testid="help-index" aria-labelledby="help-index-heading">
-      <title>{`${t('help.index.title')} · ${PRODUCT_NAME}`}</title>
+      <PageTitle>{t('help.index.title')}</PageTitle>
       <h1 id="help-index-heading">{t('help.index.title')}</h1>
       <p className="muted">{t('help.index.intro')}</p>
       <HelpPageList headingId="help-general" heading={t('help.index.general')} pages={GENERAL_HELP_PAGES} />

@@ -1,9 +1,9 @@
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
-import { PRODUCT_NAME } from '../../lib/product.ts';
 import { HELP_INDEX_PATH, isHelpPageName } from './help-pages.ts';
 import { HelpContent } from './HelpContent.tsx';
 import { useHelpPageTexts } from './useHelpPageTexts.ts';
+import { PageTitle } from '../../ui/PageTitle.tsx';
 import './help.css';
 
 /** `/help/:name`: one help page; a name that is not a plain slug never reaches the network. */
@@ -14,7 +14,7 @@ export function HelpPage() {
   const title = isHelpPageName(name) ? texts[name].title : t('help.index.title');
   return (
     <div className="help" data-testid="help-page" data-page={name}>
-      <title>{`${title} · ${PRODUCT_NAME}`}</title>
+      <PageTitle>{title}</PageTitle>
       <nav className="help__breadcrumb" aria-label={t('help.breadcrumb')}>
         <Link to={HELP_INDEX_PATH} data-testid="help-index-link">
           {t('help.index.title')}

@@ -1,7 +1,6 @@
 import { useOrganization } from '@clerk/clerk-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { PRODUCT_NAME } from '../../lib/product.ts';
 import { useAuthState } from '../../state/auth/AuthStateProvider.tsx';
 import { selectHasAdminRights } from '../../state/auth/selectors.ts';
 import { Loading } from '../../ui/Loading.tsx';
@@ -10,6 +9,7 @@ import type { ModuleManagerRole } from './admin-contacts.ts';
 import type { ModuleDefinition } from './modules.ts';
 import { useAdminContacts } from './useAdminContacts.ts';
 import { useModuleTexts } from './useModuleTexts.ts';
+import { PageTitle } from '../../ui/PageTitle.tsx';
 import './modules.css';
 
 /**
@@ -30,7 +30,7 @@ export function ModuleNotEnabled({ module }: { module: ModuleDefinition }) {
       data-module={module.key}
       aria-labelledby="module-not-enabled-heading"
     >
-      <title>{`${name} · ${PRODUCT_NAME}`}</title>
+      <PageTitle>{name}</PageTitle>
       <h1 id="module-not-enabled-heading">{t('modules.notEnabled.title', { module: name })}</h1>
       <p>
         {organization?.name

@@ -1,10 +1,10 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { PRODUCT_NAME } from '../../lib/product.ts';
 import { HelpContent } from '../help/HelpContent.tsx';
 import { helpPagePath } from '../help/help-pages.ts';
 import type { ModuleDefinition } from './modules.ts';
 import { useModuleTexts } from './useModuleTexts.ts';
+import { PageTitle } from '../../ui/PageTitle.tsx';
 import './modules.css';
 
 /** An enabled module's front page: its name and summary, then its help page as the overview. */
@@ -13,7 +13,7 @@ export function ModuleOverview({ module }: { module: ModuleDefinition }) {
   const { name, summary } = useModuleTexts()[module.key];
   return (
     <div className="module-page" data-testid="module-overview" data-module={module.key}>
-      <title>{`${name} · ${PRODUCT_NAME}`}</title>
+      <PageTitle>{name}</PageTitle>
       <header className="card module-page__header">
         <h1 data-testid="module-title">{name}</h1>
         <p className="module-page__summary">{summary}</p>
