@@ -11,8 +11,6 @@ export interface ModuleDefinition {
   slug: string;
   /** The help page its overview is built from (`/assets/i18n/{lang}/<helpPage>.md`). */
   helpPage: HelpPageName;
-  /** The English name, for screens not translated yet; translated screens use useModuleTexts(). */
-  label: string;
 }
 
 /** The five modules, each switched on per organisation (spec §1, §3), in navigation order. */
@@ -22,35 +20,30 @@ export const MODULES: readonly ModuleDefinition[] = [
     flag: 'vCisoModuleEnabled',
     slug: 'virtual-security-officer',
     helpPage: 'virtual-security-officer',
-    label: 'Virtual security officer',
   },
   {
     key: 'compliance',
     flag: 'complianceModuleEnabled',
     slug: 'compliance',
     helpPage: 'compliance',
-    label: 'Compliance',
   },
   {
     key: 'qompanion',
     flag: 'qompanionModuleEnabled',
     slug: 'companion',
     helpPage: 'companion',
-    label: 'Companion',
   },
   {
     key: 'hexadiag',
     flag: 'hexadiagModuleEnabled',
     slug: 'diagram',
     helpPage: 'diagram',
-    label: 'Diagram',
   },
   {
     key: 'passport',
     flag: 'passportModuleEnabled',
     slug: 'passport',
     helpPage: 'passport',
-    label: 'Passport',
   },
 ];
 
