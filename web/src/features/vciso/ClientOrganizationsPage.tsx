@@ -2,9 +2,9 @@ import { useOrganization, useUser } from '@clerk/clerk-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { PRODUCT_NAME } from '../../lib/product.ts';
 import { useAuthState } from '../../state/auth/AuthStateProvider.tsx';
 import { Loading } from '../../ui/Loading.tsx';
+import { PageTitle } from '../../ui/PageTitle.tsx';
 import { selectVcisoConsoleAccess, type VcisoConsoleAccess } from './access.ts';
 import { AttachOrganizationForm } from './AttachOrganizationForm.tsx';
 import { ChildOrganizationTable } from './ChildOrganizationTable.tsx';
@@ -22,7 +22,7 @@ export function ClientOrganizationsPage() {
   const access = selectVcisoConsoleAccess(useAuthState());
   return (
     <section className="card vciso" data-testid="clients-page" aria-labelledby="clients-heading">
-      <title>{`${t('vciso.title')} · ${PRODUCT_NAME}`}</title>
+      <PageTitle>{t('vciso.title')}</PageTitle>
       <h1 id="clients-heading">{t('vciso.title')}</h1>
       {access === 'open' ? <ClientOrganizationsConsole /> : <ConsoleUnavailable access={access} />}
     </section>
