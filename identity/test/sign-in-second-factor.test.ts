@@ -272,6 +272,23 @@ forEachBackend('sign-in with a second factor (needs_second_factor)', (backend) =
     );
   });
 
+  it('under a changed instance secret key the app no longer verifies (no error 500); backup codes still do', async () => {
+    const { email, userId, secret, backupCodes } = await mfaUser();
+    const rotated = await h.twin({ secretKey: 'sk_live_anotherinstancesecretkey00000000000000' });
+    try {
+      const browser = rotated.browser();
+      const id = (await passwordUntilSecondFactor(browser, email, PASSWORD)).body.response.id;
+      assertError(
+        await secondFactor(browser, id, 'totp', totpCode(secret, h.clock.now)),
+        422,
+        'form_code_incorrect',
+      );
+      assertSignedIn(await secondFactor(browser, id, 'backup_code', backupCodes[0]!), userId, 'backup_code');
+    } finally {
+      await rotated.close();
+    }
+  });
+
   it('after the authenticator app is removed, the password alone signs in again', async () => {
     const { email, userId, secret } = await mfaUser();
     const browser = h.browser();

@@ -13,7 +13,14 @@ export async function spendTotpCode(
   row: TotpSecretRow,
   input: { code: string; instanceSecretKey: string; now: Date },
 ): Promise<TotpSecretRow | null> {
-  const secret = unseal(totpSealingKey(input.instanceSecretKey), row.sealed_secret, row.id);
+  let secret: string;
+  try {
+    secret = unseal(totpSealingKey(input.instanceSecretKey), row.sealed_secret, row.id);
+  } catch {
+    // Sealed under another instance secret key (it was changed): no code can match any more; the user
+    // signs in with a backup code and adds the app again.
+    return null;
+  }
   const step = acceptedStep(secret, input.code, input.now, row.last_used_step);
   return step === null ? null : spendTotpStep(tx, row.id, step, input.now);
 }
