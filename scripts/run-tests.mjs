@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// Runs every *.test.ts under the given workspaces with Node's test runner (TypeScript through tsx).
-// Node 20's runner takes no globs, so the files are listed here.
+// Runs every *.test.ts under the given workspaces (or the given test files) with Node's test runner
+// (TypeScript through tsx). Node 20's runner takes no globs, so the files are listed here.
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -15,12 +15,16 @@ const walk = (dir) => {
     else if (name.endsWith('.test.ts')) files.push(path);
   }
 };
-for (const ws of workspaces) walk(ws);
+for (const ws of workspaces) {
+  if (statSync(ws).isDirectory()) walk(ws);
+  else files.push(ws);
+}
 if (files.length === 0) {
   console.error(`no test files found in ${workspaces.join(', ')}`);
   process.exit(1);
 }
-const concurrency = process.env.TEST_CONCURRENCY ?? (workspaces.includes('e2e') ? '1' : '2');
+const concurrency =
+  process.env.TEST_CONCURRENCY ?? (workspaces.some((ws) => ws.startsWith('e2e')) ? '1' : '2');
 const result = spawnSync(
   process.execPath,
   ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...files.sort()],

@@ -2,6 +2,8 @@ import { resolve } from 'node:path';
 import { passwordPolicyFromEnv, type PasswordPolicy } from './passwords/policy.ts';
 
 export type IdentityMode = 'development' | 'production';
+/** Which kind of publishable key the instance hands out: `pk_live_` (cookie) or `pk_test_` (dev browser). */
+export type InstanceKeysKind = 'production' | 'development';
 
 export interface IdentityConfig {
   /** development: dev outbox + Clerk test mode (`+clerk_test`, 424242); production: SMTP required. */
@@ -12,6 +14,12 @@ export interface IdentityConfig {
   fapiPath: string;
   /** Host encoded in the publishable key; it must contain a dot. */
   frontendApiHost: string;
+  /**
+   * `production` (default): `pk_live_` keys, the browser's client is our HttpOnly `__client` cookie.
+   * `development` (`IDENTITY_KEYS=development`): `pk_test_` keys, the client is a development-browser
+   * token that clerk-js sends as `__clerk_db_jwt`, exactly as against a hosted development instance.
+   */
+  instanceKeys: InstanceKeysKind;
   /** Origins redirect URLs may point at, besides publicUrl. */
   allowedOrigins: string[];
   applicationName: string;
@@ -73,11 +81,34 @@ export function identityConfigFromEnv(
     lockout: { maxFailedAttempts: 100, durationSeconds: 3600 },
     forceOrganizationSelection: env.IDENTITY_FORCE_ORGANIZATION === 'true',
     trustProxy: env.TRUST_PROXY === 'true',
+    instanceKeys: instanceKeysFromEnv(env),
     passwordPolicy: passwordPolicyFromEnv(env),
     ...overrides,
     // Normalised whichever way it was given.
     publicUrl,
     frontendApiHost:
-      overrides.frontendApiHost ?? env.IDENTITY_FRONTEND_API_HOST ?? `clerk.${new URL(publicUrl).host}`,
+      overrides.frontendApiHost ??
+      env.IDENTITY_FRONTEND_API_HOST ??
+      defaultFrontendApiHost(publicUrl, overrides.instanceKeys ?? instanceKeysFromEnv(env)),
   };
+}
+
+function instanceKeysFromEnv(env: NodeJS.ProcessEnv): InstanceKeysKind {
+  const value = env.IDENTITY_KEYS ?? 'production';
+  if (value !== 'production' && value !== 'development') {
+    throw new Error('IDENTITY_KEYS must be "production" or "development".');
+  }
+  return value;
+}
+
+/**
+ * `clerk.<public host>` for production keys. Development keys need a host under one of Clerk's
+ * development suffixes, the only hosts for which clerk-js obtains a development-browser token; the
+ * host is never contacted (every call goes through the same-origin proxy), it only names the instance,
+ * shaped like a hosted development instance's `<name>.clerk.accounts.dev`.
+ */
+function defaultFrontendApiHost(publicUrl: string, keys: InstanceKeysKind): string {
+  const host = new URL(publicUrl).host;
+  if (keys === 'production') return `clerk.${host}`;
+  return `${host.replace(/[^a-z0-9]+/gi, '-').toLowerCase()}.clerk.accounts.dev`;
 }

@@ -173,16 +173,4 @@ forEachBackend('environment, client bootstrap and routing', (backend) => {
     assert.equal(res.headers['content-type'], 'image/svg+xml');
     assert.match(res.body, /^<svg /);
   });
-
-  it('POST /v1/dev_browser returns a bare {id} that identifies a client through __clerk_db_jwt', async () => {
-    const browser = h.browser();
-    const created = await browser.post('/dev_browser');
-    assert.equal(created.status, 200);
-    assert.deepEqual(Object.keys(created.body), ['id']);
-    assert.equal(typeof created.body.id, 'string');
-    const res = await h.browser().get('/client', { __clerk_db_jwt: created.body.id });
-    assert.equal(res.status, 200);
-    assert.equal(res.body.response.object, 'client');
-    assert.match(res.body.response.id, /^client_/);
-  });
 });

@@ -201,11 +201,14 @@ async function reload(tx: Queryable, client: ClientRow): Promise<ClientRow> {
   return row ?? client;
 }
 
-/** The browser's client: our HttpOnly cookie, or a dev-browser token for development keys. */
+/**
+ * The browser's client: our HttpOnly cookie, or a dev-browser token with development keys only (a token in
+ * a URL leaks more easily than a cookie, so production keys never accept one).
+ */
 function clientTokenOf(req: FastifyRequest, info: FapiRequestInfo, deps: IdentityDeps): string | null {
   const cookie = req.cookies?.[CLIENT_COOKIE];
   if (cookie) return cookie;
-  if (deps.config.mode !== 'development') return null;
+  if (deps.config.instanceKeys !== 'development') return null;
   const devBrowser = info.query.__clerk_db_jwt;
   return typeof devBrowser === 'string' && devBrowser ? devBrowser : null;
 }

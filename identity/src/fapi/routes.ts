@@ -39,7 +39,7 @@ export function fapiRoutes(config: IdentityConfig): FapiRoute[] {
     deleteClientRoute,
     deleteClientSessionsRoute,
     // Development keys only: production clients are identified by the HttpOnly cookie alone.
-    ...(config.mode === 'development' ? [createDevBrowserRoute] : []),
+    ...(config.instanceKeys === 'development' ? [createDevBrowserRoute] : []),
     createSignInRoute(config),
     getSignInRoute,
     prepareFirstFactorRoute,

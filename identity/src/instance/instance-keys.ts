@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import type { Database } from '../db/database.ts';
 import { randomBase62 } from '../ids.ts';
 import { constantTimeEqual, randomToken, sha256 } from '../crypto/secrets.ts';
-import type { IdentityConfig } from '../config.ts';
+import type { IdentityConfig, InstanceKeysKind } from '../config.ts';
 
 export interface InstanceKeys {
   publishableKey: string;
@@ -15,13 +15,14 @@ export interface InstanceKeys {
 }
 
 /**
- * Production-style keys (`pk_live_`): clerk-js then identifies the browser by our HttpOnly `__client`
- * cookie instead of a development-browser token it would only obtain from Clerk's own hosts.
+ * `pk_live_` + base64(`<host>$`) for production keys: clerk-js then identifies the browser by our HttpOnly
+ * `__client` cookie. `pk_test_` for development keys: clerk-js asks `/dev_browser` for a token instead.
  */
-export function publishableKeyFor(frontendApiHost: string): string {
+export function publishableKeyFor(frontendApiHost: string, kind: InstanceKeysKind = 'production'): string {
   if (!frontendApiHost.includes('.'))
     throw new Error(`frontend API host "${frontendApiHost}" must contain a dot`);
-  return `pk_live_${Buffer.from(`${frontendApiHost}$`).toString('base64')}`;
+  const prefix = kind === 'production' ? 'pk_live_' : 'pk_test_';
+  return `${prefix}${Buffer.from(`${frontendApiHost}$`).toString('base64')}`;
 }
 
 export async function loadInstanceKeys(db: Database, config: IdentityConfig): Promise<InstanceKeys> {
@@ -40,7 +41,7 @@ export async function loadInstanceKeys(db: Database, config: IdentityConfig): Pr
     `SELECT value FROM instance_settings WHERE key = 'code_pepper'`,
   );
   return {
-    publishableKey: publishableKeyFor(config.frontendApiHost),
+    publishableKey: publishableKeyFor(config.frontendApiHost, config.instanceKeys),
     secretKey,
     codePepper: pepper!.value,
     verifySecretKey: (candidate) => constantTimeEqual(sha256(candidate), secretHash),
