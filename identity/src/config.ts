@@ -40,6 +40,8 @@ export interface IdentityConfig {
   lockout: { maxFailedAttempts: number; durationSeconds: number };
   /** Sessions stay `pending` with the `choose-organization` task until an organisation is active. */
   forceOrganizationSelection: boolean;
+  /** Users may delete their own account (`<UserProfile/>` → Security → Delete account). */
+  deleteSelfEnabled: boolean;
   /** Trust X-Forwarded-For / -Proto from a reverse proxy. */
   trustProxy: boolean;
   passwordPolicy: PasswordPolicy;
@@ -80,6 +82,7 @@ export function identityConfigFromEnv(
     },
     lockout: { maxFailedAttempts: 100, durationSeconds: 3600 },
     forceOrganizationSelection: env.IDENTITY_FORCE_ORGANIZATION === 'true',
+    deleteSelfEnabled: env.IDENTITY_DELETE_SELF_ENABLED !== 'false',
     trustProxy: env.TRUST_PROXY === 'true',
     instanceKeys: instanceKeysFromEnv(env),
     passwordPolicy: passwordPolicyFromEnv(env),

@@ -55,6 +55,36 @@ export const errors = {
         : `That ${field.replace('_', ' ')} is taken. Please try another.`,
       param(field),
     ),
+  usernameInvalidLength: (min: number, max: number, paramName = 'username') =>
+    new ClerkError(
+      422,
+      'form_username_invalid_length',
+      'is invalid',
+      `Your username must be between ${min} and ${max} characters long.`,
+      param(paramName),
+    ),
+  usernameInvalidCharacter: (paramName = 'username') =>
+    new ClerkError(
+      422,
+      'form_username_invalid_character',
+      'contains invalid characters',
+      'Your username can only contain letters, numbers, underscores (_), hyphens (-) and periods (.).',
+      param(paramName),
+    ),
+  /** The last verified email address: without it the account could no longer sign in. */
+  identificationDeletionFailed: () =>
+    new ClerkError(
+      422,
+      'identification_deletion_failed',
+      'Deletion failed',
+      'You cannot delete your last identification.',
+    ),
+  /** Self-service deletion is switched off for the instance or this user (`delete_self_enabled`). */
+  deleteSelfNotAllowed: () =>
+    new ClerkError(403, 'not_allowed_access', 'Not allowed', 'Deleting your account is not allowed.'),
+  /** Removing the password would leave no way to sign in (no verified email address for a code). */
+  passwordRemovalNotAllowed: (detail: string) =>
+    new ClerkError(422, 'form_param_value_invalid', detail, detail),
   paramFormatInvalid: (name: string, what: string) =>
     new ClerkError(
       422,
@@ -263,9 +293,8 @@ export const errors = {
   /** `organization.admin_delete_enabled` is off. */
   organizationDeleteDisabled: () =>
     new ClerkError(403, 'not_allowed_access', 'Not allowed', 'Deleting this organization is not allowed.'),
-  /** No param_name: the logo is no form field, and clerk-js shows only such errors on the card. */
-  organizationLogoInvalid: (detail: string) =>
-    new ClerkError(422, 'form_param_value_invalid', 'Invalid image', detail),
+  /** An uploaded image (logo, profile image). No param_name: the card shows only such errors. */
+  imageInvalid: (detail: string) => new ClerkError(422, 'form_param_value_invalid', 'Invalid image', detail),
   organizationMinimumPermissions: () =>
     new ClerkError(
       403,

@@ -58,7 +58,7 @@ export async function createIdentity(
     mailer: config.smtpUrl ? smtpMailer(config.smtpUrl, config.mailFrom) : outboxMailer(),
     cookieSuffix: cookieSuffixOf(keys.publishableKey),
     clock: opts.clock ?? (() => new Date()),
-    avatarUrl: `${config.publicUrl}${config.fapiPath}/v1/avatars/default.svg`,
+    avatarUrl: `${config.publicUrl}${config.fapiPath}/v1/avatars/avatar_placeholder.svg`,
     fapiBase: `${config.publicUrl}${config.fapiPath}`,
   };
   const devOutbox = config.mode === 'development' && !config.smtpUrl;

@@ -27,6 +27,7 @@ export type IdPrefix =
   | 'org'
   | 'orgmem'
   | 'orginv'
+  | 'img'
   | 'act'
   | 'totp'
   | 'bcode';

@@ -168,7 +168,7 @@ forEachBackend('environment, client bootstrap and routing', (backend) => {
   });
 
   it('serves the default avatar from the FAPI path', async () => {
-    const res = await h.app.inject({ method: 'GET', url: `${FAPI}/v1/avatars/default.svg` });
+    const res = await h.app.inject({ method: 'GET', url: `${FAPI}/v1/avatars/avatar_placeholder.svg` });
     assert.equal(res.statusCode, 200);
     assert.equal(res.headers['content-type'], 'image/svg+xml');
     assert.match(res.body, /^<svg /);

@@ -186,7 +186,7 @@ forEachBackend('sessions', (backend) => {
     assert.deepEqual(res.body, { response: null, client: null });
   });
 
-  it('GET /v1/me returns the wrapped user; PATCH /v1/me changes the names only', async () => {
+  it('GET /v1/me returns the wrapped user; PATCH /v1/me validates what it changes', async () => {
     const { browser } = await signedIn();
     const me = await browser.get('/me');
     assert.equal(me.status, 200);
@@ -199,9 +199,9 @@ forEachBackend('sessions', (backend) => {
     const refused = await browser.patch('/me', { first_name: 'x'.repeat(257) });
     assert.equal(refused.status, 422);
     assert.equal(refused.body.errors[0].code, 'form_param_max_length_exceeded');
-    const other = await browser.patch('/me', { username: 'ada' });
+    const other = await browser.patch('/me', { primary_phone_number_id: 'idn_phone' });
     assert.equal(other.status, 422);
-    assert.equal(other.body.errors[0].meta.param_name, 'username');
+    assert.equal(other.body.errors[0].meta.param_name, 'primary_phone_number_id');
     assertNotFound(await h.browser().get('/me'));
   });
 

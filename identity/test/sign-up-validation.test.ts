@@ -135,12 +135,6 @@ forEachBackend('sign-up validation and test mode', (backend) => {
       'form_param_value_invalid',
       'phone_number',
     );
-    await rejectedCreate(
-      { email_address: uniqueEmail(), password: PASSWORD, username: 'ada' },
-      422,
-      'form_param_value_invalid',
-      'username',
-    );
   });
 
   it('a redirect_url off the allowed origins is 422 form_param_value_invalid (param redirect_url)', async () => {

@@ -36,7 +36,7 @@ export async function sessionJSON(
       -1,
     ],
     user: fullUserJSON(deps, owner, now),
-    public_user_data: publicUserDataJSON(owner.user, owner.emails, deps.avatarUrl),
+    public_user_data: publicUserDataJSON(owner.user, owner.emails, deps),
     created_at: ms(session.created_at),
     updated_at: ms(session.updated_at),
   };
@@ -87,7 +87,7 @@ export async function clientJSON(
           signIn,
           signInOwner?.user ?? null,
           signInOwner?.emails ?? [],
-          deps.avatarUrl,
+          deps,
           signInOwner?.secondFactors ?? null,
         )
       : null,

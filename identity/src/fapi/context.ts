@@ -4,7 +4,7 @@ import type { ClerkError } from '../errors.ts';
 import type { RateLimitRule } from '../store/rate-limits.ts';
 import type { ClientRow } from '../store/rows.ts';
 import type { FormBody } from './form.ts';
-import type { Upload } from './organizations/upload.ts';
+import type { Upload } from './images/upload.ts';
 
 export interface FapiRequestInfo {
   params: Record<string, string>;
@@ -13,9 +13,11 @@ export interface FapiRequestInfo {
   ip: string;
   /** The page origin (Origin header), used as the token's `azp`. */
   origin: string | null;
+  /** The User-Agent header, for the session's activity (Active devices). */
+  userAgent: string | null;
   /** `_clerk_session_id`: which session of the client the call acts for. */
   sessionId: string | null;
-  /** The file of an upload request (organisation logo), read before the transaction starts. */
+  /** The file of an upload request (logo, profile image), read before the transaction starts. */
   upload: Upload | null;
 }
 

@@ -13,8 +13,10 @@ import type { FapiContext, FapiMethod, FapiRequestInfo, FapiResult } from './con
 import type { FormBody } from './form.ts';
 import { FapiRouter } from './router.ts';
 import { fapiRoutes } from './routes.ts';
-import { organizationImageHandler } from './organizations/organization-image.ts';
-import { readUpload, registerUploadParsers } from './organizations/upload.ts';
+import { imageHandler } from './images/image-route.ts';
+import { readUpload, registerUploadParsers } from './images/upload.ts';
+import { organizationImage } from '../store/organizations.ts';
+import { userImage } from '../store/user-images.ts';
 
 const CLIENT_COOKIE = '__client';
 const DEFAULT_AVATAR_SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><rect width="64" height="64" fill="#cbd5e1"/><circle cx="32" cy="25" r="11" fill="#f8fafc"/><path d="M12 58c2-12 10-18 20-18s18 6 20 18z" fill="#f8fafc"/></svg>`;
@@ -28,7 +30,7 @@ export async function fapiPlugin(app: FastifyInstance, opts: { deps: IdentityDep
   const { deps } = opts;
   const router = new FapiRouter(fapiRoutes(deps.config));
   await app.register(formbody);
-  // Logo uploads: multipart `file`, or a raw octet-stream body (clerk-js sends strings that way).
+  // Logo and profile image uploads: multipart `file`, or a raw octet-stream body (clerk-js sends strings that way).
   await registerUploadParsers(app);
   // Body parsing fails before our handler runs: answer in Clerk's envelope, not Fastify's.
   app.setErrorHandler((err: { statusCode?: number; message?: string }, req, reply) => {
@@ -40,10 +42,12 @@ export async function fapiPlugin(app: FastifyInstance, opts: { deps: IdentityDep
   });
 
   // Hosted Clerk always gives users an image URL; ours is a neutral silhouette served from our origin.
-  app.get('/v1/avatars/default.svg', async (_req, reply) =>
+  // Its name says `avatar_placeholder` because clerk-js offers "Remove" only for non-default images.
+  app.get('/v1/avatars/avatar_placeholder.svg', async (_req, reply) =>
     reply.type('image/svg+xml').header('cache-control', 'public, max-age=86400').send(DEFAULT_AVATAR_SVG),
   );
-  app.get('/v1/images/organizations/:id', organizationImageHandler(deps));
+  app.get('/v1/images/organizations/:id', imageHandler(deps, organizationImage));
+  app.get('/v1/images/users/:id', imageHandler(deps, userImage));
 
   app.all('/*', async (req, reply) => {
     const query = req.query as Record<string, string | string[] | undefined>;
@@ -76,6 +80,7 @@ export async function fapiPlugin(app: FastifyInstance, opts: { deps: IdentityDep
       query,
       ip: req.ip,
       origin: typeof req.headers.origin === 'string' ? req.headers.origin : null,
+      userAgent: typeof req.headers['user-agent'] === 'string' ? req.headers['user-agent'] : null,
       sessionId:
         typeof query._clerk_session_id === 'string' && query._clerk_session_id
           ? query._clerk_session_id

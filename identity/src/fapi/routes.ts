@@ -10,8 +10,7 @@ import {
 } from './client/client-routes.ts';
 import { createDevBrowserRoute } from './client/dev-browser.ts';
 import { environmentRoutes } from './environment/environment-routes.ts';
-import { getMeRoute, updateMeRoute } from './me/me-routes.ts';
-import { activeSessionsRoute, changePasswordRoute, deleteMeRoute } from './me/account-routes.ts';
+import { profileRoutes } from './me/profile-routes.ts';
 import { createBackupCodesRoute } from './me/backup-codes/create-backup-codes.ts';
 import { createTotpRoute } from './me/totp/create-totp.ts';
 import { deleteTotpRoute } from './me/totp/delete-totp.ts';
@@ -55,11 +54,7 @@ export function fapiRoutes(config: IdentityConfig): FapiRoute[] {
     createTemplateTokenRoute,
     endSessionRoute,
     removeSessionRoute,
-    getMeRoute,
-    updateMeRoute,
-    deleteMeRoute,
-    changePasswordRoute,
-    activeSessionsRoute,
+    ...profileRoutes(config),
     createTotpRoute,
     verifyTotpRoute(config),
     deleteTotpRoute,

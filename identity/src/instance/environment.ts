@@ -88,7 +88,8 @@ export function environmentJSON(config: IdentityConfig) {
         first_name: { ...off, enabled: true },
         last_name: { ...off, enabled: true },
         phone_number: off,
-        username: off,
+        // Optional at sign-up; a sign-in identifier beside the email address ("Email address or username").
+        username: { ...off, enabled: true, used_for_first_factor: true },
         web3_wallet: off,
         // Second factors: <UserProfile/> shows its MFA section when some attribute offers one.
         authenticator_app: { ...off, enabled: true, used_for_second_factor: true, second_factors: ['totp'] },
@@ -116,9 +117,9 @@ export function environmentJSON(config: IdentityConfig) {
         block_disposable_email_domains: { enabled: false },
       },
       password_settings: passwordSettingsJSON(config.passwordPolicy),
-      username_settings: { min_length: 4, max_length: 64 },
+      username_settings: { min_length: USERNAME_MIN_LENGTH, max_length: USERNAME_MAX_LENGTH },
       passkey_settings: { allow_autofill: false, show_sign_in_button: false },
-      actions: { delete_self: true, create_organization: true },
+      actions: { delete_self: config.deleteSelfEnabled, create_organization: true },
     },
     // Verified domains and membership requests are not offered: switched off, not stubbed.
     organization_settings: {
@@ -134,3 +135,5 @@ export function environmentJSON(config: IdentityConfig) {
 }
 
 export const NAME_MAX_LENGTH = 256;
+export const USERNAME_MIN_LENGTH = 4;
+export const USERNAME_MAX_LENGTH = 64;

@@ -159,14 +159,14 @@ export async function settleSessionsWithoutOrganization(
 /** `public_user_data` of several users, in two queries. */
 export async function publicUserDataOf(
   tx: Queryable,
-  deps: Pick<IdentityDeps, 'avatarUrl'>,
+  deps: Pick<IdentityDeps, 'avatarUrl' | 'fapiBase'>,
   userIds: string[],
 ): Promise<Map<string, PublicUserData>> {
   const unique = [...new Set(userIds)];
   if (!unique.length) return new Map();
   const users = await tx.query<UserRow>('SELECT * FROM users WHERE id = ANY($1)', [unique]);
   const emails = await emailAddressesOf(tx, unique);
-  return new Map(users.map((u) => [u.id, publicUserDataJSON(u, emails.get(u.id) ?? [], deps.avatarUrl)]));
+  return new Map(users.map((u) => [u.id, publicUserDataJSON(u, emails.get(u.id) ?? [], deps)]));
 }
 
 /**

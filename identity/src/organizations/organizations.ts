@@ -235,74 +235,7 @@ export async function deleteOrganization(
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// Logo
-
-/** Clerk's own limit is 10 MB (AvatarUploader); ours is a little more generous so its files always fit. */
-export const MAX_LOGO_BYTES = 10 * 1024 * 1024;
-const LOGO_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const;
-const TYPES_TEXT = 'PNG, JPEG, GIF or WebP';
-
-/** The image type read from the bytes themselves: what the client claims is never what we serve. */
-function sniffImageType(data: Buffer): (typeof LOGO_TYPES)[number] | null {
-  const ascii = (start: number, end: number) => data.subarray(start, end).toString('latin1');
-  if (
-    data.length >= 8 &&
-    data.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))
-  ) {
-    return 'image/png';
-  }
-  if (data.length >= 3 && data[0] === 0xff && data[1] === 0xd8 && data[2] === 0xff) return 'image/jpeg';
-  if (data.length >= 6 && (ascii(0, 6) === 'GIF87a' || ascii(0, 6) === 'GIF89a')) return 'image/gif';
-  if (data.length >= 12 && ascii(0, 4) === 'RIFF' && ascii(8, 12) === 'WEBP') return 'image/webp';
-  return null;
-}
-
-/**
- * A logo as uploaded: `declaredType` is the multipart part's type or a data URL's, null for raw bytes.
- * Only PNG, JPEG, GIF and WebP up to `MAX_LOGO_BYTES` are kept, typed by their content.
- */
-export function validateLogo(data: Buffer, declaredType: string | null): OrganizationImage {
-  if (!data.length) throw errors.organizationLogoInvalid('The image file is empty.');
-  if (data.length > MAX_LOGO_BYTES) {
-    throw errors.organizationLogoInvalid(`The image must be at most ${MAX_LOGO_BYTES / 1024 / 1024} MB.`);
-  }
-  const declared = declaredType?.split(';')[0]!.trim().toLowerCase();
-  if (
-    declared &&
-    declared !== 'application/octet-stream' &&
-    !(LOGO_TYPES as readonly string[]).includes(declared)
-  ) {
-    throw errors.organizationLogoInvalid(`The image must be a ${TYPES_TEXT} file.`);
-  }
-  const type = sniffImageType(data);
-  if (!type) throw errors.organizationLogoInvalid(`The image must be a ${TYPES_TEXT} file.`);
-  return { data, type };
-}
-
-/**
- * clerk-js's `organization.setLogo({file})` sends a string as the raw body (octet-stream): a data URL
- * (`data:image/png;base64,…`) or plain base64. Raw image bytes are accepted too.
- */
-export function logoFromRawBody(body: Buffer): OrganizationImage {
-  const text = body.toString('latin1').trim();
-  // data:[<type>][;<param>…][;base64],<data>
-  const dataUrl = /^data:([^;,]*)((?:;[^;,]*)*),(.*)$/s.exec(text);
-  if (dataUrl) {
-    let payload: Buffer;
-    try {
-      payload = /;base64$/i.test(dataUrl[2]!)
-        ? Buffer.from(dataUrl[3]!, 'base64')
-        : Buffer.from(decodeURIComponent(dataUrl[3]!), 'latin1');
-    } catch {
-      throw errors.organizationLogoInvalid('The image data URL could not be read.');
-    }
-    return validateLogo(payload, dataUrl[1] || null);
-  }
-  if (!sniffImageType(body) && /^[A-Za-z0-9+/=\s_-]+$/.test(text)) {
-    return validateLogo(Buffer.from(text, 'base64'), null);
-  }
-  return validateLogo(body, null);
-}
+// Logo (validated by images/image-file.ts)
 
 export async function setOrganizationLogo(
   tx: Queryable,

@@ -1,15 +1,22 @@
 import type { EmailAddressRow, SignInRow, UserRow } from '../store/rows.ts';
-import { ms, verificationJSON } from './user.ts';
+import { ms, userImageJSON, verificationJSON, type ImageUrls } from './user.ts';
+import { isUsernameIdentifier } from '../users/usernames.ts';
 import { supportedSecondFactors, type SecondFactorState } from '../second-factors/second-factor-state.ts';
 
 /** The first factors a user may use; reset-password factors come with issue #5 and must then be listed last. */
-export function firstFactorsFor(user: UserRow, emails: EmailAddressRow[]) {
+export function firstFactorsFor(user: UserRow, emails: EmailAddressRow[], identifier: string | null = null) {
   const factors: Record<string, unknown>[] = [];
   if (user.password_hash) factors.push({ strategy: 'password' });
-  for (const e of emails.filter((x) => x.verified_at)) {
+  // Identified by username: codes go to the primary address only, shown masked so that knowing a
+  // username does not tell anyone the account's email address.
+  const byUsername = identifier !== null && isUsernameIdentifier(identifier);
+  const verified = emails.filter(
+    (x) => x.verified_at && (!byUsername || x.id === user.primary_email_address_id),
+  );
+  for (const e of verified) {
     factors.push({
       strategy: 'email_code',
-      safe_identifier: e.email_address,
+      safe_identifier: byUsername ? maskEmail(e.email_address) : e.email_address,
       email_address_id: e.id,
       primary: e.id === user.primary_email_address_id,
     });
@@ -21,20 +28,20 @@ export function signInJSON(
   signIn: SignInRow,
   user: UserRow | null,
   emails: EmailAddressRow[],
-  avatarUrl: string,
+  images: ImageUrls,
   secondFactors: SecondFactorState | null = null,
 ) {
   return {
     object: 'sign_in',
     id: signIn.id,
     status: signIn.status,
-    supported_identifiers: ['email_address'],
+    supported_identifiers: ['email_address', 'username'],
     identifier: signIn.identifier,
     user_data: user
-      ? { first_name: user.first_name, last_name: user.last_name, image_url: avatarUrl, has_image: false }
+      ? { first_name: user.first_name, last_name: user.last_name, ...userImageJSON(user, images) }
       : null,
     supported_first_factors:
-      user && signIn.status !== 'needs_identifier' ? firstFactorsFor(user, emails) : [],
+      user && signIn.status !== 'needs_identifier' ? firstFactorsFor(user, emails, signIn.identifier) : [],
     supported_second_factors:
       secondFactors && signIn.status === 'needs_second_factor' ? supportedSecondFactors(secondFactors) : null,
     first_factor_verification: verificationJSON(signIn.first_factor_verification),
@@ -44,4 +51,10 @@ export function signInJSON(
     created_at: ms(signIn.created_at),
     updated_at: ms(signIn.updated_at),
   };
+}
+
+/** `ada@example.com` → `a***@example.com`. */
+export function maskEmail(email: string): string {
+  const at = email.lastIndexOf('@');
+  return `${email.slice(0, Math.min(1, at))}***${email.slice(at)}`;
 }

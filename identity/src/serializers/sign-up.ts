@@ -2,7 +2,7 @@ import type { SignUpRow } from '../store/rows.ts';
 import { ms, verificationJSON } from './user.ts';
 
 export const SIGN_UP_REQUIRED_FIELDS = ['email_address', 'password'] as const;
-export const SIGN_UP_OPTIONAL_FIELDS = ['first_name', 'last_name'] as const;
+export const SIGN_UP_OPTIONAL_FIELDS = ['first_name', 'last_name', 'username'] as const;
 
 export function missingFields(s: Pick<SignUpRow, 'email_address' | 'password_hash'>): string[] {
   const missing: string[] = [];
@@ -44,7 +44,7 @@ export function signUpJSON(s: SignUpRow) {
       web3_wallet: null,
       external_account: null,
     },
-    username: null,
+    username: s.username,
     email_address: s.email_address,
     phone_number: null,
     web3_wallet: null,

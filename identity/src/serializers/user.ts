@@ -19,6 +19,19 @@ export function verificationJSON(v: VerificationState | null, extra: Record<stri
   };
 }
 
+/** Where images are served: the default avatar, and the Frontend API base for uploaded ones. */
+export interface ImageUrls {
+  avatarUrl: string;
+  fapiBase: string;
+}
+
+/** A user's `image_url` / `has_image`: the uploaded profile image, versioned by its id, or the default. */
+export function userImageJSON(user: Pick<UserRow, 'id' | 'image_id'>, urls: ImageUrls) {
+  return user.image_id
+    ? { image_url: `${urls.fapiBase}/v1/images/users/${user.id}?v=${user.image_id}`, has_image: true }
+    : { image_url: urls.avatarUrl, has_image: false };
+}
+
 export function emailAddressJSON(e: EmailAddressRow) {
   return {
     object: 'email_address',
@@ -27,12 +40,13 @@ export function emailAddressJSON(e: EmailAddressRow) {
     reserved: false,
     verification: e.verified_at
       ? {
+          object: 'verification',
           status: 'verified',
           strategy: e.verification_strategy ?? 'email_code',
           attempts: null,
           expire_at: null,
         }
-      : null,
+      : verificationJSON(e.verification),
     linked_to: [],
     matches_sso_connection: false,
     created_at: ms(e.created_at),
@@ -45,7 +59,9 @@ export function userJSON(
   user: UserRow,
   emails: EmailAddressRow[],
   opts: {
-    avatarUrl: string;
+    images: ImageUrls;
+    /** The instance allows self-service deletion (`IDENTITY_DELETE_SELF_ENABLED`). */
+    deleteSelfEnabled: boolean;
     now: Date;
     includePrivate?: boolean;
     organizationMemberships?: unknown[];
@@ -60,8 +76,7 @@ export function userJSON(
     username: user.username,
     first_name: user.first_name,
     last_name: user.last_name,
-    image_url: opts.avatarUrl,
-    has_image: false,
+    ...userImageJSON(user, opts.images),
     primary_email_address_id: user.primary_email_address_id,
     primary_phone_number_id: null,
     primary_web3_wallet_id: null,
@@ -88,7 +103,7 @@ export function userJSON(
     verification_attempts_remaining: null,
     create_organization_enabled: user.create_organization_enabled,
     create_organizations_limit: user.create_organizations_limit,
-    delete_self_enabled: user.delete_self_enabled,
+    delete_self_enabled: opts.deleteSelfEnabled && user.delete_self_enabled,
     last_sign_in_at: ms(user.last_sign_in_at),
     last_active_at: ms(user.last_active_at),
     legal_accepted_at: ms(user.legal_accepted_at),
@@ -98,13 +113,12 @@ export function userJSON(
   };
 }
 
-export function publicUserDataJSON(user: UserRow, emails: EmailAddressRow[], avatarUrl: string) {
+export function publicUserDataJSON(user: UserRow, emails: EmailAddressRow[], images: ImageUrls) {
   const primary = emails.find((e) => e.id === user.primary_email_address_id) ?? emails[0];
   return {
     first_name: user.first_name,
     last_name: user.last_name,
-    image_url: avatarUrl,
-    has_image: false,
+    ...userImageJSON(user, images),
     identifier: primary?.email_address ?? user.username ?? '',
     user_id: user.id,
   };

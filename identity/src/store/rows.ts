@@ -7,6 +7,8 @@ export interface UserRow {
   username: string | null;
   password_hash: string | null;
   primary_email_address_id: string | null;
+  /** The profile image's id (its bytes are in user_images); null for the default image. */
+  image_id: string | null;
   public_metadata: Record<string, unknown>;
   private_metadata: Record<string, unknown>;
   unsafe_metadata: Record<string, unknown>;
@@ -29,6 +31,8 @@ export interface EmailAddressRow {
   email_address: string;
   verified_at: Date | null;
   verification_strategy: string | null;
+  /** The pending code verification of an address added from the profile; null once verified. */
+  verification: VerificationState | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -91,6 +95,7 @@ export interface SignUpRow {
   id: string;
   client_id: string;
   status: SignUpStatus;
+  username: string | null;
   email_address: string | null;
   email_verification: VerificationState | null;
   first_name: string | null;

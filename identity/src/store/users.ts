@@ -16,11 +16,31 @@ export async function findUserByEmail(db: Queryable, email: string): Promise<Use
   return row ?? null;
 }
 
-export async function emailAddressTaken(db: Queryable, email: string): Promise<boolean> {
-  const rows = await db.query('SELECT 1 FROM email_addresses WHERE lower(email_address) = lower($1)', [
-    email,
+/** A user by sign-in identifier: a verified email address, or else a username. */
+export async function findUserByIdentifier(db: Queryable, identifier: string): Promise<UserRow | null> {
+  if (identifier.includes('@')) return findUserByEmail(db, identifier);
+  const [row] = await db.query<UserRow>('SELECT * FROM users WHERE lower(username) = lower($1)', [
+    identifier,
   ]);
+  return row ?? null;
+}
+
+/** Whether an account owns the address: only a verified address is owned (see 005_user_profile.sql). */
+export async function emailAddressTaken(db: Queryable, email: string): Promise<boolean> {
+  const rows = await db.query(
+    'SELECT 1 FROM email_addresses WHERE lower(email_address) = lower($1) AND verified_at IS NOT NULL',
+    [email],
+  );
   return rows.length > 0;
+}
+
+/** Once an address is verified by one account, unverified copies of it on other accounts go. */
+export async function dropUnverifiedCopies(db: Queryable, email: string, ownerId: string): Promise<void> {
+  await db.query(
+    `DELETE FROM email_addresses
+     WHERE lower(email_address) = lower($1) AND user_id <> $2 AND verified_at IS NULL`,
+    [email, ownerId],
+  );
 }
 
 export async function emailAddressesOf(
@@ -39,6 +59,7 @@ export async function emailAddressesOf(
 
 export interface NewUser {
   email: string;
+  username: string | null;
   passwordHash: string | null;
   firstName: string | null;
   lastName: string | null;
@@ -52,8 +73,8 @@ export async function createUserWithVerifiedEmail(db: Queryable, input: NewUser)
   const emailId = newId('idn');
   const [user] = await db.query<UserRow>(
     `INSERT INTO users (id, first_name, last_name, password_hash, password_updated_at, primary_email_address_id,
-                        unsafe_metadata, legal_accepted_at, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, CASE WHEN $4::text IS NULL THEN NULL ELSE $7::timestamptz END, $5, $6, $8, $7, $7)
+                        unsafe_metadata, legal_accepted_at, username, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, CASE WHEN $4::text IS NULL THEN NULL ELSE $7::timestamptz END, $5, $6, $8, $9, $7, $7)
      RETURNING *`,
     [
       userId,
@@ -64,8 +85,10 @@ export async function createUserWithVerifiedEmail(db: Queryable, input: NewUser)
       JSON.stringify(input.unsafeMetadata),
       input.now,
       input.legalAcceptedAt,
+      input.username,
     ],
   );
+  await dropUnverifiedCopies(db, input.email, userId);
   await db.query(
     `INSERT INTO email_addresses (id, user_id, email_address, verified_at, verification_strategy, created_at, updated_at)
      VALUES ($1, $2, $3, $4, 'email_code', $4, $4)`,

@@ -52,9 +52,10 @@ export function fullUserJSON(
   now: Date,
   opts: { includePrivate?: boolean } = {},
 ) {
-  const publicData = publicUserDataJSON(owner.user, owner.emails, deps.avatarUrl);
+  const publicData = publicUserDataJSON(owner.user, owner.emails, deps);
   return userJSON(owner.user, owner.emails, {
-    avatarUrl: deps.avatarUrl,
+    images: deps,
+    deleteSelfEnabled: deps.config.deleteSelfEnabled,
     now,
     includePrivate: opts.includePrivate,
     secondFactors: owner.secondFactors,

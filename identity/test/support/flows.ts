@@ -16,11 +16,12 @@ export async function signUp(
   h: Harness,
   browser: Browser,
   email: string,
-  opts: { password?: string; firstName?: string; lastName?: string } = {},
+  opts: { password?: string; firstName?: string; lastName?: string; username?: string } = {},
 ): Promise<SignedIn> {
   const form: Record<string, string> = { email_address: email, password: opts.password ?? PASSWORD };
   if (opts.firstName !== undefined) form.first_name = opts.firstName;
   if (opts.lastName !== undefined) form.last_name = opts.lastName;
+  if (opts.username !== undefined) form.username = opts.username;
   const created = await browser.post('/client/sign_ups', form);
   assert.equal(created.status, 200, JSON.stringify(created.body));
   const id: string = created.body.response.id;

@@ -87,7 +87,7 @@ export class Harness {
     const config = testConfig(opts.config);
     const store = opts.store ?? (await backend.createStore());
     const identity = await createIdentity(config, opts.database ?? store.options, { clock: clock.fn });
-    const app = Fastify();
+    const app = Fastify({ trustProxy: config.trustProxy });
     await identity.register(app, { bapiPath: BAPI });
     await app.ready();
     return new Harness(
@@ -120,9 +120,17 @@ export class Harness {
     return this.identity.deps.db;
   }
 
-  /** A simulated browser with its own cookie jar and IP address (rate limits are per IP). */
-  browser(opts: { origin?: string | null; ip?: string } = {}): Browser {
-    return new Browser(this, opts.ip ?? randomIp(), opts.origin === undefined ? PUBLIC_URL : opts.origin);
+  /**
+   * A simulated browser with its own cookie jar and IP address (rate limits are per IP); `headers` go
+   * with every request (a User-Agent, a proxy's X-Forwarded-For).
+   */
+  browser(opts: { origin?: string | null; ip?: string; headers?: Record<string, string> } = {}): Browser {
+    return new Browser(
+      this,
+      opts.ip ?? randomIp(),
+      opts.origin === undefined ? PUBLIC_URL : opts.origin,
+      opts.headers ?? {},
+    );
   }
 
   /** The development outbox as the product's test tooling reads it: `GET /__dev/mail?to=`. */
@@ -184,6 +192,7 @@ export class Browser {
     private readonly harness: Harness,
     readonly ip: string,
     readonly origin: string | null,
+    readonly headers: Record<string, string> = {},
   ) {}
 
   get(path: string, query: Record<string, string> = {}): Promise<FapiResponse> {
@@ -217,7 +226,7 @@ export class Browser {
 
   /** Any URL, with this browser's cookies, Origin and IP. */
   async raw(method: 'GET' | 'POST', url: string, form?: Record<string, string>): Promise<FapiResponse> {
-    const headers: Record<string, string> = {};
+    const headers: Record<string, string> = { ...this.headers };
     if (this.origin) headers.origin = this.origin;
     if (this.jar.size) headers.cookie = [...this.jar].map(([k, v]) => `${k}=${v}`).join('; ');
     let payload: string | undefined;

@@ -1,15 +1,8 @@
 import assert from 'node:assert/strict';
 import { decodeJwt } from 'jose';
 import { signUp, type SignedIn } from './flows.ts';
-import {
-  CLERK_QUERY,
-  FAPI,
-  uniqueEmail,
-  type Browser,
-  type FapiResponse,
-  type Harness,
-  type Json,
-} from './harness.ts';
+import { uploadImage, type ImageBody } from './images.ts';
+import { uniqueEmail, type Browser, type FapiResponse, type Harness, type Json } from './harness.ts';
 
 /** A signed-up user with their own browser (cookie jar) and signed-in session. */
 export interface Member extends SignedIn {
@@ -85,34 +78,7 @@ export function clientMemberships(body: Json, userId: string): Json[] {
   return session.user.organization_memberships;
 }
 
-/** A 1×1 PNG. */
-export const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
-  'base64',
-);
-/** The smallest GIF. */
-export const GIF = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
-
-/** A multipart/form-data body with one file part, as a browser builds it for `FormData`. */
-export function multipartBody(
-  parts: { name: string; filename?: string; type?: string; data: Buffer | string }[],
-): { payload: Buffer; contentType: string } {
-  const boundary = `----identitytest${Math.random().toString(16).slice(2)}`;
-  const chunks: Buffer[] = [];
-  for (const p of parts) {
-    const disposition = p.filename
-      ? `form-data; name="${p.name}"; filename="${p.filename}"`
-      : `form-data; name="${p.name}"`;
-    const head = `--${boundary}\r\nContent-Disposition: ${disposition}\r\n${p.type ? `Content-Type: ${p.type}\r\n` : ''}\r\n`;
-    chunks.push(
-      Buffer.from(head),
-      Buffer.isBuffer(p.data) ? p.data : Buffer.from(p.data),
-      Buffer.from('\r\n'),
-    );
-  }
-  chunks.push(Buffer.from(`--${boundary}--\r\n`));
-  return { payload: Buffer.concat(chunks), contentType: `multipart/form-data; boundary=${boundary}` };
-}
+export { GIF, PNG } from './images.ts';
 
 /**
  * `PUT /organizations/:id/logo` as clerk-js sends it (POST + `_method=PUT`): a multipart body for a
@@ -122,30 +88,7 @@ export async function putLogo(
   h: Harness,
   member: Member,
   organizationId: string,
-  body: { file: Buffer; type: string; filename?: string } | { raw: string | Buffer },
+  body: ImageBody,
 ): Promise<FapiResponse> {
-  const search = new URLSearchParams({ ...CLERK_QUERY, _method: 'PUT' });
-  const headers: Record<string, string> = {
-    origin: 'http://localhost:3000',
-    cookie: [...member.browser.jar].map(([k, v]) => `${k}=${v}`).join('; '),
-  };
-  let payload: Buffer | string;
-  if ('raw' in body) {
-    headers['content-type'] = 'application/octet-stream';
-    payload = body.raw;
-  } else {
-    const built = multipartBody([
-      { name: 'file', filename: body.filename ?? 'logo', type: body.type, data: body.file },
-    ]);
-    headers['content-type'] = built.contentType;
-    payload = built.payload;
-  }
-  const res = await h.app.inject({
-    method: 'POST',
-    url: `${FAPI}/v1/organizations/${organizationId}/logo?${search}`,
-    headers,
-    payload,
-    remoteAddress: member.browser.ip,
-  });
-  return { status: res.statusCode, headers: res.headers, body: res.json(), setCookies: new Map() };
+  return uploadImage(h, member.browser, `/organizations/${organizationId}/logo`, body, 'PUT');
 }

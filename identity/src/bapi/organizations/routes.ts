@@ -14,12 +14,11 @@ import {
 import {
   createOrganization,
   deleteOrganization,
-  MAX_LOGO_BYTES,
   mergeOrganizationMetadata,
   setOrganizationLogo,
   updateOrganization,
-  validateLogo,
 } from '../../organizations/organizations.ts';
+import { IMAGE_TOO_LARGE, MAX_IMAGE_BYTES, validateImage } from '../../images/image-file.ts';
 import { organizationJSON } from '../../serializers/organization.ts';
 import {
   findOrganization,
@@ -47,7 +46,7 @@ export async function registerOrganizationBapi(app: FastifyInstance, deps: Ident
   // Its own scope, so the multipart parser (logo uploads) applies to these routes only.
   await app.register(async (scope) => {
     await scope.register(multipart, {
-      limits: { fileSize: MAX_LOGO_BYTES, files: 1, fields: 10, parts: 11 },
+      limits: { fileSize: MAX_IMAGE_BYTES, files: 1, fields: 10, parts: 11 },
     });
     registerOrganizationRoutes(scope, deps);
     registerMembershipRoutes(scope, deps);
@@ -153,23 +152,22 @@ function registerOrganizationRoutes(app: FastifyInstance, deps: IdentityDeps): v
 
   /** `updateOrganizationLogo`: multipart `file` (and `uploader_user_id`, which changes nothing here). */
   app.put<{ Params: Params }>('/v1/organizations/:id/logo', async (req, reply) => {
-    if (!req.isMultipart())
-      throw errors.organizationLogoInvalid('Upload the image as multipart field `file`.');
-    let logo: ReturnType<typeof validateLogo> | undefined;
+    if (!req.isMultipart()) throw errors.imageInvalid('Upload the image as multipart field `file`.');
+    let logo: ReturnType<typeof validateImage> | undefined;
     try {
       for await (const part of req.parts()) {
         if (part.type !== 'file') continue;
         const data = await part.toBuffer();
-        if (part.fieldname === 'file' && !logo) logo = validateLogo(data, part.mimetype);
+        if (part.fieldname === 'file' && !logo) logo = validateImage(data, part.mimetype);
       }
     } catch (err) {
       if (err instanceof ClerkError) throw err;
       if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
-        throw errors.organizationLogoInvalid(`The image must be at most ${MAX_LOGO_BYTES / 1024 / 1024} MB.`);
+        throw errors.imageInvalid(IMAGE_TOO_LARGE);
       }
       throw errors.bodyInvalid('The multipart request body could not be read.');
     }
-    if (!logo) throw errors.organizationLogoInvalid('Choose an image file to upload.');
+    if (!logo) throw errors.imageInvalid('Choose an image file to upload.');
     const image = logo;
     const organization = await deps.db.transaction(async (tx) =>
       setOrganizationLogo(tx, (await organizationOf(tx, req.params.id)).id, image, deps.clock()),

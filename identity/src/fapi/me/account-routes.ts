@@ -1,8 +1,6 @@
 import { hashPassword, verifyPassword } from '../../crypto/passwords.ts';
 import { errors } from '../../errors.ts';
-import { ms } from '../../serializers/user.ts';
 import { updateClient } from '../../store/clients.ts';
-import type { SessionRow } from '../../store/rows.ts';
 import { findUserById, recordFailedVerification } from '../../store/users.ts';
 import type { FapiRoute } from '../context.ts';
 import { booleanField, rawField } from '../form.ts';
@@ -44,59 +42,18 @@ export const changePasswordRoute: FapiRoute = {
   },
 };
 
-/** DELETE /me — self-service account deletion (only when `delete_self_enabled`). */
+/** DELETE /me — self-service account deletion, when the instance and the user allow it (`delete_self_enabled`). */
 export const deleteMeRoute: FapiRoute = {
   method: 'DELETE',
   path: '/me',
   async handler(ctx) {
     const session = await currentSession(ctx);
     const user = (await findUserById(ctx.tx, session.user_id))!;
-    if (!user.delete_self_enabled) {
-      throw errors.paramValueInvalid('user', 'Deleting this account is not allowed for this application.');
-    }
+    if (!ctx.deps.config.deleteSelfEnabled || !user.delete_self_enabled) throw errors.deleteSelfNotAllowed();
     // Sessions, emails and attempts go with the user (ON DELETE CASCADE).
     await ctx.tx.query('DELETE FROM users WHERE id = $1', [user.id]);
     await updateClient(ctx.tx, ctx.client!.id, { last_active_session_id: null }, ctx.now);
     ctx.signInStateChanged();
     return { response: { object: 'user', id: user.id, deleted: true } };
-  },
-};
-
-/** GET /me/sessions/active — UserProfile → Security → Active devices (a bare array). */
-export const activeSessionsRoute: FapiRoute = {
-  method: 'GET',
-  path: '/me/sessions/active',
-  async handler(ctx) {
-    const session = await currentSession(ctx);
-    const sessions = await ctx.tx.query<SessionRow>(
-      `SELECT * FROM sessions WHERE user_id = $1 AND status IN ('active', 'pending') AND expire_at > $2
-       ORDER BY last_active_at DESC`,
-      [session.user_id, ctx.now],
-    );
-    return {
-      bare: sessions.map((s) => ({
-        object: 'session',
-        id: s.id,
-        status: s.status,
-        expire_at: ms(s.expire_at),
-        abandon_at: ms(s.abandon_at),
-        last_active_at: ms(s.last_active_at),
-        last_active_organization_id: s.last_active_organization_id,
-        actor: s.actor,
-        latest_activity: {
-          object: 'session_activity',
-          id: `sess_activity_${s.id}`,
-          device_type: null,
-          is_mobile: false,
-          browser_name: null,
-          browser_version: null,
-          ip_address: null,
-          city: null,
-          country: null,
-        },
-        created_at: ms(s.created_at),
-        updated_at: ms(s.updated_at),
-      })),
-    };
   },
 };

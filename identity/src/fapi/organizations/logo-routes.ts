@@ -2,7 +2,7 @@ import { setOrganizationLogo } from '../../organizations/organizations.ts';
 import type { FapiRoute } from '../context.ts';
 import { requireOrganization } from './access.ts';
 import { organizationWithCounts } from './respond.ts';
-import { uploadedImage } from './upload.ts';
+import { uploadedImage } from '../images/upload.ts';
 
 /** PUT /organizations/:id/logo — `organization.setLogo({file})`: multipart `file` or a data-URL body. */
 export const putLogoRoute: FapiRoute = {

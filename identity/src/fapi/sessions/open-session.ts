@@ -1,6 +1,7 @@
 import { updateClient } from '../../store/clients.ts';
 import type { SessionRow } from '../../store/rows.ts';
 import { createSession } from '../../store/sessions.ts';
+import { recordSessionActivity } from '../../store/session-activities.ts';
 import { recordSignIn } from '../../store/users.ts';
 import type { FapiContext } from '../context.ts';
 
@@ -30,6 +31,7 @@ export async function openSession(
     actor: impersonation?.actor ?? null,
     now: ctx.now,
   });
+  await recordSessionActivity(ctx.tx, session.id, ctx, ctx.now);
   // Someone acting for the user is not the user signing in: their last sign-in and lockout stay as they were.
   if (!impersonation) await recordSignIn(ctx.tx, userId, ctx.now);
   await updateClient(ctx.tx, client.id, { [finished]: null, last_active_session_id: session.id }, ctx.now);

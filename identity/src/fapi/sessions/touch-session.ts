@@ -3,6 +3,7 @@ import { organizationClaims } from '../../organizations/active-organization.ts';
 import { updateClient } from '../../store/clients.ts';
 import type { SessionRow } from '../../store/rows.ts';
 import { touchSession } from '../../store/sessions.ts';
+import { recordSessionActivity } from '../../store/session-activities.ts';
 import type { FapiRoute } from '../context.ts';
 import { field, has } from '../form.ts';
 import { loadSignedInSession } from './load-session.ts';
@@ -19,6 +20,7 @@ export const touchSessionRoute: FapiRoute = {
   async handler(ctx) {
     const session = await loadSignedInSession(ctx, ctx.params.id!);
     let touched = await touchSession(ctx.tx, session.id, ctx.now);
+    await recordSessionActivity(ctx.tx, session.id, ctx, ctx.now);
     if (has(ctx.body, 'active_organization_id')) {
       const wanted = field(ctx.body, 'active_organization_id') ?? null;
       const claims = wanted ? await organizationClaims(ctx.tx, session.user_id, wanted) : null;

@@ -1,7 +1,7 @@
 import { errors } from '../../errors.ts';
 import { updateClient } from '../../store/clients.ts';
 import { signedInSessionsOfClient } from '../../store/sessions.ts';
-import { emailAddressesOf, findUserByEmail, lockedForSeconds } from '../../store/users.ts';
+import { emailAddressesOf, findUserByIdentifier, lockedForSeconds } from '../../store/users.ts';
 import type { FapiRoute } from '../context.ts';
 import { field, rawField } from '../form.ts';
 import { attemptPassword } from './attempt-password.ts';
@@ -49,7 +49,7 @@ export const createSignInRoute = (config: IdentityConfig): FapiRoute => ({
       return signInResponse(ctx, blank);
     }
 
-    const user = await findUserByEmail(ctx.tx, identifier);
+    const user = await findUserByIdentifier(ctx.tx, identifier);
     if (!user) return { error: errors.identifierNotFound() };
     const locked = lockedForSeconds(user, ctx.now);
     if (locked > 0) throw errors.userLocked(locked);

@@ -10,7 +10,7 @@ export async function signInResponse(ctx: FapiContext, signIn: SignInRow): Promi
       signIn,
       owner?.user ?? null,
       owner?.emails ?? [],
-      ctx.deps.avatarUrl,
+      ctx.deps,
       owner?.secondFactors ?? null,
     ),
   };

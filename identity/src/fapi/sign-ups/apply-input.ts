@@ -3,6 +3,7 @@ import { errors } from '../../errors.ts';
 import type { SignUpRow } from '../../store/rows.ts';
 import { emailAddressTaken } from '../../store/users.ts';
 import type { FapiContext } from '../context.ts';
+import { usernameTaken } from '../../users/usernames.ts';
 import { ticketSignUpChanges } from '../tickets/sign-up-ticket.ts';
 import type { SignUpChanges } from './sign-up-store.ts';
 import type { SignUpInput } from './validate.ts';
@@ -20,6 +21,10 @@ export async function changesFromInput(
     if (await emailAddressTaken(ctx.tx, input.email)) throw errors.identifierExists('email_address');
     changes.email_address = input.email;
     changes.email_verification = null;
+  }
+  if (input.username !== undefined && input.username !== existing?.username) {
+    if (await usernameTaken(ctx.tx, input.username)) throw errors.identifierExists('username');
+    changes.username = input.username;
   }
   if (input.password !== undefined) changes.password_hash = await hashPassword(input.password);
   if (input.firstName !== undefined) changes.first_name = input.firstName;

@@ -5,6 +5,7 @@ import { openSession } from '../sessions/open-session.ts';
 import { createUserWithVerifiedEmail, emailAddressTaken } from '../../store/users.ts';
 import type { FapiContext, FapiResult } from '../context.ts';
 import { acceptTicketOfSignUp } from '../tickets/sign-up-ticket.ts';
+import { usernameTaken } from '../../users/usernames.ts';
 
 const UNIQUE_VIOLATION = '23505';
 import { updateSignUp } from './sign-up-store.ts';
@@ -23,10 +24,14 @@ export async function completeIfReady(ctx: FapiContext, signUp: SignUpRow): Prom
   }
   const email = signUp.email_address!;
   if (await emailAddressTaken(ctx.tx, email)) throw errors.identifierExists('email_address');
-  // Another browser may complete a sign-up for the same address at the same moment: the unique
-  // index decides, and the loser gets the same answer as if it had come second.
+  if (signUp.username && (await usernameTaken(ctx.tx, signUp.username))) {
+    throw errors.identifierExists('username');
+  }
+  // Another browser may complete a sign-up for the same address (or username) at the same moment: the
+  // unique index decides, and the loser gets the same answer as if it had come second.
   const user = await createUserWithVerifiedEmail(ctx.tx, {
     email,
+    username: signUp.username,
     passwordHash: signUp.password_hash,
     firstName: signUp.first_name,
     lastName: signUp.last_name,
@@ -34,7 +39,10 @@ export async function completeIfReady(ctx: FapiContext, signUp: SignUpRow): Prom
     legalAcceptedAt: signUp.legal_accepted_at,
     now: ctx.now,
   }).catch((err: unknown) => {
-    if ((err as { code?: string }).code === UNIQUE_VIOLATION) throw errors.identifierExists('email_address');
+    const { code, constraint } = err as { code?: string; constraint?: string };
+    if (code === UNIQUE_VIOLATION) {
+      throw errors.identifierExists(constraint?.includes('username') ? 'username' : 'email_address');
+    }
     throw err;
   });
   // A ticket sign-up joins the inviting organisation in this same transaction.

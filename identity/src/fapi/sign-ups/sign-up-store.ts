@@ -6,6 +6,7 @@ const SIGN_UP_ABANDON_MS = 24 * 3600 * 1000;
 
 type Column =
   | 'status'
+  | 'username'
   | 'email_address'
   | 'email_verification'
   | 'first_name'

@@ -2,6 +2,7 @@ import { errors } from '../../errors.ts';
 import { NAME_MAX_LENGTH } from '../../instance/environment.ts';
 import { checkNewPassword } from '../../passwords/check-password.ts';
 import type { PasswordPolicy } from '../../passwords/policy.ts';
+import { validateUsername } from '../../users/usernames.ts';
 import { booleanField, field, has, jsonObjectField, rawField, type FormBody } from '../form.ts';
 
 // Practical address check (RFC 5321 lengths, one @, a dot in the domain, no spaces or control characters).
@@ -24,6 +25,7 @@ function validateName(body: FormBody, name: 'first_name' | 'last_name'): string 
 
 export interface SignUpInput {
   email?: string;
+  username?: string;
   password?: string;
   firstName?: string | null;
   lastName?: string | null;
@@ -33,7 +35,7 @@ export interface SignUpInput {
   ticket?: string;
 }
 
-const UNSUPPORTED = ['phone_number', 'username', 'web3_wallet', 'token', 'transfer'] as const;
+const UNSUPPORTED = ['phone_number', 'web3_wallet', 'token', 'transfer'] as const;
 
 /** Parses and validates sign-up fields; any invalid field rejects the whole request, so nothing changes. */
 export function parseSignUpInput(body: FormBody, passwordPolicy: PasswordPolicy): SignUpInput {
@@ -49,11 +51,13 @@ export function parseSignUpInput(body: FormBody, passwordPolicy: PasswordPolicy)
     }
   }
   const email = field(body, 'email_address');
+  const username = field(body, 'username');
   const password = rawField(body, 'password');
   const ticket = field(body, 'ticket');
   if (strategy === 'ticket' && ticket === undefined) throw errors.paramMissing('ticket');
   return {
     email: email === undefined ? undefined : validateEmail(email),
+    username: username === undefined ? undefined : validateUsername(username),
     password: password === undefined ? undefined : checkNewPassword(password, passwordPolicy),
     firstName: validateName(body, 'first_name'),
     lastName: validateName(body, 'last_name'),

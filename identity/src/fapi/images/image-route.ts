@@ -1,19 +1,22 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { DatabaseUnavailableError } from '../../db/database.ts';
+import { DatabaseUnavailableError, type Queryable } from '../../db/database.ts';
 import type { IdentityDeps } from '../../deps.ts';
 import { errorBody, errors } from '../../errors.ts';
-import { organizationImage, type OrganizationImage } from '../../store/organizations.ts';
+import type { ImageFile } from '../../images/image-file.ts';
 
 /**
- * GET /v1/images/organizations/:id — an organisation's logo, public like Clerk's image CDN. The URL in
- * `image_url` carries a version (`?v=<updated_at>`) and every new logo gets a new one, so browsers may
- * keep what they fetched for good.
+ * GET /v1/images/<kind>/:id — an organisation's logo or a user's profile image, public like Clerk's
+ * image CDN and served from our own origin. The URL in `image_url` carries a version (`?v=…`) and
+ * every new image gets a new one, so browsers may keep what they fetched for good.
  */
-export function organizationImageHandler(deps: IdentityDeps) {
+export function imageHandler(
+  deps: IdentityDeps,
+  load: (db: Queryable, id: string) => Promise<ImageFile | null>,
+) {
   return async (req: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply) => {
-    let image: OrganizationImage | null;
+    let image: ImageFile | null;
     try {
-      image = await organizationImage(deps.db, req.params.id);
+      image = await load(deps.db, req.params.id);
     } catch (err) {
       if (!(err instanceof DatabaseUnavailableError)) throw err;
       const unavailable = errors.unavailable();

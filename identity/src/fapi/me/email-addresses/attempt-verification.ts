@@ -1,0 +1,56 @@
+import type { IdentityConfig } from '../../../config.ts';
+import { errors } from '../../../errors.ts';
+import { emailAddressJSON } from '../../../serializers/user.ts';
+import { markEmailVerified, setEmailVerification } from '../../../store/email-addresses.ts';
+import { dropUnverifiedCopies, emailAddressTaken } from '../../../store/users.ts';
+import { checkCode } from '../../../store/verification-codes.ts';
+import { codeFailure } from '../../code-failure.ts';
+import type { FapiRoute } from '../../context.ts';
+import { field } from '../../form.ts';
+import { codeAttemptLimits } from '../../sign-ins/rate-limits.ts';
+import { ownEmailAddress } from './own-email-address.ts';
+import { emailVerificationSubject } from './verification-subject.ts';
+
+const UNIQUE_VIOLATION = '23505';
+
+/**
+ * POST /me/email_addresses/:id/attempt_verification — the emailed code. A right code verifies the
+ * address (it can then be made primary and used to sign in); wrong ones count like every other code.
+ * If another account verified the same address meanwhile, it stays theirs: `form_identifier_exists`.
+ */
+export const attemptEmailVerificationRoute = (config: IdentityConfig): FapiRoute => ({
+  method: 'POST',
+  path: '/me/email_addresses/:id/attempt_verification',
+  rateLimits: codeAttemptLimits(config),
+  async handler(ctx) {
+    const { email } = await ownEmailAddress(ctx);
+    if (email.verified_at) return { response: emailAddressJSON(email) };
+    const code = field(ctx.body, 'code');
+    if (!code) throw errors.paramMissing('code');
+    const prepared = email.verification;
+    if (prepared?.strategy !== 'email_code') throw errors.verificationNotPrepared();
+
+    const result = await checkCode(ctx.tx, {
+      subject: emailVerificationSubject(email),
+      code,
+      pepper: ctx.deps.keys.codePepper,
+      maxAttempts: ctx.deps.config.maxCodeAttempts,
+      now: ctx.now,
+    });
+    if (!result.ok) {
+      const failure = codeFailure(prepared, result);
+      await setEmailVerification(ctx.tx, email.id, failure.verification, ctx.now);
+      return { error: failure.error };
+    }
+    if (await emailAddressTaken(ctx.tx, email.email_address)) throw errors.identifierExists('email_address');
+    const verified = await markEmailVerified(ctx.tx, email.id, 'email_code', ctx.now).catch(
+      (err: unknown) => {
+        if ((err as { code?: string }).code === UNIQUE_VIOLATION)
+          throw errors.identifierExists('email_address');
+        throw err;
+      },
+    );
+    await dropUnverifiedCopies(ctx.tx, verified.email_address, verified.user_id);
+    return { response: emailAddressJSON(verified) };
+  },
+});

@@ -1,0 +1,43 @@
+import { verifyPassword } from '../../crypto/passwords.ts';
+import { errors } from '../../errors.ts';
+import { emailAddressesOf, findUserById, recordFailedVerification } from '../../store/users.ts';
+import type { FapiRoute } from '../context.ts';
+import { rawField } from '../form.ts';
+import { currentSession } from './me-session.ts';
+import { meResponse } from './me-routes.ts';
+
+/**
+ * POST /me/remove_password — `user.removePassword({currentPassword})` (no stock UI). The password goes
+ * only when the account can still sign in without it: with a code emailed to a verified address, which
+ * this instance always offers as a first factor. The current password must be given and is counted
+ * towards the lockout like any other failed attempt.
+ */
+export const removePasswordRoute: FapiRoute = {
+  method: 'POST',
+  path: '/me/remove_password',
+  rateLimits: (req) => [{ key: `change_password:ip:${req.ip}`, limit: 10, windowSeconds: 60 }],
+  async handler(ctx) {
+    const session = await currentSession(ctx);
+    const user = (await findUserById(ctx.tx, session.user_id))!;
+    if (!user.password_hash) {
+      throw errors.passwordRemovalNotAllowed('This account has no password to remove.');
+    }
+    const current = rawField(ctx.body, 'current_password');
+    if (current === undefined) throw errors.paramMissing('current_password');
+    if (!(await verifyPassword(user.password_hash, current))) {
+      await recordFailedVerification(ctx.tx, user.id, ctx.deps.config.lockout, ctx.now);
+      return { error: errors.passwordIncorrect('current_password') };
+    }
+    const emails = (await emailAddressesOf(ctx.tx, [user.id])).get(user.id) ?? [];
+    if (!emails.some((e) => e.verified_at)) {
+      throw errors.passwordRemovalNotAllowed(
+        'Verify an email address first: without a password, you sign in with a code sent to it.',
+      );
+    }
+    await ctx.tx.query(
+      'UPDATE users SET password_hash = NULL, password_updated_at = $2, updated_at = $2 WHERE id = $1',
+      [user.id, ctx.now],
+    );
+    return meResponse(ctx, user.id);
+  },
+};

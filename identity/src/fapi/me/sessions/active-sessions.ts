@@ -1,0 +1,24 @@
+import { sessionWithActivitiesJSON } from '../../../serializers/session-with-activities.ts';
+import type { SessionRow } from '../../../store/rows.ts';
+import { activitiesOf } from '../../../store/session-activities.ts';
+import type { FapiRoute } from '../../context.ts';
+import { currentSession } from '../me-session.ts';
+
+/** GET /me/sessions/active — Security → Active devices: every signed-in session of the user, as a bare array. */
+export const activeSessionsRoute: FapiRoute = {
+  method: 'GET',
+  path: '/me/sessions/active',
+  async handler(ctx) {
+    const session = await currentSession(ctx);
+    const sessions = await ctx.tx.query<SessionRow>(
+      `SELECT * FROM sessions WHERE user_id = $1 AND status IN ('active', 'pending') AND expire_at > $2
+       ORDER BY last_active_at DESC`,
+      [session.user_id, ctx.now],
+    );
+    const activities = await activitiesOf(
+      ctx.tx,
+      sessions.map((s) => s.id),
+    );
+    return { bare: sessions.map((s) => sessionWithActivitiesJSON(s, activities.get(s.id))) };
+  },
+};

@@ -1,0 +1,36 @@
+import { errors } from '../../../errors.ts';
+import { sessionWithActivitiesJSON } from '../../../serializers/session-with-activities.ts';
+import { updateClient } from '../../../store/clients.ts';
+import type { SessionRow } from '../../../store/rows.ts';
+import { activitiesOf } from '../../../store/session-activities.ts';
+import { isSignedIn, setSessionStatus } from '../../../store/sessions.ts';
+import type { FapiRoute } from '../../context.ts';
+import { currentSession } from '../me-session.ts';
+
+/**
+ * POST /me/sessions/:id/revoke — Active devices → "Sign out of device": ends one of the user's own
+ * sessions on whatever browser holds it (its next token request is refused and clerk-js signs out).
+ * Another user's session is "not found", like one that does not exist.
+ */
+export const revokeSessionRoute: FapiRoute = {
+  method: 'POST',
+  path: '/me/sessions/:id/revoke',
+  async handler(ctx) {
+    const current = await currentSession(ctx);
+    const [target] = await ctx.tx.query<SessionRow>(
+      'SELECT * FROM sessions WHERE id = $1 AND user_id = $2 FOR UPDATE',
+      [ctx.params.id, current.user_id],
+    );
+    if (!target || !isSignedIn(target, ctx.now)) throw errors.notFound('session');
+    const revoked = await setSessionStatus(ctx.tx, target.id, 'revoked', ctx.now);
+    if (target.client_id === ctx.client!.id) {
+      // Revoking this browser's own session signs it out here too.
+      if (ctx.client!.last_active_session_id === target.id) {
+        await updateClient(ctx.tx, ctx.client!.id, { last_active_session_id: null }, ctx.now);
+      }
+      ctx.signInStateChanged();
+    }
+    const activities = await activitiesOf(ctx.tx, [revoked.id]);
+    return { response: sessionWithActivitiesJSON(revoked, activities.get(revoked.id)) };
+  },
+};
