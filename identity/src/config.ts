@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { passwordPolicyFromEnv, type PasswordPolicy } from './passwords/policy.ts';
+import { emailLinkSettingsFromEnv, type EmailLinkSettings } from './email-links/settings.ts';
 
 export type IdentityMode = 'development' | 'production';
 /** Which kind of publishable key the instance hands out: `pk_live_` (cookie) or `pk_test_` (dev browser). */
@@ -45,6 +46,7 @@ export interface IdentityConfig {
   /** Trust X-Forwarded-For / -Proto from a reverse proxy. */
   trustProxy: boolean;
   passwordPolicy: PasswordPolicy;
+  emailLinks: EmailLinkSettings;
 }
 
 export function identityConfigFromEnv(
@@ -86,6 +88,7 @@ export function identityConfigFromEnv(
     trustProxy: env.TRUST_PROXY === 'true',
     instanceKeys: instanceKeysFromEnv(env),
     passwordPolicy: passwordPolicyFromEnv(env),
+    emailLinks: emailLinkSettingsFromEnv(env),
     ...overrides,
     // Normalised whichever way it was given.
     publicUrl,

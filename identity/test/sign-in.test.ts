@@ -42,7 +42,7 @@ forEachBackend('sign-in with a password', (backend) => {
     assert.deepEqual(res.body.client.sessions, []);
   });
 
-  it('an identifier (any case) → needs_first_factor with password and the primary email code', async () => {
+  it('an identifier (any case) → needs_first_factor with password, email code and link, and the reset code last', async () => {
     const browser = h.browser();
     const res = await identify(browser, `  ${email.toUpperCase()} `);
     const signIn = res.body.response;
@@ -54,6 +54,13 @@ forEachBackend('sign-in with a password', (backend) => {
     assert.deepEqual(signIn.supported_first_factors, [
       { strategy: 'password' },
       { strategy: 'email_code', safe_identifier: email, email_address_id: emailId, primary: true },
+      { strategy: 'email_link', safe_identifier: email, email_address_id: emailId, primary: true },
+      {
+        strategy: 'reset_password_email_code',
+        safe_identifier: email,
+        email_address_id: emailId,
+        primary: true,
+      },
     ]);
     assert.equal(signIn.user_data.first_name, 'Ada');
     assert.equal(signIn.user_data.last_name, 'Lovelace');

@@ -7,6 +7,7 @@ import { registerOrganizationBapi } from './organizations/routes.ts';
 import { registerInvitationBapi } from './invitations/routes.ts';
 import { registerActorTokenBapi } from './actor-tokens/routes.ts';
 import { registerUserBapi } from './users/routes.ts';
+import { registerPasswordResetBapi } from './users/password-reset-routes.ts';
 import { sendJson } from './send-json.ts';
 import { fullUserJSON, loadUsers } from '../users/load-users.ts';
 
@@ -46,6 +47,7 @@ export async function bapiPlugin(app: FastifyInstance, opts: { deps: IdentityDep
   await registerOrganizationBapi(app, deps);
   await registerInvitationBapi(app, deps);
   await registerUserBapi(app, deps);
+  await registerPasswordResetBapi(app, deps);
   await registerActorTokenBapi(app, deps);
 
   app.get('/v1/jwks', async (_req, reply) => sendJson(reply, 200, jwks(deps.signingKey)));

@@ -23,6 +23,8 @@ import { attemptSecondFactorRoute } from './sign-ins/attempt-second-factor.ts';
 import { createSignInRoute } from './sign-ins/create-sign-in.ts';
 import { getSignInRoute } from './sign-ins/get-sign-in.ts';
 import { prepareFirstFactorRoute } from './sign-ins/prepare-first-factor.ts';
+import { resetPasswordRoute } from './sign-ins/reset-password.ts';
+import { verifyEmailLinkRoute } from './email-links/verify-email-link.ts';
 import { attemptVerificationRoute } from './sign-ups/attempt-verification.ts';
 import { createSignUpRoute } from './sign-ups/create-sign-up.ts';
 import { getSignUpRoute } from './sign-ups/get-sign-up.ts';
@@ -43,12 +45,14 @@ export function fapiRoutes(config: IdentityConfig): FapiRoute[] {
     getSignInRoute,
     prepareFirstFactorRoute,
     attemptFirstFactorRoute(config),
+    resetPasswordRoute,
     attemptSecondFactorRoute(config),
     createSignUpRoute,
     getSignUpRoute,
     updateSignUpRoute,
     prepareVerificationRoute,
     attemptVerificationRoute(config),
+    verifyEmailLinkRoute,
     touchSessionRoute,
     createTokenRoute,
     createTemplateTokenRoute,

@@ -78,10 +78,13 @@ export function environmentJSON(config: IdentityConfig) {
           enabled: true,
           required: true,
           used_for_first_factor: true,
-          first_factors: ['email_code'],
+          // Sign-in by code or by link ("Email link to …" among the other methods). clerk-js verifies
+          // sign-ups (and addresses added in <UserProfile/>) by link once `email_link` is listed here.
+          first_factors: ['email_code', 'email_link'],
           used_for_second_factor: false,
           second_factors: [],
-          verifications: ['email_code'],
+          verifications:
+            config.emailLinks.signUpVerification === 'link' ? ['email_code', 'email_link'] : ['email_code'],
           verify_at_sign_up: true,
         },
         password: { ...off, enabled: true, required: true },

@@ -7,15 +7,54 @@ export function verificationCodeMail(
   to: string,
   code: string,
   appName: string,
-  purpose: 'sign_up' | 'sign_in',
+  purpose: 'sign_up' | 'sign_in' | 'reset_password',
 ): MailMessage {
-  const action = purpose === 'sign_up' ? 'verify your email address' : 'sign in';
-  const subject = `${code} is your ${appName} verification code`;
+  const action =
+    purpose === 'sign_up'
+      ? 'verify your email address'
+      : purpose === 'reset_password'
+        ? 'reset your password'
+        : 'sign in';
+  const subject =
+    purpose === 'reset_password'
+      ? `${code} is your ${appName} password reset code`
+      : `${code} is your ${appName} verification code`;
   const text = `Enter this code to ${action} on ${appName}:\n\n${code}\n\nThe code expires in 10 minutes. If you did not request it, you can ignore this email.\n`;
   const html = `<!doctype html><html><body style="font-family:system-ui,sans-serif">
 <p>Enter this code to ${escapeHtml(action)} on ${escapeHtml(appName)}:</p>
 <p style="font-size:28px;letter-spacing:6px;font-weight:700">${escapeHtml(code)}</p>
 <p style="color:#555">The code expires in 10 minutes. If you did not request it, you can ignore this email.</p>
+</body></html>`;
+  return { to, subject, text, html };
+}
+
+/** The email-link mail: one button, the link again as text, and how long it works. */
+export function emailLinkMail(
+  to: string,
+  input: {
+    url: string;
+    appName: string;
+    purpose: 'sign_in' | 'sign_up';
+    ttlSeconds: number;
+    /** The instance requires the link to be opened in the browser that asked for it. */
+    sameBrowser: boolean;
+  },
+): MailMessage {
+  const action = input.purpose === 'sign_up' ? 'verify your email address' : 'sign in';
+  const button = input.purpose === 'sign_up' ? 'Verify email address' : 'Sign in';
+  const minutes = Math.max(1, Math.round(input.ttlSeconds / 60));
+  const where = input.sameBrowser ? ', in the browser where you asked for it,' : '';
+  const expiry = `The link works once${where} and expires in ${minutes} minute${minutes === 1 ? '' : 's'}. If you did not request it, you can ignore this email.`;
+  const subject =
+    input.purpose === 'sign_up'
+      ? `Verify your email address for ${input.appName}`
+      : `Sign in to ${input.appName}`;
+  const text = `Open this link to ${action} on ${input.appName}:\n\n${input.url}\n\n${expiry}\n`;
+  const html = `<!doctype html><html><body style="font-family:system-ui,sans-serif">
+<p>Open this link to ${escapeHtml(action)} on ${escapeHtml(input.appName)}:</p>
+<p><a href="${escapeHtml(input.url)}" style="display:inline-block;padding:10px 18px;background:#111827;color:#fff;border-radius:6px;text-decoration:none">${escapeHtml(button)}</a></p>
+<p style="color:#555">Or open this link: <a href="${escapeHtml(input.url)}">${escapeHtml(input.url)}</a></p>
+<p style="color:#555">${escapeHtml(expiry)}</p>
 </body></html>`;
   return { to, subject, text, html };
 }

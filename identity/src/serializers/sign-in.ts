@@ -1,26 +1,30 @@
 import type { EmailAddressRow, SignInRow, UserRow } from '../store/rows.ts';
 import { ms, userImageJSON, verificationJSON, type ImageUrls } from './user.ts';
 import { isUsernameIdentifier } from '../users/usernames.ts';
+import { resetPasswordFactorsFor } from '../password-reset/reset-factors.ts';
 import { supportedSecondFactors, type SecondFactorState } from '../second-factors/second-factor-state.ts';
 
-/** The first factors a user may use; reset-password factors come with issue #5 and must then be listed last. */
+/** The first factors a user may use; the reset-password factors come last (see resetPasswordFactorsFor). */
 export function firstFactorsFor(user: UserRow, emails: EmailAddressRow[], identifier: string | null = null) {
   const factors: Record<string, unknown>[] = [];
   if (user.password_hash) factors.push({ strategy: 'password' });
-  // Identified by username: codes go to the primary address only, shown masked so that knowing a
-  // username does not tell anyone the account's email address.
+  // Identified by username: codes and links go to the primary address only, shown masked so that
+  // knowing a username does not tell anyone the account's email address.
   const byUsername = identifier !== null && isUsernameIdentifier(identifier);
   const verified = emails.filter(
     (x) => x.verified_at && (!byUsername || x.id === user.primary_email_address_id),
   );
-  for (const e of verified) {
-    factors.push({
-      strategy: 'email_code',
-      safe_identifier: byUsername ? maskEmail(e.email_address) : e.email_address,
-      email_address_id: e.id,
-      primary: e.id === user.primary_email_address_id,
-    });
+  for (const strategy of ['email_code', 'email_link']) {
+    for (const e of verified) {
+      factors.push({
+        strategy,
+        safe_identifier: byUsername ? maskEmail(e.email_address) : e.email_address,
+        email_address_id: e.id,
+        primary: e.id === user.primary_email_address_id,
+      });
+    }
   }
+  factors.push(...resetPasswordFactorsFor(user, emails, identifier));
   return factors;
 }
 

@@ -15,6 +15,7 @@ export function verificationJSON(v: VerificationState | null, extra: Record<stri
     strategy: v.strategy,
     attempts: v.attempts,
     expire_at: v.expire_at,
+    ...(v.verified_at_client !== undefined ? { verified_at_client: v.verified_at_client } : {}),
     ...extra,
   };
 }

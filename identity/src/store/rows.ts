@@ -17,6 +17,8 @@ export interface UserRow {
   delete_self_enabled: boolean;
   failed_verification_attempts: number;
   locked_until: Date | null;
+  /** An operator demands a new password: a correct one leads to `needs_new_password`. */
+  password_reset_required: boolean;
   last_sign_in_at: Date | null;
   last_active_at: Date | null;
   legal_accepted_at: Date | null;
@@ -70,6 +72,8 @@ export interface VerificationState {
   strategy: string | null;
   attempts: number | null;
   expire_at: number | null;
+  /** Email links: the client (browser) that opened the link; clerk-js compares it with its own. */
+  verified_at_client?: string | null;
 }
 
 export type SignInStatus =

@@ -28,7 +28,9 @@ export const changePasswordRoute: FapiRoute = {
     }
     checkNewPassword(newPassword, ctx.deps.config.passwordPolicy, 'new_password');
     await ctx.tx.query(
-      'UPDATE users SET password_hash = $2, password_updated_at = $3, updated_at = $3 WHERE id = $1',
+      // A new password also answers an operator's demand for one.
+      `UPDATE users SET password_hash = $2, password_updated_at = $3, password_reset_required = false,
+         updated_at = $3 WHERE id = $1`,
       [user.id, await hashPassword(newPassword), ctx.now],
     );
     if (booleanField(ctx.body, 'sign_out_of_other_sessions')) {

@@ -11,8 +11,10 @@ import { signInResponse } from './respond.ts';
 import { updateSignIn } from './sign-in-store.ts';
 import { codeAttemptLimits } from './rate-limits.ts';
 import { codeFailure } from '../code-failure.ts';
+import { isResetPasswordStrategy } from '../../password-reset/reset-factors.ts';
+import { attemptResetPasswordFactor } from './reset-password-factor.ts';
 
-/** POST /client/sign_ins/:id/attempt_first_factor — password or email code. */
+/** POST /client/sign_ins/:id/attempt_first_factor — password, email code or reset code. */
 export const attemptFirstFactorRoute = (config: IdentityConfig): FapiRoute => ({
   method: 'POST',
   path: '/client/sign_ins/:id/attempt_first_factor',
@@ -25,6 +27,8 @@ export const attemptFirstFactorRoute = (config: IdentityConfig): FapiRoute => ({
       if (password === undefined) throw errors.paramMissing('password');
       return attemptPassword(ctx, signIn, user, password);
     }
+    if (isResetPasswordStrategy(strategy)) return attemptResetPasswordFactor(ctx, signIn, user, strategy);
+    // An email link is attempted by opening it (GET /v1/verify), never here.
     if (strategy !== 'email_code') throw errors.strategyForUserInvalid();
     const code = field(ctx.body, 'code');
     if (!code) throw errors.paramMissing('code');

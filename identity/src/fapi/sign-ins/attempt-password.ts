@@ -5,6 +5,7 @@ import { recordFailedVerification } from '../../store/users.ts';
 import type { FapiContext, FapiResult } from '../context.ts';
 import { firstFactorVerified } from './first-factor-verified.ts';
 import { signInResponse } from './respond.ts';
+import { updateSignIn } from './sign-in-store.ts';
 
 export async function attemptPassword(
   ctx: FapiContext,
@@ -17,11 +18,17 @@ export async function attemptPassword(
     await recordFailedVerification(ctx.tx, user.id, ctx.deps.config.lockout, ctx.now);
     return { error: errors.passwordIncorrect() };
   }
-  const done = await firstFactorVerified(ctx, signIn, user, {
-    status: 'verified',
-    strategy: 'password',
-    attempts: null,
-    expire_at: null,
-  });
+  const verification = { status: 'verified', strategy: 'password', attempts: null, expire_at: null } as const;
+  if (user.password_reset_required) {
+    // The operator wants this password replaced: right, but it opens no session until a new one is set.
+    const waiting = await updateSignIn(
+      ctx.tx,
+      signIn.id,
+      { status: 'needs_new_password', first_factor_verification: verification },
+      ctx.now,
+    );
+    return signInResponse(ctx, waiting);
+  }
+  const done = await firstFactorVerified(ctx, signIn, user, verification);
   return signInResponse(ctx, done);
 }

@@ -12,8 +12,17 @@ import { signInAttemptLimits } from './rate-limits.ts';
 import type { IdentityConfig } from '../../config.ts';
 import { assertRedirectParams } from '../redirect-params.ts';
 import { signInWithTicket } from '../tickets/sign-in-ticket.ts';
+import { isResetPasswordStrategy, RESET_PASSWORD_STRATEGIES } from '../../password-reset/reset-factors.ts';
+import { sendEmailLink } from '../email-links/send-email-link.ts';
+import { prepareResetPasswordFactor } from './reset-password-factor.ts';
 
-const SUPPORTED_STRATEGIES = new Set(['password', 'email_code', 'ticket']);
+const SUPPORTED_STRATEGIES = new Set([
+  'password',
+  'email_code',
+  'email_link',
+  'ticket',
+  ...RESET_PASSWORD_STRATEGIES,
+]);
 
 /** POST /client/sign_ins — identifier first; optionally the password at once ("instant password"). */
 export const createSignInRoute = (config: IdentityConfig): FapiRoute => ({
@@ -62,6 +71,24 @@ export const createSignInRoute = (config: IdentityConfig): FapiRoute => ({
       now: ctx.now,
     });
     await updateClient(ctx.tx, client.id, { sign_in_id: signIn.id }, ctx.now);
+
+    // A link or a reset code at once (custom flows): as prepare_first_factor, to the typed address.
+    if (strategy === 'email_link') {
+      const emails = (await emailAddressesOf(ctx.tx, [user.id])).get(user.id) ?? [];
+      const typed = emails.find((e) => e.email_address.toLowerCase() === identifier);
+      const email = emailOf(emails, typed?.id, user.primary_email_address_id);
+      const link = await sendEmailLink(ctx, {
+        purpose: 'sign_in',
+        attemptId: signIn.id,
+        email: email.email_address,
+        redirectUrl: field(ctx.body, 'redirect_url'),
+      });
+      return signInResponse(
+        ctx,
+        await updateSignIn(ctx.tx, signIn.id, { first_factor_verification: link }, ctx.now),
+      );
+    }
+    if (isResetPasswordStrategy(strategy)) return prepareResetPasswordFactor(ctx, signIn, user, strategy);
 
     const password = rawField(ctx.body, 'password');
     if (strategy === 'password' || password !== undefined) {

@@ -12,7 +12,13 @@ import { isTestEmail, TEST_MODE_CODE } from '../../instance/test-mode.ts';
  */
 export async function sendEmailCode(
   ctx: FapiContext,
-  input: { subject: string; email: string; purpose: 'sign_in' | 'sign_up' },
+  input: {
+    subject: string;
+    email: string;
+    purpose: 'sign_in' | 'sign_up' | 'reset_password';
+    /** The verification's strategy (`reset_password_email_code` for a reset code). */
+    strategy?: string;
+  },
 ): Promise<VerificationState> {
   const { config, keys, mailer } = ctx.deps;
   const testMode = config.mode === 'development' && isTestEmail(input.email);
@@ -26,7 +32,12 @@ export async function sendEmailCode(
   });
   if (!testMode)
     await mailer.send(ctx.tx, verificationCodeMail(input.email, code, config.applicationName, input.purpose));
-  return { status: 'unverified', strategy: 'email_code', attempts: 0, expire_at: expireAt.getTime() };
+  return {
+    status: 'unverified',
+    strategy: input.strategy ?? 'email_code',
+    attempts: 0,
+    expire_at: expireAt.getTime(),
+  };
 }
 
 export function emailOf(

@@ -6,8 +6,11 @@ import { emailOf, sendEmailCode } from './email-code.ts';
 import { loadActionableSignIn } from './load-sign-in.ts';
 import { signInResponse } from './respond.ts';
 import { updateSignIn } from './sign-in-store.ts';
+import { isResetPasswordStrategy } from '../../password-reset/reset-factors.ts';
+import { sendEmailLink } from '../email-links/send-email-link.ts';
+import { prepareResetPasswordFactor } from './reset-password-factor.ts';
 
-/** POST /client/sign_ins/:id/prepare_first_factor — sends the email code (also "resend"). */
+/** POST /client/sign_ins/:id/prepare_first_factor — sends the email code, link or reset code (also "resend"). */
 export const prepareFirstFactorRoute: FapiRoute = {
   method: 'POST',
   path: '/client/sign_ins/:id/prepare_first_factor',
@@ -16,9 +19,22 @@ export const prepareFirstFactorRoute: FapiRoute = {
     const { signIn, user } = await loadActionableSignIn(ctx);
     const strategy = field(ctx.body, 'strategy');
     if (strategy === 'password') return signInResponse(ctx, signIn);
-    if (strategy !== 'email_code') throw errors.strategyForUserInvalid();
+    if (isResetPasswordStrategy(strategy)) return prepareResetPasswordFactor(ctx, signIn, user, strategy);
+    if (strategy !== 'email_code' && strategy !== 'email_link') throw errors.strategyForUserInvalid();
     const emails = (await emailAddressesOf(ctx.tx, [user.id])).get(user.id) ?? [];
     const email = emailOf(emails, field(ctx.body, 'email_address_id'), user.primary_email_address_id);
+    if (strategy === 'email_link') {
+      const link = await sendEmailLink(ctx, {
+        purpose: 'sign_in',
+        attemptId: signIn.id,
+        email: email.email_address,
+        redirectUrl: field(ctx.body, 'redirect_url'),
+      });
+      return signInResponse(
+        ctx,
+        await updateSignIn(ctx.tx, signIn.id, { first_factor_verification: link }, ctx.now),
+      );
+    }
     const verification = await sendEmailCode(ctx, {
       subject: `sign_in:${signIn.id}:email_code`,
       email: email.email_address,

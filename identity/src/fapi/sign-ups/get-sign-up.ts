@@ -1,12 +1,22 @@
 import { signUpJSON } from '../../serializers/sign-up.ts';
 import type { FapiRoute } from '../context.ts';
 import { loadSignUp } from './load-sign-up.ts';
+import { updateSignUp } from './sign-up-store.ts';
+import { staleEmailLink } from '../email-links/send-email-link.ts';
 
-/** GET /client/sign_ups/:id — `signUp.reload()`. */
+/** GET /client/sign_ups/:id — `signUp.reload()`, also the email-link tab's polling (every second). */
 export const getSignUpRoute: FapiRoute = {
   method: 'GET',
   path: '/client/sign_ups/:id',
   async handler(ctx) {
-    return { response: signUpJSON(await loadSignUp(ctx, { actionable: false })) };
+    const signUp = await loadSignUp(ctx, { actionable: false });
+    const v = signUp.email_verification;
+    if (staleEmailLink(v, ctx.now)) {
+      const expired = { ...v, status: 'expired' as const };
+      return {
+        response: signUpJSON(await updateSignUp(ctx.tx, signUp.id, { email_verification: expired }, ctx.now)),
+      };
+    }
+    return { response: signUpJSON(signUp) };
   },
 };

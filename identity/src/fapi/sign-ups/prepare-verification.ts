@@ -3,10 +3,14 @@ import { signUpJSON } from '../../serializers/sign-up.ts';
 import type { FapiRoute } from '../context.ts';
 import { field } from '../form.ts';
 import { sendEmailCode } from '../sign-ins/email-code.ts';
+import { sendEmailLink } from '../email-links/send-email-link.ts';
 import { loadSignUp } from './load-sign-up.ts';
 import { updateSignUp } from './sign-up-store.ts';
 
-/** POST /client/sign_ups/:id/prepare_verification — emails a code; called again for "resend". */
+/**
+ * POST /client/sign_ups/:id/prepare_verification — emails a code, or a link when the instance verifies
+ * sign-ups by link; called again for "resend".
+ */
 export const prepareVerificationRoute: FapiRoute = {
   method: 'POST',
   path: '/client/sign_ups/:id/prepare_verification',
@@ -14,7 +18,8 @@ export const prepareVerificationRoute: FapiRoute = {
   async handler(ctx) {
     const signUp = await loadSignUp(ctx, { actionable: true });
     const strategy = field(ctx.body, 'strategy');
-    if (strategy !== 'email_code') {
+    const linksEnabled = ctx.deps.config.emailLinks.signUpVerification === 'link';
+    if (strategy !== 'email_code' && !(strategy === 'email_link' && linksEnabled)) {
       throw errors.paramValueInvalid(
         'strategy',
         `The verification strategy "${strategy ?? ''}" is not enabled for this application.`,
@@ -22,6 +27,17 @@ export const prepareVerificationRoute: FapiRoute = {
     }
     if (!signUp.email_address) throw errors.paramMissing('email_address');
     if (signUp.email_verification?.status === 'verified') return { response: signUpJSON(signUp) };
+    if (strategy === 'email_link') {
+      const link = await sendEmailLink(ctx, {
+        purpose: 'sign_up',
+        attemptId: signUp.id,
+        email: signUp.email_address,
+        redirectUrl: field(ctx.body, 'redirect_url'),
+      });
+      return {
+        response: signUpJSON(await updateSignUp(ctx.tx, signUp.id, { email_verification: link }, ctx.now)),
+      };
+    }
     const verification = await sendEmailCode(ctx, {
       subject: `sign_up:${signUp.id}:${signUp.email_address}`,
       email: signUp.email_address,

@@ -1,0 +1,85 @@
+import { consumeEmailLink, findEmailLink, type EmailLinkRow } from '../../email-links/email-link-store.ts';
+import type { ClientRow } from '../../store/rows.ts';
+import type { FapiContext, FapiRoute } from '../context.ts';
+import { completeSignInLink, completeSignUpLink, expireLinkVerification } from './complete-email-link.ts';
+
+/** Clerk's `__clerk_status` values for an email link (clerk-js `handleEmailLinkVerification`). */
+export type EmailLinkOutcome = 'verified' | 'expired' | 'failed' | 'client_mismatch';
+
+const single = (v: string | string[] | undefined) => (Array.isArray(v) ? v[v.length - 1] : v) || undefined;
+
+/**
+ * GET /v1/verify?token=… — the link in the email, opened as a browser navigation. Verifies the attempt
+ * it was sent for and answers with a 303 to the attempt's `redirect_url` carrying `__clerk_status` (and
+ * `__clerk_created_session` when a session was opened), where clerk-js's `<SignIn/>` or `<SignUp/>`
+ * shows the outcome. A link that names nothing goes to the sign-in page with `failed`.
+ */
+export const verifyEmailLinkRoute: FapiRoute = {
+  method: 'GET',
+  path: '/verify',
+  rateLimits: (req) => [{ key: `email_link:ip:${req.ip}`, limit: 30, windowSeconds: 60 }],
+  async handler(ctx) {
+    const token = single(ctx.query.token);
+    const pepper = ctx.deps.keys.codePepper;
+    const named = await findEmailLink(ctx.tx, token, pepper);
+    if (!named) return { redirect: landingUrl(fallbackUrl(ctx), 'failed') };
+    // Locks in the order every write takes them: the attempt's client first, then the link and the attempt.
+    const client = await lockedClient(ctx, named.client_id);
+    const link = client ? await findEmailLink(ctx.tx, token, pepper, { lock: true }) : null;
+    if (!client || !link) return { redirect: landingUrl(fallbackUrl(ctx), 'failed') };
+    const { outcome, createdSessionId } = await verify(ctx, link, client);
+    return { redirect: landingUrl(link.redirect_url, outcome, createdSessionId) };
+  },
+};
+
+async function verify(
+  ctx: FapiContext,
+  link: EmailLinkRow,
+  client: ClientRow,
+): Promise<{ outcome: EmailLinkOutcome; createdSessionId?: string | null }> {
+  if (link.consumed_at) return { outcome: 'failed' };
+  if (link.expire_at.getTime() <= ctx.now.getTime()) {
+    await consumeEmailLink(ctx.tx, link.id, ctx.now);
+    await expireLinkVerification(ctx, link, client);
+    return { outcome: 'expired' };
+  }
+  const sameClient = ctx.client?.id === link.client_id;
+  // Left unused: the link still works in the browser that asked for it.
+  if (!sameClient && ctx.deps.config.emailLinks.requireSameClient) return { outcome: 'client_mismatch' };
+  // The attempt completes on the browser that started it, whichever browser opened the link.
+  const origin: FapiContext & { client: ClientRow } = sameClient
+    ? { ...ctx, client }
+    : { ...ctx, client, ensureClient: () => Promise.resolve(client) };
+  const landing = { verifiedAtClient: ctx.client?.id ?? null };
+  const done =
+    link.purpose === 'sign_in'
+      ? await completeSignInLink(origin, link, landing)
+      : await completeSignUpLink(origin, link, landing);
+  if (!done) return { outcome: 'failed' };
+  return { outcome: 'verified', createdSessionId: done.createdSessionId };
+}
+
+async function lockedClient(ctx: FapiContext, id: string): Promise<ClientRow | null> {
+  const [row] = await ctx.tx.query<ClientRow>(
+    `SELECT id, sign_in_id, sign_up_id, last_active_session_id, created_at, updated_at
+     FROM clients WHERE id = $1 FOR UPDATE`,
+    [id],
+  );
+  return row ?? null;
+}
+
+/** The product's sign-in page at clerk-js's email-link route (hash routing, as `<SignIn/>` is mounted). */
+function fallbackUrl(ctx: FapiContext): string {
+  return new URL('/sign-in#/verify', ctx.deps.config.publicUrl).toString();
+}
+
+export function landingUrl(
+  redirectUrl: string,
+  outcome: EmailLinkOutcome,
+  sessionId?: string | null,
+): string {
+  const url = new URL(redirectUrl);
+  url.searchParams.set('__clerk_status', outcome);
+  if (sessionId) url.searchParams.set('__clerk_created_session', sessionId);
+  return url.toString();
+}

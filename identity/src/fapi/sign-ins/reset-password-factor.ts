@@ -1,0 +1,101 @@
+import { errors } from '../../errors.ts';
+import { resetPasswordFactorsFor, type ResetPasswordStrategy } from '../../password-reset/reset-factors.ts';
+import { checkNewPassword } from '../../passwords/check-password.ts';
+import type { SignInRow, UserRow, VerificationState } from '../../store/rows.ts';
+import { emailAddressesOf, recordFailedVerification } from '../../store/users.ts';
+import { checkCode } from '../../store/verification-codes.ts';
+import { codeFailure } from '../code-failure.ts';
+import type { FapiContext, FapiResult } from '../context.ts';
+import { field, rawField } from '../form.ts';
+import { emailOf, sendEmailCode } from './email-code.ts';
+import { signInResponse } from './respond.ts';
+import { setNewPassword } from './set-new-password.ts';
+import { updateSignIn } from './sign-in-store.ts';
+
+const subjectOf = (signIn: SignInRow, strategy: ResetPasswordStrategy) => `sign_in:${signIn.id}:${strategy}`;
+
+/**
+ * "Forgot password?": sends the reset code (also "resend"). `reset_password_phone_code` is added here
+ * with the phone-code sender and `phone_number_id`, exactly like the email case.
+ */
+export async function prepareResetPasswordFactor(
+  ctx: FapiContext,
+  signIn: SignInRow,
+  user: UserRow,
+  strategy: ResetPasswordStrategy,
+): Promise<FapiResult> {
+  if (!user.password_hash) throw errors.strategyForUserInvalid();
+  const emails = (await emailAddressesOf(ctx.tx, [user.id])).get(user.id) ?? [];
+  // By default the address the reset factor names (the typed one, else the primary).
+  const offered = resetPasswordFactorsFor(user, emails, signIn.identifier).find(
+    (f) => f.strategy === strategy,
+  );
+  const email = emailOf(
+    emails,
+    field(ctx.body, 'email_address_id') ?? (offered?.email_address_id as string | undefined),
+    user.primary_email_address_id,
+  );
+  const verification = await sendEmailCode(ctx, {
+    subject: subjectOf(signIn, strategy),
+    email: email.email_address,
+    purpose: 'reset_password',
+    strategy,
+  });
+  return signInResponse(
+    ctx,
+    await updateSignIn(ctx.tx, signIn.id, { first_factor_verification: verification }, ctx.now),
+  );
+}
+
+/**
+ * The reset code: right → `needs_new_password` (the new password follows with `reset_password`), or,
+ * when the new password comes with the code (Clerk's custom-flow shortcut), the password is set at once.
+ * Wrong codes count like any code: on the verification (failed after `maxCodeAttempts`) and towards the
+ * account lockout.
+ */
+export async function attemptResetPasswordFactor(
+  ctx: FapiContext,
+  signIn: SignInRow,
+  user: UserRow,
+  strategy: ResetPasswordStrategy,
+): Promise<FapiResult> {
+  const code = field(ctx.body, 'code');
+  if (!code) throw errors.paramMissing('code');
+  // Checked before the code is spent, so a refused password leaves the code usable.
+  const password = rawField(ctx.body, 'password');
+  if (password !== undefined) checkNewPassword(password, ctx.deps.config.passwordPolicy, 'password');
+  const prepared = signIn.first_factor_verification;
+  if (prepared?.strategy !== strategy) throw errors.verificationNotPrepared();
+
+  const result = await checkCode(ctx.tx, {
+    subject: subjectOf(signIn, strategy),
+    code,
+    pepper: ctx.deps.keys.codePepper,
+    maxAttempts: ctx.deps.config.maxCodeAttempts,
+    now: ctx.now,
+  });
+  if (!result.ok) {
+    if (result.reason === 'incorrect' || result.reason === 'too_many_attempts') {
+      await recordFailedVerification(ctx.tx, user.id, ctx.deps.config.lockout, ctx.now);
+    }
+    const failure = codeFailure(prepared, result);
+    await updateSignIn(ctx.tx, signIn.id, { first_factor_verification: failure.verification }, ctx.now);
+    return { error: failure.error };
+  }
+  const verified: VerificationState = {
+    ...prepared,
+    status: 'verified',
+    attempts: (prepared.attempts ?? 0) + 1,
+  };
+  const waiting = await updateSignIn(
+    ctx.tx,
+    signIn.id,
+    { status: 'needs_new_password', first_factor_verification: verified },
+    ctx.now,
+  );
+  if (password === undefined) return signInResponse(ctx, waiting);
+  return signInResponse(
+    ctx,
+    await setNewPassword(ctx, waiting, user, password, { signOutOfOtherSessions: false }),
+  );
+}
