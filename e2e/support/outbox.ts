@@ -29,3 +29,22 @@ export async function mailCount(origin: string, to: string): Promise<number> {
   const res = await fetch(`${origin}/__dev/mail?to=${encodeURIComponent(to)}`);
   return ((await res.json()) as OutboxMail[]).length;
 }
+
+/** Waits for the newest mail to `to` created after `since` that carries an email link, and returns the link. */
+export async function waitForLink(
+  origin: string,
+  to: string,
+  since: Date,
+  timeoutMs = 10_000,
+): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const res = await fetch(`${origin}/__dev/mail?to=${encodeURIComponent(to)}`);
+    const mails = (await res.json()) as OutboxMail[];
+    const mail = mails.find((m) => new Date(m.created_at) >= since);
+    const link = mail?.text.match(/https?:\/\/\S+\/v1\/verify\?token=\S+/)?.[0];
+    if (link) return link;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`no email link mailed to ${to} within ${timeoutMs} ms`);
+}

@@ -2,9 +2,11 @@ import { SignIn } from '@clerk/clerk-react';
 import { useTranslation } from 'react-i18next';
 import { Loading } from '../../ui/Loading.tsx';
 import { PageTitle } from '../../ui/PageTitle.tsx';
+import { useNewPasswordStep } from './useNewPasswordStep.ts';
 
 export function SignInPage() {
   const { t } = useTranslation();
+  useNewPasswordStep();
   return (
     <section className="auth-page" data-testid="sign-in-page" aria-label={t('auth.signIn')}>
       <PageTitle>{t('auth.signIn')}</PageTitle>
