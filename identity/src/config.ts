@@ -1,6 +1,12 @@
 import { resolve } from 'node:path';
 import { passwordPolicyFromEnv, type PasswordPolicy } from './passwords/policy.ts';
 import { emailLinkSettingsFromEnv, type EmailLinkSettings } from './email-links/settings.ts';
+import {
+  lockoutFromEnv,
+  rateLimitsFromEnv,
+  type LockoutSettings,
+  type RateLimitSettings,
+} from './abuse/abuse-settings.ts';
 
 export type IdentityMode = 'development' | 'production';
 /** Which kind of publishable key the instance hands out: `pk_live_` (cookie) or `pk_test_` (dev browser). */
@@ -33,12 +39,10 @@ export interface IdentityConfig {
   sessionLifetimeSeconds: number;
   codeTtlSeconds: number;
   maxCodeAttempts: number;
-  rateLimits: {
-    signInPerIpPerMinute: number;
-    signInPerIdentifierPerMinute: number;
-    codeAttemptsPerIpPerMinute: number;
-  };
-  lockout: { maxFailedAttempts: number; durationSeconds: number };
+  rateLimits: RateLimitSettings;
+  lockout: LockoutSettings;
+  /** Several accounts signed in on one browser (`IDENTITY_MULTI_SESSION`); Clerk's default is one. */
+  multiSession: boolean;
   /** Sessions stay `pending` with the `choose-organization` task until an organisation is active. */
   forceOrganizationSelection: boolean;
   /** Users may delete their own account (`<UserProfile/>` → Security → Delete account). */
@@ -77,12 +81,9 @@ export function identityConfigFromEnv(
     sessionLifetimeSeconds: 7 * 24 * 3600,
     codeTtlSeconds: 10 * 60,
     maxCodeAttempts: 5,
-    rateLimits: {
-      signInPerIpPerMinute: 60,
-      signInPerIdentifierPerMinute: 20,
-      codeAttemptsPerIpPerMinute: 30,
-    },
-    lockout: { maxFailedAttempts: 100, durationSeconds: 3600 },
+    rateLimits: rateLimitsFromEnv(env),
+    lockout: lockoutFromEnv(env),
+    multiSession: env.IDENTITY_MULTI_SESSION === 'true',
     forceOrganizationSelection: env.IDENTITY_FORCE_ORGANIZATION === 'true',
     deleteSelfEnabled: env.IDENTITY_DELETE_SELF_ENABLED !== 'false',
     trustProxy: env.TRUST_PROXY === 'true',

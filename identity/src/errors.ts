@@ -220,6 +220,31 @@ export const errors = {
     ),
   sessionExists: () =>
     new ClerkError(422, 'session_exists', "You're already signed in.", "You're already signed in."),
+  /**
+   * Multi-session: the account is already signed in on this browser. clerk-js's <SignIn/> switches to
+   * `meta.session_id` instead of showing an error.
+   */
+  identifierAlreadySignedIn: (sessionId: string) =>
+    new ClerkError(
+      422,
+      'identifier_already_signed_in',
+      'Already signed in',
+      'You are already signed in to this account on this browser.',
+      { session_id: sessionId },
+    ),
+  /**
+   * A sensitive action on a session whose last factor verification is too old. clerk-js recognises the
+   * code (`useReverification`) and opens <UserVerification/>; `meta.reverification` is the rule in the
+   * shape of clerk-js's ReverificationConfig.
+   */
+  sessionReverificationRequired: (rule: { level: string; afterMinutes: number }) =>
+    new ClerkError(
+      403,
+      'session_reverification_required',
+      'Additional verification required',
+      'You need to provide additional verification to perform this operation.',
+      { reverification: { level: rule.level, afterMinutes: rule.afterMinutes } },
+    ),
   notFound: (what = 'resource') =>
     new ClerkError(
       404,
@@ -246,7 +271,8 @@ export const errors = {
       429,
       'too_many_requests',
       'Too many requests',
-      'Too many requests. Please wait a moment and try again.',
+      // clerk-js has no localised text for this code: the card shows this message as it is.
+      `Too many requests. Please try again in ${retryAfterSeconds} ${retryAfterSeconds === 1 ? 'second' : 'seconds'}.`,
       {},
       { 'retry-after': String(retryAfterSeconds) },
     ),

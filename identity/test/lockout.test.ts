@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
+import type { ClerkClient } from '@clerk/backend';
+import { backendApiClient, rejectsWith } from './support/backend-api.ts';
 import { forEachBackend } from './support/backends.ts';
 import { PASSWORD, signUp } from './support/flows.ts';
 import { Harness, uniqueEmail, type Browser, type FapiResponse } from './support/harness.ts';
@@ -12,6 +14,12 @@ forEachBackend('account lockout', (backend) => {
     h = await Harness.start(backend, { config: { lockout: LOCKOUT } });
   });
   after(() => h.close());
+
+  let api: ClerkClient | null = null;
+  async function clerk(): Promise<ClerkClient> {
+    api ??= await backendApiClient(h);
+    return api;
+  }
 
   async function newUser(): Promise<{ email: string; userId: string }> {
     const email = uniqueEmail('locked');
@@ -113,6 +121,44 @@ forEachBackend('account lockout', (backend) => {
     await password(second, id2, 'wrong');
     await password(second, id2, 'wrong');
     assert.equal((await password(second, id2, PASSWORD)).status, 200);
+  });
+
+  it('an operator unlocks a locked user through the Backend API (users.unlockUser): the password works at once', async () => {
+    const { email, userId } = await newUser();
+    const browser = h.browser();
+    const id = await identify(browser, email);
+    for (let i = 1; i <= 3; i++) await password(browser, id, 'wrong');
+    assertLocked(await password(browser, id, PASSWORD), 600);
+
+    const unlocked = await (await clerk()).users.unlockUser(userId);
+    assert.equal(unlocked.id, userId);
+    assert.equal(unlocked.locked, false);
+    const ok = await password(browser, id, PASSWORD);
+    assert.equal(ok.status, 200, JSON.stringify(ok.body));
+    assert.equal(ok.body.response.status, 'complete');
+    // The failures were cleared too: two more wrong passwords do not lock again.
+    const other = h.browser();
+    const id2 = await identify(other, email);
+    await password(other, id2, 'wrong');
+    await password(other, id2, 'wrong');
+    assert.equal((await password(other, id2, PASSWORD)).status, 200);
+  });
+
+  it('an operator locks a user through the Backend API (users.lockUser) for the lockout duration', async () => {
+    const { email, userId } = await newUser();
+    const locked = await (await clerk()).users.lockUser(userId);
+    assert.equal(locked.locked, true);
+    // @clerk/backend's User carries `locked` only; the raw Backend API user has the time left.
+    assert.equal((await h.bapi(`/v1/users/${userId}`)).json().lockout_expires_in_seconds, 600);
+    assertLocked(await h.browser().post('/client/sign_ins', { identifier: email }), 600);
+    h.clock.advance(601);
+    assert.equal((await h.browser().post('/client/sign_ins', { identifier: email })).status, 200);
+  });
+
+  it('locking or unlocking an unknown user is 404', async () => {
+    const api = await clerk();
+    await rejectsWith(api.users.lockUser('user_nobody'), 404, 'resource_not_found');
+    await rejectsWith(api.users.unlockUser('user_nobody'), 404, 'resource_not_found');
   });
 
   it('the Backend API user reports the lock by the instance clock', async () => {

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { after, before, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
+import { identityConfigFromEnv } from '../src/config.ts';
 import { forEachBackend } from './support/backends.ts';
 import { PASSWORD, signUp } from './support/flows.ts';
 import { Harness, uniqueEmail, type FapiResponse } from './support/harness.ts';
@@ -42,6 +43,8 @@ forEachBackend('rate limits', (backend) => {
       .post('/client/sign_ins', { identifier: email, password: PASSWORD, strategy: 'password' });
     assertLimited(fourth);
     assert.equal(fourth.headers['retry-after'], '60', 'the window opened at this very clock instant');
+    // clerk-js shows long_message as it is (no localised text for this code).
+    assert.equal(fourth.body.errors[0].long_message, 'Too many requests. Please try again in 60 seconds.');
     assert.equal(await h.count('sign_ins'), signInsBefore, 'a limited request does nothing');
 
     // A second server on the same database sees the same counter.
@@ -119,5 +122,41 @@ forEachBackend('rate limits', (backend) => {
       await browser.post(`/client/sign_ups/${id}/prepare_verification`, { strategy: 'email_code' }),
     );
     assert.equal((await h.mail(address)).length, 5);
+  });
+});
+
+describe('rate limit and lockout settings', () => {
+  it('come from IDENTITY_RATE_LIMIT_* and IDENTITY_LOCKOUT_*, with Clerk-like defaults', () => {
+    const defaults = identityConfigFromEnv({});
+    assert.deepEqual(defaults.rateLimits, {
+      signInPerIpPerMinute: 60,
+      signInPerIdentifierPerMinute: 20,
+      codeAttemptsPerIpPerMinute: 30,
+    });
+    assert.deepEqual(defaults.lockout, { maxFailedAttempts: 100, durationSeconds: 3600 });
+    const small = identityConfigFromEnv({
+      IDENTITY_RATE_LIMIT_SIGN_IN_PER_IP: '5',
+      IDENTITY_RATE_LIMIT_SIGN_IN_PER_IDENTIFIER: '2',
+      IDENTITY_RATE_LIMIT_CODE_ATTEMPTS_PER_IP: '3',
+      IDENTITY_LOCKOUT_MAX_ATTEMPTS: '4',
+      IDENTITY_LOCKOUT_DURATION_SECONDS: '90',
+    });
+    assert.deepEqual(small.rateLimits, {
+      signInPerIpPerMinute: 5,
+      signInPerIdentifierPerMinute: 2,
+      codeAttemptsPerIpPerMinute: 3,
+    });
+    assert.deepEqual(small.lockout, { maxFailedAttempts: 4, durationSeconds: 90 });
+  });
+
+  it('refuse to start on a value that is not a positive whole number', () => {
+    for (const [name, value] of [
+      ['IDENTITY_RATE_LIMIT_SIGN_IN_PER_IP', '0'],
+      ['IDENTITY_RATE_LIMIT_SIGN_IN_PER_IDENTIFIER', 'ten'],
+      ['IDENTITY_LOCKOUT_MAX_ATTEMPTS', '2.5'],
+      ['IDENTITY_LOCKOUT_DURATION_SECONDS', '-1'],
+    ] as const) {
+      assert.throws(() => identityConfigFromEnv({ [name]: value }), new RegExp(name));
+    }
   });
 });

@@ -7,6 +7,7 @@ import { registerOrganizationBapi } from './organizations/routes.ts';
 import { registerInvitationBapi } from './invitations/routes.ts';
 import { registerActorTokenBapi } from './actor-tokens/routes.ts';
 import { registerUserBapi } from './users/routes.ts';
+import { registerUserLockBapi } from './users/lock-routes.ts';
 import { registerPasswordResetBapi } from './users/password-reset-routes.ts';
 import { sendJson } from './send-json.ts';
 import { fullUserJSON, loadUsers } from '../users/load-users.ts';
@@ -47,6 +48,7 @@ export async function bapiPlugin(app: FastifyInstance, opts: { deps: IdentityDep
   await registerOrganizationBapi(app, deps);
   await registerInvitationBapi(app, deps);
   await registerUserBapi(app, deps);
+  await registerUserLockBapi(app, deps);
   await registerPasswordResetBapi(app, deps);
   await registerActorTokenBapi(app, deps);
 

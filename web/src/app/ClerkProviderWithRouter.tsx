@@ -1,6 +1,7 @@
 import { ClerkProvider } from '@clerk/clerk-react';
 import { enUS, frFR } from '@clerk/localizations';
 import { Outlet, useNavigate, type NavigateFunction } from 'react-router';
+import { isSignInStepReturn } from '../features/auth/sign-in-step-return.ts';
 import { LanguageSync } from '../features/language/LanguageSync.tsx';
 import type { Language } from '../lib/i18n/languages.ts';
 import { useLanguage } from '../lib/i18n/useLanguage.ts';
@@ -22,6 +23,11 @@ const appearance = {
  * the microtask keeps flushSync out of React effects (Clerk also navigates from those), where it cannot flush.
  */
 function commitNavigation(navigate: NavigateFunction, to: string, replace: boolean): Promise<void> {
+  if (isSignInStepReturn(to, window.location)) {
+    // Clerk's hash router follows `hashchange`, which react-router's pushState does not fire.
+    window.location.hash = '';
+    return Promise.resolve();
+  }
   return Promise.resolve().then(() => navigate(to, { replace, flushSync: true }));
 }
 
