@@ -41,6 +41,21 @@ describe('sign-in and sign-out through the Clerk UI', () => {
     assert.equal(cookies.find((c) => c.name === '__client_uat')?.value, '0');
   });
 
+  test('signed in (single-session mode), /sign-in and /sign-up are skipped for the dashboard; no "Add account"', async () => {
+    const { page } = await suite.newPage();
+    await signInWithPassword(page, suite.server.origin, email);
+    await waitForPath(page, '/dashboard');
+    for (const path of ['/sign-in', '/sign-up']) {
+      await page.goto(suite.server.origin + path);
+      // Clerk's <SignIn/>/<SignUp/> redirect a signed-in browser to the after-sign-in/up URL.
+      await waitForPath(page, '/dashboard');
+      await page.getByTestId('user-email').filter({ hasText: email }).waitFor();
+    }
+    await page.locator('.cl-userButtonTrigger').click();
+    await page.getByRole('menuitem', { name: 'Sign out' }).waitFor();
+    assert.equal(await page.locator('.cl-userButtonPopoverActionButton__addAccount').count(), 0);
+  });
+
   test('sign in with the password on the factor-one step', async () => {
     const { page } = await suite.newPage();
     await startSignIn(page, suite.server.origin, email);

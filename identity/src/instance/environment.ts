@@ -28,7 +28,8 @@ export function environmentJSON(config: IdentityConfig) {
     auth_config: {
       object: 'auth_config',
       id: 'aac_embedded',
-      single_session_mode: true,
+      // Multi-session: <UserButton/> lists the browser's accounts, switches and signs out of one or all.
+      single_session_mode: !config.multiSession,
       claimed_at: null,
       reverification: false,
       preferred_channels: {},

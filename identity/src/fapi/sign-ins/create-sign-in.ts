@@ -1,6 +1,6 @@
 import { errors } from '../../errors.ts';
 import { updateClient } from '../../store/clients.ts';
-import { signedInSessionsOfClient } from '../../store/sessions.ts';
+import { assertMayOpenSession } from '../../sessions/may-open-session.ts';
 import { emailAddressesOf, findUserByIdentifier, lockedForSeconds } from '../../store/users.ts';
 import type { FapiRoute } from '../context.ts';
 import { field, rawField } from '../form.ts';
@@ -42,8 +42,8 @@ export const createSignInRoute = (config: IdentityConfig): FapiRoute => ({
     }
     // Tickets check the signed-in session themselves: an actor token replaces it (impersonation).
     if (strategy === 'ticket') return signInWithTicket(ctx, client, field(ctx.body, 'ticket'));
-    // Single-session instance: one signed-in session per browser.
-    if ((await signedInSessionsOfClient(ctx.tx, client.id, ctx.now)).length > 0) throw errors.sessionExists();
+    // Single-session: one signed-in session per browser (multi-session: checked once the account is known).
+    await assertMayOpenSession(ctx, client.id, null);
     if (!identifier) {
       if (strategy) throw errors.paramMissing('identifier');
       // An empty body starts over.
@@ -62,6 +62,7 @@ export const createSignInRoute = (config: IdentityConfig): FapiRoute => ({
     if (!user) return { error: errors.identifierNotFound() };
     const locked = lockedForSeconds(user, ctx.now);
     if (locked > 0) throw errors.userLocked(locked);
+    await assertMayOpenSession(ctx, client.id, user.id);
 
     let signIn = await createSignIn(ctx.tx, {
       clientId: client.id,

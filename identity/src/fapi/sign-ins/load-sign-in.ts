@@ -1,7 +1,7 @@
 import { errors } from '../../errors.ts';
 import type { SignInRow, UserRow } from '../../store/rows.ts';
 import { findUserById, lockedForSeconds } from '../../store/users.ts';
-import { signedInSessionsOfClient } from '../../store/sessions.ts';
+import { assertMayOpenSession } from '../../sessions/may-open-session.ts';
 import type { FapiContext } from '../context.ts';
 import { findClientSignIn } from './sign-in-store.ts';
 
@@ -11,9 +11,8 @@ export async function loadActionableSignIn(ctx: FapiContext): Promise<{ signIn: 
   const signIn = await findClientSignIn(ctx.tx, ctx.client.id, ctx.params.id!, ctx.now);
   if (!signIn) throw errors.notFound('sign in');
   if (signIn.status === 'complete' || !signIn.user_id) throw errors.signInNotActionable();
-  // Single-session instance: a browser that is already signed in cannot finish another sign-in.
-  if ((await signedInSessionsOfClient(ctx.tx, ctx.client.id, ctx.now)).length > 0)
-    throw errors.sessionExists();
+  // Single-session: no second sign-in on a signed-in browser; multi-session: not the same account twice.
+  await assertMayOpenSession(ctx, ctx.client.id, signIn.user_id);
   const user = await findUserById(ctx.tx, signIn.user_id);
   if (!user) throw errors.signInNotActionable();
   const locked = lockedForSeconds(user, ctx.now);

@@ -1,6 +1,5 @@
-import { errors } from '../../errors.ts';
 import { updateClient } from '../../store/clients.ts';
-import { signedInSessionsOfClient } from '../../store/sessions.ts';
+import { assertMayOpenSession } from '../../sessions/may-open-session.ts';
 import type { FapiRoute } from '../context.ts';
 import { assertRedirectParams } from '../redirect-params.ts';
 import { changesFromInput } from './apply-input.ts';
@@ -17,7 +16,7 @@ export const createSignUpRoute: FapiRoute = {
     assertRedirectParams(ctx.body, ctx.deps.config);
     const input = parseSignUpInput(ctx.body, ctx.deps.config.passwordPolicy);
     const client = await ctx.ensureClient();
-    if ((await signedInSessionsOfClient(ctx.tx, client.id, ctx.now)).length > 0) throw errors.sessionExists();
+    await assertMayOpenSession(ctx, client.id, null);
     const signUp = await insertSignUp(ctx.tx, client.id, await changesFromInput(ctx, input, null), ctx.now);
     await updateClient(ctx.tx, client.id, { sign_up_id: signUp.id }, ctx.now);
     return completeIfReady(ctx, signUp);

@@ -1,15 +1,13 @@
 import { errors } from '../../errors.ts';
 import type { SignUpRow } from '../../store/rows.ts';
 import type { FapiContext } from '../context.ts';
-import { signedInSessionsOfClient } from '../../store/sessions.ts';
+import { assertMayOpenSession } from '../../sessions/may-open-session.ts';
 import { findClientSignUp } from './sign-up-store.ts';
 
 export async function loadSignUp(ctx: FapiContext, opts: { actionable: boolean }): Promise<SignUpRow> {
   const signUp = ctx.client ? await findClientSignUp(ctx.tx, ctx.client.id, ctx.params.id!, ctx.now) : null;
   if (!signUp) throw errors.notFound('sign up');
   if (opts.actionable && signUp.status !== 'missing_requirements') throw errors.signUpNotActionable();
-  if (opts.actionable && (await signedInSessionsOfClient(ctx.tx, ctx.client!.id, ctx.now)).length > 0) {
-    throw errors.sessionExists();
-  }
+  if (opts.actionable) await assertMayOpenSession(ctx, ctx.client!.id, null);
   return signUp;
 }

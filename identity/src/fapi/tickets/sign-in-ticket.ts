@@ -3,7 +3,7 @@ import { actorTokenByTicket } from '../../impersonation/actor-tokens.ts';
 import { joinByInvitation, redeemableInvitation } from '../../organizations/invitations.ts';
 import { updateClient } from '../../store/clients.ts';
 import type { ClientRow } from '../../store/rows.ts';
-import { signedInSessionsOfClient } from '../../store/sessions.ts';
+import { assertMayOpenSession } from '../../sessions/may-open-session.ts';
 import { findUserByEmail, lockedForSeconds } from '../../store/users.ts';
 import type { FapiContext, FapiResult } from '../context.ts';
 import { completeSignIn } from '../sign-ins/complete-sign-in.ts';
@@ -25,11 +25,11 @@ export async function signInWithTicket(
   if (!ticket) throw errors.paramMissing('ticket');
   const actorToken = await actorTokenByTicket(ctx.tx, ticket, { lock: true });
   if (actorToken) return signInWithActorToken(ctx, client, actorToken);
-  // Single-session instance: one signed-in session per browser.
-  if ((await signedInSessionsOfClient(ctx.tx, client.id, ctx.now)).length > 0) throw errors.sessionExists();
+  await assertMayOpenSession(ctx, client.id, null);
   const invitation = await redeemableInvitation(ctx.tx, ticket, ctx.now);
   const user = await findUserByEmail(ctx.tx, invitation.email_address);
   if (!user) throw errors.invitationAccountNotExists();
+  await assertMayOpenSession(ctx, client.id, user.id);
   const locked = lockedForSeconds(user, ctx.now);
   if (locked > 0) throw errors.userLocked(locked);
   const signIn = await createSignIn(ctx.tx, {
