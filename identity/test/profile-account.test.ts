@@ -1,14 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { forEachBackend } from './support/backends.ts';
+import { assertError } from './support/organizations.ts';
 import { PASSWORD, signInWithPassword, signUp } from './support/flows.ts';
-import { Harness, uniqueEmail, type FapiResponse } from './support/harness.ts';
-
-function assertError(res: FapiResponse, status: number, code: string, param?: string) {
-  assert.equal(res.status, status, JSON.stringify(res.body));
-  assert.equal(res.body.errors[0].code, code);
-  if (param !== undefined) assert.equal(res.body.errors[0].meta.param_name, param);
-}
+import { Harness, uniqueEmail } from './support/harness.ts';
 
 forEachBackend('the account in <UserProfile/>: PATCH /me, remove_password, DELETE /me', (backend) => {
   let h: Harness;

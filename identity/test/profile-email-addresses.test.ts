@@ -1,14 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, it } from 'node:test';
 import { forEachBackend } from './support/backends.ts';
+import { assertError } from './support/organizations.ts';
 import { PASSWORD, signInWithPassword, signUp } from './support/flows.ts';
 import { Harness, uniqueEmail, type Browser, type FapiResponse, type Json } from './support/harness.ts';
-
-function assertError(res: FapiResponse, status: number, code: string, param?: string) {
-  assert.equal(res.status, status, JSON.stringify(res.body));
-  assert.equal(res.body.errors[0].code, code);
-  if (param !== undefined) assert.equal(res.body.errors[0].meta.param_name, param);
-}
 
 forEachBackend('email addresses in <UserProfile/>', (backend) => {
   let h: Harness;

@@ -1,14 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, it } from 'node:test';
 import { forEachBackend } from './support/backends.ts';
+import { assertError } from './support/organizations.ts';
 import { signUp } from './support/flows.ts';
-import { FAPI, Harness, PUBLIC_URL, uniqueEmail, type FapiResponse } from './support/harness.ts';
+import { FAPI, Harness, PUBLIC_URL, uniqueEmail } from './support/harness.ts';
 import { GIF, PNG, uploadImage } from './support/images.ts';
-
-function assertError(res: FapiResponse, status: number, code: string) {
-  assert.equal(res.status, status, JSON.stringify(res.body));
-  assert.equal(res.body.errors[0].code, code);
-}
 
 forEachBackend('the profile image', (backend) => {
   let h: Harness;

@@ -1,18 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, it } from 'node:test';
 import { forEachBackend } from './support/backends.ts';
+import { assertError } from './support/organizations.ts';
 import { signInWithPassword, signUp } from './support/flows.ts';
-import { Harness, uniqueEmail, type FapiResponse, type Json } from './support/harness.ts';
+import { Harness, uniqueEmail, type Json } from './support/harness.ts';
 
 const CHROME_LINUX =
   'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36';
 const SAFARI_IPHONE =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1';
-
-function assertError(res: FapiResponse, status: number, code: string) {
-  assert.equal(res.status, status, JSON.stringify(res.body));
-  assert.equal(res.body.errors[0].code, code);
-}
 
 forEachBackend('active devices (/me/sessions)', (backend) => {
   let h: Harness;

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, it } from 'node:test';
 import { forEachBackend } from './support/backends.ts';
+import { assertError } from './support/organizations.ts';
 import { PASSWORD, signUp } from './support/flows.ts';
-import { Harness, uniqueEmail, type FapiResponse, type Json } from './support/harness.ts';
+import { Harness, uniqueEmail, type Json } from './support/harness.ts';
 
 forEachBackend('usernames: sign-up, sign-in and the profile', (backend) => {
   let h: Harness;
@@ -11,12 +12,6 @@ forEachBackend('usernames: sign-up, sign-in and the profile', (backend) => {
   });
   after(() => h.close());
   beforeEach(() => h.clock.advance(61));
-
-  function assertError(res: FapiResponse, status: number, code: string, param?: string) {
-    assert.equal(res.status, status, JSON.stringify(res.body));
-    assert.equal(res.body.errors[0].code, code);
-    if (param !== undefined) assert.equal(res.body.errors[0].meta.param_name, param);
-  }
 
   let counter = 0;
   const uniqueUsername = (prefix = 'user') => `${prefix}_${Date.now().toString(36)}${++counter}`;

@@ -1,4 +1,5 @@
 import type { EmailAddressRow, UserRow } from '../store/rows.ts';
+import { maskEmail } from '../users/mask-email.ts';
 
 /**
  * The strategies that reset a forgotten password: a one-time code to one of the user's identifiers, then
@@ -32,15 +33,9 @@ export function resetPasswordFactorsFor(
     {
       strategy: 'reset_password_email_code',
       // Typed a username: the address is shown masked, so a username does not reveal it.
-      safe_identifier: typed ? email.email_address : masked(email.email_address),
+      safe_identifier: typed ? email.email_address : maskEmail(email.email_address),
       email_address_id: email.id,
       primary: email.id === user.primary_email_address_id,
     },
   ];
-}
-
-/** `ada@example.com` → `a***@example.com`. */
-function masked(email: string): string {
-  const at = email.lastIndexOf('@');
-  return `${email.slice(0, Math.min(1, at))}***${email.slice(at)}`;
 }

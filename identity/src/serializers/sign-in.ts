@@ -1,6 +1,7 @@
 import type { EmailAddressRow, SignInRow, UserRow } from '../store/rows.ts';
 import { ms, userImageJSON, verificationJSON, type ImageUrls } from './user.ts';
 import { isUsernameIdentifier } from '../users/usernames.ts';
+import { maskEmail } from '../users/mask-email.ts';
 import { resetPasswordFactorsFor } from '../password-reset/reset-factors.ts';
 import { supportedSecondFactors, type SecondFactorState } from '../second-factors/second-factor-state.ts';
 
@@ -55,10 +56,4 @@ export function signInJSON(
     created_at: ms(signIn.created_at),
     updated_at: ms(signIn.updated_at),
   };
-}
-
-/** `ada@example.com` → `a***@example.com`. */
-export function maskEmail(email: string): string {
-  const at = email.lastIndexOf('@');
-  return `${email.slice(0, Math.min(1, at))}***${email.slice(at)}`;
 }
