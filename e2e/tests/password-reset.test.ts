@@ -20,6 +20,9 @@ const NEW_PASSWORD = 'violet-lanterns-drift-north';
 async function setNewPassword(page: Page, password: string) {
   await page.locator('input[name=password]').fill(password);
   await page.locator('input[name=confirmPassword]').fill(password);
+  // Clerk checks both fields as they are typed (the strength check loads lazily): submit once it agrees.
+  await page.getByText('Your password meets all the necessary requirements.').waitFor();
+  await page.getByText('Passwords match.').waitFor();
   const reset = nextFapiResponse(page, 'POST', /\/reset_password$/);
   await page.getByRole('button', { name: 'Reset Password' }).click();
   assert.equal((await reset).status(), 200);
