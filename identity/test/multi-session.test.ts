@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, it } from 'node:test';
 import { decodeJwt } from 'jose';
 import { forEachBackend } from './support/backends.ts';
+import { latestLink, openLink } from './support/email-links.ts';
 import { PASSWORD, signInWithPassword, signUp } from './support/flows.ts';
 import { Harness, uniqueEmail, type Browser, type Json } from './support/harness.ts';
 
@@ -115,6 +116,29 @@ forEachBackend('multi-session mode', (backend) => {
     assert.deepEqual(res.body.response.sessions, []);
     assert.equal(res.body.response.last_active_session_id, null);
     assert.equal(res.setCookies.get('__client_uat')?.value, '0');
+  });
+
+  it('an email link signs a second account in beside the first, on the browser that asked for it', async () => {
+    const browser = h.browser();
+    const first = await signInWithPassword(browser, ada);
+    const created = await browser.post('/client/sign_ins', { identifier: bob });
+    const emailFactor = created.body.response.supported_first_factors.find(
+      (f: Json) => f.strategy === 'email_link',
+    );
+    const prepared = await browser.post(`/client/sign_ins/${created.body.response.id}/prepare_first_factor`, {
+      strategy: 'email_link',
+      email_address_id: emailFactor.email_address_id,
+      redirect_url: 'http://localhost:3000/sign-in',
+    });
+    assert.equal(prepared.status, 200, JSON.stringify(prepared.body));
+    const landing = await openLink(browser, await latestLink(h, bob));
+    assert.equal(landing.status, 'verified');
+    const client = await clientOf(browser);
+    assert.deepEqual(
+      client.sessions.map((s: Json) => emailOfSession(s)),
+      [ada, bob],
+    );
+    assert.ok(client.sessions.some((s: Json) => s.id === first.sessionId));
   });
 
   it('a third account can sign up or sign in beside the others', async () => {

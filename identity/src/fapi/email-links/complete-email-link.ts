@@ -1,7 +1,7 @@
 import type { EmailLinkRow } from '../../email-links/email-link-store.ts';
 import { consumeEmailLink } from '../../email-links/email-link-store.ts';
 import type { ClientRow, VerificationState } from '../../store/rows.ts';
-import { signedInSessionsOfClient } from '../../store/sessions.ts';
+import { sessionBlocker } from '../../sessions/may-open-session.ts';
 import { emailAddressesOf, emailAddressTaken, findUserById, lockedForSeconds } from '../../store/users.ts';
 import type { FapiContext } from '../context.ts';
 import { firstFactorVerified } from '../sign-ins/first-factor-verified.ts';
@@ -39,7 +39,7 @@ export async function completeSignInLink(
     !emails.some((e) => e.verified_at && e.email_address.toLowerCase() === link.email_address.toLowerCase())
   )
     return null;
-  if ((await signedInSessionsOfClient(ctx.tx, client.id, ctx.now)).length > 0) return null;
+  if (await sessionBlocker(ctx, client.id, user.id)) return null;
 
   await consumeEmailLink(ctx.tx, link.id, ctx.now);
   const done = await firstFactorVerified(ctx, signIn, user, {
@@ -71,7 +71,7 @@ export async function completeSignUpLink(
     !waitingForLink(pending)
   )
     return null;
-  if ((await signedInSessionsOfClient(ctx.tx, client.id, ctx.now)).length > 0) return null;
+  if (await sessionBlocker(ctx, client.id, null)) return null;
   if (await emailAddressTaken(ctx.tx, link.email_address)) return null;
 
   await consumeEmailLink(ctx.tx, link.id, ctx.now);
