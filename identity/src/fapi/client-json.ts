@@ -1,6 +1,8 @@
 import type { Queryable } from '../db/database.ts';
 import type { IdentityDeps } from '../deps.ts';
 import { tokenForSession } from '../organizations/active-organization.ts';
+import { factorVerificationAge } from '../reverification/factor-age.ts';
+import { twoFactorEnabled } from '../second-factors/second-factor-state.ts';
 import type { ClientRow, SessionRow, SignInRow, SignUpRow } from '../store/rows.ts';
 import { signedInSessionsOfClient } from '../store/sessions.ts';
 import { signInJSON } from '../serializers/sign-in.ts';
@@ -19,7 +21,10 @@ export async function sessionJSON(
   now: Date,
 ) {
   const signedIn = session.status === 'active' || session.status === 'pending';
-  const jwt = signedIn ? await tokenForSession(deps, tx, session, azp, now) : null;
+  const fva = factorVerificationAge(session, twoFactorEnabled(owner.secondFactors), now);
+  const jwt = signedIn
+    ? await tokenForSession(deps, tx, session, azp, now, session.last_active_organization_id, fva)
+    : null;
   return {
     object: 'session',
     id: session.id,
@@ -31,10 +36,7 @@ export async function sessionJSON(
     last_active_organization_id: session.last_active_organization_id,
     actor: session.actor,
     tasks: session.status === 'pending' ? [{ key: 'choose-organization' }] : null,
-    factor_verification_age: [
-      Math.floor((now.getTime() - session.first_factor_verified_at.getTime()) / 60000),
-      -1,
-    ],
+    factor_verification_age: fva,
     user: fullUserJSON(deps, owner, now),
     public_user_data: publicUserDataJSON(owner.user, owner.emails, deps),
     created_at: ms(session.created_at),

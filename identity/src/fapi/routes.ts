@@ -18,6 +18,7 @@ import { verifyTotpRoute } from './me/totp/verify-totp.ts';
 import { createTemplateTokenRoute, createTokenRoute } from './sessions/create-token.ts';
 import { endSessionRoute, removeSessionRoute } from './sessions/end-session.ts';
 import { touchSessionRoute } from './sessions/touch-session.ts';
+import { sessionVerificationRoutes } from './sessions/verify/routes.ts';
 import { attemptFirstFactorRoute } from './sign-ins/attempt-first-factor.ts';
 import { attemptSecondFactorRoute } from './sign-ins/attempt-second-factor.ts';
 import { createSignInRoute } from './sign-ins/create-sign-in.ts';
@@ -58,6 +59,7 @@ export function fapiRoutes(config: IdentityConfig): FapiRoute[] {
     createTemplateTokenRoute,
     endSessionRoute,
     removeSessionRoute,
+    ...sessionVerificationRoutes(config),
     ...profileRoutes(config),
     createTotpRoute,
     verifyTotpRoute(config),

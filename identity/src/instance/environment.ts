@@ -31,7 +31,8 @@ export function environmentJSON(config: IdentityConfig) {
       // Multi-session: <UserButton/> lists the browser's accounts, switches and signs out of one or all.
       single_session_mode: !config.multiSession,
       claimed_at: null,
-      reverification: false,
+      // Sensitive actions answer `session_reverification_required`; /client/sessions/:id/verify serves the modal.
+      reverification: true,
       preferred_channels: {},
     },
     display_config: {

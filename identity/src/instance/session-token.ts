@@ -1,4 +1,5 @@
 import { SignJWT } from 'jose';
+import { factorVerificationAge, type FactorVerificationAge } from '../reverification/factor-age.ts';
 import type { SessionRow } from '../store/rows.ts';
 import type { SigningKey } from './signing-keys.ts';
 
@@ -28,16 +29,14 @@ export async function mintSessionToken(
   azp: string | null,
   now: Date,
   org: OrganizationClaims | null = null,
+  /** `fva`: minutes since each factor group was proven (see reverification/factor-age.ts). */
+  fva: FactorVerificationAge = factorVerificationAge(session, false, now),
 ): Promise<string> {
   const iat = Math.floor(now.getTime() / 1000);
-  const firstFactorAgeMinutes = Math.max(
-    0,
-    Math.floor((now.getTime() - session.first_factor_verified_at.getTime()) / 60000),
-  );
   const claims: Record<string, unknown> = {
     sid: session.id,
     sts: session.status === 'pending' ? 'pending' : 'active',
-    fva: [firstFactorAgeMinutes, -1],
+    fva,
   };
   if (org) {
     claims.org_id = org.id;

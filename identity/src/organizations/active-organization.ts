@@ -2,6 +2,7 @@ import type { Queryable } from '../db/database.ts';
 import type { IdentityDeps } from '../deps.ts';
 import { mintSessionToken, type OrganizationClaims } from '../instance/session-token.ts';
 import { findOrganization, membershipOf } from '../store/organizations.ts';
+import { factorVerificationAgeOf, type FactorVerificationAge } from '../reverification/factor-age.ts';
 import type { SessionRow } from '../store/rows.ts';
 import { permissionsOf } from './roles.ts';
 
@@ -35,7 +36,15 @@ export async function tokenForSession(
   azp: string | null,
   now: Date,
   organizationId: string | null = session.last_active_organization_id,
+  fva?: FactorVerificationAge,
 ): Promise<string> {
   const org = await organizationClaims(tx, session.user_id, organizationId);
-  return mintSessionToken(deps.tokens, session, azp, now, org);
+  return mintSessionToken(
+    deps.tokens,
+    session,
+    azp,
+    now,
+    org,
+    fva ?? (await factorVerificationAgeOf(tx, session, now)),
+  );
 }

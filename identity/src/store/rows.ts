@@ -59,6 +59,8 @@ export interface SessionRow {
   last_active_organization_id: string | null;
   actor: Record<string, unknown> | null;
   first_factor_verified_at: Date;
+  /** Null until the session passes a second factor (sign-in or re-verification). */
+  second_factor_verified_at: Date | null;
   expire_at: Date;
   abandon_at: Date;
   last_active_at: Date;

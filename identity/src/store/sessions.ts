@@ -100,3 +100,21 @@ export async function endSessionsOfClient(
     [clientId, now, SIGNED_IN, status],
   );
 }
+
+/**
+ * A factor group proven again in this session (two-step sign-in, re-verification). `updated_at` moves
+ * too: clerk-js keys its token cache on it, so the next token carries the new `fva`.
+ */
+export async function recordFactorVerification(
+  db: Queryable,
+  sessionId: string,
+  factor: 'first_factor' | 'second_factor',
+  now: Date,
+): Promise<SessionRow> {
+  const column = factor === 'first_factor' ? 'first_factor_verified_at' : 'second_factor_verified_at';
+  const [row] = await db.query<SessionRow>(
+    `UPDATE sessions SET ${column} = $2, updated_at = $2 WHERE id = $1 RETURNING *`,
+    [sessionId, now],
+  );
+  return row!;
+}

@@ -5,6 +5,7 @@ import { findUserById, recordFailedVerification } from '../../store/users.ts';
 import type { FapiRoute } from '../context.ts';
 import { booleanField, rawField } from '../form.ts';
 import { checkNewPassword } from '../../passwords/check-password.ts';
+import { requireReverification } from '../../reverification/require-reverification.ts';
 import { currentSession } from './me-session.ts';
 import { meResponse } from './me-routes.ts';
 
@@ -15,12 +16,14 @@ export const changePasswordRoute: FapiRoute = {
   rateLimits: (req) => [{ key: `change_password:ip:${req.ip}`, limit: 10, windowSeconds: 60 }],
   async handler(ctx) {
     const session = await currentSession(ctx);
+    await requireReverification(ctx, session);
     const user = (await findUserById(ctx.tx, session.user_id))!;
     const newPassword = rawField(ctx.body, 'new_password');
     if (newPassword === undefined) throw errors.paramMissing('new_password');
-    if (user.password_hash) {
-      const current = rawField(ctx.body, 'current_password');
-      if (current === undefined) throw errors.paramMissing('current_password');
+    // With re-verification on (auth_config.reverification) clerk-js asks for no current password: the
+    // recent factor verification checked above stands for it. One that is sent must still be right.
+    const current = rawField(ctx.body, 'current_password');
+    if (user.password_hash && current !== undefined) {
       if (!(await verifyPassword(user.password_hash, current))) {
         await recordFailedVerification(ctx.tx, user.id, ctx.deps.config.lockout, ctx.now);
         return { error: errors.passwordIncorrect('current_password') };
@@ -52,6 +55,7 @@ export const deleteMeRoute: FapiRoute = {
     const session = await currentSession(ctx);
     const user = (await findUserById(ctx.tx, session.user_id))!;
     if (!ctx.deps.config.deleteSelfEnabled || !user.delete_self_enabled) throw errors.deleteSelfNotAllowed();
+    await requireReverification(ctx, session);
     // Sessions, emails and attempts go with the user (ON DELETE CASCADE).
     await ctx.tx.query('DELETE FROM users WHERE id = $1', [user.id]);
     await updateClient(ctx.tx, ctx.client!.id, { last_active_session_id: null }, ctx.now);

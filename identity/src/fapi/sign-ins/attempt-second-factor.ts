@@ -1,12 +1,10 @@
 import type { IdentityConfig } from '../../config.ts';
 import { errors } from '../../errors.ts';
 import { secondFactorStateOf, supportedSecondFactors } from '../../second-factors/second-factor-state.ts';
-import { spendTotpCode } from '../../second-factors/spend-totp-code.ts';
-import { spendBackupCode } from '../../store/backup-codes.ts';
+import { spendSecondFactorCode } from '../../second-factors/spend-second-factor.ts';
 import type { VerificationState } from '../../store/rows.ts';
-import { findTotpSecret } from '../../store/totp-secrets.ts';
 import { recordFailedVerification } from '../../store/users.ts';
-import type { FapiContext, FapiRoute } from '../context.ts';
+import type { FapiRoute } from '../context.ts';
 import { field } from '../form.ts';
 import { openSession } from '../sessions/open-session.ts';
 import { loadActionableSignIn } from './load-sign-in.ts';
@@ -43,7 +41,13 @@ export const attemptSecondFactorRoute = (config: IdentityConfig): FapiRoute => (
       expire_at: null,
     });
 
-    if (!(await spend(ctx, user.id, strategy, code))) {
+    const spent = await spendSecondFactorCode(ctx.tx, ctx.deps.keys, {
+      userId: user.id,
+      strategy: strategy as 'totp' | 'backup_code',
+      code,
+      now: ctx.now,
+    });
+    if (!spent) {
       await recordFailedVerification(ctx.tx, user.id, ctx.deps.config.lockout, ctx.now);
       const failed = attempts >= ctx.deps.config.maxCodeAttempts;
       await updateSignIn(
@@ -69,13 +73,3 @@ export const attemptSecondFactorRoute = (config: IdentityConfig): FapiRoute => (
     return signInResponse(ctx, done);
   },
 });
-
-async function spend(ctx: FapiContext, userId: string, strategy: string, code: string): Promise<boolean> {
-  if (strategy === 'backup_code') {
-    return spendBackupCode(ctx.tx, { userId, code, pepper: ctx.deps.keys.codePepper, now: ctx.now });
-  }
-  const row = await findTotpSecret(ctx.tx, userId);
-  if (!row?.verified_at) return false;
-  const input = { code, instanceSecretKey: ctx.deps.keys.secretKey, now: ctx.now };
-  return (await spendTotpCode(ctx.tx, row, input)) !== null;
-}

@@ -1,4 +1,5 @@
 import { errors } from '../../../errors.ts';
+import { requireReverification } from '../../../reverification/require-reverification.ts';
 import { secondFactorStateOf, twoFactorEnabled } from '../../../second-factors/second-factor-state.ts';
 import { deleteBackupCodes } from '../../../store/backup-codes.ts';
 import { deleteTotpSecret, findTotpSecret } from '../../../store/totp-secrets.ts';
@@ -14,6 +15,7 @@ export const deleteTotpRoute: FapiRoute = {
   path: '/me/totp',
   async handler(ctx) {
     const session = await currentSession(ctx);
+    await requireReverification(ctx, session);
     const row = await findTotpSecret(ctx.tx, session.user_id);
     if (!row) throw errors.notFound('totp');
     await deleteTotpSecret(ctx.tx, session.user_id);

@@ -1,0 +1,78 @@
+import type { IdentityConfig } from '../../../config.ts';
+import { verifyPassword } from '../../../crypto/passwords.ts';
+import { errors } from '../../../errors.ts';
+import { updateSessionVerification } from '../../../reverification/session-verification-store.ts';
+import { offersFirstFactor } from '../../../reverification/verification-factors.ts';
+import { recordFailedVerification } from '../../../store/users.ts';
+import { checkCode } from '../../../store/verification-codes.ts';
+import { codeFailure } from '../../code-failure.ts';
+import type { FapiRoute } from '../../context.ts';
+import { field, rawField } from '../../form.ts';
+import { codeAttemptLimits } from '../../sign-ins/rate-limits.ts';
+import { codeSubject, factorVerified } from './factor-verified.ts';
+import { loadVerificationAt, loadVerifyingSession } from './load-verification.ts';
+import { verificationResponse } from './respond.ts';
+
+/**
+ * POST /client/sessions/:id/verify/attempt_first_factor — the password, or the code just sent. Wrong
+ * ones count towards the account lockout exactly as at sign-in, and codes are single use and limited to
+ * `maxCodeAttempts`.
+ */
+export const attemptVerificationFirstFactorRoute = (config: IdentityConfig): FapiRoute => ({
+  method: 'POST',
+  path: '/client/sessions/:id/verify/attempt_first_factor',
+  rateLimits: codeAttemptLimits(config),
+  async handler(ctx) {
+    const { session, owner } = await loadVerifyingSession(ctx);
+    const verification = await loadVerificationAt(ctx, session, 'needs_first_factor');
+    const strategy = field(ctx.body, 'strategy');
+    const lockout = ctx.deps.config.lockout;
+
+    if (strategy === 'password') {
+      const password = rawField(ctx.body, 'password');
+      if (password === undefined) throw errors.paramMissing('password');
+      if (!owner.user.password_hash) throw errors.strategyForUserInvalid();
+      if (!(await verifyPassword(owner.user.password_hash, password))) {
+        await recordFailedVerification(ctx.tx, owner.user.id, lockout, ctx.now);
+        return { error: errors.passwordIncorrect() };
+      }
+      const state = { status: 'verified', strategy, attempts: null, expire_at: null } as const;
+      return verificationResponse(
+        ctx,
+        await factorVerified(ctx, verification, session, owner, 'first_factor', state),
+      );
+    }
+
+    if (strategy !== 'email_code' && strategy !== 'phone_code') throw errors.strategyForUserInvalid();
+    if (!offersFirstFactor(owner, strategy)) throw errors.strategyForUserInvalid();
+    const code = field(ctx.body, 'code');
+    if (!code) throw errors.paramMissing('code');
+    const prepared = verification.first_factor_verification;
+    if (prepared?.strategy !== strategy) throw errors.verificationNotPrepared();
+    const result = await checkCode(ctx.tx, {
+      subject: codeSubject(verification, 'first_factor', strategy),
+      code,
+      pepper: ctx.deps.keys.codePepper,
+      maxAttempts: ctx.deps.config.maxCodeAttempts,
+      now: ctx.now,
+    });
+    if (!result.ok) {
+      if (result.reason === 'incorrect' || result.reason === 'too_many_attempts') {
+        await recordFailedVerification(ctx.tx, owner.user.id, lockout, ctx.now);
+      }
+      const failure = codeFailure(prepared, result);
+      await updateSessionVerification(
+        ctx.tx,
+        verification.id,
+        { first_factor_verification: failure.verification },
+        ctx.now,
+      );
+      return { error: failure.error };
+    }
+    const state = { ...prepared, status: 'verified' as const, attempts: (prepared.attempts ?? 0) + 1 };
+    return verificationResponse(
+      ctx,
+      await factorVerified(ctx, verification, session, owner, 'first_factor', state),
+    );
+  },
+});

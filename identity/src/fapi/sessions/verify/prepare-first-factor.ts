@@ -1,0 +1,47 @@
+import { errors } from '../../../errors.ts';
+import { updateSessionVerification } from '../../../reverification/session-verification-store.ts';
+import type { FapiRoute } from '../../context.ts';
+import { field } from '../../form.ts';
+import { emailOf, sendEmailCode } from '../../sign-ins/email-code.ts';
+import { codeSubject } from './factor-verified.ts';
+import { loadVerificationAt, loadVerifyingSession } from './load-verification.ts';
+import { verificationResponse } from './respond.ts';
+
+/**
+ * POST /client/sessions/:id/verify/prepare_first_factor — a code to one of the user's verified email
+ * addresses (`email_address_id`), as for a sign-in.
+ */
+export const prepareVerificationFirstFactorRoute: FapiRoute = {
+  method: 'POST',
+  path: '/client/sessions/:id/verify/prepare_first_factor',
+  rateLimits: (req) => [
+    { key: `code_send:session_verification:${req.params.id}`, limit: 5, windowSeconds: 60 },
+  ],
+  async handler(ctx) {
+    const { session, owner } = await loadVerifyingSession(ctx);
+    const verification = await loadVerificationAt(ctx, session, 'needs_first_factor');
+    const strategy = field(ctx.body, 'strategy');
+    let state;
+    if (strategy === 'email_code') {
+      const email = emailOf(
+        owner.emails,
+        field(ctx.body, 'email_address_id'),
+        owner.user.primary_email_address_id,
+      );
+      state = await sendEmailCode(ctx, {
+        subject: codeSubject(verification, 'first_factor', strategy),
+        email: email.email_address,
+        purpose: 'sign_in',
+      });
+    } else {
+      throw errors.strategyForUserInvalid();
+    }
+    const prepared = await updateSessionVerification(
+      ctx.tx,
+      verification.id,
+      { first_factor_verification: state },
+      ctx.now,
+    );
+    return verificationResponse(ctx, prepared);
+  },
+};
