@@ -362,6 +362,42 @@ forEachBackend('email links', (backend) => {
     });
   });
 
+  describe('email links with development keys (the browser known by its development-browser token)', () => {
+    let h: Harness;
+    let email: string;
+    before(async () => {
+      h = await Harness.start(backend, { config: { instanceKeys: 'development' } });
+      email = uniqueEmail('dev');
+      await signUp(h, h.browser(), email);
+    });
+    after(() => h.close());
+
+    it("the link opened in the same browser is recognised by clerk-js's __clerk_db_jwt cookie", async () => {
+      const browser = h.browser();
+      const token = (await browser.post('/dev_browser')).body.id;
+      const dev = { __clerk_db_jwt: token };
+      const created = await browser.post('/client/sign_ins', { identifier: email }, dev);
+      const id = created.body.response.id;
+      const prepared = await browser.post(
+        `/client/sign_ins/${id}/prepare_first_factor`,
+        { strategy: 'email_link', redirect_url: SIGN_IN_LANDING },
+        dev,
+      );
+      assert.equal(prepared.status, 200, JSON.stringify(prepared.body));
+      const link = await latestLink(h, email);
+      // A navigation carries no query token: without the cookie this browser is a stranger.
+      assert.equal((await openLink(h.browser(), link)).status, 'client_mismatch');
+      browser.jar.set('__clerk_db_jwt', token);
+      const landing = await openLink(browser, link);
+      assert.equal(landing.status, 'verified');
+      const client = await browser.get('/client', dev);
+      assert.deepEqual(
+        client.body.response.sessions.map((s: Json) => s.id),
+        [landing.createdSession],
+      );
+    });
+  });
+
   describe('sign-up by email link', () => {
     let h: Harness;
     before(async () => {

@@ -215,7 +215,10 @@ function clientTokenOf(req: FastifyRequest, info: FapiRequestInfo, deps: Identit
   if (cookie) return cookie;
   if (deps.config.instanceKeys !== 'development') return null;
   const devBrowser = info.query.__clerk_db_jwt;
-  return typeof devBrowser === 'string' && devBrowser ? devBrowser : null;
+  if (typeof devBrowser === 'string' && devBrowser) return devBrowser;
+  // A navigation (an email link opened in this browser) carries no query token, but clerk-js keeps the
+  // same token in a cookie on the app's origin, which is ours.
+  return req.cookies?.[`__clerk_db_jwt_${deps.cookieSuffix}`] || req.cookies?.__clerk_db_jwt || null;
 }
 
 function sendError(reply: FastifyReply, err: ClerkError, extra: Record<string, unknown> = {}) {
