@@ -1,15 +1,13 @@
 import type { IdentityConfig } from '../../../config.ts';
 import { verifyPassword } from '../../../crypto/passwords.ts';
 import { errors } from '../../../errors.ts';
-import { updateSessionVerification } from '../../../reverification/session-verification-store.ts';
 import { offersFirstFactor } from '../../../reverification/verification-factors.ts';
 import { recordFailedVerification } from '../../../store/users.ts';
-import { checkCode } from '../../../store/verification-codes.ts';
-import { codeFailure } from '../../code-failure.ts';
 import type { FapiRoute } from '../../context.ts';
 import { field, rawField } from '../../form.ts';
 import { codeAttemptLimits } from '../../sign-ins/rate-limits.ts';
-import { codeSubject, factorVerified } from './factor-verified.ts';
+import { checkStepCode } from './check-code.ts';
+import { factorVerified } from './factor-verified.ts';
 import { loadVerificationAt, loadVerifyingSession } from './load-verification.ts';
 import { verificationResponse } from './respond.ts';
 
@@ -49,30 +47,11 @@ export const attemptVerificationFirstFactorRoute = (config: IdentityConfig): Fap
     if (!code) throw errors.paramMissing('code');
     const prepared = verification.first_factor_verification;
     if (prepared?.strategy !== strategy) throw errors.verificationNotPrepared();
-    const result = await checkCode(ctx.tx, {
-      subject: codeSubject(verification, 'first_factor', strategy),
-      code,
-      pepper: ctx.deps.keys.codePepper,
-      maxAttempts: ctx.deps.config.maxCodeAttempts,
-      now: ctx.now,
-    });
-    if (!result.ok) {
-      if (result.reason === 'incorrect' || result.reason === 'too_many_attempts') {
-        await recordFailedVerification(ctx.tx, owner.user.id, lockout, ctx.now);
-      }
-      const failure = codeFailure(prepared, result);
-      await updateSessionVerification(
-        ctx.tx,
-        verification.id,
-        { first_factor_verification: failure.verification },
-        ctx.now,
-      );
-      return { error: failure.error };
-    }
-    const state = { ...prepared, status: 'verified' as const, attempts: (prepared.attempts ?? 0) + 1 };
+    const checked = await checkStepCode(ctx, verification, owner.user.id, 'first_factor', prepared, code);
+    if ('error' in checked) return checked;
     return verificationResponse(
       ctx,
-      await factorVerified(ctx, verification, session, owner, 'first_factor', state),
+      await factorVerified(ctx, verification, session, owner, 'first_factor', checked.verified),
     );
   },
 });

@@ -5,12 +5,11 @@ import { supportedSecondFactors } from '../../../second-factors/second-factor-st
 import { spendSecondFactorCode } from '../../../second-factors/spend-second-factor.ts';
 import type { VerificationState } from '../../../store/rows.ts';
 import { recordFailedVerification } from '../../../store/users.ts';
-import { checkCode } from '../../../store/verification-codes.ts';
-import { codeFailure } from '../../code-failure.ts';
 import type { FapiRoute } from '../../context.ts';
 import { field } from '../../form.ts';
 import { codeAttemptLimits } from '../../sign-ins/rate-limits.ts';
-import { codeSubject, factorVerified } from './factor-verified.ts';
+import { checkStepCode } from './check-code.ts';
+import { factorVerified } from './factor-verified.ts';
 import { loadVerificationAt, loadVerifyingSession } from './load-verification.ts';
 import { verificationResponse } from './respond.ts';
 
@@ -39,30 +38,11 @@ export const attemptVerificationSecondFactorRoute = (config: IdentityConfig): Fa
 
     if (strategy === 'phone_code') {
       if (prior?.strategy !== 'phone_code') throw errors.verificationNotPrepared();
-      const result = await checkCode(ctx.tx, {
-        subject: codeSubject(verification, 'second_factor', strategy),
-        code,
-        pepper: ctx.deps.keys.codePepper,
-        maxAttempts: ctx.deps.config.maxCodeAttempts,
-        now: ctx.now,
-      });
-      if (!result.ok) {
-        if (result.reason === 'incorrect' || result.reason === 'too_many_attempts') {
-          await recordFailedVerification(ctx.tx, owner.user.id, lockout, ctx.now);
-        }
-        const failure = codeFailure(prior, result);
-        await updateSessionVerification(
-          ctx.tx,
-          verification.id,
-          { second_factor_verification: failure.verification },
-          ctx.now,
-        );
-        return { error: failure.error };
-      }
-      const state = { ...prior, status: 'verified' as const, attempts: (prior.attempts ?? 0) + 1 };
+      const checked = await checkStepCode(ctx, verification, owner.user.id, 'second_factor', prior, code);
+      if ('error' in checked) return checked;
       return verificationResponse(
         ctx,
-        await factorVerified(ctx, verification, session, owner, 'second_factor', state),
+        await factorVerified(ctx, verification, session, owner, 'second_factor', checked.verified),
       );
     }
 
