@@ -324,3 +324,57 @@ forEachBackend('actor tokens (impersonation)', (backend) => {
     assert.equal(session.status, 'active');
   });
 });
+
+forEachBackend('actor tokens on a multi-session instance', (backend) => {
+  let h: Harness;
+  let clerk: ClerkClient;
+  let operator: { id: string; email: string };
+  let customer: { id: string; email: string };
+
+  before(async () => {
+    h = await Harness.start(backend, { config: { multiSession: true } });
+    clerk = await backendApiClient(h);
+    const operatorEmail = uniqueEmail('ms-operator');
+    const customerEmail = uniqueEmail('ms-customer');
+    operator = { id: (await signUp(h, h.browser(), operatorEmail)).userId, email: operatorEmail };
+    customer = { id: (await signUp(h, h.browser(), customerEmail)).userId, email: customerEmail };
+  });
+  after(() => h.close());
+
+  it('the impersonation opens beside the operator’s own session; the link signs nobody out', async () => {
+    const browser = h.browser();
+    const own = await signInWithPassword(browser, operator.email);
+    const token = await clerk.actorTokens.create({ userId: customer.id, actor: { sub: operator.id } });
+    // <SignIn/> renders for a signed-in browser here, so the link has no reason to sign it out.
+    const landing = await browser.raw('GET', pathOf(token.url!));
+    assert.equal(landing.status, 303);
+    assert.equal(landing.setCookies.size, 0);
+    const res = await redeem(browser, token.token!);
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    const sessions = res.body.client.sessions.map((s: Json) => [s.user.id, s.actor]);
+    assert.deepEqual(
+      sessions.sort(),
+      [
+        [customer.id, { sub: operator.id }],
+        [operator.id, null],
+      ].sort(),
+    );
+    assert.equal(res.body.client.last_active_session_id, res.body.response.created_session_id);
+    const [old] = await h.db.query<Json>('SELECT status FROM sessions WHERE id = $1', [own.sessionId]);
+    assert.equal(old.status, 'active');
+  });
+
+  it('the user’s own session on this browser is replaced rather than switched to', async () => {
+    const browser = h.browser();
+    const own = await signInWithPassword(browser, customer.email);
+    const token = await clerk.actorTokens.create({ userId: customer.id, actor: { sub: operator.id } });
+    const res = await redeem(browser, token.token!);
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.deepEqual(
+      res.body.client.sessions.map((s: Json) => [s.user.id, s.actor]),
+      [[customer.id, { sub: operator.id }]],
+    );
+    const [old] = await h.db.query<Json>('SELECT status FROM sessions WHERE id = $1', [own.sessionId]);
+    assert.equal(old.status, 'replaced');
+  });
+});

@@ -88,16 +88,21 @@ export async function touchSession(db: Queryable, sessionId: string, now: Date):
   return row!;
 }
 
-/** Signs every session of a client out: `ended`, or `replaced` when a new sign-in takes their place. */
+/**
+ * Signs the sessions of a client out (only `userId`'s when given): `ended`, or `replaced` when a new
+ * sign-in takes their place.
+ */
 export async function endSessionsOfClient(
   db: Queryable,
   clientId: string,
   now: Date,
   status: 'ended' | 'replaced' = 'ended',
+  userId: string | null = null,
 ): Promise<void> {
   await db.query(
-    `UPDATE sessions SET status = $4, updated_at = $2 WHERE client_id = $1 AND status = ANY($3)`,
-    [clientId, now, SIGNED_IN, status],
+    `UPDATE sessions SET status = $4, updated_at = $2
+     WHERE client_id = $1 AND status = ANY($3) AND ($5::text IS NULL OR user_id = $5)`,
+    [clientId, now, SIGNED_IN, status, userId],
   );
 }
 

@@ -12,8 +12,9 @@ import type { FapiContext } from '../context.ts';
  *
  * `<SignIn/>` on a single-session instance does not render for a browser that is already signed in: it
  * goes to the after-sign-in page and never sees the ticket. An operator opening the link in their own
- * browser would then silently stay themselves. So a usable token first signs this browser out (the
- * impersonation is about to replace that session anyway, as the sign-in itself would).
+ * browser would then silently stay themselves. So there a usable token first signs this browser out (the
+ * impersonation is about to replace that session anyway, as the sign-in itself would). A multi-session
+ * instance renders <SignIn/> beside the signed-in accounts, and nobody is signed out.
  */
 export async function actorTicketLanding(
   ctx: FapiContext,
@@ -21,7 +22,7 @@ export async function actorTicketLanding(
   ticket: string,
 ): Promise<string> {
   const usable = actorToken.status === 'pending' && !isExpired(actorToken, ctx.now);
-  if (usable && ctx.client) {
+  if (usable && ctx.client && !ctx.deps.config.multiSession) {
     await lockClient(ctx.tx, ctx.client.id);
     if ((await signedInSessionsOfClient(ctx.tx, ctx.client.id, ctx.now)).length > 0) {
       await endSessionsOfClient(ctx.tx, ctx.client.id, ctx.now);

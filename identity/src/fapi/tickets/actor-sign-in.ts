@@ -15,8 +15,10 @@ import { createSignIn } from '../sign-ins/sign-in-store.ts';
  * `session_max_duration_in_seconds`. The token is spent in the same transaction (locked by the caller,
  * and accepted only if still pending), so it opens one session at most.
  *
- * One session per browser: whoever is signed in on this browser (usually the operator) is replaced by
+ * Single-session instance: whoever is signed in on this browser (usually the operator) is replaced by
  * the impersonation, as in Clerk's own impersonation flow, where the admin's browser redeems the token.
+ * Multi-session: it opens beside the others, and replaces only a session of the same user (<SignIn/>
+ * would otherwise switch to that one, which is not the impersonation).
  */
 export async function signInWithActorToken(
   ctx: FapiContext,
@@ -29,7 +31,13 @@ export async function signInWithActorToken(
   const locked = lockedForSeconds(user, ctx.now);
   if (locked > 0) throw errors.userLocked(locked);
 
-  await endSessionsOfClient(ctx.tx, client.id, ctx.now, 'replaced');
+  await endSessionsOfClient(
+    ctx.tx,
+    client.id,
+    ctx.now,
+    'replaced',
+    ctx.deps.config.multiSession ? user.id : null,
+  );
   const emails = (await emailAddressesOf(ctx.tx, [user.id])).get(user.id) ?? [];
   const primary = emails.find((e) => e.id === user.primary_email_address_id) ?? emails[0];
   const signIn = await createSignIn(ctx.tx, {
