@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import { waitForCode } from './outbox.ts';
+import { UI_WAIT_MS } from './timeouts.ts';
 
 export const PASSWORD = 'correct-horse-battery-staple';
 
@@ -10,11 +11,11 @@ export function uniqueEmail(label: string): string {
   return `${label}-${Date.now()}-${counter}@example.com`;
 }
 
-export async function waitForHash(page: Page, fragment: string, timeout = 15_000) {
+export async function waitForHash(page: Page, fragment: string, timeout = UI_WAIT_MS) {
   await page.waitForFunction((f) => location.hash.includes(f), fragment, { timeout });
 }
 
-export async function waitForPath(page: Page, path: string, timeout = 15_000) {
+export async function waitForPath(page: Page, path: string, timeout = UI_WAIT_MS) {
   await page.waitForFunction((p) => location.pathname === p, path, { timeout });
 }
 
@@ -63,7 +64,7 @@ export async function createOrganization(page: Page, name: string) {
   await form.getByRole('button', { name: 'Create organization' }).click();
   const skip = page.getByRole('button', { name: 'Skip' });
   await Promise.race([
-    skip.waitFor({ timeout: 15_000 }).then(() => skip.click()),
+    skip.waitFor({ timeout: UI_WAIT_MS }).then(() => skip.click()),
     waitForPath(page, '/dashboard'),
   ]);
   await waitForPath(page, '/dashboard');
@@ -134,6 +135,6 @@ export async function waitForClerkSession(page: Page) {
       return !!clerk?.loaded && !!clerk.session;
     },
     null,
-    { timeout: 15_000 },
+    { timeout: UI_WAIT_MS },
   );
 }

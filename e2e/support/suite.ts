@@ -1,6 +1,7 @@
 import { after, before } from 'node:test';
 import type { Browser, BrowserContext, Page, Response } from 'playwright-core';
 import { launchBrowser, newContext } from './browser.ts';
+import { UI_WAIT_MS } from './timeouts.ts';
 import { startServer, removeDataDir, type TestServer } from './server.ts';
 
 export interface Suite {
@@ -47,7 +48,7 @@ export function nextFapiResponse(page: Page, method: string, pathPart: RegExp): 
       const logical = url.searchParams.get('_method')?.toUpperCase() ?? r.request().method();
       return url.pathname.includes('/__clerk/v1/') && pathPart.test(url.pathname) && logical === method;
     },
-    { timeout: 15_000 },
+    { timeout: UI_WAIT_MS },
   );
 }
 
