@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { passwordPolicyFromEnv, type PasswordPolicy } from './passwords/policy.ts';
 import { emailLinkSettingsFromEnv, type EmailLinkSettings } from './email-links/settings.ts';
+import { smsSettingsFromEnv, type SmsSettings } from './sms/settings.ts';
 import {
   lockoutFromEnv,
   rateLimitsFromEnv,
@@ -51,6 +52,8 @@ export interface IdentityConfig {
   trustProxy: boolean;
   passwordPolicy: PasswordPolicy;
   emailLinks: EmailLinkSettings;
+  /** SMS codes through Twilio; without it, development keeps them in the outbox and production has none. */
+  sms: SmsSettings;
 }
 
 export function identityConfigFromEnv(
@@ -90,6 +93,7 @@ export function identityConfigFromEnv(
     instanceKeys: instanceKeysFromEnv(env),
     passwordPolicy: passwordPolicyFromEnv(env),
     emailLinks: emailLinkSettingsFromEnv(env),
+    sms: smsSettingsFromEnv(env),
     ...overrides,
     // Normalised whichever way it was given.
     publicUrl,

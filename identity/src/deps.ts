@@ -4,6 +4,7 @@ import type { InstanceKeys } from './instance/instance-keys.ts';
 import type { TokenContext } from './instance/session-token.ts';
 import type { SigningKey } from './instance/signing-keys.ts';
 import type { Mailer } from './mail/mailer.ts';
+import type { SmsSender } from './sms/sms-sender.ts';
 
 /** Everything a request handler may use; built once at start-up, holds no per-user state. */
 export interface IdentityDeps {
@@ -13,6 +14,8 @@ export interface IdentityDeps {
   signingKey: SigningKey;
   tokens: TokenContext;
   mailer: Mailer;
+  /** Null in production without an SMS provider: phone numbers are then switched off. */
+  sms: SmsSender | null;
   /** Suffix of clerk-js's suffixed cookie names, derived from the publishable key. */
   cookieSuffix: string;
   clock: () => Date;

@@ -11,6 +11,7 @@ import { outboxMailer, smtpMailer } from './mail/mailer.ts';
 import { fapiPlugin } from './fapi/plugin.ts';
 import { bapiPlugin } from './bapi/plugin.ts';
 import { devOutboxPlugin } from './dev/outbox-plugin.ts';
+import { smsSenderFor } from './sms/choose-sender.ts';
 
 export interface Identity {
   deps: IdentityDeps;
@@ -41,6 +42,7 @@ export async function createIdentity(
   if (config.mode === 'production' && !config.smtpUrl) {
     throw new Error('Production mode needs SMTP_URL: there is no development outbox in production.');
   }
+  const sms = smsSenderFor(config);
   const db = 'query' in database ? database : await openDatabase(database);
   await migrate(db);
   const keys = await loadInstanceKeys(db, config);
@@ -56,6 +58,7 @@ export async function createIdentity(
       ttlSeconds: config.sessionTokenTtlSeconds,
     },
     mailer: config.smtpUrl ? smtpMailer(config.smtpUrl, config.mailFrom) : outboxMailer(),
+    sms,
     cookieSuffix: cookieSuffixOf(keys.publishableKey),
     clock: opts.clock ?? (() => new Date()),
     avatarUrl: `${config.publicUrl}${config.fapiPath}/v1/avatars/avatar_placeholder.svg`,
@@ -71,7 +74,14 @@ export async function createIdentity(
       if (!app.hasDecorator('parseCookie')) await app.register(cookie);
       await app.register(fapiPlugin, { prefix: config.fapiPath, deps });
       await app.register(bapiPlugin, { prefix: bapiPath, deps });
-      if (devOutbox) await app.register(devOutboxPlugin, { prefix: '/__dev', db });
+      const smsOutbox = sms?.kind === 'outbox';
+      if (devOutbox || smsOutbox) {
+        await app.register(devOutboxPlugin, {
+          prefix: '/__dev',
+          db,
+          channels: { mail: devOutbox, sms: smsOutbox },
+        });
+      }
     },
     close: () => db.close(),
   };

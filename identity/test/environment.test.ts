@@ -57,7 +57,9 @@ forEachBackend('environment, client bootstrap and routing', (backend) => {
     assert.equal(password.required, true);
     assert.equal(email_address.used_for_first_factor, true);
     assert.deepEqual(email_address.verifications, ['email_code']);
-    assert.equal(phone_number.enabled, false);
+    assert.equal(phone_number.enabled, true, 'development mode sends SMS to the outbox');
+    assert.equal(phone_number.required, false);
+    assert.deepEqual(phone_number.second_factors, ['phone_code']);
     assert.equal(env.user_settings.password_settings.min_length, 8);
     assert.equal(env.display_config.instance_environment_type, 'development');
     assert.equal(env.display_config.home_url, `${PUBLIC_URL}/`);

@@ -106,7 +106,11 @@ forEachBackend('usernames: sign-up, sign-in and the profile', (backend) => {
     const browser = h.browser();
     const created = await browser.post('/client/sign_ins', { identifier: name.toUpperCase() });
     assert.equal(created.status, 200, JSON.stringify(created.body));
-    assert.deepEqual(created.body.response.supported_identifiers, ['email_address', 'username']);
+    assert.deepEqual(created.body.response.supported_identifiers, [
+      'email_address',
+      'phone_number',
+      'username',
+    ]);
     const done = await browser.post(`/client/sign_ins/${created.body.response.id}/attempt_first_factor`, {
       strategy: 'password',
       password: PASSWORD,

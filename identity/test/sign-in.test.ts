@@ -50,7 +50,7 @@ forEachBackend('sign-in with a password', (backend) => {
     assert.match(signIn.id, /^sia_/);
     assert.equal(signIn.status, 'needs_first_factor');
     assert.equal(signIn.identifier, email);
-    assert.deepEqual(signIn.supported_identifiers, ['email_address', 'username']);
+    assert.deepEqual(signIn.supported_identifiers, ['email_address', 'phone_number', 'username']);
     assert.deepEqual(signIn.supported_first_factors, [
       { strategy: 'password' },
       { strategy: 'email_code', safe_identifier: email, email_address_id: emailId, primary: true },
@@ -157,7 +157,7 @@ forEachBackend('sign-in with a password', (backend) => {
       'password',
     );
     assertError(
-      await browser.post('/client/sign_ins', { identifier: email, strategy: 'phone_code' }),
+      await browser.post('/client/sign_ins', { identifier: email, strategy: 'web3_metamask_signature' }),
       422,
       'form_param_value_invalid',
       'strategy',

@@ -130,10 +130,10 @@ forEachBackend('sign-up validation and test mode', (backend) => {
       'strategy',
     );
     await rejectedCreate(
-      { phone_number: '+15555550100', password: PASSWORD },
+      { web3_wallet: '0x52908400098527886E0F7030069857D2E4169EE7', password: PASSWORD },
       422,
       'form_param_value_invalid',
-      'phone_number',
+      'web3_wallet',
     );
   });
 

@@ -14,9 +14,13 @@ const escapeHtml = (s: string) =>
 
 /**
  * Development outbox: `/mail` and `/sms` as JSON (newest first), `/mail.html` and `/sms.html` for people.
- * Registered only in development mode without SMTP, never in production.
+ * Registered only in development mode, never in production, and each channel only while it is captured
+ * (mail without SMTP, SMS without Twilio).
  */
-export async function devOutboxPlugin(app: FastifyInstance, opts: { db: Database }) {
+export async function devOutboxPlugin(
+  app: FastifyInstance,
+  opts: { db: Database; channels: { mail: boolean; sms: boolean } },
+) {
   const list = async (channel: 'mail' | 'sms', to: string | undefined) =>
     opts.db.query<OutboxRow>(
       `SELECT recipient, subject, text_body, html_body, created_at FROM outbox
@@ -25,23 +29,32 @@ export async function devOutboxPlugin(app: FastifyInstance, opts: { db: Database
       [channel, to ?? null],
     );
 
-  app.get<{ Querystring: { to?: string } }>('/mail', async (req, reply) => {
-    if (wantsHtml(req.headers.accept)) return reply.redirect(`${req.url.split('?')[0]}.html`);
-    const rows = await list('mail', req.query.to);
-    return rows.map((r) => ({
-      to: r.recipient,
-      subject: r.subject,
-      text: r.text_body,
-      html: r.html_body,
-      created_at: r.created_at.toISOString(),
-    }));
-  });
-  app.get<{ Querystring: { to?: string } }>('/sms', async (req, reply) => {
-    if (wantsHtml(req.headers.accept)) return reply.redirect(`${req.url.split('?')[0]}.html`);
-    const rows = await list('sms', req.query.to);
-    return rows.map((r) => ({ to: r.recipient, text: r.text_body, created_at: r.created_at.toISOString() }));
-  });
+  if (opts.channels.mail)
+    app.get<{ Querystring: { to?: string } }>('/mail', async (req, reply) => {
+      if (wantsHtml(req.headers.accept)) return reply.redirect(`${req.url.split('?')[0]}.html`);
+      const rows = await list('mail', req.query.to);
+      return rows.map((r) => ({
+        to: r.recipient,
+        subject: r.subject,
+        text: r.text_body,
+        html: r.html_body,
+        created_at: r.created_at.toISOString(),
+      }));
+    });
+  if (opts.channels.sms)
+    app.get<{ Querystring: { to?: string } }>('/sms', async (req, reply) => {
+      if (wantsHtml(req.headers.accept)) return reply.redirect(`${req.url.split('?')[0]}.html`);
+      // Any formatting of the number, and the "+" a query string turns into a space, finds it.
+      const to = req.query.to === undefined ? undefined : `+${req.query.to.replace(/\D/g, '')}`;
+      const rows = await list('sms', to);
+      return rows.map((r) => ({
+        to: r.recipient,
+        text: r.text_body,
+        created_at: r.created_at.toISOString(),
+      }));
+    });
   for (const channel of ['mail', 'sms'] as const) {
+    if (!opts.channels[channel]) continue;
     app.get(`/${channel}.html`, async (_req, reply) => {
       const rows = await list(channel, undefined);
       const items = rows

@@ -91,6 +91,7 @@ export async function clientJSON(
           signInOwner?.emails ?? [],
           deps,
           signInOwner?.secondFactors ?? null,
+          signInOwner?.phones ?? [],
         )
       : null,
     sign_up: signUp ? signUpJSON(signUp) : null,

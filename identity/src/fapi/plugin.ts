@@ -2,6 +2,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import formbody from '@fastify/formbody';
 import { DatabaseUnavailableError, type Queryable } from '../db/database.ts';
 import { MailUnavailableError } from '../mail/mailer.ts';
+import { SmsUnavailableError } from '../sms/sms-sender.ts';
+import { phoneNumberUndeliverable } from '../phone-numbers/phone-number.ts';
 import type { IdentityDeps } from '../deps.ts';
 import { ClerkError, errorBody, errors } from '../errors.ts';
 import { setCookie } from '../http/cookies.ts';
@@ -117,6 +119,10 @@ export async function fapiPlugin(app: FastifyInstance, opts: { deps: IdentityDep
       if (err instanceof MailUnavailableError) {
         req.log.warn({ err: { message: err.message } }, 'mail server unavailable');
         return sendError(reply, errors.unavailable());
+      }
+      if (err instanceof SmsUnavailableError) {
+        req.log.warn({ err: { message: err.message } }, 'SMS provider unavailable');
+        return sendError(reply, err.recipientRejected ? phoneNumberUndeliverable() : errors.unavailable());
       }
       req.log.error(
         { err: { message: (err as Error).message, stack: (err as Error).stack } },

@@ -21,6 +21,8 @@ import { touchSessionRoute } from './sessions/touch-session.ts';
 import { sessionVerificationRoutes } from './sessions/verify/routes.ts';
 import { attemptFirstFactorRoute } from './sign-ins/attempt-first-factor.ts';
 import { attemptSecondFactorRoute } from './sign-ins/attempt-second-factor.ts';
+import { prepareSecondFactorRoute } from './sign-ins/prepare-second-factor.ts';
+import { phoneNumberRoutes } from './me/phone-numbers/routes.ts';
 import { createSignInRoute } from './sign-ins/create-sign-in.ts';
 import { getSignInRoute } from './sign-ins/get-sign-in.ts';
 import { prepareFirstFactorRoute } from './sign-ins/prepare-first-factor.ts';
@@ -47,6 +49,7 @@ export function fapiRoutes(config: IdentityConfig): FapiRoute[] {
     prepareFirstFactorRoute,
     attemptFirstFactorRoute(config),
     resetPasswordRoute,
+    prepareSecondFactorRoute,
     attemptSecondFactorRoute(config),
     createSignUpRoute,
     getSignUpRoute,
@@ -61,6 +64,7 @@ export function fapiRoutes(config: IdentityConfig): FapiRoute[] {
     removeSessionRoute,
     ...sessionVerificationRoutes(config),
     ...profileRoutes(config),
+    ...phoneNumberRoutes(config),
     createTotpRoute,
     verifyTotpRoute(config),
     deleteTotpRoute,

@@ -1,5 +1,6 @@
 import { passwordSettingsJSON } from '../passwords/policy.ts';
 import type { IdentityConfig } from '../config.ts';
+import { phoneNumbersEnabled } from '../sms/choose-sender.ts';
 
 const off = {
   enabled: false,
@@ -92,7 +93,20 @@ export function environmentJSON(config: IdentityConfig) {
         password: { ...off, enabled: true, required: true },
         first_name: { ...off, enabled: true },
         last_name: { ...off, enabled: true },
-        phone_number: off,
+        // Optional at sign-up (verified by SMS), a sign-in identifier with SMS codes, and a second factor;
+        // off when no SMS can be sent (production without Twilio).
+        phone_number: phoneNumbersEnabled(config)
+          ? {
+              enabled: true,
+              required: false,
+              used_for_first_factor: true,
+              first_factors: ['phone_code'],
+              used_for_second_factor: true,
+              second_factors: ['phone_code'],
+              verifications: ['phone_code'],
+              verify_at_sign_up: true,
+            }
+          : off,
         // Optional at sign-up; a sign-in identifier beside the email address ("Email address or username").
         username: { ...off, enabled: true, used_for_first_factor: true },
         web3_wallet: off,

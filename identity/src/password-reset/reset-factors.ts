@@ -6,7 +6,7 @@ import { maskEmail } from '../users/mask-email.ts';
  * `needs_new_password`. `reset_password_phone_code` joins this list with phone numbers (same shape, with
  * `phone_number_id`), sent by the phone-code sender.
  */
-export const RESET_PASSWORD_STRATEGIES = ['reset_password_email_code'] as const;
+export const RESET_PASSWORD_STRATEGIES = ['reset_password_email_code', 'reset_password_phone_code'] as const;
 export type ResetPasswordStrategy = (typeof RESET_PASSWORD_STRATEGIES)[number];
 
 export function isResetPasswordStrategy(strategy: string | undefined): strategy is ResetPasswordStrategy {

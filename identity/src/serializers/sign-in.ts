@@ -4,9 +4,16 @@ import { isUsernameIdentifier } from '../users/usernames.ts';
 import { maskEmail } from '../users/mask-email.ts';
 import { resetPasswordFactorsFor } from '../password-reset/reset-factors.ts';
 import { supportedSecondFactors, type SecondFactorState } from '../second-factors/second-factor-state.ts';
+import type { PhoneNumberRow } from '../store/phone-numbers.ts';
+import { phoneFirstFactorsFor, phoneResetPasswordFactorsFor } from '../phone-numbers/phone-factors.ts';
 
 /** The first factors a user may use; the reset-password factors come last (see resetPasswordFactorsFor). */
-export function firstFactorsFor(user: UserRow, emails: EmailAddressRow[], identifier: string | null = null) {
+export function firstFactorsFor(
+  user: UserRow,
+  emails: EmailAddressRow[],
+  identifier: string | null = null,
+  phones: PhoneNumberRow[] = [],
+) {
   const factors: Record<string, unknown>[] = [];
   if (user.password_hash) factors.push({ strategy: 'password' });
   // Identified by username: codes and links go to the primary address only, shown masked so that
@@ -25,6 +32,9 @@ export function firstFactorsFor(user: UserRow, emails: EmailAddressRow[], identi
       });
     }
   }
+  factors.push(...phoneFirstFactorsFor(user, phones, identifier));
+  // Signed in by phone number: the reset code goes to that phone first (clerk-js takes the first one).
+  factors.push(...phoneResetPasswordFactorsFor(user, phones, identifier));
   factors.push(...resetPasswordFactorsFor(user, emails, identifier));
   return factors;
 }
@@ -35,18 +45,21 @@ export function signInJSON(
   emails: EmailAddressRow[],
   images: ImageUrls,
   secondFactors: SecondFactorState | null = null,
+  phones: PhoneNumberRow[] = [],
 ) {
   return {
     object: 'sign_in',
     id: signIn.id,
     status: signIn.status,
-    supported_identifiers: ['email_address', 'username'],
+    supported_identifiers: ['email_address', 'phone_number', 'username'],
     identifier: signIn.identifier,
     user_data: user
       ? { first_name: user.first_name, last_name: user.last_name, ...userImageJSON(user, images) }
       : null,
     supported_first_factors:
-      user && signIn.status !== 'needs_identifier' ? firstFactorsFor(user, emails, signIn.identifier) : [],
+      user && signIn.status !== 'needs_identifier'
+        ? firstFactorsFor(user, emails, signIn.identifier, phones)
+        : [],
     supported_second_factors:
       secondFactors && signIn.status === 'needs_second_factor' ? supportedSecondFactors(secondFactors) : null,
     first_factor_verification: verificationJSON(signIn.first_factor_verification),

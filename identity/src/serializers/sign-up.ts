@@ -1,8 +1,9 @@
 import type { SignUpRow } from '../store/rows.ts';
 import { ms, verificationJSON } from './user.ts';
+import { signUpPhoneVerificationJSON } from './phone-number.ts';
 
 export const SIGN_UP_REQUIRED_FIELDS = ['email_address', 'password'] as const;
-export const SIGN_UP_OPTIONAL_FIELDS = ['first_name', 'last_name', 'username'] as const;
+export const SIGN_UP_OPTIONAL_FIELDS = ['first_name', 'last_name', 'username', 'phone_number'] as const;
 
 export function missingFields(s: Pick<SignUpRow, 'email_address' | 'password_hash'>): string[] {
   const missing: string[] = [];
@@ -11,8 +12,14 @@ export function missingFields(s: Pick<SignUpRow, 'email_address' | 'password_has
   return missing;
 }
 
-export function unverifiedFields(s: Pick<SignUpRow, 'email_address' | 'email_verification'>): string[] {
-  return s.email_address && s.email_verification?.status !== 'verified' ? ['email_address'] : [];
+export function unverifiedFields(
+  s: Pick<SignUpRow, 'email_address' | 'email_verification' | 'phone_number' | 'phone_verification'>,
+): string[] {
+  const unverified: string[] = [];
+  if (s.email_address && s.email_verification?.status !== 'verified') unverified.push('email_address');
+  // After the email address (clerk-js verifies them in this order): /sign-up#/verify-phone-number.
+  if (s.phone_number && s.phone_verification?.status !== 'verified') unverified.push('phone_number');
+  return unverified;
 }
 
 export function signUpJSON(s: SignUpRow) {
@@ -40,13 +47,13 @@ export function signUpJSON(s: SignUpRow) {
     unverified_fields: s.status === 'complete' ? [] : unverifiedFields(s),
     verifications: {
       email_address: emailVerification,
-      phone_number: null,
+      phone_number: signUpPhoneVerificationJSON(s),
       web3_wallet: null,
       external_account: null,
     },
     username: s.username,
     email_address: s.email_address,
-    phone_number: null,
+    phone_number: s.phone_number,
     web3_wallet: null,
     first_name: s.first_name,
     last_name: s.last_name,

@@ -1,4 +1,6 @@
 import type { EmailAddressRow, UserRow, VerificationState } from '../store/rows.ts';
+import type { PhoneNumberRow } from '../store/phone-numbers.ts';
+import { phoneNumberJSON } from './phone-number.ts';
 import {
   NO_SECOND_FACTORS,
   twoFactorEnabled,
@@ -67,6 +69,7 @@ export function userJSON(
     includePrivate?: boolean;
     organizationMemberships?: unknown[];
     secondFactors?: SecondFactorState;
+    phoneNumbers?: PhoneNumberRow[];
   },
 ) {
   const secondFactors = opts.secondFactors ?? NO_SECOND_FACTORS;
@@ -79,14 +82,14 @@ export function userJSON(
     last_name: user.last_name,
     ...userImageJSON(user, opts.images),
     primary_email_address_id: user.primary_email_address_id,
-    primary_phone_number_id: null,
+    primary_phone_number_id: user.primary_phone_number_id ?? null,
     primary_web3_wallet_id: null,
     password_enabled: user.password_hash !== null,
     two_factor_enabled: twoFactorEnabled(secondFactors),
     totp_enabled: secondFactors.totp,
     backup_code_enabled: secondFactors.backupCodes,
     email_addresses: emails.map(emailAddressJSON),
-    phone_numbers: [],
+    phone_numbers: (opts.phoneNumbers ?? []).map((p) => phoneNumberJSON(p)),
     web3_wallets: [],
     external_accounts: [],
     passkeys: [],

@@ -7,6 +7,7 @@ export interface UserRow {
   username: string | null;
   password_hash: string | null;
   primary_email_address_id: string | null;
+  primary_phone_number_id: string | null;
   /** The profile image's id (its bytes are in user_images); null for the default image. */
   image_id: string | null;
   public_metadata: Record<string, unknown>;
@@ -104,6 +105,9 @@ export interface SignUpRow {
   username: string | null;
   email_address: string | null;
   email_verification: VerificationState | null;
+  /** E.164; optional at sign-up, verified by an SMS code before the account exists. */
+  phone_number: string | null;
+  phone_verification: VerificationState | null;
   first_name: string | null;
   last_name: string | null;
   password_hash: string | null;

@@ -1,6 +1,7 @@
 import type { Queryable } from '../db/database.ts';
 import { newId } from '../ids.ts';
 import type { EmailAddressRow, UserRow } from './rows.ts';
+import { findUserByPhoneNumber } from './phone-numbers.ts';
 
 export async function findUserById(db: Queryable, id: string): Promise<UserRow | null> {
   const [row] = await db.query<UserRow>('SELECT * FROM users WHERE id = $1', [id]);
@@ -16,9 +17,10 @@ export async function findUserByEmail(db: Queryable, email: string): Promise<Use
   return row ?? null;
 }
 
-/** A user by sign-in identifier: a verified email address, or else a username. */
+/** A user by sign-in identifier: a verified email address, a phone number (E.164), or else a username. */
 export async function findUserByIdentifier(db: Queryable, identifier: string): Promise<UserRow | null> {
   if (identifier.includes('@')) return findUserByEmail(db, identifier);
+  if (identifier.startsWith('+')) return findUserByPhoneNumber(db, identifier);
   const [row] = await db.query<UserRow>('SELECT * FROM users WHERE lower(username) = lower($1)', [
     identifier,
   ]);

@@ -5,6 +5,7 @@ import { publicUserDataJSON, userJSON } from '../serializers/user.ts';
 import { membershipsOfUsers, organizationsByIds } from '../store/organizations.ts';
 import type { EmailAddressRow, MembershipRow, OrganizationRow, UserRow } from '../store/rows.ts';
 import { emailAddressesOf } from '../store/users.ts';
+import { phoneNumbersOf, type PhoneNumberRow } from '../store/phone-numbers.ts';
 import {
   NO_SECOND_FACTORS,
   secondFactorStates,
@@ -14,6 +15,7 @@ import {
 export interface Owner {
   user: UserRow;
   emails: EmailAddressRow[];
+  phones: PhoneNumberRow[];
   memberships: MembershipRow[];
   organizations: Map<string, OrganizationRow>;
   secondFactors: SecondFactorState;
@@ -25,6 +27,7 @@ export async function loadUsers(tx: Queryable, ids: string[]): Promise<Map<strin
   if (!unique.length) return new Map();
   const users = await tx.query<UserRow>('SELECT * FROM users WHERE id = ANY($1)', [unique]);
   const emails = await emailAddressesOf(tx, unique);
+  const phones = await phoneNumbersOf(tx, unique);
   const memberships = await membershipsOfUsers(tx, unique);
   const organizations = await organizationsByIds(
     tx,
@@ -37,6 +40,7 @@ export async function loadUsers(tx: Queryable, ids: string[]): Promise<Map<strin
       {
         user: u,
         emails: emails.get(u.id) ?? [],
+        phones: phones.get(u.id) ?? [],
         memberships: memberships.filter((m) => m.user_id === u.id),
         organizations,
         secondFactors: secondFactors.get(u.id) ?? NO_SECOND_FACTORS,
@@ -59,6 +63,7 @@ export function fullUserJSON(
     now,
     includePrivate: opts.includePrivate,
     secondFactors: owner.secondFactors,
+    phoneNumbers: owner.phones,
     organizationMemberships: owner.memberships.flatMap((m) => {
       const org = owner.organizations.get(m.organization_id);
       return org ? [membershipJSON(m, org, publicData, { imageBase: deps.fapiBase })] : [];

@@ -6,9 +6,17 @@ import { field, has, jsonObjectField } from '../form.ts';
 import { parseSignUpInput } from '../sign-ups/validate.ts';
 import { currentSession } from './me-session.ts';
 import { meResponse } from './me-routes.ts';
+import { primaryPhoneNumberFor } from './phone-numbers/primary-phone-number.ts';
 
 /** What `user.update()` may send; anything else non-empty is refused rather than silently ignored. */
-const FIELDS = ['first_name', 'last_name', 'username', 'primary_email_address_id', 'unsafe_metadata'];
+const FIELDS = [
+  'first_name',
+  'last_name',
+  'username',
+  'primary_email_address_id',
+  'primary_phone_number_id',
+  'unsafe_metadata',
+];
 const UNIQUE_VIOLATION = '23505';
 
 /**
@@ -63,6 +71,11 @@ export const updateMeRoute: FapiRoute = {
         );
       }
       set('primary_email_address_id', email.id);
+    }
+
+    const primaryPhoneId = field(ctx.body, 'primary_phone_number_id');
+    if (primaryPhoneId !== undefined) {
+      set('primary_phone_number_id', await primaryPhoneNumberFor(ctx.tx, userId, primaryPhoneId));
     }
 
     const unsafeMetadata = jsonObjectField(ctx.body, 'unsafe_metadata');

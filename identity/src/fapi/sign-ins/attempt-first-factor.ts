@@ -13,6 +13,7 @@ import { codeAttemptLimits } from './rate-limits.ts';
 import { codeFailure } from '../code-failure.ts';
 import { isResetPasswordStrategy } from '../../password-reset/reset-factors.ts';
 import { attemptResetPasswordFactor } from './reset-password-factor.ts';
+import { attemptPhoneCodeFactor } from './phone-code-factor.ts';
 
 /** POST /client/sign_ins/:id/attempt_first_factor — password, email code or reset code. */
 export const attemptFirstFactorRoute = (config: IdentityConfig): FapiRoute => ({
@@ -28,6 +29,7 @@ export const attemptFirstFactorRoute = (config: IdentityConfig): FapiRoute => ({
       return attemptPassword(ctx, signIn, user, password);
     }
     if (isResetPasswordStrategy(strategy)) return attemptResetPasswordFactor(ctx, signIn, user, strategy);
+    if (strategy === 'phone_code') return attemptPhoneCodeFactor(ctx, signIn, user);
     // An email link is attempted by opening it (GET /v1/verify), never here.
     if (strategy !== 'email_code') throw errors.strategyForUserInvalid();
     const code = field(ctx.body, 'code');

@@ -11,6 +11,7 @@ import { loadActionableSignIn } from './load-sign-in.ts';
 import { codeAttemptLimits } from './rate-limits.ts';
 import { signInResponse } from './respond.ts';
 import { updateSignIn } from './sign-in-store.ts';
+import { attemptPhoneSecondFactor } from './phone-second-factor.ts';
 
 /**
  * POST /client/sign_ins/:id/attempt_second_factor — the authenticator code or a backup code after the
@@ -28,6 +29,8 @@ export const attemptSecondFactorRoute = (config: IdentityConfig): FapiRoute => (
     if (!strategy) throw errors.paramMissing('strategy');
     const offered = supportedSecondFactors(await secondFactorStateOf(ctx.tx, user.id));
     if (!offered.some((f) => f.strategy === strategy)) throw errors.noSecondFactors(strategy);
+    // SMS codes are sent codes, checked in the code store (expiry, attempts) like first-factor codes.
+    if (strategy === 'phone_code') return attemptPhoneSecondFactor(ctx, signIn, user);
     const code = field(ctx.body, 'code');
     if (!code) throw errors.paramMissing('code');
 

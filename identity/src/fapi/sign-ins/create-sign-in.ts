@@ -15,11 +15,14 @@ import { signInWithTicket } from '../tickets/sign-in-ticket.ts';
 import { isResetPasswordStrategy, RESET_PASSWORD_STRATEGIES } from '../../password-reset/reset-factors.ts';
 import { sendEmailLink } from '../email-links/send-email-link.ts';
 import { prepareResetPasswordFactor } from './reset-password-factor.ts';
+import { preparePhoneCodeFactor } from './phone-code-factor.ts';
+import { normalizeSignInIdentifier } from '../../phone-numbers/phone-number.ts';
 
 const SUPPORTED_STRATEGIES = new Set([
   'password',
   'email_code',
   'email_link',
+  'phone_code',
   'ticket',
   ...RESET_PASSWORD_STRATEGIES,
 ]);
@@ -32,7 +35,9 @@ export const createSignInRoute = (config: IdentityConfig): FapiRoute => ({
   async handler(ctx) {
     assertRedirectParams(ctx.body, ctx.deps.config);
     const client = await ctx.ensureClient();
-    const identifier = field(ctx.body, 'identifier')?.toLowerCase();
+    const identifier = normalizeSignInIdentifier(field(ctx.body, 'identifier'), {
+      testMode: ctx.deps.config.mode === 'development',
+    });
     const strategy = field(ctx.body, 'strategy');
     if (strategy && !SUPPORTED_STRATEGIES.has(strategy)) {
       throw errors.paramValueInvalid(
@@ -90,6 +95,7 @@ export const createSignInRoute = (config: IdentityConfig): FapiRoute => ({
       );
     }
     if (isResetPasswordStrategy(strategy)) return prepareResetPasswordFactor(ctx, signIn, user, strategy);
+    if (strategy === 'phone_code') return preparePhoneCodeFactor(ctx, signIn, user);
 
     const password = rawField(ctx.body, 'password');
     if (strategy === 'password' || password !== undefined) {

@@ -9,6 +9,7 @@ import { updateSignIn } from './sign-in-store.ts';
 import { isResetPasswordStrategy } from '../../password-reset/reset-factors.ts';
 import { sendEmailLink } from '../email-links/send-email-link.ts';
 import { prepareResetPasswordFactor } from './reset-password-factor.ts';
+import { preparePhoneCodeFactor } from './phone-code-factor.ts';
 
 /** POST /client/sign_ins/:id/prepare_first_factor — sends the email code, link or reset code (also "resend"). */
 export const prepareFirstFactorRoute: FapiRoute = {
@@ -20,6 +21,7 @@ export const prepareFirstFactorRoute: FapiRoute = {
     const strategy = field(ctx.body, 'strategy');
     if (strategy === 'password') return signInResponse(ctx, signIn);
     if (isResetPasswordStrategy(strategy)) return prepareResetPasswordFactor(ctx, signIn, user, strategy);
+    if (strategy === 'phone_code') return preparePhoneCodeFactor(ctx, signIn, user);
     if (strategy !== 'email_code' && strategy !== 'email_link') throw errors.strategyForUserInvalid();
     const emails = (await emailAddressesOf(ctx.tx, [user.id])).get(user.id) ?? [];
     const email = emailOf(emails, field(ctx.body, 'email_address_id'), user.primary_email_address_id);

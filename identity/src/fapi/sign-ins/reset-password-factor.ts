@@ -11,6 +11,7 @@ import { emailOf, sendEmailCode } from './email-code.ts';
 import { signInResponse } from './respond.ts';
 import { setNewPassword } from './set-new-password.ts';
 import { updateSignIn } from './sign-in-store.ts';
+import { prepareResetPasswordPhoneCode } from './reset-password-phone-code.ts';
 
 const subjectOf = (signIn: SignInRow, strategy: ResetPasswordStrategy) => `sign_in:${signIn.id}:${strategy}`;
 
@@ -24,6 +25,7 @@ export async function prepareResetPasswordFactor(
   user: UserRow,
   strategy: ResetPasswordStrategy,
 ): Promise<FapiResult> {
+  if (strategy === 'reset_password_phone_code') return prepareResetPasswordPhoneCode(ctx, signIn, user);
   if (!user.password_hash) throw errors.strategyForUserInvalid();
   const emails = (await emailAddressesOf(ctx.tx, [user.id])).get(user.id) ?? [];
   // By default the address the reset factor names (the typed one, else the primary).

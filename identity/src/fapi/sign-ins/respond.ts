@@ -12,6 +12,7 @@ export async function signInResponse(ctx: FapiContext, signIn: SignInRow): Promi
       owner?.emails ?? [],
       ctx.deps,
       owner?.secondFactors ?? null,
+      owner?.phones ?? [],
     ),
   };
 }

@@ -7,6 +7,7 @@ import { usernameTaken } from '../../users/usernames.ts';
 import { ticketSignUpChanges } from '../tickets/sign-up-ticket.ts';
 import type { SignUpChanges } from './sign-up-store.ts';
 import type { SignUpInput } from './validate.ts';
+import { phoneSignUpChanges } from './phone-verification.ts';
 
 /** Turns validated input into column changes; a new email address needs a new verification. */
 export async function changesFromInput(
@@ -26,6 +27,7 @@ export async function changesFromInput(
     if (await usernameTaken(ctx.tx, input.username)) throw errors.identifierExists('username');
     changes.username = input.username;
   }
+  Object.assign(changes, await phoneSignUpChanges(ctx, existing));
   if (input.password !== undefined) changes.password_hash = await hashPassword(input.password);
   if (input.firstName !== undefined) changes.first_name = input.firstName;
   if (input.lastName !== undefined) changes.last_name = input.lastName;

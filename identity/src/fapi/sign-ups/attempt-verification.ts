@@ -8,6 +8,7 @@ import { codeAttemptLimits } from '../sign-ins/rate-limits.ts';
 import { completeIfReady } from './complete-sign-up.ts';
 import { loadSignUp } from './load-sign-up.ts';
 import { updateSignUp } from './sign-up-store.ts';
+import { attemptPhoneSignUpVerification } from './phone-verification.ts';
 
 /** POST /client/sign_ups/:id/attempt_verification — checks the emailed code, completing the sign-up. */
 export const attemptVerificationRoute = (config: IdentityConfig): FapiRoute => ({
@@ -16,10 +17,12 @@ export const attemptVerificationRoute = (config: IdentityConfig): FapiRoute => (
   rateLimits: codeAttemptLimits(config),
   async handler(ctx) {
     const signUp = await loadSignUp(ctx, { actionable: true });
-    if (field(ctx.body, 'strategy') !== 'email_code') {
+    const strategy = field(ctx.body, 'strategy');
+    if (strategy === 'phone_code') return attemptPhoneSignUpVerification(ctx, signUp);
+    if (strategy !== 'email_code') {
       throw errors.paramValueInvalid(
         'strategy',
-        'Only email_code verification is enabled for this application.',
+        'Only email_code and phone_code verification are enabled for this application.',
       );
     }
     const code = field(ctx.body, 'code');

@@ -6,6 +6,7 @@ import { createUserWithVerifiedEmail, emailAddressTaken } from '../../store/user
 import type { FapiContext, FapiResult } from '../context.ts';
 import { acceptTicketOfSignUp } from '../tickets/sign-up-ticket.ts';
 import { usernameTaken } from '../../users/usernames.ts';
+import { assertSignUpPhoneAvailable, attachSignUpPhoneNumber } from './sign-up-phone-number.ts';
 
 const UNIQUE_VIOLATION = '23505';
 import { updateSignUp } from './sign-up-store.ts';
@@ -27,6 +28,7 @@ export async function completeIfReady(ctx: FapiContext, signUp: SignUpRow): Prom
   if (signUp.username && (await usernameTaken(ctx.tx, signUp.username))) {
     throw errors.identifierExists('username');
   }
+  await assertSignUpPhoneAvailable(ctx, signUp);
   // Another browser may complete a sign-up for the same address (or username) at the same moment: the
   // unique index decides, and the loser gets the same answer as if it had come second.
   const user = await createUserWithVerifiedEmail(ctx.tx, {
@@ -45,6 +47,7 @@ export async function completeIfReady(ctx: FapiContext, signUp: SignUpRow): Prom
     }
     throw err;
   });
+  await attachSignUpPhoneNumber(ctx, user.id, signUp);
   // A ticket sign-up joins the inviting organisation in this same transaction.
   await acceptTicketOfSignUp(ctx, signUp, user.id);
   const session = await openSession(ctx, user.id, 'sign_up_id');

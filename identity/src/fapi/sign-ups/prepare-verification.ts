@@ -6,6 +6,7 @@ import { sendEmailCode } from '../sign-ins/email-code.ts';
 import { sendEmailLink } from '../email-links/send-email-link.ts';
 import { loadSignUp } from './load-sign-up.ts';
 import { updateSignUp } from './sign-up-store.ts';
+import { preparePhoneSignUpVerification } from './phone-verification.ts';
 
 /**
  * POST /client/sign_ups/:id/prepare_verification — emails a code, or a link when the instance verifies
@@ -18,6 +19,7 @@ export const prepareVerificationRoute: FapiRoute = {
   async handler(ctx) {
     const signUp = await loadSignUp(ctx, { actionable: true });
     const strategy = field(ctx.body, 'strategy');
+    if (strategy === 'phone_code') return preparePhoneSignUpVerification(ctx, signUp);
     const linksEnabled = ctx.deps.config.emailLinks.signUpVerification === 'link';
     if (strategy !== 'email_code' && !(strategy === 'email_link' && linksEnabled)) {
       throw errors.paramValueInvalid(

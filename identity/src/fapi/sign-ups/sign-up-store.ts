@@ -9,6 +9,8 @@ type Column =
   | 'username'
   | 'email_address'
   | 'email_verification'
+  | 'phone_number'
+  | 'phone_verification'
   | 'first_name'
   | 'last_name'
   | 'password_hash'
@@ -18,7 +20,7 @@ type Column =
   | 'created_session_id';
 export type SignUpChanges = Partial<Pick<SignUpRow, Column>>;
 
-const JSON_COLUMNS = new Set(['email_verification', 'unsafe_metadata']);
+const JSON_COLUMNS = new Set(['email_verification', 'phone_verification', 'unsafe_metadata']);
 const encode = (k: string, v: unknown) =>
   JSON_COLUMNS.has(k) && v !== null && v !== undefined ? JSON.stringify(v) : v;
 

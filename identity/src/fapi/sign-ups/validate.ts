@@ -35,7 +35,8 @@ export interface SignUpInput {
   ticket?: string;
 }
 
-const UNSUPPORTED = ['phone_number', 'web3_wallet', 'token', 'transfer'] as const;
+// `phone_number` is read with the request's context (the instance decides which numbers are valid).
+const UNSUPPORTED = ['web3_wallet', 'token', 'transfer'] as const;
 
 /** Parses and validates sign-up fields; any invalid field rejects the whole request, so nothing changes. */
 export function parseSignUpInput(body: FormBody, passwordPolicy: PasswordPolicy): SignUpInput {

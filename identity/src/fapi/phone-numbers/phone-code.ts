@@ -1,0 +1,77 @@
+import { sixDigitCode } from '../../crypto/secrets.ts';
+import { errors } from '../../errors.ts';
+import { isTestPhoneNumber, TEST_MODE_CODE } from '../../instance/test-mode.ts';
+import { verificationCodeSms, type PhoneCodePurpose } from '../../sms/templates.ts';
+import { hit, type RateLimitRule } from '../../store/rate-limits.ts';
+import type { VerificationState } from '../../store/rows.ts';
+import { issueCode } from '../../store/verification-codes.ts';
+import type { FapiContext } from '../context.ts';
+import { phoneNumbersDisabled } from './phone-numbers-enabled.ts';
+
+/**
+ * Every SMS costs money and can be abused to pump messages to premium numbers, so besides each route's
+ * per-attempt limit, sending is limited per number and per client IP (counted in the database, shared by
+ * every instance).
+ */
+export const SMS_LIMITS = {
+  perNumber: { limit: 5, windowSeconds: 600 },
+  perNumberPerDay: { limit: 20, windowSeconds: 24 * 3600 },
+  perIp: { limit: 30, windowSeconds: 3600 },
+} as const;
+
+/**
+ * Issues and sends a one-time code by SMS for `subject`. Only its keyed hash is stored; the code leaves
+ * this function only inside the SMS. Clerk's test numbers (development only) receive nothing and take
+ * 424242, and do not count towards the sending limits.
+ */
+export async function sendPhoneCode(
+  ctx: FapiContext,
+  input: {
+    subject: string;
+    /** E.164. */
+    phone: string;
+    purpose: PhoneCodePurpose;
+    /** The verification's strategy (`reset_password_phone_code` for a reset code). */
+    strategy?: string;
+  },
+): Promise<VerificationState> {
+  const { config, keys, sms } = ctx.deps;
+  const testMode = config.mode === 'development' && isTestPhoneNumber(input.phone);
+  const sender = testMode ? null : sms;
+  if (!testMode) {
+    if (!sender) throw phoneNumbersDisabled();
+    const rules: RateLimitRule[] = [
+      { key: `sms:to:${input.phone}`, ...SMS_LIMITS.perNumber },
+      { key: `sms:to_day:${input.phone}`, ...SMS_LIMITS.perNumberPerDay },
+      { key: `sms:ip:${ctx.ip}`, ...SMS_LIMITS.perIp },
+    ];
+    for (const rule of rules) {
+      // Counted in the request's transaction: a refused send rolls back with it, an accepted one stays.
+      const wait = await hit(ctx.tx, rule, ctx.now);
+      if (wait > 0) throw errors.tooManyRequests(wait);
+    }
+  }
+  const code = testMode ? TEST_MODE_CODE : sixDigitCode();
+  const expireAt = await issueCode(ctx.tx, {
+    subject: input.subject,
+    code,
+    pepper: keys.codePepper,
+    ttlSeconds: config.codeTtlSeconds,
+    now: ctx.now,
+  });
+  if (sender) {
+    const message = verificationCodeSms(input.phone, {
+      code,
+      appName: config.applicationName,
+      purpose: input.purpose,
+      ttlSeconds: config.codeTtlSeconds,
+    });
+    await sender.send(ctx.tx, message);
+  }
+  return {
+    status: 'unverified',
+    strategy: input.strategy ?? 'phone_code',
+    attempts: 0,
+    expire_at: expireAt.getTime(),
+  };
+}

@@ -1,0 +1,83 @@
+import { errors } from '../../errors.ts';
+import { chooseSignInPhone } from '../../phone-numbers/phone-factors.ts';
+import { phoneNumbersOfUser } from '../../store/phone-numbers.ts';
+import type { SignInRow, UserRow } from '../../store/rows.ts';
+import { recordFailedVerification } from '../../store/users.ts';
+import { checkCode } from '../../store/verification-codes.ts';
+import { codeFailure } from '../code-failure.ts';
+import type { FapiContext, FapiResult } from '../context.ts';
+import { field } from '../form.ts';
+import { sendPhoneCode } from '../phone-numbers/phone-code.ts';
+import { firstFactorVerified } from './first-factor-verified.ts';
+import { signInResponse } from './respond.ts';
+import { updateSignIn } from './sign-in-store.ts';
+
+const subjectOf = (signIn: SignInRow) => `sign_in:${signIn.id}:phone_code`;
+
+/**
+ * `phone_code` as a first factor (the SMS card, "Resend", or `strategy=phone_code` at once): a code to
+ * `phone_number_id`, or by default the typed number, the primary one, the first one.
+ */
+export async function preparePhoneCodeFactor(
+  ctx: FapiContext,
+  signIn: SignInRow,
+  user: UserRow,
+): Promise<FapiResult> {
+  const phones = await phoneNumbersOfUser(ctx.tx, user.id);
+  const requested = field(ctx.body, 'phone_number_id');
+  const phone = chooseSignInPhone(user, phones, signIn.identifier, requested);
+  if (!phone) {
+    if (requested !== undefined) {
+      throw errors.paramValueInvalid('phone_number_id', 'phone_number_id does not belong to this account.');
+    }
+    throw errors.strategyForUserInvalid();
+  }
+  const verification = await sendPhoneCode(ctx, {
+    subject: subjectOf(signIn),
+    phone: phone.phone_number,
+    purpose: 'sign_in',
+  });
+  return signInResponse(
+    ctx,
+    await updateSignIn(ctx.tx, signIn.id, { first_factor_verification: verification }, ctx.now),
+  );
+}
+
+/**
+ * The SMS code: right → complete (or the second factor). Wrong codes count like every code: on the
+ * verification (failed after `maxCodeAttempts`) and towards the account lockout.
+ */
+export async function attemptPhoneCodeFactor(
+  ctx: FapiContext,
+  signIn: SignInRow,
+  user: UserRow,
+): Promise<FapiResult> {
+  if (!chooseSignInPhone(user, await phoneNumbersOfUser(ctx.tx, user.id), signIn.identifier, undefined)) {
+    throw errors.strategyForUserInvalid();
+  }
+  const code = field(ctx.body, 'code');
+  if (!code) throw errors.paramMissing('code');
+  const prepared = signIn.first_factor_verification;
+  if (prepared?.strategy !== 'phone_code') throw errors.verificationNotPrepared();
+  const result = await checkCode(ctx.tx, {
+    subject: subjectOf(signIn),
+    code,
+    pepper: ctx.deps.keys.codePepper,
+    maxAttempts: ctx.deps.config.maxCodeAttempts,
+    now: ctx.now,
+  });
+  if (!result.ok) {
+    if (result.reason === 'incorrect' || result.reason === 'too_many_attempts') {
+      await recordFailedVerification(ctx.tx, user.id, ctx.deps.config.lockout, ctx.now);
+    }
+    const failure = codeFailure(prepared, result);
+    await updateSignIn(ctx.tx, signIn.id, { first_factor_verification: failure.verification }, ctx.now);
+    return { error: failure.error };
+  }
+  const done = await firstFactorVerified(ctx, signIn, user, {
+    ...prepared,
+    status: 'verified',
+    attempts: (prepared.attempts ?? 0) + 1,
+  });
+  return signInResponse(ctx, done);
+}

@@ -1,0 +1,91 @@
+import { errors } from '../../errors.ts';
+import { secondFactorStateOf } from '../../second-factors/second-factor-state.ts';
+import type { SignInRow, UserRow } from '../../store/rows.ts';
+import { recordFailedVerification } from '../../store/users.ts';
+import { checkCode } from '../../store/verification-codes.ts';
+import { codeFailure } from '../code-failure.ts';
+import type { FapiContext, FapiResult } from '../context.ts';
+import { field } from '../form.ts';
+import { sendPhoneCode } from '../phone-numbers/phone-code.ts';
+import { openSession } from '../sessions/open-session.ts';
+import { signInResponse } from './respond.ts';
+import { updateSignIn } from './sign-in-store.ts';
+
+const subjectOf = (signIn: SignInRow) => `sign_in:${signIn.id}:second_factor:phone_code`;
+
+/**
+ * `prepare_second_factor` with `phone_code`: a code by SMS to one of the numbers reserved for two-step
+ * verification (`phone_number_id`, by default the default one). A second factor that failed (too many
+ * wrong codes) stays failed: the sign-in starts over.
+ */
+export async function preparePhoneSecondFactor(
+  ctx: FapiContext,
+  signIn: SignInRow,
+  user: UserRow,
+): Promise<FapiResult> {
+  if (signIn.second_factor_verification?.status === 'failed') throw errors.verificationFailed();
+  const { phones } = await secondFactorStateOf(ctx.tx, user.id);
+  const requested = field(ctx.body, 'phone_number_id');
+  const phone = requested === undefined ? phones[0] : phones.find((p) => p.id === requested);
+  if (!phone) {
+    if (requested !== undefined) {
+      throw errors.paramValueInvalid(
+        'phone_number_id',
+        'phone_number_id is not a second factor of this account.',
+      );
+    }
+    throw errors.noSecondFactors('phone_code');
+  }
+  const verification = await sendPhoneCode(ctx, {
+    subject: subjectOf(signIn),
+    phone: phone.phone_number,
+    purpose: 'second_factor',
+  });
+  return signInResponse(
+    ctx,
+    await updateSignIn(ctx.tx, signIn.id, { second_factor_verification: verification }, ctx.now),
+  );
+}
+
+/**
+ * `attempt_second_factor` with `phone_code`: the right code opens the session. Wrong codes count on the
+ * verification (failed after `maxCodeAttempts`) and towards the account lockout, as for every factor.
+ */
+export async function attemptPhoneSecondFactor(
+  ctx: FapiContext,
+  signIn: SignInRow,
+  user: UserRow,
+): Promise<FapiResult> {
+  const code = field(ctx.body, 'code');
+  if (!code) throw errors.paramMissing('code');
+  const prepared = signIn.second_factor_verification;
+  if (prepared?.status === 'failed') throw errors.verificationFailed();
+  if (prepared?.strategy !== 'phone_code') throw errors.verificationNotPrepared();
+  const result = await checkCode(ctx.tx, {
+    subject: subjectOf(signIn),
+    code,
+    pepper: ctx.deps.keys.codePepper,
+    maxAttempts: ctx.deps.config.maxCodeAttempts,
+    now: ctx.now,
+  });
+  if (!result.ok) {
+    if (result.reason === 'incorrect' || result.reason === 'too_many_attempts') {
+      await recordFailedVerification(ctx.tx, user.id, ctx.deps.config.lockout, ctx.now);
+    }
+    const failure = codeFailure(prepared, result);
+    await updateSignIn(ctx.tx, signIn.id, { second_factor_verification: failure.verification }, ctx.now);
+    return { error: failure.error };
+  }
+  const session = await openSession(ctx, user.id, 'sign_in_id');
+  const done = await updateSignIn(
+    ctx.tx,
+    signIn.id,
+    {
+      status: 'complete',
+      second_factor_verification: { ...prepared, status: 'verified', attempts: (prepared.attempts ?? 0) + 1 },
+      created_session_id: session.id,
+    },
+    ctx.now,
+  );
+  return signInResponse(ctx, done);
+}
