@@ -1,11 +1,12 @@
+import { phoneFirstFactorsFor } from '../phone-numbers/phone-factors.ts';
 import { supportedSecondFactors, twoFactorEnabled } from '../second-factors/second-factor-state.ts';
 import type { Owner } from '../users/load-users.ts';
 
 /**
  * The first factors <UserVerification/> offers (it shows password, email_code, phone_code and passkey
- * only): the password, a code to each verified email address.
+ * only): the password, a code to each verified email address, a code to each sign-in phone number.
  */
-export function verificationFirstFactors({ user, emails }: Owner): Record<string, unknown>[] {
+export function verificationFirstFactors({ user, emails, phones }: Owner): Record<string, unknown>[] {
   const factors: Record<string, unknown>[] = [];
   if (user.password_hash) factors.push({ strategy: 'password' });
   for (const e of emails.filter((x) => x.verified_at)) {
@@ -16,6 +17,7 @@ export function verificationFirstFactors({ user, emails }: Owner): Record<string
       primary: e.id === user.primary_email_address_id,
     });
   }
+  factors.push(...phoneFirstFactorsFor(user, phones, null));
   return factors;
 }
 

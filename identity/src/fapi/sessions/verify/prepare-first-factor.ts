@@ -1,7 +1,9 @@
 import { errors } from '../../../errors.ts';
+import { signInPhoneNumbers } from '../../../phone-numbers/phone-factors.ts';
 import { updateSessionVerification } from '../../../reverification/session-verification-store.ts';
 import type { FapiRoute } from '../../context.ts';
 import { field } from '../../form.ts';
+import { sendPhoneCode } from '../../phone-numbers/phone-code.ts';
 import { emailOf, sendEmailCode } from '../../sign-ins/email-code.ts';
 import { codeSubject } from './factor-verified.ts';
 import { loadVerificationAt, loadVerifyingSession } from './load-verification.ts';
@@ -9,7 +11,7 @@ import { verificationResponse } from './respond.ts';
 
 /**
  * POST /client/sessions/:id/verify/prepare_first_factor — a code to one of the user's verified email
- * addresses (`email_address_id`), as for a sign-in.
+ * addresses (`email_address_id`) or sign-in phone numbers (`phone_number_id`), as for a sign-in.
  */
 export const prepareVerificationFirstFactorRoute: FapiRoute = {
   method: 'POST',
@@ -32,6 +34,18 @@ export const prepareVerificationFirstFactorRoute: FapiRoute = {
         subject: codeSubject(verification, 'first_factor', strategy),
         email: email.email_address,
         purpose: 'sign_in',
+      });
+    } else if (strategy === 'phone_code') {
+      const phones = signInPhoneNumbers(owner.phones);
+      const wanted = field(ctx.body, 'phone_number_id');
+      const phone = wanted === undefined ? phones[0] : phones.find((p) => p.id === wanted);
+      if (!phone) {
+        throw errors.paramValueInvalid('phone_number_id', 'phone_number_id does not belong to this account.');
+      }
+      state = await sendPhoneCode(ctx, {
+        subject: codeSubject(verification, 'first_factor', strategy),
+        phone: phone.phone_number,
+        purpose: 'verify',
       });
     } else {
       throw errors.strategyForUserInvalid();

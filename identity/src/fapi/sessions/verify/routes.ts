@@ -3,6 +3,7 @@ import type { FapiRoute } from '../../context.ts';
 import { attemptVerificationFirstFactorRoute } from './attempt-first-factor.ts';
 import { attemptVerificationSecondFactorRoute } from './attempt-second-factor.ts';
 import { prepareVerificationFirstFactorRoute } from './prepare-first-factor.ts';
+import { prepareVerificationSecondFactorRoute } from './prepare-second-factor.ts';
 import { startVerificationRoute } from './start-verification.ts';
 
 /** Re-verification of a signed-in session (<UserVerification/>, `session.startVerification` …). */
@@ -11,6 +12,7 @@ export function sessionVerificationRoutes(config: IdentityConfig): FapiRoute[] {
     startVerificationRoute,
     prepareVerificationFirstFactorRoute,
     attemptVerificationFirstFactorRoute(config),
+    prepareVerificationSecondFactorRoute,
     attemptVerificationSecondFactorRoute(config),
   ];
 }
