@@ -1,4 +1,4 @@
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { waitForCode } from './outbox.ts';
 import { UI_WAIT_MS } from './timeouts.ts';
 
@@ -28,7 +28,29 @@ export async function startSignUp(page: Page, origin: string, email: string, pas
   await page.goto(`${origin}/sign-up`);
   await page.locator('input[name=emailAddress]').fill(email);
   await page.locator('input[name=password]').fill(password);
-  await page.getByRole('button', { name: 'Continue', exact: true }).click();
+  await clickUntilRequest(
+    page,
+    page.getByRole('button', { name: 'Continue', exact: true }),
+    /\/v1\/client\/sign_ups$/,
+  );
+}
+
+/**
+ * Clicks until the browser sends the request. Under load Clerk's card can ignore a click that lands
+ * while it re-renders (its password strength check loads lazily as the password is typed); a click
+ * that did submit is never repeated, so nothing is sent twice.
+ */
+export async function clickUntilRequest(page: Page, button: Locator, path: RegExp, tries = 3) {
+  for (let attempt = 1; ; attempt++) {
+    const sent = page
+      .waitForRequest((r) => path.test(new URL(r.url()).pathname), { timeout: 5_000 })
+      .then(
+        () => true,
+        () => false,
+      );
+    await button.click();
+    if ((await sent) || attempt === tries) return;
+  }
 }
 
 /**
