@@ -1,7 +1,5 @@
 import type { IdentityConfig } from '../../config.ts';
 import { errors } from '../../errors.ts';
-import { recordFailedVerification } from '../../store/users.ts';
-import { checkCode } from '../../store/verification-codes.ts';
 import type { FapiRoute } from '../context.ts';
 import { field, rawField } from '../form.ts';
 import { attemptPassword } from './attempt-password.ts';
@@ -10,7 +8,7 @@ import { loadActionableSignIn } from './load-sign-in.ts';
 import { signInResponse } from './respond.ts';
 import { updateSignIn } from './sign-in-store.ts';
 import { codeAttemptLimits } from './rate-limits.ts';
-import { codeFailure } from '../code-failure.ts';
+import { attemptCode } from '../code-attempt.ts';
 import { isResetPasswordStrategy } from '../../password-reset/reset-factors.ts';
 import { attemptResetPasswordFactor } from './reset-password-factor.ts';
 import { attemptPhoneCodeFactor } from './phone-code-factor.ts';
@@ -37,26 +35,16 @@ export const attemptFirstFactorRoute = (config: IdentityConfig): FapiRoute => ({
 
     const prepared = signIn.first_factor_verification;
     if (prepared?.strategy !== 'email_code') throw errors.verificationNotPrepared();
-    const result = await checkCode(ctx.tx, {
+    const attempt = await attemptCode(ctx, {
       subject: `sign_in:${signIn.id}:email_code`,
       code,
-      pepper: ctx.deps.keys.codePepper,
-      maxAttempts: ctx.deps.config.maxCodeAttempts,
-      now: ctx.now,
+      prepared,
+      lockoutUserId: user.id,
     });
-    if (!result.ok) {
-      if (result.reason === 'incorrect' || result.reason === 'too_many_attempts') {
-        await recordFailedVerification(ctx.tx, user.id, ctx.deps.config.lockout, ctx.now);
-      }
-      const failure = codeFailure(prepared, result);
-      await updateSignIn(ctx.tx, signIn.id, { first_factor_verification: failure.verification }, ctx.now);
-      return { error: failure.error };
+    if (!attempt.ok) {
+      await updateSignIn(ctx.tx, signIn.id, { first_factor_verification: attempt.verification }, ctx.now);
+      return { error: attempt.error };
     }
-    const done = await firstFactorVerified(ctx, signIn, user, {
-      ...prepared,
-      status: 'verified',
-      attempts: (prepared.attempts ?? 0) + 1,
-    });
-    return signInResponse(ctx, done);
+    return signInResponse(ctx, await firstFactorVerified(ctx, signIn, user, attempt.verification));
   },
 });

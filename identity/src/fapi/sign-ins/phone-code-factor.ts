@@ -2,9 +2,7 @@ import { errors } from '../../errors.ts';
 import { chooseSignInPhone } from '../../phone-numbers/phone-factors.ts';
 import { phoneNumbersOfUser } from '../../store/phone-numbers.ts';
 import type { SignInRow, UserRow } from '../../store/rows.ts';
-import { recordFailedVerification } from '../../store/users.ts';
-import { checkCode } from '../../store/verification-codes.ts';
-import { codeFailure } from '../code-failure.ts';
+import { attemptCode } from '../code-attempt.ts';
 import type { FapiContext, FapiResult } from '../context.ts';
 import { field } from '../form.ts';
 import { sendPhoneCode } from '../phone-numbers/phone-code.ts';
@@ -59,25 +57,15 @@ export async function attemptPhoneCodeFactor(
   if (!code) throw errors.paramMissing('code');
   const prepared = signIn.first_factor_verification;
   if (prepared?.strategy !== 'phone_code') throw errors.verificationNotPrepared();
-  const result = await checkCode(ctx.tx, {
+  const attempt = await attemptCode(ctx, {
     subject: subjectOf(signIn),
     code,
-    pepper: ctx.deps.keys.codePepper,
-    maxAttempts: ctx.deps.config.maxCodeAttempts,
-    now: ctx.now,
+    prepared,
+    lockoutUserId: user.id,
   });
-  if (!result.ok) {
-    if (result.reason === 'incorrect' || result.reason === 'too_many_attempts') {
-      await recordFailedVerification(ctx.tx, user.id, ctx.deps.config.lockout, ctx.now);
-    }
-    const failure = codeFailure(prepared, result);
-    await updateSignIn(ctx.tx, signIn.id, { first_factor_verification: failure.verification }, ctx.now);
-    return { error: failure.error };
+  if (!attempt.ok) {
+    await updateSignIn(ctx.tx, signIn.id, { first_factor_verification: attempt.verification }, ctx.now);
+    return { error: attempt.error };
   }
-  const done = await firstFactorVerified(ctx, signIn, user, {
-    ...prepared,
-    status: 'verified',
-    attempts: (prepared.attempts ?? 0) + 1,
-  });
-  return signInResponse(ctx, done);
+  return signInResponse(ctx, await firstFactorVerified(ctx, signIn, user, attempt.verification));
 }

@@ -1,9 +1,7 @@
 import { errors } from '../../errors.ts';
 import { secondFactorStateOf } from '../../second-factors/second-factor-state.ts';
 import type { SignInRow, UserRow } from '../../store/rows.ts';
-import { recordFailedVerification } from '../../store/users.ts';
-import { checkCode } from '../../store/verification-codes.ts';
-import { codeFailure } from '../code-failure.ts';
+import { attemptCode } from '../code-attempt.ts';
 import type { FapiContext, FapiResult } from '../context.ts';
 import { field } from '../form.ts';
 import { sendPhoneCode } from '../phone-numbers/phone-code.ts';
@@ -61,20 +59,15 @@ export async function attemptPhoneSecondFactor(
   const prepared = signIn.second_factor_verification;
   if (prepared?.status === 'failed') throw errors.verificationFailed();
   if (prepared?.strategy !== 'phone_code') throw errors.verificationNotPrepared();
-  const result = await checkCode(ctx.tx, {
+  const attempt = await attemptCode(ctx, {
     subject: subjectOf(signIn),
     code,
-    pepper: ctx.deps.keys.codePepper,
-    maxAttempts: ctx.deps.config.maxCodeAttempts,
-    now: ctx.now,
+    prepared,
+    lockoutUserId: user.id,
   });
-  if (!result.ok) {
-    if (result.reason === 'incorrect' || result.reason === 'too_many_attempts') {
-      await recordFailedVerification(ctx.tx, user.id, ctx.deps.config.lockout, ctx.now);
-    }
-    const failure = codeFailure(prepared, result);
-    await updateSignIn(ctx.tx, signIn.id, { second_factor_verification: failure.verification }, ctx.now);
-    return { error: failure.error };
+  if (!attempt.ok) {
+    await updateSignIn(ctx.tx, signIn.id, { second_factor_verification: attempt.verification }, ctx.now);
+    return { error: attempt.error };
   }
   const session = await openSession(ctx, user.id, 'sign_in_id');
   const done = await updateSignIn(
@@ -82,7 +75,7 @@ export async function attemptPhoneSecondFactor(
     signIn.id,
     {
       status: 'complete',
-      second_factor_verification: { ...prepared, status: 'verified', attempts: (prepared.attempts ?? 0) + 1 },
+      second_factor_verification: attempt.verification,
       created_session_id: session.id,
     },
     ctx.now,

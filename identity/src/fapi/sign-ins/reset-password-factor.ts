@@ -1,10 +1,9 @@
 import { errors } from '../../errors.ts';
 import { resetPasswordFactorsFor, type ResetPasswordStrategy } from '../../password-reset/reset-factors.ts';
 import { checkNewPassword } from '../../passwords/check-password.ts';
-import type { SignInRow, UserRow, VerificationState } from '../../store/rows.ts';
-import { emailAddressesOf, recordFailedVerification } from '../../store/users.ts';
-import { checkCode } from '../../store/verification-codes.ts';
-import { codeFailure } from '../code-failure.ts';
+import type { SignInRow, UserRow } from '../../store/rows.ts';
+import { emailAddressesOf } from '../../store/users.ts';
+import { attemptCode } from '../code-attempt.ts';
 import type { FapiContext, FapiResult } from '../context.ts';
 import { field, rawField } from '../form.ts';
 import { emailOf, sendEmailCode } from './email-code.ts';
@@ -69,30 +68,20 @@ export async function attemptResetPasswordFactor(
   const prepared = signIn.first_factor_verification;
   if (prepared?.strategy !== strategy) throw errors.verificationNotPrepared();
 
-  const result = await checkCode(ctx.tx, {
+  const attempt = await attemptCode(ctx, {
     subject: subjectOf(signIn, strategy),
     code,
-    pepper: ctx.deps.keys.codePepper,
-    maxAttempts: ctx.deps.config.maxCodeAttempts,
-    now: ctx.now,
+    prepared,
+    lockoutUserId: user.id,
   });
-  if (!result.ok) {
-    if (result.reason === 'incorrect' || result.reason === 'too_many_attempts') {
-      await recordFailedVerification(ctx.tx, user.id, ctx.deps.config.lockout, ctx.now);
-    }
-    const failure = codeFailure(prepared, result);
-    await updateSignIn(ctx.tx, signIn.id, { first_factor_verification: failure.verification }, ctx.now);
-    return { error: failure.error };
+  if (!attempt.ok) {
+    await updateSignIn(ctx.tx, signIn.id, { first_factor_verification: attempt.verification }, ctx.now);
+    return { error: attempt.error };
   }
-  const verified: VerificationState = {
-    ...prepared,
-    status: 'verified',
-    attempts: (prepared.attempts ?? 0) + 1,
-  };
   const waiting = await updateSignIn(
     ctx.tx,
     signIn.id,
-    { status: 'needs_new_password', first_factor_verification: verified },
+    { status: 'needs_new_password', first_factor_verification: attempt.verification },
     ctx.now,
   );
   if (password === undefined) return signInResponse(ctx, waiting);

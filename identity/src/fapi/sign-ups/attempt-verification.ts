@@ -1,7 +1,6 @@
 import type { IdentityConfig } from '../../config.ts';
 import { errors } from '../../errors.ts';
-import { checkCode } from '../../store/verification-codes.ts';
-import { codeFailure } from '../code-failure.ts';
+import { attemptCode } from '../code-attempt.ts';
 import type { FapiRoute } from '../context.ts';
 import { field } from '../form.ts';
 import { codeAttemptLimits } from '../sign-ins/rate-limits.ts';
@@ -31,24 +30,17 @@ export const attemptVerificationRoute = (config: IdentityConfig): FapiRoute => (
     if (!signUp.email_address || prepared?.strategy !== 'email_code') throw errors.verificationNotPrepared();
     if (prepared.status === 'verified') return completeIfReady(ctx, signUp);
 
-    const result = await checkCode(ctx.tx, {
+    const attempt = await attemptCode(ctx, {
       subject: `sign_up:${signUp.id}:${signUp.email_address}`,
       code,
-      pepper: ctx.deps.keys.codePepper,
-      maxAttempts: ctx.deps.config.maxCodeAttempts,
-      now: ctx.now,
+      prepared,
     });
-    if (!result.ok) {
-      const failure = codeFailure(prepared, result);
-      await updateSignUp(ctx.tx, signUp.id, { email_verification: failure.verification }, ctx.now);
-      return { error: failure.error };
-    }
-    const verified = await updateSignUp(
+    const updated = await updateSignUp(
       ctx.tx,
       signUp.id,
-      { email_verification: { ...prepared, status: 'verified', attempts: (prepared.attempts ?? 0) + 1 } },
+      { email_verification: attempt.verification },
       ctx.now,
     );
-    return completeIfReady(ctx, verified);
+    return attempt.ok ? completeIfReady(ctx, updated) : { error: attempt.error };
   },
 });

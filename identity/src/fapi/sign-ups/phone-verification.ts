@@ -3,8 +3,7 @@ import { validatePhoneNumber } from '../../phone-numbers/phone-number.ts';
 import { signUpJSON } from '../../serializers/sign-up.ts';
 import { phoneNumberTaken } from '../../store/phone-numbers.ts';
 import type { SignUpRow } from '../../store/rows.ts';
-import { checkCode } from '../../store/verification-codes.ts';
-import { codeFailure } from '../code-failure.ts';
+import { attemptCode } from '../code-attempt.ts';
 import type { FapiContext, FapiResult } from '../context.ts';
 import { field } from '../form.ts';
 import { sendPhoneCode } from '../phone-numbers/phone-code.ts';
@@ -64,25 +63,14 @@ export async function attemptPhoneSignUpVerification(
   const prepared = signUp.phone_verification;
   if (prepared?.strategy !== 'phone_code') throw errors.verificationNotPrepared();
   if (prepared.status === 'verified') return completeIfReady(ctx, signUp);
-  const result = await checkCode(ctx.tx, {
-    subject: subjectOf(signUp),
-    code,
-    pepper: ctx.deps.keys.codePepper,
-    maxAttempts: ctx.deps.config.maxCodeAttempts,
-    now: ctx.now,
-  });
-  if (!result.ok) {
-    const failure = codeFailure(prepared, result);
-    await updateSignUp(ctx.tx, signUp.id, { phone_verification: failure.verification }, ctx.now);
-    return { error: failure.error };
-  }
-  const verified = await updateSignUp(
+  const attempt = await attemptCode(ctx, { subject: subjectOf(signUp), code, prepared });
+  const updated = await updateSignUp(
     ctx.tx,
     signUp.id,
-    { phone_verification: { ...prepared, status: 'verified', attempts: (prepared.attempts ?? 0) + 1 } },
+    { phone_verification: attempt.verification },
     ctx.now,
   );
-  return completeIfReady(ctx, verified);
+  return attempt.ok ? completeIfReady(ctx, updated) : { error: attempt.error };
 }
 
 /** `phone_code` for a sign-up that carries no number: the strategy does not apply to it. */

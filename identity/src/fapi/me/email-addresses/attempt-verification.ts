@@ -3,8 +3,7 @@ import { errors } from '../../../errors.ts';
 import { emailAddressJSON } from '../../../serializers/user.ts';
 import { markEmailVerified, setEmailVerification } from '../../../store/email-addresses.ts';
 import { dropUnverifiedCopies, emailAddressTaken } from '../../../store/users.ts';
-import { checkCode } from '../../../store/verification-codes.ts';
-import { codeFailure } from '../../code-failure.ts';
+import { attemptCode } from '../../code-attempt.ts';
 import type { FapiRoute } from '../../context.ts';
 import { field } from '../../form.ts';
 import { codeAttemptLimits } from '../../sign-ins/rate-limits.ts';
@@ -30,17 +29,10 @@ export const attemptEmailVerificationRoute = (config: IdentityConfig): FapiRoute
     const prepared = email.verification;
     if (prepared?.strategy !== 'email_code') throw errors.verificationNotPrepared();
 
-    const result = await checkCode(ctx.tx, {
-      subject: emailVerificationSubject(email),
-      code,
-      pepper: ctx.deps.keys.codePepper,
-      maxAttempts: ctx.deps.config.maxCodeAttempts,
-      now: ctx.now,
-    });
-    if (!result.ok) {
-      const failure = codeFailure(prepared, result);
-      await setEmailVerification(ctx.tx, email.id, failure.verification, ctx.now);
-      return { error: failure.error };
+    const attempt = await attemptCode(ctx, { subject: emailVerificationSubject(email), code, prepared });
+    if (!attempt.ok) {
+      await setEmailVerification(ctx.tx, email.id, attempt.verification, ctx.now);
+      return { error: attempt.error };
     }
     if (await emailAddressTaken(ctx.tx, email.email_address)) throw errors.identifierExists('email_address');
     const verified = await markEmailVerified(ctx.tx, email.id, 'email_code', ctx.now).catch(

@@ -7,8 +7,7 @@ import {
   phoneNumberTaken,
   setPhoneVerification,
 } from '../../../store/phone-numbers.ts';
-import { checkCode } from '../../../store/verification-codes.ts';
-import { codeFailure } from '../../code-failure.ts';
+import { attemptCode } from '../../code-attempt.ts';
 import type { FapiRoute } from '../../context.ts';
 import { field } from '../../form.ts';
 import { codeAttemptLimits } from '../../sign-ins/rate-limits.ts';
@@ -33,17 +32,10 @@ export const attemptPhoneVerificationRoute = (config: IdentityConfig): FapiRoute
     const prepared = phone.verification;
     if (prepared?.strategy !== 'phone_code') throw errors.verificationNotPrepared();
 
-    const result = await checkCode(ctx.tx, {
-      subject: phoneVerificationSubject(phone),
-      code,
-      pepper: ctx.deps.keys.codePepper,
-      maxAttempts: ctx.deps.config.maxCodeAttempts,
-      now: ctx.now,
-    });
-    if (!result.ok) {
-      const failure = codeFailure(prepared, result);
-      await setPhoneVerification(ctx.tx, phone.id, failure.verification, ctx.now);
-      return { error: failure.error };
+    const attempt = await attemptCode(ctx, { subject: phoneVerificationSubject(phone), code, prepared });
+    if (!attempt.ok) {
+      await setPhoneVerification(ctx.tx, phone.id, attempt.verification, ctx.now);
+      return { error: attempt.error };
     }
     if (await phoneNumberTaken(ctx.tx, phone.phone_number)) throw errors.identifierExists('phone_number');
     const verified = await markPhoneVerified(ctx.tx, phone.id, ctx.now).catch((err: unknown) => {

@@ -4,9 +4,7 @@ import {
   type SessionVerificationRow,
 } from '../../../reverification/session-verification-store.ts';
 import type { VerificationState } from '../../../store/rows.ts';
-import { recordFailedVerification } from '../../../store/users.ts';
-import { checkCode } from '../../../store/verification-codes.ts';
-import { codeFailure } from '../../code-failure.ts';
+import { attemptCode } from '../../code-attempt.ts';
 import type { FapiContext } from '../../context.ts';
 import { codeSubject } from './factor-verified.ts';
 
@@ -23,20 +21,14 @@ export async function checkStepCode(
   prepared: VerificationState,
   code: string,
 ): Promise<{ verified: VerificationState } | { error: ClerkError }> {
-  const result = await checkCode(ctx.tx, {
+  const attempt = await attemptCode(ctx, {
     subject: codeSubject(verification, step, prepared.strategy ?? ''),
     code,
-    pepper: ctx.deps.keys.codePepper,
-    maxAttempts: ctx.deps.config.maxCodeAttempts,
-    now: ctx.now,
+    prepared,
+    lockoutUserId: userId,
   });
-  if (result.ok)
-    return { verified: { ...prepared, status: 'verified', attempts: (prepared.attempts ?? 0) + 1 } };
-  if (result.reason === 'incorrect' || result.reason === 'too_many_attempts') {
-    await recordFailedVerification(ctx.tx, userId, ctx.deps.config.lockout, ctx.now);
-  }
-  const failure = codeFailure(prepared, result);
+  if (attempt.ok) return { verified: attempt.verification };
   const column = step === 'first_factor' ? 'first_factor_verification' : 'second_factor_verification';
-  await updateSessionVerification(ctx.tx, verification.id, { [column]: failure.verification }, ctx.now);
-  return { error: failure.error };
+  await updateSessionVerification(ctx.tx, verification.id, { [column]: attempt.verification }, ctx.now);
+  return { error: attempt.error };
 }
