@@ -13,12 +13,24 @@ import {
   putLogo,
   type Member,
 } from './support/organizations.ts';
+import {
+  setUpVictim,
+  UNSCOPED_ROUTES,
+  USER_CASES,
+  userSecrets,
+  userSnapshot,
+  type Victim,
+} from './support/user-isolation.ts';
 
 /**
  * Tenant isolation, table-driven: a user of organisation A (its admin, with every permission there, or
  * a plain member) calls every organisation-scoped Frontend API route on organisation B, by id and by
  * slug. Each call must answer 404 (or, for the user's own lists, leave B out) and B must be unchanged.
  * A new organisation-scoped route without a row here fails the first test.
+ *
+ * The same for the user-scoped routes (support/user-isolation.ts): an attacker names another user's
+ * session, address, number, sign-in or sign-up by id, or asks to act as their session; every route of
+ * the Frontend API has a row in one of the two tables or is listed there as naming nothing of anyone.
  */
 
 interface Tenant {
@@ -33,6 +45,8 @@ interface World {
   b: Tenant;
   /** A pending invitation of B, to an address nobody in A has. */
   invitationId: string;
+  /** B's admin, with a full profile and a sign-in and a sign-up in flight on other browsers. */
+  victim: Victim;
 }
 
 type Expectation = 'not_found' | 'forbidden' | 'no_leak';
@@ -198,9 +212,28 @@ it('every organisation-scoped Frontend API route has a tenant-isolation case', (
   assert.deepEqual(stale, [], 'cases for routes that no longer exist');
 });
 
+it('every Frontend API route has a tenant-isolation case or is listed as naming nothing of anyone', () => {
+  // Development instance keys add /dev_browser.
+  const all = new Set(
+    [...fapiRoutes(testConfig()), ...fapiRoutes(testConfig({ instanceKeys: 'development' }))].map(
+      (r) => `${r.method} ${r.path}`,
+    ),
+  );
+  const covered = new Set([
+    ...CASES.map((c) => c.route.split(' + ')[0]!),
+    ...USER_CASES.map((c) => c.route.split(' + ')[0]!),
+    ...Object.keys(UNSCOPED_ROUTES),
+  ]);
+  const missing = [...all].filter((r) => !covered.has(r));
+  assert.deepEqual(missing, [], `add a case to support/user-isolation.ts for: ${missing.join(', ')}`);
+  const stale = [...covered].filter((r) => !all.has(r));
+  assert.deepEqual(stale, [], 'cases for routes that no longer exist');
+});
+
 forEachBackend('tenant isolation', (backend) => {
   let w: World;
   let bSnapshot: string;
+  let victimSnapshot: string;
   before(async () => {
     const h = await Harness.start(backend);
     const tenant = async (label: string): Promise<Tenant> => {
@@ -217,8 +250,10 @@ forEachBackend('tenant isolation', (backend) => {
       role: 'org:member',
     });
     assert.equal(invited.status, 200, JSON.stringify(invited.body));
-    w = { h, a, b, invitationId: invited.body.response.id };
+    const victim = await setUpVictim(h, b.admin, b.org.id);
+    w = { h, a, b, invitationId: invited.body.response.id, victim };
     bSnapshot = await snapshot(w);
+    victimSnapshot = await userSnapshot(h, victim);
   });
   after(() => w.h.close());
 
@@ -282,6 +317,38 @@ forEachBackend('tenant isolation', (backend) => {
         mine.map((m) => m.organization_id),
         [w.a.org.id],
       );
+    });
+  }
+
+  for (const role of ['admin', 'member'] as const) {
+    it(`A's ${role} cannot see or change another user's sessions, profile, sign-ins or sign-ups`, async () => {
+      const { h, victim } = w;
+      const attacker = w.a[role];
+      const asVictim = { _clerk_session_id: victim.sessionId };
+      for (const c of USER_CASES) {
+        const queries = c.via === 'path' ? [{}] : c.via === 'session' ? [asVictim] : [{}, asVictim];
+        for (const query of queries) {
+          const res = await c.call(h, victim, attacker, query);
+          const label = `${c.route} as A's ${role}${query === asVictim ? " naming the victim's session" : ''}`;
+          // The errors only, should it fail: a wrongly successful answer carries the victim's tokens.
+          const brief = `${label}: ${res.status} ${JSON.stringify(res.body?.errors ?? res.body?.response?.object)}`;
+          if (c.expect === 'not_found') {
+            assert.equal(res.status, 404, brief);
+            assert.equal(res.body.errors[0].code, 'resource_not_found', brief);
+          } else {
+            assert.ok(res.status < 500, brief);
+          }
+          const text = JSON.stringify(res.body);
+          for (const secret of [...userSecrets(victim), ...secrets(w)])
+            assert.equal(text.includes(secret), false, `${label} leaks ${secret}`);
+        }
+      }
+      assert.equal(await userSnapshot(h, victim), victimSnapshot, 'the victim is unchanged');
+      assert.equal(await snapshot(w), bSnapshot, 'B is unchanged');
+      // The attacker's own session still works and is still theirs.
+      const me = await attacker.browser.get('/me');
+      assert.equal(me.status, 200, JSON.stringify(me.body));
+      assert.equal(me.body.response.id, attacker.userId);
     });
   }
 

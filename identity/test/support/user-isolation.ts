@@ -1,0 +1,568 @@
+import assert from 'node:assert/strict';
+import { uniqueEmail, type FapiResponse, type Harness } from './harness.ts';
+import { PNG, uploadImage } from './images.ts';
+import { newMember, type Member } from './organizations.ts';
+import { enrolTotp, totpCode, type Enrolled } from './second-factors.ts';
+import { addVerifiedPhone, uniquePhone } from './sms.ts';
+import { PASSWORD } from './flows.ts';
+
+/**
+ * The user-scoped half of the Frontend API tenant-isolation table: a signed-in attacker names another
+ * user's resources (a session, an address, a number, a sign-in or sign-up of another browser) by id,
+ * or asks to act as another user's session (`_clerk_session_id`, which clerk-js sends on every call).
+ */
+
+/** Another user with one of everything a profile can hold, and a sign-in and a sign-up in flight elsewhere. */
+export interface Victim extends Member {
+  primaryEmailId: string;
+  /** An address added from the profile, its code mailed and not yet entered. */
+  pendingEmail: { id: string; address: string };
+  phone: { id: string; number: string };
+  pendingPhone: { id: string; number: string };
+  totp: Enrolled;
+  /** The victim's sign-in on another browser, waiting for the second factor. */
+  signInId: string;
+  /** Someone's sign-up on a third browser, its code mailed. */
+  signUpId: string;
+  signUpEmail: string;
+  /** An organisation the victim administers. */
+  organizationId: string;
+}
+
+export async function setUpVictim(h: Harness, member: Member, organizationId: string): Promise<Victim> {
+  const { browser } = member;
+  const me = await browser.get('/me');
+  assert.equal(me.status, 200, JSON.stringify(me.body));
+  const primaryEmailId: string = me.body.response.primary_email_address_id;
+
+  const address = uniqueEmail('victim-second');
+  const added = await browser.post('/me/email_addresses/', { email_address: address });
+  assert.equal(added.status, 200, JSON.stringify(added.body));
+  const pendingEmailId: string = added.body.response.id;
+  const mailed = await browser.post(`/me/email_addresses/${pendingEmailId}/prepare_verification`, {
+    strategy: 'email_code',
+  });
+  assert.equal(mailed.status, 200, JSON.stringify(mailed.body));
+
+  const number = uniquePhone();
+  const phone = await addVerifiedPhone(h, browser, number);
+  const pendingNumber = uniquePhone();
+  const pending = await browser.post('/me/phone_numbers/', { phone_number: pendingNumber });
+  assert.equal(pending.status, 200, JSON.stringify(pending.body));
+  const texted = await browser.post(`/me/phone_numbers/${pending.body.response.id}/prepare_verification`, {
+    strategy: 'phone_code',
+  });
+  assert.equal(texted.status, 200, JSON.stringify(texted.body));
+
+  const totp = await enrolTotp(h, browser);
+  const image = await uploadImage(h, browser, '/me/profile_image', { file: PNG, type: 'image/png' });
+  assert.equal(image.status, 200, JSON.stringify(image.body));
+
+  const elsewhere = h.browser();
+  const signIn = await elsewhere.post('/client/sign_ins', { identifier: member.email });
+  assert.equal(signIn.status, 200, JSON.stringify(signIn.body));
+  const passed = await elsewhere.post(`/client/sign_ins/${signIn.body.response.id}/attempt_first_factor`, {
+    strategy: 'password',
+    password: PASSWORD,
+  });
+  assert.equal(passed.body.response?.status, 'needs_second_factor', JSON.stringify(passed.body));
+
+  const stranger = h.browser();
+  const signUpEmail = uniqueEmail('stranger');
+  const signUp = await stranger.post('/client/sign_ups', { email_address: signUpEmail, password: PASSWORD });
+  assert.equal(signUp.status, 200, JSON.stringify(signUp.body));
+  const prepared = await stranger.post(`/client/sign_ups/${signUp.body.response.id}/prepare_verification`, {
+    strategy: 'email_code',
+  });
+  assert.equal(prepared.status, 200, JSON.stringify(prepared.body));
+
+  return {
+    ...member,
+    primaryEmailId,
+    pendingEmail: { id: pendingEmailId, address },
+    phone: { id: phone.id, number },
+    pendingPhone: { id: pending.body.response.id, number: pendingNumber },
+    totp,
+    signInId: signIn.body.response.id,
+    signUpId: signUp.body.response.id,
+    signUpEmail,
+    organizationId,
+  };
+}
+
+/** Everything stored about the victim (and the sign-up in flight) that an attack could change. */
+export async function userSnapshot(h: Harness, v: Victim): Promise<string> {
+  const rows = (sql: string, params: unknown[]) => h.db.query(sql, params);
+  return JSON.stringify({
+    user: await rows('SELECT * FROM users WHERE id = $1', [v.userId]),
+    emails: await rows('SELECT * FROM email_addresses WHERE user_id = $1 ORDER BY id', [v.userId]),
+    phones: await rows('SELECT * FROM phone_numbers WHERE user_id = $1 ORDER BY id', [v.userId]),
+    sessions: await rows('SELECT * FROM sessions WHERE user_id = $1 ORDER BY id', [v.userId]),
+    totp: await rows('SELECT * FROM totp_secrets WHERE user_id = $1', [v.userId]),
+    backupCodes: await rows('SELECT * FROM backup_codes WHERE user_id = $1 ORDER BY code_hash', [v.userId]),
+    image: await rows('SELECT id, type, created_at FROM user_images WHERE user_id = $1', [v.userId]),
+    memberships: await rows('SELECT * FROM organization_memberships WHERE user_id = $1 ORDER BY id', [
+      v.userId,
+    ]),
+    signIn: await rows('SELECT * FROM sign_ins WHERE id = $1', [v.signInId]),
+    signUp: await rows('SELECT * FROM sign_ups WHERE id = $1', [v.signUpId]),
+    codes: await rows(
+      `SELECT subject, attempts, consumed_at FROM verification_codes
+       WHERE subject LIKE $1 OR subject LIKE $2 OR subject LIKE $3 OR subject LIKE $4 ORDER BY id`,
+      [`%${v.signInId}%`, `%${v.signUpId}%`, `%${v.pendingEmail.id}%`, `%${v.pendingPhone.id}%`],
+    ),
+    reverifications: await rows('SELECT * FROM session_verifications WHERE session_id = $1 ORDER BY id', [
+      v.sessionId,
+    ]),
+  });
+}
+
+/** What no answer to someone else may contain. */
+export function userSecrets(v: Victim): string[] {
+  return [
+    v.userId,
+    v.email,
+    v.pendingEmail.address,
+    v.phone.number,
+    v.pendingPhone.number,
+    v.totp.secret,
+    ...v.totp.backupCodes,
+    v.signUpEmail,
+  ];
+}
+
+/** `not_found`: 404 resource_not_found. `own`: any answer but a 5xx, about the caller alone. */
+export type UserExpectation = 'not_found' | 'own';
+
+export interface UserCase {
+  /** `METHOD path` exactly as in `fapiRoutes()`; `+ …` marks extra cases for the same route. */
+  route: string;
+  expect: UserExpectation;
+  /**
+   * `query` is `{}` or `{ _clerk_session_id: <the victim's session> }`; `session` cases are only run
+   * with the latter (with the caller's own session they would legitimately act on the caller).
+   */
+  via: 'path' | 'session' | 'both';
+  call: (h: Harness, v: Victim, attacker: Member, query: Record<string, string>) => Promise<FapiResponse>;
+}
+
+export const USER_CASES: UserCase[] = [
+  // Another browser's sign-in, by id (the victim's, one factor away from a session).
+  {
+    route: 'GET /client/sign_ins/:id',
+    expect: 'not_found',
+    via: 'path',
+    call: (_h, v, a, q) => a.browser.get(`/client/sign_ins/${v.signInId}`, q),
+  },
+  {
+    route: 'POST /client/sign_ins/:id/prepare_first_factor',
+    expect: 'not_found',
+    via: 'path',
+    call: (_h, v, a, q) =>
+      a.browser.post(
+        `/client/sign_ins/${v.signInId}/prepare_first_factor`,
+        { strategy: 'email_code', email_address_id: v.primaryEmailId },
+        q,
+      ),
+  },
+  {
+    route: 'POST /client/sign_ins/:id/attempt_first_factor',
+    expect: 'not_found',
+    via: 'path',
+    call: (_h, v, a, q) =>
+      a.browser.post(
+        `/client/sign_ins/${v.signInId}/attempt_first_factor`,
+        { strategy: 'password', password: PASSWORD },
+        q,
+      ),
+  },
+  {
+    route: 'POST /client/sign_ins/:id/reset_password',
+    expect: 'not_found',
+    via: 'path',
+    call: (_h, v, a, q) =>
+      a.browser.post(`/client/sign_ins/${v.signInId}/reset_password`, { password: 'taken over entirely' }, q),
+  },
+  {
+    route: 'POST /client/sign_ins/:id/prepare_second_factor',
+    expect: 'not_found',
+    via: 'path',
+    call: (_h, v, a, q) =>
+      a.browser.post(`/client/sign_ins/${v.signInId}/prepare_second_factor`, { strategy: 'phone_code' }, q),
+  },
+  {
+    route: 'POST /client/sign_ins/:id/attempt_second_factor',
+    expect: 'not_found',
+    via: 'path',
+    // Even the right authenticator code: the sign-in is not this browser's.
+    call: (h, v, a, q) =>
+      a.browser.post(
+        `/client/sign_ins/${v.signInId}/attempt_second_factor`,
+        { strategy: 'totp', code: totpCode(v.totp.secret, h.clock.now) },
+        q,
+      ),
+  },
+  // Another browser's sign-up, by id.
+  {
+    route: 'GET /client/sign_ups/:id',
+    expect: 'not_found',
+    via: 'path',
+    call: (_h, v, a, q) => a.browser.get(`/client/sign_ups/${v.signUpId}`, q),
+  },
+  {
+    route: 'PATCH /client/sign_ups/:id',
+    expect: 'not_found',
+    via: 'path',
+    call: (_h, v, a, q) =>
+      a.browser.call('PATCH', `/client/sign_ups/${v.signUpId}`, { email_address: uniqueEmail('hijack') }, q),
+  },
+  {
+    route: 'POST /client/sign_ups/:id/prepare_verification',
+    expect: 'not_found',
+    via: 'path',
+    call: (_h, v, a, q) =>
+      a.browser.post(`/client/sign_ups/${v.signUpId}/prepare_verification`, { strategy: 'email_code' }, q),
+  },
+  {
+    route: 'POST /client/sign_ups/:id/attempt_verification',
+    expect: 'not_found',
+    via: 'path',
+    call: async (h, v, a, q) =>
+      a.browser.post(
+        `/client/sign_ups/${v.signUpId}/attempt_verification`,
+        { strategy: 'email_code', code: await h.latestCode(v.signUpEmail) },
+        q,
+      ),
+  },
+  // Another user's session, by id.
+  {
+    route: 'POST /client/sessions/:id/touch',
+    expect: 'not_found',
+    via: 'both',
+    call: (_h, v, a, q) => a.browser.post(`/client/sessions/${v.sessionId}/touch`, {}, q),
+  },
+  {
+    route: 'POST /client/sessions/:id/tokens',
+    expect: 'not_found',
+    via: 'both',
+    call: (_h, v, a, q) => a.browser.post(`/client/sessions/${v.sessionId}/tokens`, {}, q),
+  },
+  {
+    route: 'POST /client/sessions/:id/tokens/:template',
+    expect: 'not_found',
+    via: 'both',
+    call: (_h, v, a, q) => a.browser.post(`/client/sessions/${v.sessionId}/tokens/default`, {}, q),
+  },
+  {
+    route: 'POST /client/sessions/:id/end',
+    expect: 'not_found',
+    via: 'both',
+    call: (_h, v, a, q) => a.browser.post(`/client/sessions/${v.sessionId}/end`, {}, q),
+  },
+  {
+    route: 'POST /client/sessions/:id/remove',
+    expect: 'not_found',
+    via: 'both',
+    call: (_h, v, a, q) => a.browser.post(`/client/sessions/${v.sessionId}/remove`, {}, q),
+  },
+  {
+    route: 'POST /client/sessions/:id/verify',
+    expect: 'not_found',
+    via: 'both',
+    call: (_h, v, a, q) =>
+      a.browser.post(`/client/sessions/${v.sessionId}/verify`, { level: 'first_factor' }, q),
+  },
+  {
+    route: 'POST /client/sessions/:id/verify/prepare_first_factor',
+    expect: 'not_found',
+    via: 'both',
+    call: (_h, v, a, q) =>
+      a.browser.post(
+        `/client/sessions/${v.sessionId}/verify/prepare_first_factor`,
+        { strategy: 'email_code', email_address_id: v.primaryEmailId },
+        q,
+      ),
+  },
+  {
+    route: 'POST /client/sessions/:id/verify/attempt_first_factor',
+    expect: 'not_found',
+    via: 'both',
+    call: (_h, v, a, q) =>
+      a.browser.post(
+        `/client/sessions/${v.sessionId}/verify/attempt_first_factor`,
+        { strategy: 'password', password: PASSWORD },
+        q,
+      ),
+  },
+  {
+    route: 'POST /client/sessions/:id/verify/prepare_second_factor',
+    expect: 'not_found',
+    via: 'both',
+    call: (_h, v, a, q) =>
+      a.browser.post(
+        `/client/sessions/${v.sessionId}/verify/prepare_second_factor`,
+        { strategy: 'phone_code', phone_number_id: v.phone.id },
+        q,
+      ),
+  },
+  {
+    route: 'POST /client/sessions/:id/verify/attempt_second_factor',
+    expect: 'not_found',
+    via: 'both',
+    call: (h, v, a, q) =>
+      a.browser.post(
+        `/client/sessions/${v.sessionId}/verify/attempt_second_factor`,
+        { strategy: 'totp', code: totpCode(v.totp.secret, h.clock.now) },
+        q,
+      ),
+  },
+  {
+    route: 'POST /me/sessions/:id/revoke',
+    expect: 'not_found',
+    via: 'both',
+    call: (_h, v, a, q) => a.browser.post(`/me/sessions/${v.sessionId}/revoke`, {}, q),
+  },
+  // Another user's addresses and numbers, by id.
+  {
+    route: 'GET /me/email_addresses/:id',
+    expect: 'not_found',
+    via: 'both',
+    call: (_h, v, a, q) => a.browser.get(`/me/email_addresses/${v.primaryEmailId}`, q),
+  },
+  {
+    route: 'POST /me/email_addresses/:id/prepare_verification',
+    expect: 'not_found',
+    via: 'both',
+    call: (_h, v, a, q) =>
+      a.browser.post(
+        `/me/email_addresses/${v.pendingEmail.id}/prepare_verification`,
+        { strategy: 'email_code' },
+        q,
+      ),
+  },
+  {
+    route: 'POST /me/email_addresses/:id/attempt_verification',
+    expect: 'not_found',
+    via: 'both',
+    call: async (h, v, a, q) =>
+      a.browser.post(
+        `/me/email_addresses/${v.pendingEmail.id}/attempt_verification`,
+        { code: await h.latestCode(v.pendingEmail.address) },
+        q,
+      ),
+  },
+  {
+    route: 'DELETE /me/email_addresses/:id',
+    expect: 'not_found',
+    via: 'both',
+    call: (_h, v, a, q) => a.browser.call('DELETE', `/me/email_addresses/${v.pendingEmail.id}`, undefined, q),
+  },
+  {
+    route: 'GET /me/phone_numbers/:id',
+    expect: 'not_found',
+    via: 'both',
+    call: (_h, v, a, q) => a.browser.get(`/me/phone_numbers/${v.phone.id}`, q),
+  },
+  {
+    route: 'POST /me/phone_numbers/:id/prepare_verification',
+    expect: 'not_found',
+    via: 'both',
+    call: (_h, v, a, q) =>
+      a.browser.post(
+        `/me/phone_numbers/${v.pendingPhone.id}/prepare_verification`,
+        { strategy: 'phone_code' },
+        q,
+      ),
+  },
+  {
+    route: 'POST /me/phone_numbers/:id/attempt_verification',
+    expect: 'not_found',
+    via: 'both',
+    call: (_h, v, a, q) =>
+      a.browser.post(`/me/phone_numbers/${v.pendingPhone.id}/attempt_verification`, { code: '123456' }, q),
+  },
+  {
+    route: 'PATCH /me/phone_numbers/:id',
+    expect: 'not_found',
+    via: 'both',
+    call: (_h, v, a, q) =>
+      a.browser.call('PATCH', `/me/phone_numbers/${v.phone.id}`, { reserved_for_second_factor: 'true' }, q),
+  },
+  {
+    route: 'DELETE /me/phone_numbers/:id',
+    expect: 'not_found',
+    via: 'both',
+    call: (_h, v, a, q) => a.browser.call('DELETE', `/me/phone_numbers/${v.phone.id}`, undefined, q),
+  },
+  // The caller's "own" account routes, asked to act as the victim's session.
+  {
+    route: 'GET /me',
+    expect: 'not_found',
+    via: 'session',
+    call: (_h, _v, a, q) => a.browser.get('/me', q),
+  },
+  {
+    route: 'PATCH /me',
+    expect: 'not_found',
+    via: 'session',
+    call: (_h, _v, a, q) => a.browser.call('PATCH', '/me', { first_name: 'Mallory' }, q),
+  },
+  {
+    route: 'DELETE /me',
+    expect: 'not_found',
+    via: 'session',
+    call: (_h, _v, a, q) => a.browser.call('DELETE', '/me', undefined, q),
+  },
+  {
+    route: 'POST /me/change_password',
+    expect: 'not_found',
+    via: 'session',
+    call: (_h, _v, a, q) =>
+      a.browser.post(
+        '/me/change_password',
+        { current_password: PASSWORD, new_password: 'taken over entirely' },
+        q,
+      ),
+  },
+  {
+    route: 'POST /me/remove_password',
+    expect: 'not_found',
+    via: 'session',
+    call: (_h, _v, a, q) => a.browser.post('/me/remove_password', { current_password: PASSWORD }, q),
+  },
+  {
+    route: 'POST /me/profile_image',
+    expect: 'not_found',
+    via: 'session',
+    call: (_h, _v, a, q) => a.browser.post('/me/profile_image', {}, q),
+  },
+  {
+    route: 'DELETE /me/profile_image',
+    expect: 'not_found',
+    via: 'session',
+    call: (_h, _v, a, q) => a.browser.call('DELETE', '/me/profile_image', undefined, q),
+  },
+  {
+    route: 'POST /me/email_addresses',
+    expect: 'not_found',
+    via: 'session',
+    call: (_h, _v, a, q) =>
+      a.browser.post('/me/email_addresses', { email_address: uniqueEmail('planted') }, q),
+  },
+  {
+    route: 'GET /me/sessions/active',
+    expect: 'not_found',
+    via: 'session',
+    call: (_h, _v, a, q) => a.browser.get('/me/sessions/active', q),
+  },
+  {
+    route: 'POST /me/phone_numbers',
+    expect: 'not_found',
+    via: 'session',
+    call: (_h, _v, a, q) => a.browser.post('/me/phone_numbers', { phone_number: uniquePhone() }, q),
+  },
+  {
+    route: 'POST /me/totp',
+    expect: 'not_found',
+    via: 'session',
+    call: (_h, _v, a, q) => a.browser.post('/me/totp', {}, q),
+  },
+  {
+    route: 'POST /me/totp/attempt_verification',
+    expect: 'not_found',
+    via: 'session',
+    call: (h, v, a, q) =>
+      a.browser.post('/me/totp/attempt_verification', { code: totpCode(v.totp.secret, h.clock.now) }, q),
+  },
+  {
+    route: 'DELETE /me/totp',
+    expect: 'not_found',
+    via: 'session',
+    call: (_h, _v, a, q) => a.browser.call('DELETE', '/me/totp', undefined, q),
+  },
+  {
+    route: 'POST /me/backup_codes',
+    expect: 'not_found',
+    via: 'session',
+    call: (_h, _v, a, q) => a.browser.post('/me/backup_codes', {}, q),
+  },
+  {
+    route: 'POST /organizations',
+    expect: 'not_found',
+    via: 'session',
+    call: (_h, _v, a, q) => a.browser.post('/organizations', { name: 'Planted on the victim' }, q),
+  },
+  // The victim is B's admin: their session must not lend the attacker their rights in B.
+  {
+    route: 'GET /organizations/:id + as the victim',
+    expect: 'not_found',
+    via: 'session',
+    call: (_h, v, a, q) => a.browser.get(`/organizations/${v.organizationId}`, q),
+  },
+  {
+    route: 'PATCH /organizations/:id + as the victim',
+    expect: 'not_found',
+    via: 'session',
+    call: (_h, v, a, q) =>
+      a.browser.call('PATCH', `/organizations/${v.organizationId}`, { name: 'Taken over' }, q),
+  },
+  {
+    route: 'POST /organizations/:id/memberships + as the victim',
+    expect: 'not_found',
+    via: 'session',
+    call: (_h, v, a, q) =>
+      a.browser.post(
+        `/organizations/${v.organizationId}/memberships`,
+        { user_id: a.userId, role: 'org:admin' },
+        q,
+      ),
+  },
+  {
+    route: 'GET /me/organization_memberships + as the victim',
+    expect: 'not_found',
+    via: 'session',
+    call: (_h, _v, a, q) => a.browser.get('/me/organization_memberships', { ...q, paginated: 'true' }),
+  },
+  // The browser's own client: answered about the caller whatever session is named.
+  {
+    route: 'GET /client',
+    expect: 'own',
+    via: 'session',
+    call: (_h, _v, a, q) => a.browser.get('/client', q),
+  },
+  {
+    route: 'PUT /client',
+    expect: 'own',
+    via: 'session',
+    call: (_h, _v, a, q) => a.browser.call('PUT', '/client', {}, q),
+  },
+  {
+    route: 'DELETE /client/sessions',
+    expect: 'own',
+    via: 'session',
+    // A throwaway browser of the attacker's: this signs it out.
+    call: async (h, _v, _a, q) =>
+      (await newMember(h, 'throwaway')).browser.call('DELETE', '/client/sessions', undefined, q),
+  },
+  {
+    route: 'DELETE /client',
+    expect: 'own',
+    via: 'session',
+    call: async (h, _v, _a, q) =>
+      (await newMember(h, 'throwaway')).browser.call('DELETE', '/client', undefined, q),
+  },
+];
+
+/**
+ * Routes that name nothing of anyone else: instance settings, starting a sign-in or sign-up (anyone
+ * may), and links whose secret token is the whole authorisation (covered by their own tests).
+ */
+export const UNSCOPED_ROUTES: Record<string, string> = {
+  'GET /environment': 'the instance settings, public',
+  'PATCH /environment': 'the instance settings, public',
+  'POST /dev_browser': 'hands out a new, empty client',
+  'POST /client/sign_ins': 'starts a sign-in; rate limits and lockout in brute-force.test.ts',
+  'POST /client/sign_ups': 'starts a sign-up',
+  'GET /verify': 'the email link: its token is the authorisation (email-link.test.ts)',
+  'GET /tickets/accept': 'the invitation link: its ticket is the authorisation (tickets.test.ts)',
+};
