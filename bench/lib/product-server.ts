@@ -1,0 +1,109 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { freePort } from '../../e2e/support/server.ts';
+import { tail, waitForHttp } from './child-process.ts';
+
+export type DatabaseKind = 'pglite' | 'postgres';
+
+/** The limits the benchmark raises, so password sign-in measures the work rather than 429s. */
+export const RAISED_LIMITS: Record<string, string> = {
+  IDENTITY_RATE_LIMIT_SIGN_IN_PER_IP: '100000',
+  IDENTITY_RATE_LIMIT_SIGN_IN_PER_IDENTIFIER: '100000',
+  IDENTITY_RATE_LIMIT_CODE_ATTEMPTS_PER_IP: '100000',
+  IDENTITY_LOCKOUT_MAX_ATTEMPTS: '1000000',
+};
+
+export interface ProductServer {
+  /** Where to connect: http://127.0.0.1:<port>. */
+  origin: string;
+  /** The public URL the server was configured with (the Origin clerk-js sends): http://localhost:<port>. */
+  publicUrl: string;
+  /** The last lines the server printed (LOG_LEVEL=error: its errors). */
+  output(): string[];
+  stop(): Promise<void>;
+}
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/**
+ * The real product server (server/src/main.ts) in a process of its own, so autocannon in this process
+ * does not share its event loop. On PGlite a fresh data directory; on PostgreSQL a fresh schema of the
+ * given server (search_path through the connection string's `options`), dropped on stop.
+ */
+export async function startProductServer(db: DatabaseKind, postgresUrl: string): Promise<ProductServer> {
+  const port = await freePort();
+  const dataDir = mkdtempSync(join(tmpdir(), 'bench-api-'));
+  const schema = `bench_api_${randomBytes(6).toString('hex')}`;
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    PUBLIC_URL: `http://localhost:${port}`,
+    CLERK_PUBLISHABLE_KEY: '',
+    CLERK_SECRET_KEY: '',
+    IDENTITY_MODE: 'development',
+    LOG_LEVEL: 'error',
+    ...RAISED_LIMITS,
+  };
+  delete env.DATABASE_URL;
+  if (db === 'postgres') {
+    await withClient(postgresUrl, (c) => c.query(`CREATE SCHEMA "${schema}"`));
+    const url = new URL(postgresUrl);
+    url.searchParams.set('options', `-c search_path=${schema}`);
+    env.DATABASE_URL = url.toString();
+  }
+
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const output = tail(child);
+  const cleanup = async () => {
+    rmSync(dataDir, { recursive: true, force: true });
+    if (db === 'postgres') {
+      await withClient(postgresUrl, (c) => c.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`));
+    }
+  };
+  const origin = `http://127.0.0.1:${port}`;
+  try {
+    await waitForHttp(child, `${origin}/app-config.json`, output);
+  } catch (err) {
+    child.kill('SIGKILL');
+    await cleanup();
+    throw err;
+  }
+  return {
+    origin,
+    publicUrl: env.PUBLIC_URL!,
+    output,
+    async stop() {
+      if (child.exitCode === null) {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGTERM');
+        await exited;
+      }
+      await cleanup();
+    },
+  };
+}
+
+async function withClient<T>(url: string, fn: (c: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
+export async function postgresVersion(url: string): Promise<string> {
+  return withClient(url, async (c) => (await c.query<{ v: string }>('SHOW server_version')).rows[0]!.v);
+}
