@@ -43,6 +43,7 @@ export function timingTable(cold: DashboardLoad[], warm: DashboardLoad[], chromi
     notes: [
       'cold: a new browser context per run (empty HTTP cache, the signed-in cookies and storage); warm: one context, the page reloaded (cache filled by a first load).',
       'A milestone is the start of the first animation frame after its element entered the DOM (a MutationObserver in the page), so it is the frame that paints it.',
+      'The first contentful paint is index.html’s own loading line, painted before any script has run.',
       'p95 is nearest-rank: with fewer than 20 runs it is the slowest run.',
       `The real product server on 127.0.0.1 (PGlite, development instance), no network latency; ${chromium}. One unmeasured load first warms the server.`,
     ],
