@@ -425,6 +425,17 @@ export const errors = {
     ),
   bodyInvalid: (detail: string) =>
     new ClerkError(400, 'request_body_invalid', 'Invalid request body', detail),
+  /**
+   * A state-changing Frontend API call from a page on another origin (cross-site request forgery). clerk-js
+   * knows the code: with production keys it rethrows it as "Production Keys are only allowed for domain".
+   */
+  originInvalid: () =>
+    new ClerkError(
+      403,
+      'origin_invalid',
+      'Invalid request origin',
+      "The request's Origin header must be this application's origin or one of its allowed origins.",
+    ),
   clerkKeyInvalid: () =>
     new ClerkError(
       401,

@@ -7,6 +7,7 @@ import { phoneNumberUndeliverable } from '../phone-numbers/phone-number.ts';
 import type { IdentityDeps } from '../deps.ts';
 import { ClerkError, errorBody, errors } from '../errors.ts';
 import { setCookie } from '../http/cookies.ts';
+import { requestOriginGuard } from '../http/origins.ts';
 import { hit } from '../store/rate-limits.ts';
 import { createClient, findClientByToken } from '../store/clients.ts';
 import type { ClientRow } from '../store/rows.ts';
@@ -31,6 +32,12 @@ const METHODS = new Set<FapiMethod>(['GET', 'POST', 'PATCH', 'PUT', 'DELETE']);
 export async function fapiPlugin(app: FastifyInstance, opts: { deps: IdentityDeps }) {
   const { deps } = opts;
   const router = new FapiRouter(fapiRoutes(deps.config));
+  // Cross-site request forgery: a state-changing call from another origin is refused before its body is
+  // read, its rate limits are counted or any handler runs, and the answer sets no cookie (see origins.ts).
+  const sameOrigin = requestOriginGuard(deps.config);
+  app.addHook('onRequest', async (req, reply) => {
+    if (!sameOrigin(req)) return sendError(reply, errors.originInvalid());
+  });
   await app.register(formbody);
   // Logo and profile image uploads: multipart `file`, or a raw octet-stream body (clerk-js sends strings that way).
   await registerUploadParsers(app);

@@ -1,0 +1,55 @@
+import type { IdentityConfig } from '../config.ts';
+
+/** Methods that never change anything; every other one (and every tunnelled `_method`) arrives as POST. */
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * Cross-site request forgery guard for cookie-authenticated calls: whether a request may change state,
+ * judged by the headers a browser sets and a page cannot forge.
+ *
+ * - Safe methods always pass. Two GET routes do change state, and are meant to be opened from another
+ *   site (a mail client): the email link (`/v1/verify`) and the ticket link (`/v1/tickets/accept`). Each
+ *   needs a secret token from the mail, which a forging page does not have.
+ * - With an `Origin`, it must be exactly the product's origin or one of `ALLOWED_ORIGINS`. Unlike redirect
+ *   targets, subdomains do not pass: a sibling host on the same site (user content, a staging app) is no
+ *   reason to let it act with this site's cookies; list it to allow it. `Origin: null` (sandboxed frames,
+ *   `file:`, some redirects) is no allowed origin.
+ * - Without an `Origin`, `Sec-Fetch-Site: cross-site` or `same-site` is a browser telling us another origin
+ *   made the request: refused. Without either header it is no browser request with ambient cookies (every
+ *   browser we support sends `Origin` on POST, same-origin included), but a server, the CLI, curl or a
+ *   test, which holds whatever credentials it sends on purpose: it passes.
+ */
+export function requestOriginGuard(
+  config: Pick<IdentityConfig, 'publicUrl' | 'allowedOrigins'>,
+): (req: RequestHeadersOf) => boolean {
+  const allowed = allowedOrigins(config);
+  return (req) => {
+    if (SAFE_METHODS.has(req.method.toUpperCase())) return true;
+    const origin = single(req.headers.origin);
+    if (origin !== undefined) return allowed.has(origin.trim().toLowerCase());
+    const site = single(req.headers['sec-fetch-site'])?.trim().toLowerCase();
+    return site !== 'cross-site' && site !== 'same-site';
+  };
+}
+
+interface RequestHeadersOf {
+  method: string;
+  headers: Record<string, string | string[] | undefined>;
+}
+
+/** The serialised origins (`scheme://host[:port]`, as browsers send them) that may call with cookies. */
+function allowedOrigins(config: Pick<IdentityConfig, 'publicUrl' | 'allowedOrigins'>): Set<string> {
+  const origins = new Set<string>();
+  for (const value of [config.publicUrl, ...config.allowedOrigins]) {
+    try {
+      const { origin } = new URL(value);
+      if (origin !== 'null') origins.add(origin);
+    } catch {
+      // A malformed ALLOWED_ORIGINS entry allows nothing.
+    }
+  }
+  return origins;
+}
+
+/** A repeated header is kept whole, so two Origins never match one allowed origin. */
+const single = (v: string | string[] | undefined) => (Array.isArray(v) ? v.join(', ') : v);
