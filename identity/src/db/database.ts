@@ -38,7 +38,13 @@ function mapError(err: unknown): unknown {
   const code = (err as { code?: string }).code;
   if (code && CONNECTION_ERROR_CODES.has(code))
     return new DatabaseUnavailableError(String((err as Error).message));
-  if (err instanceof Error && /Connection terminated|connection timeout/i.test(err.message)) {
+  // pg's own messages for a connection lost or never made (they carry no code).
+  if (
+    err instanceof Error &&
+    /Connection terminated|connection timeout|timeout exceeded when trying to connect|not queryable/i.test(
+      err.message,
+    )
+  ) {
     return new DatabaseUnavailableError(err.message);
   }
   return err;
@@ -90,6 +96,10 @@ async function openPostgres(url: string, schema: string | undefined): Promise<Da
   });
   // An idle client losing its server must not crash the process; the next query reports it.
   pool.on('error', () => {});
+  // Nor one that is checked out between two queries of a transaction when PostgreSQL goes away (a restart
+  // sends every connection FATAL 57P01): pg emits 'error' on it with no listener, which would end the
+  // process. Its next query fails ("not queryable") and the request answers 503.
+  pool.on('connect', (client) => client.on('error', () => {}));
   if (schema) {
     const admin = new pg.Client({ connectionString: url });
     await admin.connect();
