@@ -134,7 +134,7 @@ describe('product API', () => {
       assert.deepEqual(outsider.body.actor, { userId: 'dashboard_admin_7', name: null, email: null });
     });
 
-    test('impersonation: a Backend API failure looking up the actor is a 500, not a guess', async () => {
+    test('impersonation: a Backend API failure looking up the actor is an error, not a guess', async () => {
       backend.users = {
         getUser: async (userId) => {
           if (userId === 'user_1')
@@ -144,8 +144,8 @@ describe('product API', () => {
       };
       tokens.set('impersonated', signedIn({ actorId: 'user_operator' }));
       const res = await get('/api/me', 'impersonated');
-      assert.equal(res.status, 500);
-      assert.equal((res.body.errors as { code: string }[])[0]?.code, 'internal_error');
+      assert.equal(res.status, 503);
+      assert.equal((res.body.errors as { code: string }[])[0]?.code, 'service_unavailable');
     });
   });
 
@@ -220,9 +220,28 @@ describe('product API', () => {
       assert.equal((res.body.errors as { code: string }[])[0]?.code, 'organization_not_found');
     });
 
-    test('500 internal_error, in the API error shape, when the Backend API fails', async () => {
+    test('503 service_unavailable, in the API error shape, when the Backend API is unavailable', async () => {
       backend.failNextRead = true;
       const res = await get('/api/organizations/current', 'admin-a');
+      assert.equal(res.status, 503);
+      assert.equal(res.headers['retry-after'], '2');
+      assert.deepEqual(res.body, {
+        errors: [
+          {
+            code: 'service_unavailable',
+            message: 'The service is temporarily unavailable. Try again in a moment.',
+          },
+        ],
+      });
+    });
+
+    test('500 internal_error, in the API error shape, when the Backend API fails otherwise', async () => {
+      backend.users = {
+        getUser: async () => {
+          throw Object.assign(new Error('Backend API failed'), { status: 500 });
+        },
+      };
+      const res = await get('/api/me', 'admin-a');
       assert.equal(res.status, 500);
       assert.deepEqual(res.body, {
         errors: [{ code: 'internal_error', message: 'The server could not complete the request.' }],

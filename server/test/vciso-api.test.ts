@@ -243,8 +243,9 @@ describe('vCISO client organisations API', () => {
         const before = snapshot();
         backend.failNextWrite = (write) => write.operation === operation;
         const answer = await call('vciso-p', 'POST', CHILDREN, { name: 'Doomed' });
-        assert.equal(answer.status, 500);
-        assert.equal(codeOf(answer), 'internal_error');
+        // The Backend API answered 503: the product says the service is unavailable, and undid its part.
+        assert.equal(answer.status, 503);
+        assert.equal(codeOf(answer), 'service_unavailable');
         assert.deepEqual(snapshot(), before);
       });
     }
@@ -322,7 +323,7 @@ describe('vCISO client organisations API', () => {
       backend.failNextWrite = (write) =>
         write.operation === 'updateOrganizationMetadata' && write.organizationId === 'org_p';
       const answer = await call('vciso-p', 'PUT', `${CHILDREN}/org_x`);
-      assert.equal(answer.status, 500);
+      assert.equal(answer.status, 503);
       assert.deepEqual(snapshot(), before);
     });
 
@@ -375,7 +376,7 @@ describe('vCISO client organisations API', () => {
       backend.failNextWrite = (write) =>
         write.operation === 'updateOrganizationMetadata' && write.organizationId === 'org_x';
       const answer = await call('vciso-p', 'DELETE', `${CHILDREN}/org_x`);
-      assert.equal(answer.status, 500);
+      assert.equal(answer.status, 503);
       assert.deepEqual(snapshot(), before);
     });
 

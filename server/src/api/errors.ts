@@ -10,6 +10,10 @@ export const API_ERRORS = {
   no_active_organization: { status: 404, message: 'The session has no active organisation.' },
   organization_not_found: { status: 404, message: 'The active organisation no longer exists.' },
   internal_error: { status: 500, message: 'The server could not complete the request.' },
+  service_unavailable: {
+    status: 503,
+    message: 'The service is temporarily unavailable. Try again in a moment.',
+  },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ApiErrorCode = keyof typeof API_ERRORS;
@@ -44,7 +48,22 @@ export function sendApiError(reply: FastifyReply, error: ApiError): FastifyReply
 export function registerApiErrorHandler(api: FastifyInstance) {
   api.setErrorHandler((error, req, reply) => {
     if (error instanceof ApiError) return sendApiError(reply, error);
+    // The Backend API answered 503 (its database is away): a passing outage, not a bug of ours. Said
+    // as such, the client retries instead of showing a failure.
+    const unavailable = backendUnavailable(error);
+    if (unavailable) {
+      req.log.warn('product API request failed: the Backend API is unavailable');
+      reply.header('retry-after', String(unavailable.retryAfter ?? 2));
+      return sendApiError(reply, new ApiError('service_unavailable'));
+    }
     req.log.error({ err: error }, 'product API request failed');
     return sendApiError(reply, new ApiError('internal_error'));
   });
+}
+
+/** A @clerk/backend error for a 503 answer of the Backend API (ClerkAPIResponseError), or null. */
+function backendUnavailable(error: unknown): { retryAfter?: number } | null {
+  const { status, retryAfter } = (error ?? {}) as { status?: unknown; retryAfter?: unknown };
+  if (status !== 503) return null;
+  return { retryAfter: typeof retryAfter === 'number' && retryAfter > 0 ? retryAfter : undefined };
 }

@@ -15,6 +15,7 @@ export const PRODUCT_API_ERROR_KEYS: Readonly<Record<string, string>> = {
   no_active_organization: 'errors.api.noActiveOrganization',
   organization_not_found: 'errors.api.organizationNotFound',
   internal_error: 'errors.api.internalError',
+  service_unavailable: 'errors.api.serviceUnavailable',
   invalid_request: 'errors.api.invalidRequest',
   resource_not_found: 'errors.api.notFound',
 };
