@@ -236,7 +236,7 @@ async function measureDatabase(
       const row: Measured = { scenario: s.name, concurrency, result, limit: s.limit, parts: s.parts };
       if (peer && s.peer) {
         const peerResult = await run(db, `${peer.name}: ${s.peer}`, concurrency, null, [peer[s.peer]], peer);
-        row.peer = { name: s.peer, result: peerResult };
+        row.peer = { name: `${peer[s.peer].method} ${peer[s.peer].path}`, result: peerResult };
       }
       measured.push(row);
     }
@@ -316,7 +316,7 @@ function databaseSection(db: DatabaseKind, measured: Measured[], peerName: strin
       ]);
       m.parts?.forEach((part, i) => rows.push(partRow(part, m.result, i, RESULT_HEADERS.length + 2)));
       if (m.peer)
-        rows.push([`  peer (${m.peer.name})`, String(m.concurrency), ...resultCells(m.peer.result), '', '']);
+        rows.push([`  peer: ${m.peer.name}`, String(m.concurrency), ...resultCells(m.peer.result), '', '']);
     }
   }
   return [
@@ -324,9 +324,15 @@ function databaseSection(db: DatabaseKind, measured: Measured[], peerName: strin
     { table: { headers: [...RESULT_HEADERS, '% of limit', 'ours/peer'], rows } },
     {
       lines: [
-        "% of limit: the endpoint's req/s over the limit measured above (token minting over RS256 signatures/s, " +
-          '/api/me over RS256 verifications/s, password sign-in over argon2id verifications/s).' +
-          (peerName ? ` ours/peer: our req/s over ${peerName}'s on the same database.` : ''),
+        "- % of limit: the endpoint's req/s over the limit measured above (token minting over RS256 " +
+          'signatures/s, /api/me over RS256 verifications/s, password sign-in over argon2id verifications/s).',
+        ...(peerName ? [`- ours/peer: our req/s over ${peerName}'s, on the same database kind.`] : []),
+        '- Token minting: the request clerk-js sends for `session.getToken()`, with the `__client` cookie and the ' +
+          'active organisation. /api/me: the product route, which verifies the token with @clerk/backend and ' +
+          'loads the user through the Backend API (an HTTP call to the same server).',
+        '- Password sign-in: `strategy=password` with identifier and password in one request, as ' +
+          '`signIn.create()` sends it, from a fresh browser (no cookie): each request creates a client, a ' +
+          'sign-in and a session. The user has no second factor.',
       ],
     },
   ];

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -32,16 +32,22 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 /**
  * The real product server (server/src/main.ts) in a process of its own, so autocannon in this process
- * does not share its event loop. On PGlite a fresh data directory; on PostgreSQL a fresh schema of the
- * given server (search_path through the connection string's `options`), dropped on stop.
+ * does not share its event loop, serving a copy of web/dist. On PGlite a fresh data directory; on
+ * PostgreSQL a fresh schema of the given server (search_path through the connection string's
+ * `options`), dropped on stop.
  */
 export async function startProductServer(db: DatabaseKind, postgresUrl: string): Promise<ProductServer> {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-api-'));
   const schema = `bench_api_${randomBytes(6).toString('hex')}`;
+  // A copy of the built web app: the static plugin lists the files at start, so a rebuild of web/dist
+  // by someone else during the run would turn the new fingerprinted assets into 404s.
+  const webDist = join(dataDir, 'web-dist');
+  cpSync(join(ROOT, 'web/dist'), webDist, { recursive: true });
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     DATA_DIR: dataDir,
+    WEB_DIST: webDist,
     PORT: String(port),
     HOST: '127.0.0.1',
     PUBLIC_URL: `http://localhost:${port}`,
@@ -105,5 +111,8 @@ async function withClient<T>(url: string, fn: (c: pg.Client) => Promise<T>): Pro
 }
 
 export async function postgresVersion(url: string): Promise<string> {
-  return withClient(url, async (c) => (await c.query<{ v: string }>('SHOW server_version')).rows[0]!.v);
+  return withClient(
+    url,
+    async (c) => (await c.query<{ server_version: string }>('SHOW server_version')).rows[0]!.server_version,
+  );
 }
