@@ -1,3 +1,4 @@
+import { verifyPassword } from '../../crypto/passwords.ts';
 import { errors } from '../../errors.ts';
 import { updateClient } from '../../store/clients.ts';
 import { assertMayOpenSession } from '../../sessions/may-open-session.ts';
@@ -64,7 +65,13 @@ export const createSignInRoute = (config: IdentityConfig): FapiRoute => ({
     }
 
     const user = await findUserByIdentifier(ctx.tx, identifier);
-    if (!user) return { error: errors.identifierNotFound() };
+    if (!user) {
+      // A password sent with an unknown identifier is hashed all the same, so that a guess costs the
+      // same time whether the account exists (the answer itself is Clerk's form_identifier_not_found).
+      const password = rawField(ctx.body, 'password');
+      if (password !== undefined) await verifyPassword(null, password);
+      return { error: errors.identifierNotFound() };
+    }
     const locked = lockedForSeconds(user, ctx.now);
     if (locked > 0) throw errors.userLocked(locked);
     await assertMayOpenSession(ctx, client.id, user.id);
