@@ -21,14 +21,16 @@ export async function sendEmailLink(
 ): Promise<VerificationState> {
   const { config, keys, mailer, fapiBase } = ctx.deps;
   if (!input.redirectUrl) throw errors.paramMissing('redirect_url');
-  // Absolute, on an allowed origin: /v1/verify navigates there with the outcome.
-  const redirectUrl = new URL(input.redirectUrl, config.publicUrl).toString();
-  if (!isAllowedRedirect(redirectUrl, config)) {
+  // Checked before it is resolved: a value no URL parser accepts (`https://localhost:3000.evil.test`) is
+  // refused like any other off-origin target, not a failure of ours.
+  if (!isAllowedRedirect(input.redirectUrl, config)) {
     throw errors.paramValueInvalid(
       'redirect_url',
       'redirect_url must point to an allowed origin of this application.',
     );
   }
+  // Absolute, on an allowed origin: /v1/verify navigates there with the outcome.
+  const redirectUrl = new URL(input.redirectUrl, config.publicUrl).toString();
   const client = await ctx.ensureClient();
   const { token, expireAt } = await issueEmailLink(ctx.tx, {
     purpose: input.purpose,
