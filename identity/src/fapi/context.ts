@@ -53,4 +53,6 @@ export interface FapiRoute {
   /** Counted before the transaction so they persist whatever the outcome. */
   rateLimits?: (req: FapiRequestInfo) => RateLimitRule[];
   handler: (ctx: FapiContext) => Promise<FapiResult>;
+  /** Takes an image upload (multipart, or a raw octet-stream body); other routes refuse one. */
+  upload?: boolean;
 }

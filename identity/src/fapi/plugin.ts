@@ -1,5 +1,4 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import formbody from '@fastify/formbody';
 import { DatabaseUnavailableError, type Queryable } from '../db/database.ts';
 import { MailUnavailableError } from '../mail/mailer.ts';
 import { SmsUnavailableError } from '../sms/sms-sender.ts';
@@ -14,6 +13,7 @@ import type { ClientRow } from '../store/rows.ts';
 import { clientJSON, clientUat } from './client-json.ts';
 import type { FapiContext, FapiMethod, FapiRequestInfo, FapiResult } from './context.ts';
 import type { FormBody } from './form.ts';
+import { registerFormParsers } from './body-parsers.ts';
 import { FapiRouter } from './router.ts';
 import { fapiRoutes } from './routes.ts';
 import { imageHandler } from './images/image-route.ts';
@@ -38,11 +38,12 @@ export async function fapiPlugin(app: FastifyInstance, opts: { deps: IdentityDep
   app.addHook('onRequest', async (req, reply) => {
     if (!sameOrigin(req)) return sendError(reply, errors.originInvalid());
   });
-  await app.register(formbody);
+  registerFormParsers(app);
   // Logo and profile image uploads: multipart `file`, or a raw octet-stream body (clerk-js sends strings that way).
   await registerUploadParsers(app);
   // Body parsing fails before our handler runs: answer in Clerk's envelope, not Fastify's.
   app.setErrorHandler((err: { statusCode?: number; message?: string }, req, reply) => {
+    if (err instanceof ClerkError) return sendError(reply, err);
     if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
       return sendError(reply, errors.bodyInvalid('The request body could not be read.'));
     }
@@ -78,6 +79,9 @@ export async function fapiPlugin(app: FastifyInstance, opts: { deps: IdentityDep
     let uploaded: Awaited<ReturnType<typeof readUpload>>;
     try {
       uploaded = await readUpload(req);
+      // Only the image routes take an upload; elsewhere its fields would skip the form's checks.
+      if (uploaded && !matched.route.upload)
+        return sendError(reply, errors.bodyInvalid('This request takes a form body.'));
     } catch (err) {
       if (err instanceof ClerkError) return sendError(reply, err);
       throw err;

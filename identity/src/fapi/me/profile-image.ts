@@ -13,6 +13,7 @@ import { currentSession } from './me-session.ts';
 export const setProfileImageRoute: FapiRoute = {
   method: 'POST',
   path: '/me/profile_image',
+  upload: true,
   rateLimits: (req) => [{ key: `profile_image:ip:${req.ip}`, limit: 20, windowSeconds: 60 }],
   async handler(ctx) {
     const session = await currentSession(ctx);

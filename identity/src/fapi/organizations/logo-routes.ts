@@ -8,6 +8,7 @@ import { uploadedImage } from '../images/upload.ts';
 export const putLogoRoute: FapiRoute = {
   method: 'PUT',
   path: '/organizations/:id/logo',
+  upload: true,
   async handler(ctx) {
     const { organization } = await requireOrganization(ctx, ctx.params.id!, 'org:sys_profile:manage');
     const logo = uploadedImage(ctx.upload);
