@@ -4,8 +4,7 @@ export type FormBody = Record<string, string | string[] | undefined>;
 
 /** A form field as a trimmed string; clerk-js sends unset optional inputs as "" which means "not given". */
 export function field(body: FormBody, name: string): string | undefined {
-  const raw = body[name];
-  const value = Array.isArray(raw) ? raw[raw.length - 1] : raw;
+  const value = single(body, name);
   if (value === undefined) return undefined;
   const trimmed = value.trim();
   return trimmed === '' ? undefined : trimmed;
@@ -13,9 +12,16 @@ export function field(body: FormBody, name: string): string | undefined {
 
 /** Like `field` but keeps the value untrimmed (passwords may start or end with spaces). */
 export function rawField(body: FormBody, name: string): string | undefined {
-  const raw = body[name];
-  const value = Array.isArray(raw) ? raw[raw.length - 1] : raw;
+  const value = single(body, name);
   return value === undefined || value === '' ? undefined : value;
+}
+
+/** One value: a parameter given twice (`code=1&code=2`) is ambiguous, not "the last one". */
+function single(body: FormBody, name: string): string | undefined {
+  const raw = body[name];
+  if (!Array.isArray(raw)) return raw;
+  if (raw.length > 1) throw errors.paramFormatInvalid(name, 'a single value');
+  return raw[0];
 }
 
 export function has(body: FormBody, name: string): boolean {
