@@ -27,6 +27,8 @@ export const INVITATION_STATUSES: readonly InvitationStatus[] = ['pending', 'acc
 
 const DAY_MS = 24 * 3600 * 1000;
 const MAX_PAGE = 500;
+/** Far beyond any list here, and within PostgreSQL's bigint. */
+const MAX_OFFSET = 1_000_000_000;
 /** Tickets are 43 base64url characters; anything far longer is not one of ours. */
 const MAX_TICKET_LENGTH = 200;
 
@@ -53,15 +55,26 @@ export interface Page {
   offset: number;
 }
 
-/** `limit` (default 10, at most 500) and `offset` (default 0); falsy values never arrive from the SDKs. */
+/**
+ * `limit` (1 to 500, default 10) and `offset` (default 0), whole numbers as the SDKs send them; absent
+ * or empty means the default. Anything else is refused rather than read as the default: `limit=abc`
+ * is a mistake the caller should hear about, and a huge offset must not reach the database.
+ */
 export function pageOf(query: Record<string, unknown>): Page {
-  const num = (v: unknown) => Number(Array.isArray(v) ? v[v.length - 1] : v);
-  const limit = Math.trunc(num(query.limit));
-  const offset = Math.trunc(num(query.offset));
   return {
-    limit: Number.isFinite(limit) && limit > 0 ? Math.min(limit, MAX_PAGE) : 10,
-    offset: Number.isFinite(offset) && offset > 0 ? offset : 0,
+    limit: pageNumber(query, 'limit', 1, MAX_PAGE) ?? 10,
+    offset: pageNumber(query, 'offset', 0, MAX_OFFSET) ?? 0,
   };
+}
+
+function pageNumber(query: Record<string, unknown>, name: string, min: number, max: number) {
+  const raw = query[name];
+  if (raw === undefined || raw === '') return undefined;
+  if (typeof raw !== 'string' || !/^\d{1,15}$/.test(raw))
+    throw errors.paramFormatInvalid(name, 'a whole number');
+  const n = Number(raw);
+  if (n < min || n > max) throw errors.paramValueInvalid(name, `${name} must be between ${min} and ${max}.`);
+  return n;
 }
 
 /** The repeated `status` filter; `fallback` when none is given (null: every status). */

@@ -48,6 +48,7 @@ export const listMySuggestionsRoute: FapiRoute = {
   path: '/me/organization_suggestions',
   async handler(ctx) {
     await currentSession(ctx);
+    pageOf(ctx.query); // an empty list, but a bad page is still refused like on every other list
     return { response: { data: [], total_count: 0 } };
   },
 };
