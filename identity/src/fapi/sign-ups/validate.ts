@@ -6,7 +6,9 @@ import { validateUsername } from '../../users/usernames.ts';
 import { booleanField, field, has, jsonObjectField, rawField, type FormBody } from '../form.ts';
 
 // Practical address check (RFC 5321 lengths, one @, a dot in the domain, no spaces or control characters).
-const EMAIL_RE = /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"_]+\.[^\s@<>()[\]\\,;:"_]{2,}$/;
+// \p{C}: control and format characters, such as U+202E (right-to-left override), which can make an
+// address read as another one.
+const EMAIL_RE = /^[^\s\p{C}@<>()[\]\\,;:"]+@[^\s\p{C}@<>()[\]\\,;:"_]+\.[^\s\p{C}@<>()[\]\\,;:"_]{2,}$/u;
 
 export function validateEmail(value: string): string {
   const email = value.trim().toLowerCase();
