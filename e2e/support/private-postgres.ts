@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -58,6 +58,12 @@ function postgresIds(): { uid: number; gid: number } | null {
   return uid && gid ? { uid: Number(uid), gid: Number(gid) } : null;
 }
 
+/** Clusters not destroyed yet: stopped at once when the test process exits, however it ends. */
+const leftovers = new Map<string, () => void>();
+process.once('exit', () => {
+  for (const stop of leftovers.values()) stop();
+});
+
 export async function startPrivatePostgres(): Promise<PrivatePostgres> {
   const bin = postgresBinDir();
   if (!bin) throw new Error(privatePostgresUnavailable() ?? 'PostgreSQL is not installed');
@@ -95,6 +101,17 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
     rmSync(dir, { recursive: true, force: true });
     throw withLog(err, log);
   }
+  leftovers.set(dir, () => {
+    try {
+      const args = ['-D', data, '-m', 'immediate', 'stop'];
+      if (asRoot)
+        execFileSync('runuser', ['-u', 'postgres', '--', join(bin, 'pg_ctl'), ...args], { stdio: 'ignore' });
+      else execFileSync(join(bin, 'pg_ctl'), args, { stdio: 'ignore' });
+    } catch {
+      // already stopped
+    }
+    rmSync(dir, { recursive: true, force: true });
+  });
   let destroyed = false;
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
@@ -112,6 +129,7 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
     async destroy() {
       if (destroyed) return;
       destroyed = true;
+      leftovers.delete(dir);
       await stopWith('immediate').catch(() => {});
       rmSync(dir, { recursive: true, force: true });
     },

@@ -42,6 +42,12 @@ export interface ServerProcessOptions {
   readyTimeoutMs?: number;
 }
 
+/** Children still running: killed when the test process exits, whatever way it ends (timeouts included). */
+const live = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of live) child.kill('SIGKILL');
+});
+
 export async function spawnServer(opts: ServerProcessOptions): Promise<ServerProcess> {
   const port = opts.port ?? (await freePort());
   const origin = `http://127.0.0.1:${port}`;
@@ -68,6 +74,8 @@ export async function spawnServer(opts: ServerProcessOptions): Promise<ServerPro
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  live.add(child);
+  child.once('exit', () => live.delete(child));
   const lines: string[] = [];
   const keep = (chunk: Buffer) => {
     if (process.env.E2E_LOGS === '1') process.stderr.write(chunk);
