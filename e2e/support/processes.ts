@@ -60,6 +60,8 @@ export async function spawnServer(opts: ServerProcessOptions): Promise<ServerPro
     PUBLIC_URL: publicUrl,
     IDENTITY_MODE: 'development',
     IDENTITY_SECRET_KEY: SHARED_SECRET_KEY,
+    // The tests speak the wire as clerk-js does with production keys (the `__client` cookie).
+    IDENTITY_KEYS: 'production',
     LOG_LEVEL: process.env.E2E_LOGS === '1' ? 'info' : 'warn',
     CLERK_PUBLISHABLE_KEY: '',
     CLERK_SECRET_KEY: '',
