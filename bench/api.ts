@@ -12,6 +12,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import * as prettier from 'prettier';
 import { runLoad, type BenchRequest, type LoadResult } from './lib/autocannon-run.ts';
 import { measureLimits, type Limits } from './lib/limits.ts';
 import { machine } from './lib/machine.ts';
@@ -162,7 +163,13 @@ blocks.push({
 });
 console.log(renderText(blocks.slice(header.length)));
 mkdirSync(`${ROOT}bench/results`, { recursive: true });
-writeFileSync(`${ROOT}bench/results/api.md`, renderMarkdown(blocks));
+// Formatted as `npm run lint` (prettier --check .) wants it, so the file can be committed as written.
+const resultsFile = `${ROOT}bench/results/api.md`;
+const prettierOptions = (await prettier.resolveConfig(resultsFile)) ?? {};
+writeFileSync(
+  resultsFile,
+  await prettier.format(renderMarkdown(blocks), { ...prettierOptions, parser: 'markdown' }),
+);
 console.log('Written to bench/results/api.md');
 
 async function measureDatabase(
@@ -316,7 +323,7 @@ function databaseSection(db: DatabaseKind, measured: Measured[], peerName: strin
       ]);
       m.parts?.forEach((part, i) => rows.push(partRow(part, m.result, i, RESULT_HEADERS.length + 2)));
       if (m.peer)
-        rows.push([`  peer: ${m.peer.name}`, String(m.concurrency), ...resultCells(m.peer.result), '', '']);
+        rows.push([`↳ peer: ${m.peer.name}`, String(m.concurrency), ...resultCells(m.peer.result), '', '']);
     }
   }
   return [
@@ -364,7 +371,7 @@ function pageSection(measured: Measured[]): Block[] {
 /** One request of a multi-request run: its share of the rate and its own latencies, padded to `width` cells. */
 function partRow(label: string, result: LoadResult, index: number, width: number): string[] {
   const part = result.perRequest[index]!;
-  const cells = [`  ${label}`, '', rate(part.rps), ms(part.p50), ms(part.p95), ms(part.p99)];
+  const cells = [`↳ ${label}`, '', rate(part.rps), ms(part.p50), ms(part.p95), ms(part.p99)];
   return [...cells, ...Array<string>(width - cells.length).fill('')];
 }
 
@@ -385,7 +392,9 @@ function limitsSection(l: Limits): Block[] {
       lines: [
         `Measured in the runner with nothing else under load, ${l.inFlight} operations in flight: jose's WebCrypto RSA ` +
           `and @node-rs/argon2 run on the libuv threadpool (UV_THREADPOOL_SIZE, default 4), the same pool the server ` +
-          `process has, on ${l.cores} cores. During the endpoint runs the server shares those cores with autocannon.`,
+          `process has, on ${l.cores} cores. During the endpoint runs the server shares those cores with autocannon. ` +
+          'Measured once, before the endpoints: on a machine shared with other work, a share above 100 % means ' +
+          'more of it was free during that run than during this one.',
       ],
     },
   ];
