@@ -7,3 +7,4 @@ export {
   type DatabaseOptions,
 } from './db/database.ts';
 export { publishableKeyFor } from './instance/instance-keys.ts';
+export { clerkFrameworkErrors } from './http/framework-errors.ts';

@@ -1,6 +1,6 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { resolve } from 'node:path';
-import { createIdentity, type Identity, type Database } from '@app/identity';
+import { clerkFrameworkErrors, createIdentity, type Identity, type Database } from '@app/identity';
 import { Authenticator } from './auth/authenticate.ts';
 import fastifyCompress from '@fastify/compress';
 import { registerProductApi } from './api/product-api.ts';
@@ -37,6 +37,10 @@ export async function createApp(config: ServerConfig, opts: AppOptions = {}): Pr
           },
     trustProxy: config.identity === 'embedded' ? config.identityConfig.trustProxy : false,
     bodyLimit: 1024 * 1024,
+    // A path Fastify cannot decode is refused before any plugin runs: in Clerk's envelope on the identity's paths.
+    ...(config.identity === 'embedded'
+      ? { frameworkErrors: clerkFrameworkErrors([config.identityConfig.fapiPath, BAPI_PATH]) }
+      : {}),
   });
 
   let identity: Identity | null = null;

@@ -3,6 +3,7 @@ import Fastify, { type FastifyInstance, type LightMyRequestResponse } from 'fast
 import { identityConfigFromEnv, type IdentityConfig } from '../../src/config.ts';
 import type { Database } from '../../src/db/database.ts';
 import { createIdentity, type Identity } from '../../src/identity.ts';
+import { clerkFrameworkErrors } from '../../src/http/framework-errors.ts';
 import type { Backend, Store } from './backends.ts';
 
 /**
@@ -87,7 +88,10 @@ export class Harness {
     const config = testConfig(opts.config);
     const store = opts.store ?? (await backend.createStore());
     const identity = await createIdentity(config, opts.database ?? store.options, { clock: clock.fn });
-    const app = Fastify({ trustProxy: config.trustProxy });
+    const app = Fastify({
+      trustProxy: config.trustProxy,
+      frameworkErrors: clerkFrameworkErrors([config.fapiPath, BAPI]),
+    });
     await identity.register(app, { bapiPath: BAPI });
     await app.ready();
     return new Harness(
