@@ -9,25 +9,13 @@ import { registerActorTokenBapi } from './actor-tokens/routes.ts';
 import { registerUserBapi } from './users/routes.ts';
 import { registerUserLockBapi } from './users/lock-routes.ts';
 import { registerPasswordResetBapi } from './users/password-reset-routes.ts';
+import { registerJsonParser } from './body-parsers.ts';
 import { sendJson } from './send-json.ts';
 import { fullUserJSON, loadUsers } from '../users/load-users.ts';
 
 /** The Backend API subset @clerk/backend 2.10.1 calls, behind secret-key Bearer auth. Register under a prefix. */
 export async function bapiPlugin(app: FastifyInstance, opts: { deps: IdentityDeps }) {
   const { deps } = opts;
-
-  // @clerk/backend declares `Content-Type: application/json` on bodiless calls too (revokes, deletes),
-  // which Fastify's own parser rejects.
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
-    const text = String(body).trim();
-    if (!text) return done(null, {});
-    try {
-      done(null, JSON.parse(text));
-    } catch {
-      done(errors.bodyInvalid('The request body is not valid JSON.'), undefined);
-    }
-  });
 
   app.addHook('onRequest', async (req, reply) => {
     const header = req.headers.authorization ?? '';
@@ -36,10 +24,17 @@ export async function bapiPlugin(app: FastifyInstance, opts: { deps: IdentityDep
       return sendJson(reply, 401, errorBody(errors.clerkKeyInvalid()));
     }
   });
+  // After the key check: a caller without the key learns nothing about its input.
+  registerJsonParser(app);
 
   app.setErrorHandler((err, req, reply) => {
     if (err instanceof ClerkError) return sendJson(reply, err.status, errorBody(err));
     if (err instanceof DatabaseUnavailableError) return sendJson(reply, 503, errorBody(errors.unavailable()));
+    // Fastify's own refusals of a body (an unsupported type, one too large) before a handler runs.
+    const status = (err as { statusCode?: number }).statusCode;
+    if (status && status >= 400 && status < 500) {
+      return sendJson(reply, 400, errorBody(errors.bodyInvalid('The request body could not be read.')));
+    }
     req.log.error({ err: { message: (err as Error).message } }, 'bapi handler failed');
     return sendJson(reply, 500, errorBody(errors.internal()));
   });

@@ -1,0 +1,54 @@
+import type { FastifyInstance } from 'fastify';
+import { errors } from '../errors.ts';
+import { checkJson, parseForm } from '../http/strict-input.ts';
+
+/** Routes whose body is a JSON array (`organizations.createOrganizationInvitationBulk`). */
+const ARRAY_BODY = /\/invitations\/bulk$/;
+/** Routes that take a multipart upload (`updateOrganizationLogo`). */
+const MULTIPART = /\/logo$/;
+
+/**
+ * The Backend API's readers, strict like the Frontend API's (see strict-input.ts): JSON that is an
+ * object (an array only where the route takes one), with storable text and bounded nesting; a query
+ * string that is well-formed; no body of another type (415 from Fastify, answered `request_body_invalid`).
+ */
+export function registerJsonParser(app: FastifyInstance): void {
+  // @clerk/backend declares `Content-Type: application/json` on bodiless calls too (revokes, deletes),
+  // which Fastify's own parser rejects.
+  app.removeContentTypeParser(['application/json', 'text/plain']);
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body: string, done) => {
+    const text = body.trim();
+    if (!text) return done(null, {});
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      return done(errors.bodyInvalid('The request body is not valid JSON.'), undefined);
+    }
+    const array = ARRAY_BODY.test(req.routeOptions.url ?? '');
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed) !== array) {
+      return done(
+        errors.bodyInvalid(`The request body must be a JSON ${array ? 'array' : 'object'}.`),
+        undefined,
+      );
+    }
+    try {
+      checkJson(parsed);
+      done(null, parsed);
+    } catch (err) {
+      done(err as Error, undefined);
+    }
+  });
+  app.addHook('onRequest', async (req) => {
+    const q = req.url.indexOf('?');
+    if (q !== -1) parseForm(req.url.slice(q + 1), 'query');
+    // An id with a control character (`%00`) names nothing; PostgreSQL would refuse it with a 5xx.
+    const params = Object.values((req.params ?? {}) as Record<string, string>);
+    // eslint-disable-next-line no-control-regex -- control characters are what this looks for
+    if (params.some((p) => /[\u0000-\u001f\u007f]/.test(p))) throw errors.notFound();
+    const type = req.headers['content-type'] ?? '';
+    if (/^multipart\//i.test(type) && !MULTIPART.test(req.routeOptions.url ?? '')) {
+      throw errors.bodyInvalid('This request takes a JSON body.');
+    }
+  });
+}
