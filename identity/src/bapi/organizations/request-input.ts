@@ -55,10 +55,12 @@ export function queryString(q: Query, name: string): string | undefined {
   return value || undefined;
 }
 
-/** `true`/`1` are true; the SDK never sends false values at all. */
+/** `true`/`1` are true, `false`/`0` or absent false (the SDK never sends false values at all); else 422. */
 export function queryFlag(q: Query, name: string): boolean {
   const value = queryString(q, name);
-  return value === 'true' || value === '1';
+  if (value === undefined || value === 'false' || value === '0') return false;
+  if (value === 'true' || value === '1') return true;
+  throw errors.paramFormatInvalid(name, 'true or false');
 }
 
 /** `order_by` without its sign for ascending (`+created_at` = `created_at`), if it is one of `allowed`. */

@@ -3,6 +3,8 @@ import type { IdentityDeps } from '../../deps.ts';
 import { errors } from '../../errors.ts';
 import { fullUserJSON, loadUsers } from '../../users/load-users.ts';
 import { deepMerge } from '../../util/deep-merge.ts';
+import { pageOf } from '../../organizations/invitations.ts';
+import { orderOf } from '../organizations/request-input.ts';
 import { sendJson } from '../send-json.ts';
 
 type Query = Record<string, string | string[] | undefined>;
@@ -56,11 +58,9 @@ const ORDERS: Record<string, string> = {
 export async function registerUserBapi(app: FastifyInstance, deps: IdentityDeps): Promise<void> {
   app.get<{ Querystring: Query }>('/v1/users', async (req, reply) => {
     const { where, params } = userFilter(req.query);
-    const limit = Math.min(500, Math.max(1, Number(req.query.limit) || 10));
-    const offset = Math.max(0, Number(req.query.offset) || 0);
-    // `+created_at` and `created_at` both mean ascending.
-    const order =
-      ORDERS[String(req.query.order_by ?? '-created_at').replace(/^\+/, '')] ?? ORDERS['-created_at'];
+    const { limit, offset } = pageOf(req.query);
+    // `+created_at` and `created_at` both mean ascending; an order we do not know is refused.
+    const order = ORDERS[orderOf(req.query, Object.keys(ORDERS), '-created_at')];
     const ids = await deps.db.query<{ id: string }>(
       `SELECT u.id FROM users u ${where} ORDER BY ${order}, u.id LIMIT ${limit} OFFSET ${offset}`,
       params,
