@@ -14,6 +14,7 @@ import { invitationJSON } from '../../serializers/organization.ts';
 import { findOrganization } from '../../store/organizations.ts';
 import type { InvitationRow, OrganizationRow } from '../../store/rows.ts';
 import { findUserById } from '../../store/users.ts';
+import { JsonBody } from '../organizations/request-input.ts';
 import { sendJson } from '../send-json.ts';
 
 type Query = Record<string, string | string[] | undefined>;
@@ -81,6 +82,8 @@ function registerRoutes(app: FastifyInstance, deps: IdentityDeps): void {
     '/v1/organizations/:id/invitations/:invitationId/revoke',
     async (req, reply) => {
       // `requesting_user_id` is accepted and not needed: the secret key already authorises the call.
+      // It must still be what the SDK sends (a string), like every other parameter.
+      new JsonBody(req.body).string('requesting_user_id');
       const { org, revoked } = await deps.db.transaction(async (tx) => {
         const org = await findOrganization(tx, req.params.id);
         if (!org) throw errors.notFound('organization');
