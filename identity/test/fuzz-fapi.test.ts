@@ -1,0 +1,245 @@
+import assert from 'node:assert/strict';
+import { after, before, it } from 'node:test';
+import { fapiRoutes } from '../src/fapi/routes.ts';
+import { forEachBackend } from './support/backends.ts';
+import {
+  buildWorld,
+  describeRequest,
+  fapiCases,
+  FUZZ_CASES,
+  FUZZ_SEED,
+  judge,
+  knownClientErrorCodes,
+  Rng,
+  routeSeed,
+  send,
+  snapshot,
+  snapshotDiff,
+  type FapiSpec,
+  type World,
+} from './support/fuzz.ts';
+import { Harness } from './support/harness.ts';
+
+/**
+ * The parameters each Frontend API route reads, by kind (see FapiKind). A route missing here fails the
+ * run, so a new route cannot go unfuzzed.
+ *
+ * Unknown parameters: identity, like clerk-js's tolerance of extra query parameters, ignores form
+ * parameters it does not read. They are therefore sent alone only to read-only routes (where a 2xx is
+ * accepted if nothing changes), and otherwise together with a defect that must be refused on its own
+ * (a wrong id in the path, a wrong value of a known parameter). Routes that change state and read
+ * neither an id nor a parameter (`DELETE /client`, `POST /me/totp`, …) get only defects of the body
+ * and the query themselves.
+ */
+const SPECS: Record<string, FapiSpec> = {
+  'GET /environment': { readOnly: true },
+  'PATCH /environment': { readOnly: true },
+  'GET /client': { readOnly: true },
+  // With the client's cookie, PUT /client answers the existing client and changes nothing.
+  'PUT /client': { readOnly: true },
+  'DELETE /client': {},
+  'DELETE /client/sessions': {},
+  'POST /dev_browser': {},
+  'POST /client/sign_ins': {
+    params: {
+      identifier: 'text',
+      password: 'password',
+      strategy: 'enum',
+      ticket: 'token',
+      redirect_url: 'url',
+      action_complete_redirect_url: 'url',
+    },
+  },
+  'GET /client/sign_ins/:id': { readOnly: true },
+  'POST /client/sign_ins/:id/prepare_first_factor': {
+    params: { strategy: 'enum', email_address_id: 'id', phone_number_id: 'id', redirect_url: 'url' },
+  },
+  'POST /client/sign_ins/:id/attempt_first_factor': {
+    params: { strategy: 'enum', password: 'password', code: 'code' },
+  },
+  'POST /client/sign_ins/:id/reset_password': {
+    params: { password: 'password', sign_out_of_other_sessions: 'bool' },
+  },
+  'POST /client/sign_ins/:id/prepare_second_factor': { params: { strategy: 'enum', phone_number_id: 'id' } },
+  'POST /client/sign_ins/:id/attempt_second_factor': { params: { strategy: 'enum', code: 'code' } },
+  'POST /client/sign_ups': {
+    params: {
+      email_address: 'email',
+      username: 'text',
+      password: 'password',
+      first_name: 'text',
+      last_name: 'text',
+      phone_number: 'phone',
+      strategy: 'enum',
+      ticket: 'token',
+      unsafe_metadata: 'json',
+      legal_accepted: 'bool',
+      redirect_url: 'url',
+    },
+  },
+  'GET /client/sign_ups/:id': { readOnly: true },
+  'PATCH /client/sign_ups/:id': {
+    params: {
+      email_address: 'email',
+      username: 'text',
+      password: 'password',
+      first_name: 'text',
+      last_name: 'text',
+      unsafe_metadata: 'json',
+      legal_accepted: 'bool',
+      redirect_url: 'url',
+    },
+  },
+  'POST /client/sign_ups/:id/prepare_verification': { params: { strategy: 'enum', redirect_url: 'url' } },
+  'POST /client/sign_ups/:id/attempt_verification': { params: { strategy: 'enum', code: 'code' } },
+  'GET /verify': { navigate: true, params: { token: 'token' } },
+  'GET /tickets/accept': { navigate: true, params: { ticket: 'token', redirect_url: 'url' } },
+  'POST /client/sessions/:id/touch': { params: { active_organization_id: 'id' } },
+  // A token for an organisation the user is not (or no longer) in is a token without it, not an error:
+  // clerk-js asks with the session's last organisation, and a 4xx on refresh signs the user out.
+  'POST /client/sessions/:id/tokens': { params: { organization_id: 'text' } },
+  'POST /client/sessions/:id/tokens/:template': { params: { organization_id: 'text' } },
+  'POST /client/sessions/:id/end': {},
+  'POST /client/sessions/:id/remove': {},
+  'POST /client/sessions/:id/verify': { params: { level: 'enum' } },
+  'POST /client/sessions/:id/verify/prepare_first_factor': {
+    params: { strategy: 'enum', email_address_id: 'id', phone_number_id: 'id' },
+  },
+  'POST /client/sessions/:id/verify/attempt_first_factor': {
+    params: { strategy: 'enum', password: 'password', code: 'code' },
+  },
+  'POST /client/sessions/:id/verify/prepare_second_factor': {
+    params: { strategy: 'enum', phone_number_id: 'id' },
+  },
+  'POST /client/sessions/:id/verify/attempt_second_factor': { params: { strategy: 'enum', code: 'code' } },
+  'GET /me': { readOnly: true },
+  'PATCH /me': {
+    params: {
+      first_name: 'text',
+      last_name: 'text',
+      username: 'text',
+      primary_email_address_id: 'id',
+      primary_phone_number_id: 'id',
+      unsafe_metadata: 'json',
+    },
+  },
+  'DELETE /me': {},
+  'POST /me/change_password': {
+    params: { current_password: 'password', new_password: 'password', sign_out_of_other_sessions: 'bool' },
+  },
+  'POST /me/remove_password': { params: { current_password: 'password' } },
+  'POST /me/profile_image': { upload: true },
+  'DELETE /me/profile_image': {},
+  'POST /me/email_addresses': { params: { email_address: 'email' } },
+  'GET /me/email_addresses/:id': { readOnly: true },
+  'DELETE /me/email_addresses/:id': {},
+  'POST /me/email_addresses/:id/prepare_verification': { params: { strategy: 'enum', redirect_url: 'url' } },
+  'POST /me/email_addresses/:id/attempt_verification': { params: { code: 'code' } },
+  'POST /me/phone_numbers': { params: { phone_number: 'phone' } },
+  'GET /me/phone_numbers/:id': { readOnly: true },
+  'PATCH /me/phone_numbers/:id': {
+    params: { reserved_for_second_factor: 'bool', default_second_factor: 'bool' },
+  },
+  'DELETE /me/phone_numbers/:id': {},
+  'POST /me/phone_numbers/:id/prepare_verification': { params: { strategy: 'enum' } },
+  'POST /me/phone_numbers/:id/attempt_verification': { params: { code: 'code' } },
+  'GET /me/sessions/active': { readOnly: true },
+  'POST /me/sessions/:id/revoke': {},
+  'POST /me/totp': {},
+  'POST /me/totp/attempt_verification': { params: { code: 'code' } },
+  'DELETE /me/totp': {},
+  'POST /me/backup_codes': {},
+  'POST /organizations': { params: { name: 'text', slug: 'text' } },
+  'GET /organizations/:id': { readOnly: true },
+  'PATCH /organizations/:id': { params: { name: 'text', slug: 'text' } },
+  'DELETE /organizations/:id': {},
+  'PUT /organizations/:id/logo': { upload: true },
+  'DELETE /organizations/:id/logo': {},
+  'GET /organizations/:id/roles': { readOnly: true, params: { limit: 'page', offset: 'page' } },
+  'GET /organizations/:id/memberships': {
+    readOnly: true,
+    // A role nobody holds filters to an empty page, as a search that finds nothing.
+    params: { limit: 'page', offset: 'page', role: 'text', query: 'text' },
+  },
+  'POST /organizations/:id/memberships': { params: { user_id: 'id', role: 'enum' } },
+  'PATCH /organizations/:id/memberships/:userId': { params: { role: 'enum' } },
+  'DELETE /organizations/:id/memberships/:userId': {},
+  'GET /organizations/:id/invitations': {
+    readOnly: true,
+    params: { limit: 'page', offset: 'page', status: 'enum' },
+  },
+  'POST /organizations/:id/invitations': { params: { email_address: 'email', role: 'enum' } },
+  'POST /organizations/:id/invitations/bulk': { params: { email_address: 'email', role: 'enum' } },
+  'POST /organizations/:id/invitations/:invitationId/revoke': {},
+  'GET /me/organization_memberships': { readOnly: true, params: { limit: 'page', offset: 'page' } },
+  'DELETE /me/organization_memberships/:id': {},
+  'GET /me/organization_suggestions': { readOnly: true, params: { limit: 'page', offset: 'page' } },
+  'GET /me/organization_invitations': {
+    readOnly: true,
+    params: { limit: 'page', offset: 'page', status: 'enum' },
+  },
+  'POST /me/organization_invitations/:id/accept': {},
+};
+
+/** The browser a route is called from: the visitor for attempts and navigations, else the owner. */
+function callerOf(world: World, path: string) {
+  return /^\/(client\/sign_(ins|ups)|verify|tickets|dev_browser|environment)/.test(path)
+    ? world.visitor
+    : world.owner.browser;
+}
+
+forEachBackend('fuzzing the Frontend API with bad input', (backend) => {
+  let h: Harness;
+  let world: World;
+  const known = knownClientErrorCodes();
+  before(async () => {
+    h = await Harness.start(backend);
+    world = await buildWorld(h);
+    console.warn(`fuzz-fapi [${backend.name}]: FUZZ_SEED=${FUZZ_SEED} FUZZ_CASES=${FUZZ_CASES}`);
+  });
+  after(() => h.close());
+
+  it('every route has a fuzz spec, and every spec a route', () => {
+    const keys = fapiRoutes(h.config).map((r) => `${r.method} ${r.path}`);
+    // Specs may cover routes of development keys too (this harness runs production keys).
+    const all = new Set([
+      ...keys,
+      ...fapiRoutes({ ...h.config, instanceKeys: 'development' }).map((r) => `${r.method} ${r.path}`),
+    ]);
+    assert.deepEqual(
+      keys.filter((k) => !SPECS[k]),
+      [],
+      'routes without a fuzz spec',
+    );
+    assert.deepEqual(
+      Object.keys(SPECS).filter((k) => !all.has(k)),
+      [],
+      'fuzz specs of routes that no longer exist',
+    );
+  });
+
+  it('answers every bad request with a 4xx in Clerk envelope and changes nothing', async (t) => {
+    for (const route of fapiRoutes(h.config)) {
+      const key = `${route.method} ${route.path}`;
+      await t.test(key, async () => {
+        const spec = SPECS[key];
+        assert.ok(spec, `no fuzz spec for ${key}`);
+        const rng = new Rng(routeSeed(FUZZ_SEED, key));
+        const cases = fapiCases(route, spec, world, rng, FUZZ_CASES);
+        const before = await snapshot(h.db);
+        const failures: string[] = [];
+        for (const req of cases) {
+          const res = await send(h, req, callerOf(world, route.path), rng);
+          const verdict = judge(req, res, known);
+          if (!verdict.ok) failures.push(`${describeRequest(req)}\n    → ${verdict.problem}`);
+        }
+        const changed = snapshotDiff(before, await snapshot(h.db));
+        // A batch that changed the world gets a fresh one, so the next route's failures are its own.
+        if (changed.length) world = await buildWorld(h);
+        if (changed.length)
+          failures.push(`the database changed:\n    ${changed.slice(0, 20).join('\n    ')}`);
+        assert.deepEqual(failures, [], `FUZZ_SEED=${FUZZ_SEED} ${key}:\n${failures.join('\n')}`);
+      });
+    }
+  });
+});
