@@ -4,7 +4,7 @@ import { checkJson, parseForm } from '../http/strict-input.ts';
 
 /** Routes whose body is a JSON array (`organizations.createOrganizationInvitationBulk`). */
 const ARRAY_BODY = /\/invitations\/bulk$/;
-/** Routes that take a multipart upload (`updateOrganizationLogo`). */
+/** Routes that take a multipart upload with PUT (`updateOrganizationLogo`). */
 const MULTIPART = /\/logo$/;
 
 /**
@@ -47,7 +47,7 @@ export function registerJsonParser(app: FastifyInstance): void {
     // eslint-disable-next-line no-control-regex -- control characters are what this looks for
     if (params.some((p) => /[\u0000-\u001f\u007f]/.test(p))) throw errors.notFound();
     const type = req.headers['content-type'] ?? '';
-    if (/^multipart\//i.test(type) && !MULTIPART.test(req.routeOptions.url ?? '')) {
+    if (/^multipart\//i.test(type) && !(req.method === 'PUT' && MULTIPART.test(req.routeOptions.url ?? ''))) {
       throw errors.bodyInvalid('This request takes a JSON body.');
     }
   });
