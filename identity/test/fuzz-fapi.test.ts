@@ -159,7 +159,7 @@ const SPECS: Record<string, FapiSpec> = {
   'GET /organizations/:id/memberships': {
     readOnly: true,
     // A role nobody holds filters to an empty page, as a search that finds nothing.
-    params: { limit: 'page', offset: 'page', role: 'text', query: 'text' },
+    params: { limit: 'page', offset: 'page', role: 'list', query: 'text' },
   },
   'POST /organizations/:id/memberships': { params: { user_id: 'id', role: 'enum' } },
   'PATCH /organizations/:id/memberships/:userId': { params: { role: 'enum' } },

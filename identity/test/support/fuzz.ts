@@ -442,7 +442,9 @@ export type FapiKind =
   | 'url'
   | 'phone'
   | 'token'
-  | 'page';
+  | 'page'
+  /** A filter that may be repeated (`role=a&role=b`): any values, any number of times. */
+  | 'list';
 
 export interface FapiSpec {
   /** Form parameters the route reads (body; for GET, the query). */
@@ -465,9 +467,16 @@ const FAPI_KIND_INVALID: Record<FapiKind, string[]> = {
   bool: ['maybe', 'TRUE', 'yes', '2', 'null'],
   email: ['not-an-email', 'a@', '@example.com', 'a b@example.com', 'a@b@example.com', 'a\u202e@example.com'],
   json: ['{', '[1,2]', '"x"', '1e309', 'null', '{"a":'],
-  url: ['javascript:alert(1)', 'https://evil.example/x', '//evil.example/x', 'not a url'],
+  // Only what must be refused: a relative value (`not a url`) resolves on our own origin.
+  url: [
+    'javascript:alert(1)',
+    'https://evil.example/x',
+    '//evil.example/x',
+    'https://localhost:3000.evil.example/',
+  ],
   phone: ['abc', '+1', '+999999999999999999999', '\u202e+15555550100'],
   token: ['garbage', 'x'.repeat(5000), 'eyJhbGciOiJub25lIn0.e30.'],
+  list: [],
   page: ['abc', '-1', '1e309', 'NaN', '1.5', '99999999999999999999', 'Infinity', '0x10', ' 1'],
 };
 
@@ -605,8 +614,9 @@ export function fapiCases(
   });
   if (params.length) {
     families.push(() => {
-      const [name] = rng.pick(params);
-      if (invalidByKind.length && rng.int(2) === 0)
+      const single = params.filter(([, kind]) => kind !== 'list');
+      const [name] = rng.pick(single.length ? single : params);
+      if (invalidByKind.length && (rng.int(2) === 0 || !single.length))
         return withPairs('a value wrong for its kind', [kindInvalidPair()]);
       return withPairs(`${name} repeated`, [`${enc(name)}=${rng.word(6)}`, `${enc(name)}=${rng.word(6)}`]);
     });
