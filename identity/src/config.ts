@@ -71,10 +71,7 @@ export function identityConfigFromEnv(
   return {
     mode,
     fapiPath: '/__clerk',
-    allowedOrigins: (env.ALLOWED_ORIGINS ?? '')
-      .split(',')
-      .map((s) => s.trim())
-      .filter(Boolean),
+    allowedOrigins: allowedOriginsFrom(env.ALLOWED_ORIGINS),
     applicationName: env.APP_NAME ?? 'Qoala',
     secretKeyFile: resolve(dataDir, 'identity-secret-key'),
     secretKey: env.IDENTITY_SECRET_KEY ?? null,
@@ -122,4 +119,29 @@ function defaultFrontendApiHost(publicUrl: string, keys: InstanceKeysKind): stri
   const host = new URL(publicUrl).host;
   if (keys === 'production') return `clerk.${host}`;
   return `${host.replace(/[^a-z0-9]+/gi, '-').toLowerCase()}.clerk.accounts.dev`;
+}
+
+/**
+ * `ALLOWED_ORIGINS`: comma-separated http(s) origins. A malformed entry stops the start with its name,
+ * rather than making every later redirect and Origin check throw.
+ */
+function allowedOriginsFrom(value: string | undefined): string[] {
+  return (value ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((entry) => {
+      let url: URL | null = null;
+      try {
+        url = new URL(entry);
+      } catch {
+        // reported below
+      }
+      if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.origin === 'null') {
+        throw new Error(
+          `ALLOWED_ORIGINS: "${entry}" is not an http(s) origin such as https://app.example.com.`,
+        );
+      }
+      return url.origin;
+    });
 }

@@ -17,6 +17,21 @@ describe('configuration and instance keys', () => {
     assert.equal(config.maxCodeAttempts, 5);
   });
 
+  it('reads ALLOWED_ORIGINS as origins and refuses a malformed entry at start', () => {
+    const config = identityConfigFromEnv({
+      ALLOWED_ORIGINS: ' https://app.example.com/ ,http://localhost:5173',
+    });
+    assert.deepEqual(config.allowedOrigins, ['https://app.example.com', 'http://localhost:5173']);
+    for (const bad of [
+      'https://localhost:3000.evil.test',
+      'example.com',
+      'javascript:alert(1)',
+      'file:///etc',
+    ]) {
+      assert.throws(() => identityConfigFromEnv({ ALLOWED_ORIGINS: bad }), /ALLOWED_ORIGINS/);
+    }
+  });
+
   it('chooses the mode from IDENTITY_MODE, else NODE_ENV', () => {
     assert.equal(identityConfigFromEnv({}).mode, 'development');
     assert.equal(identityConfigFromEnv({ NODE_ENV: 'production' }).mode, 'production');
