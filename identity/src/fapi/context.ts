@@ -5,6 +5,7 @@ import type { RateLimitRule } from '../store/rate-limits.ts';
 import type { ClientRow } from '../store/rows.ts';
 import type { FormBody } from './form.ts';
 import type { Upload } from './images/upload.ts';
+import type { Prepared } from './prepared-passwords.ts';
 
 export interface FapiRequestInfo {
   params: Record<string, string>;
@@ -30,6 +31,8 @@ export interface FapiContext extends FapiRequestInfo {
   ensureClient(): Promise<ClientRow>;
   /** Marks the response as changing sign-in state, so `__client_uat` is rewritten. */
   signInStateChanged(): void;
+  /** What the route's `beforeTransaction` made (`{}` without one). */
+  prepared: Prepared;
 }
 
 export type FapiResult =
@@ -52,6 +55,15 @@ export interface FapiRoute {
   path: string;
   /** Counted before the transaction so they persist whatever the outcome. */
   rateLimits?: (req: FapiRequestInfo) => RateLimitRule[];
+  /**
+   * Slow work (argon2) done before the transaction, with plain reads; its result is `ctx.prepared`.
+   * `clientToken` is the browser's client token, to read only what belongs to it.
+   */
+  beforeTransaction?: (
+    req: FapiRequestInfo,
+    deps: IdentityDeps,
+    clientToken: string | null,
+  ) => Promise<Prepared>;
   handler: (ctx: FapiContext) => Promise<FapiResult>;
   /** Takes an image upload (multipart, or a raw octet-stream body); other routes refuse one. */
   upload?: boolean;

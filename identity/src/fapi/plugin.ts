@@ -11,7 +11,7 @@ import { hit } from '../store/rate-limits.ts';
 import { createClient, findClientByToken } from '../store/clients.ts';
 import type { ClientRow } from '../store/rows.ts';
 import { clientJSON, clientUat } from './client-json.ts';
-import type { FapiContext, FapiMethod, FapiRequestInfo, FapiResult } from './context.ts';
+import type { FapiContext, FapiMethod, FapiRequestInfo, FapiRoute } from './context.ts';
 import type { FormBody } from './form.ts';
 import { registerFormParsers } from './body-parsers.ts';
 import { FapiRouter } from './router.ts';
@@ -105,7 +105,7 @@ export async function fapiPlugin(app: FastifyInstance, opts: { deps: IdentityDep
         const wait = await hit(deps.db, rule, deps.clock());
         if (wait > 0) return sendError(reply, errors.tooManyRequests(wait));
       }
-      const outcome = await run(deps, req, info, matched.route.handler);
+      const outcome = await run(deps, req, info, matched.route);
       // Re-set on every answer that carries the client, so `cookie_expires_at` is what the browser holds.
       if (outcome.clientCookie) {
         setCookie(req, reply, {
@@ -157,9 +157,14 @@ async function run(
   deps: IdentityDeps,
   req: FastifyRequest,
   info: FapiRequestInfo,
-  handler: (ctx: FapiContext) => Promise<FapiResult>,
+  route: FapiRoute,
 ): Promise<Outcome> {
   const token = clientTokenOf(req, info, deps);
+  // Argon2 takes 50-100 ms: inside the transaction it would hold PGlite's only connection (every other
+  // request waits) or one of PostgreSQL's pool of ten. Routes that hash do it here, before; their handler
+  // uses the result only if it is bound to what it reads again under the transaction (the same stored
+  // hash, the same password), else hashes inside as it always did.
+  const prepared = (await route.beforeTransaction?.(info, deps, token)) ?? {};
   return deps.db.transaction(async (tx) => {
     const now = deps.clock();
     // Writes lock the browser's client: two tabs cannot, say, both pass the single-session check.
@@ -182,8 +187,9 @@ async function run(
       signInStateChanged() {
         stateChanged = true;
       },
+      prepared,
     };
-    const result = await handler(ctx);
+    const result = await route.handler(ctx);
     const clientUatValue = stateChanged
       ? ctx.client
         ? await clientUat(tx, await reload(tx, ctx.client), now)

@@ -1,11 +1,22 @@
-import { hashPassword, verifyPassword } from '../../crypto/passwords.ts';
 import { errors } from '../../errors.ts';
 import { updateClient } from '../../store/clients.ts';
 import { findUserById, recordFailedVerification } from '../../store/users.ts';
 import type { FapiRoute } from '../context.ts';
 import { booleanField, rawField } from '../form.ts';
-import { checkNewPassword } from '../../passwords/check-password.ts';
-import { requireReverification } from '../../reverification/require-reverification.ts';
+import {
+  isRecentEnough,
+  requireReverification,
+  STRICT,
+} from '../../reverification/require-reverification.ts';
+import { factorVerificationAgeOf } from '../../reverification/factor-age.ts';
+import { isSignedIn } from '../../store/sessions.ts';
+import {
+  acceptNewPassword,
+  checkPassword,
+  precheckPassword,
+  prehashNewPassword,
+  sessionOfClient,
+} from '../prepared-passwords.ts';
 import { currentSession } from './me-session.ts';
 import { meResponse } from './me-routes.ts';
 
@@ -14,6 +25,24 @@ export const changePasswordRoute: FapiRoute = {
   method: 'POST',
   path: '/me/change_password',
   rateLimits: (req) => [{ key: `change_password:ip:${req.ip}`, limit: 10, windowSeconds: 60 }],
+  // The handler's checks, read ahead: no hashing for a call that will be asked to re-verify first.
+  async beforeTransaction(req, deps, clientToken) {
+    try {
+      const newPassword = rawField(req.body, 'new_password');
+      const current = rawField(req.body, 'current_password');
+      const now = deps.clock();
+      const session = await sessionOfClient(deps.db, req.sessionId, clientToken);
+      if (newPassword === undefined || !session || !isSignedIn(session, now)) return {};
+      if (!isRecentEnough(await factorVerificationAgeOf(deps.db, session, now), STRICT)) return {};
+      const user = await findUserById(deps.db, session.user_id);
+      const checked =
+        user?.password_hash && current !== undefined ? await precheckPassword(deps, user, current) : {};
+      if (checked.passwordCheck?.ok === false) return checked;
+      return { ...checked, ...(await prehashNewPassword(deps, newPassword, 'new_password')) };
+    } catch {
+      return {};
+    }
+  },
   async handler(ctx) {
     const session = await currentSession(ctx);
     await requireReverification(ctx, session);
@@ -24,17 +53,17 @@ export const changePasswordRoute: FapiRoute = {
     // recent factor verification checked above stands for it. One that is sent must still be right.
     const current = rawField(ctx.body, 'current_password');
     if (user.password_hash && current !== undefined) {
-      if (!(await verifyPassword(user.password_hash, current))) {
+      if (!(await checkPassword(ctx.prepared, user.password_hash, current))) {
         await recordFailedVerification(ctx.tx, user.id, ctx.deps.config.lockout, ctx.now);
         return { error: errors.passwordIncorrect('current_password') };
       }
     }
-    checkNewPassword(newPassword, ctx.deps.config.passwordPolicy, 'new_password');
+    const passwordHash = await acceptNewPassword(ctx.prepared, newPassword, ctx.deps, 'new_password');
     await ctx.tx.query(
       // A new password also answers an operator's demand for one.
       `UPDATE users SET password_hash = $2, password_updated_at = $3, password_reset_required = false,
          updated_at = $3 WHERE id = $1`,
-      [user.id, await hashPassword(newPassword), ctx.now],
+      [user.id, passwordHash, ctx.now],
     );
     if (booleanField(ctx.body, 'sign_out_of_other_sessions')) {
       await ctx.tx.query(

@@ -1,10 +1,10 @@
-import { verifyPassword } from '../../crypto/passwords.ts';
 import { errors } from '../../errors.ts';
 import { emailAddressesOf, findUserById, recordFailedVerification } from '../../store/users.ts';
 import type { FapiRoute } from '../context.ts';
 import { rawField } from '../form.ts';
 import { currentSession } from './me-session.ts';
 import { meResponse } from './me-routes.ts';
+import { checkPassword, precheckPassword, userOfClientRow } from '../prepared-passwords.ts';
 
 /**
  * POST /me/remove_password — `user.removePassword({currentPassword})` (no stock UI). The password goes
@@ -16,6 +16,19 @@ export const removePasswordRoute: FapiRoute = {
   method: 'POST',
   path: '/me/remove_password',
   rateLimits: (req) => [{ key: `change_password:ip:${req.ip}`, limit: 10, windowSeconds: 60 }],
+  async beforeTransaction(req, deps, clientToken) {
+    try {
+      const current = rawField(req.body, 'current_password');
+      if (current === undefined) return {};
+      return await precheckPassword(
+        deps,
+        await userOfClientRow(deps.db, 'sessions', req.sessionId, clientToken),
+        current,
+      );
+    } catch {
+      return {};
+    }
+  },
   async handler(ctx) {
     const session = await currentSession(ctx);
     const user = (await findUserById(ctx.tx, session.user_id))!;
@@ -24,7 +37,7 @@ export const removePasswordRoute: FapiRoute = {
     }
     const current = rawField(ctx.body, 'current_password');
     if (current === undefined) throw errors.paramMissing('current_password');
-    if (!(await verifyPassword(user.password_hash, current))) {
+    if (!(await checkPassword(ctx.prepared, user.password_hash, current))) {
       await recordFailedVerification(ctx.tx, user.id, ctx.deps.config.lockout, ctx.now);
       return { error: errors.passwordIncorrect('current_password') };
     }

@@ -12,12 +12,14 @@ import { attemptCode } from '../code-attempt.ts';
 import { isResetPasswordStrategy } from '../../password-reset/reset-factors.ts';
 import { attemptResetPasswordFactor } from './reset-password-factor.ts';
 import { attemptPhoneCodeFactor } from './phone-code-factor.ts';
+import { precheckAttemptedPassword } from '../prepared-passwords.ts';
 
 /** POST /client/sign_ins/:id/attempt_first_factor — password, email code or reset code. */
 export const attemptFirstFactorRoute = (config: IdentityConfig): FapiRoute => ({
   method: 'POST',
   path: '/client/sign_ins/:id/attempt_first_factor',
   rateLimits: codeAttemptLimits(config),
+  beforeTransaction: precheckAttemptedPassword('sign_ins'),
   async handler(ctx) {
     const { signIn, user } = await loadActionableSignIn(ctx);
     const strategy = field(ctx.body, 'strategy');

@@ -1,4 +1,4 @@
-import { verifyPassword } from '../../crypto/passwords.ts';
+import { checkPassword } from '../prepared-passwords.ts';
 import { errors } from '../../errors.ts';
 import type { SignInRow, UserRow } from '../../store/rows.ts';
 import { recordFailedVerification } from '../../store/users.ts';
@@ -14,7 +14,7 @@ export async function attemptPassword(
   password: string,
 ): Promise<FapiResult> {
   if (!user.password_hash) throw errors.strategyForUserInvalid();
-  if (!(await verifyPassword(user.password_hash, password))) {
+  if (!(await checkPassword(ctx.prepared, user.password_hash, password))) {
     await recordFailedVerification(ctx.tx, user.id, ctx.deps.config.lockout, ctx.now);
     return { error: errors.passwordIncorrect() };
   }

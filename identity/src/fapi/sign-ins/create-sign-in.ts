@@ -1,4 +1,5 @@
 import { verifyPassword } from '../../crypto/passwords.ts';
+import { checkPassword, precheckPassword } from '../prepared-passwords.ts';
 import { errors } from '../../errors.ts';
 import { updateClient } from '../../store/clients.ts';
 import { assertMayOpenSession } from '../../sessions/may-open-session.ts';
@@ -33,6 +34,26 @@ export const createSignInRoute = (config: IdentityConfig): FapiRoute => ({
   method: 'POST',
   path: '/client/sign_ins',
   rateLimits: signInAttemptLimits(config),
+  // "Instant password": the password checked before the transaction, the dummy hash of an unknown
+  // identifier too. Anything unusual (another strategy, a malformed form) is left to the handler.
+  async beforeTransaction(req, deps) {
+    try {
+      const password = rawField(req.body, 'password');
+      const strategy = field(req.body, 'strategy');
+      if (password === undefined || (strategy && strategy !== 'password')) return {};
+      const identifier = normalizeSignInIdentifier(field(req.body, 'identifier'), {
+        testMode: deps.config.mode === 'development',
+      });
+      if (!identifier) return {};
+      const user = await findUserByIdentifier(deps.db, identifier);
+      if (user) return await precheckPassword(deps, user, password);
+      // The dummy hash of an unknown identifier (see the handler), spent here rather than in the transaction.
+      await verifyPassword(null, password);
+      return { passwordCheck: { passwordHash: null, password, ok: false } };
+    } catch {
+      return {};
+    }
+  },
   async handler(ctx) {
     assertRedirectParams(ctx.body, ctx.deps.config);
     const client = await ctx.ensureClient();
@@ -69,7 +90,7 @@ export const createSignInRoute = (config: IdentityConfig): FapiRoute => ({
       // A password sent with an unknown identifier is hashed all the same, so that a guess costs the
       // same time whether the account exists (the answer itself is Clerk's form_identifier_not_found).
       const password = rawField(ctx.body, 'password');
-      if (password !== undefined) await verifyPassword(null, password);
+      if (password !== undefined) await checkPassword(ctx.prepared, null, password);
       return { error: errors.identifierNotFound() };
     }
     const locked = lockedForSeconds(user, ctx.now);

@@ -1,4 +1,3 @@
-import { hashPassword } from '../../crypto/passwords.ts';
 import { errors } from '../../errors.ts';
 import type { SignUpRow } from '../../store/rows.ts';
 import { emailAddressTaken } from '../../store/users.ts';
@@ -8,6 +7,7 @@ import { ticketSignUpChanges } from '../tickets/sign-up-ticket.ts';
 import type { SignUpChanges } from './sign-up-store.ts';
 import type { SignUpInput } from './validate.ts';
 import { phoneSignUpChanges } from './phone-verification.ts';
+import { hashNewPassword } from '../prepared-passwords.ts';
 
 /** Turns validated input into column changes; a new email address needs a new verification. */
 export async function changesFromInput(
@@ -28,7 +28,8 @@ export async function changesFromInput(
     changes.username = input.username;
   }
   Object.assign(changes, await phoneSignUpChanges(ctx, existing));
-  if (input.password !== undefined) changes.password_hash = await hashPassword(input.password);
+  if (input.password !== undefined)
+    changes.password_hash = await hashNewPassword(ctx.prepared, input.password);
   if (input.firstName !== undefined) changes.first_name = input.firstName;
   if (input.lastName !== undefined) changes.last_name = input.lastName;
   if (input.unsafeMetadata !== undefined) changes.unsafe_metadata = input.unsafeMetadata;

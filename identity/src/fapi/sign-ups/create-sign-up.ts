@@ -6,15 +6,17 @@ import { changesFromInput } from './apply-input.ts';
 import { completeIfReady } from './complete-sign-up.ts';
 import { insertSignUp } from './sign-up-store.ts';
 import { parseSignUpInput } from './validate.ts';
+import { prepareSignUpInput } from './prepare-input.ts';
 
 /** POST /client/sign_ups — starts a sign-up (an empty body starts over). */
 export const createSignUpRoute: FapiRoute = {
   method: 'POST',
   path: '/client/sign_ups',
   rateLimits: (req) => [{ key: `sign_up:ip:${req.ip}`, limit: 30, windowSeconds: 60 }],
+  beforeTransaction: (req, deps) => prepareSignUpInput(req, deps, null),
   async handler(ctx) {
     assertRedirectParams(ctx.body, ctx.deps.config);
-    const input = parseSignUpInput(ctx.body, ctx.deps.config.passwordPolicy);
+    const input = ctx.prepared.signUpInput ?? parseSignUpInput(ctx.body, ctx.deps.config.passwordPolicy);
     const client = await ctx.ensureClient();
     await assertMayOpenSession(ctx, client.id, null);
     const signUp = await insertSignUp(ctx.tx, client.id, await changesFromInput(ctx, input, null), ctx.now);

@@ -5,14 +5,16 @@ import { completeIfReady } from './complete-sign-up.ts';
 import { loadSignUp } from './load-sign-up.ts';
 import { updateSignUp } from './sign-up-store.ts';
 import { parseSignUpInput } from './validate.ts';
+import { prepareSignUpInput } from './prepare-input.ts';
 
 /** PATCH /client/sign_ups/:id — supplies missing fields (`/sign-up#/continue`). */
 export const updateSignUpRoute: FapiRoute = {
   method: 'PATCH',
   path: '/client/sign_ups/:id',
+  beforeTransaction: (req, deps, clientToken) => prepareSignUpInput(req, deps, { clientToken }),
   async handler(ctx) {
     assertRedirectParams(ctx.body, ctx.deps.config);
-    const input = parseSignUpInput(ctx.body, ctx.deps.config.passwordPolicy);
+    const input = ctx.prepared.signUpInput ?? parseSignUpInput(ctx.body, ctx.deps.config.passwordPolicy);
     const signUp = await loadSignUp(ctx, { actionable: true });
     const changes = await changesFromInput(ctx, input, signUp);
     const updated = Object.keys(changes).length

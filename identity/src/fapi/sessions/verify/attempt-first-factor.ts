@@ -1,5 +1,4 @@
 import type { IdentityConfig } from '../../../config.ts';
-import { verifyPassword } from '../../../crypto/passwords.ts';
 import { errors } from '../../../errors.ts';
 import { offersFirstFactor } from '../../../reverification/verification-factors.ts';
 import { recordFailedVerification } from '../../../store/users.ts';
@@ -10,6 +9,7 @@ import { checkStepCode } from './check-code.ts';
 import { factorVerified } from './factor-verified.ts';
 import { loadVerificationAt, loadVerifyingSession } from './load-verification.ts';
 import { verificationResponse } from './respond.ts';
+import { checkPassword, precheckAttemptedPassword } from '../../prepared-passwords.ts';
 
 /**
  * POST /client/sessions/:id/verify/attempt_first_factor — the password, or the code just sent. Wrong
@@ -20,6 +20,7 @@ export const attemptVerificationFirstFactorRoute = (config: IdentityConfig): Fap
   method: 'POST',
   path: '/client/sessions/:id/verify/attempt_first_factor',
   rateLimits: codeAttemptLimits(config),
+  beforeTransaction: precheckAttemptedPassword('sessions'),
   async handler(ctx) {
     const { session, owner } = await loadVerifyingSession(ctx);
     const verification = await loadVerificationAt(ctx, session, 'needs_first_factor');
@@ -30,7 +31,7 @@ export const attemptVerificationFirstFactorRoute = (config: IdentityConfig): Fap
       const password = rawField(ctx.body, 'password');
       if (password === undefined) throw errors.paramMissing('password');
       if (!owner.user.password_hash) throw errors.strategyForUserInvalid();
-      if (!(await verifyPassword(owner.user.password_hash, password))) {
+      if (!(await checkPassword(ctx.prepared, owner.user.password_hash, password))) {
         await recordFailedVerification(ctx.tx, owner.user.id, lockout, ctx.now);
         return { error: errors.passwordIncorrect() };
       }

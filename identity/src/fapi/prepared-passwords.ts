@@ -1,0 +1,136 @@
+import { hashPassword, verifyPassword } from '../crypto/passwords.ts';
+import { sha256 } from '../crypto/secrets.ts';
+import type { Queryable } from '../db/database.ts';
+import type { IdentityDeps } from '../deps.ts';
+import { checkNewPassword } from '../passwords/check-password.ts';
+import type { SessionRow, UserRow } from '../store/rows.ts';
+import { findUserById, lockedForSeconds } from '../store/users.ts';
+import type { FapiRequestInfo } from './context.ts';
+import { field, rawField } from './form.ts';
+import type { SignUpInput } from './sign-ups/validate.ts';
+
+/**
+ * Argon2 work a route did in `beforeTransaction` (see run() in plugin.ts), outside the transaction and
+ * from plain reads. It is only a head start: the handler uses it only when it is bound to what the
+ * handler reads again inside the transaction, and otherwise hashes there as before.
+ */
+export interface Prepared {
+  /** `password` checked against the stored hash read then; null: no such account (the dummy hash was spent). */
+  passwordCheck?: { passwordHash: string | null; password: string; ok: boolean };
+  /** A new password that passed the policy, and its hash. */
+  newPassword?: { password: string; hash: string };
+  /** The sign-up form, validated (its strength check is too slow to run twice). */
+  signUpInput?: SignUpInput;
+}
+
+/** `verifyPassword`, answered by the check made before the transaction if it was of this very hash and password. */
+export async function checkPassword(
+  prepared: Prepared,
+  passwordHash: string | null,
+  password: string,
+): Promise<boolean> {
+  const check = prepared.passwordCheck;
+  if (check && check.passwordHash === passwordHash && check.password === password) return check.ok;
+  return verifyPassword(passwordHash, password);
+}
+
+/** `hashPassword`, or the hash made before the transaction of the same password. */
+export async function hashNewPassword(prepared: Prepared, password: string): Promise<string> {
+  const made = prepared.newPassword;
+  return made && made.password === password ? made.hash : hashPassword(password);
+}
+
+/**
+ * A new password checked against the policy and hashed: the pre-made hash when it is of this password
+ * (it passed the same policy then), else both done now.
+ */
+export async function acceptNewPassword(
+  prepared: Prepared,
+  password: string,
+  deps: IdentityDeps,
+  paramName: string,
+): Promise<string> {
+  const made = prepared.newPassword;
+  if (made && made.password === password) return made.hash;
+  checkNewPassword(password, deps.config.passwordPolicy, paramName);
+  return hashPassword(password);
+}
+
+/** Before the transaction: the user's password checked, unless there is none to check or the account is locked. */
+export async function precheckPassword(
+  deps: IdentityDeps,
+  user: UserRow | null,
+  password: string,
+): Promise<Prepared> {
+  if (!user?.password_hash || lockedForSeconds(user, deps.clock()) > 0) return {};
+  const ok = await verifyPassword(user.password_hash, password);
+  return { passwordCheck: { passwordHash: user.password_hash, password, ok } };
+}
+
+/** Before the transaction: a new password hashed if it passes the policy (a refused one costs no hash). */
+export async function prehashNewPassword(
+  deps: IdentityDeps,
+  password: string | undefined,
+  paramName: string,
+): Promise<Prepared> {
+  if (password === undefined) return {};
+  try {
+    checkNewPassword(password, deps.config.passwordPolicy, paramName);
+  } catch {
+    return {};
+  }
+  return { newPassword: { password, hash: await hashPassword(password) } };
+}
+
+/**
+ * The user of a sign-in or a session that belongs to this browser's client, read without locks (a session
+ * id of null: the client's last active session); null when there is none. The handler checks it all again
+ * in its transaction.
+ */
+export async function userOfClientRow(
+  db: Queryable,
+  table: 'sign_ins' | 'sessions',
+  id: string | null | undefined,
+  clientToken: string | null,
+): Promise<UserRow | null> {
+  if (!clientToken || (!id && table !== 'sessions')) return null;
+  const target = table === 'sessions' ? 'COALESCE($1, c.last_active_session_id)' : '$1';
+  const [row] = await db.query<{ user_id: string | null }>(
+    `SELECT t.user_id FROM clients c JOIN ${table} t ON t.client_id = c.id AND t.id = ${target}
+     WHERE c.token_hash = $2`,
+    [id ?? null, sha256(clientToken)],
+  );
+  return row?.user_id ? findUserById(db, row.user_id) : null;
+}
+
+/** A session of this browser's client (null id: its last active one), read without locks. */
+export async function sessionOfClient(
+  db: Queryable,
+  id: string | null,
+  clientToken: string | null,
+): Promise<SessionRow | null> {
+  if (!clientToken) return null;
+  const [row] = await db.query<SessionRow>(
+    `SELECT s.* FROM clients c JOIN sessions s ON s.client_id = c.id AND s.id = COALESCE($1, c.last_active_session_id)
+     WHERE c.token_hash = $2`,
+    [id, sha256(clientToken)],
+  );
+  return row ?? null;
+}
+
+/** `beforeTransaction` of an `attempt_first_factor` with strategy=password, on a sign-in or a session. */
+export function precheckAttemptedPassword(table: 'sign_ins' | 'sessions') {
+  return async (req: FapiRequestInfo, deps: IdentityDeps, clientToken: string | null): Promise<Prepared> => {
+    try {
+      const password = rawField(req.body, 'password');
+      if (field(req.body, 'strategy') !== 'password' || password === undefined) return {};
+      return await precheckPassword(
+        deps,
+        await userOfClientRow(deps.db, table, req.params.id, clientToken),
+        password,
+      );
+    } catch {
+      return {};
+    }
+  };
+}

@@ -1,0 +1,36 @@
+import { hashPassword } from '../../crypto/passwords.ts';
+import { sha256 } from '../../crypto/secrets.ts';
+import type { IdentityDeps } from '../../deps.ts';
+import type { FapiRequestInfo } from '../context.ts';
+import type { Prepared } from '../prepared-passwords.ts';
+import { assertRedirectParams } from '../redirect-params.ts';
+import { parseSignUpInput } from './validate.ts';
+
+/**
+ * A sign-up's `beforeTransaction`: the form validated (the handler's first steps, which read nothing, so
+ * a refused form gets the same answer) and a password that passed the policy hashed. An update's
+ * password is hashed only for a sign-up of this browser's client still missing requirements.
+ */
+export async function prepareSignUpInput(
+  req: FapiRequestInfo,
+  deps: IdentityDeps,
+  update: { clientToken: string | null } | null,
+): Promise<Prepared> {
+  assertRedirectParams(req.body, deps.config);
+  const input = parseSignUpInput(req.body, deps.config.passwordPolicy);
+  if (input.password === undefined) return { signUpInput: input };
+  if (update) {
+    const rows = update.clientToken
+      ? await deps.db.query(
+          `SELECT 1 FROM sign_ups s JOIN clients c ON c.id = s.client_id
+           WHERE s.id = $1 AND c.token_hash = $2 AND s.status = 'missing_requirements'`,
+          [req.params.id, sha256(update.clientToken)],
+        )
+      : [];
+    if (rows.length === 0) return { signUpInput: input };
+  }
+  return {
+    signUpInput: input,
+    newPassword: { password: input.password, hash: await hashPassword(input.password) },
+  };
+}
