@@ -1,30 +1,33 @@
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { after, before, it } from 'node:test';
 import { createIdentity, identityConfigFromEnv } from '@app/identity';
 import { mintSessionToken } from '../../identity/src/instance/session-token.ts';
 import type { SessionRow } from '../../identity/src/store/rows.ts';
 import { forEachBackend } from '../../identity/test/support/backends.ts';
 import { FORGERIES, parts, type ForgeryContext } from '../../identity/test/support/forged-tokens.ts';
-import { FapiBrowser, startProductServer, type ProductServer } from './support/product-server.ts';
-
-const testEmail = (prefix: string) => `${prefix}-${randomBytes(4).toString('hex')}+clerk_test@example.com`;
+import {
+  sessionToken,
+  signUpWithOrganization,
+  startEmbeddedServer,
+  type EmbeddedServer,
+  type User,
+} from './support/embedded-server.ts';
 
 /**
  * The product API behind @clerk/backend on the real server with the embedded provider: a genuine session
  * token, obtained as clerk-js obtains it, is accepted; every forgery of it is 401 in the product's shape.
  */
 forEachBackend('product API: forged session tokens', (backend) => {
-  let server: ProductServer;
-  let victim: FapiBrowser;
-  let victimIds: { userId: string; sessionId: string; organizationId: string };
+  let server: EmbeddedServer;
+  let victimIds: User & { organizationId: string };
   let ctx: Omit<ForgeryContext, 'genuine'>;
 
   before(async () => {
-    server = await startProductServer(backend);
-    victim = new FapiBrowser(server);
-    victimIds = await victim.signUpWithOrganization(testEmail('victim'), 'Victim Org');
-    const other = await new FapiBrowser(server).signUpWithOrganization(testEmail('other'), 'Other Org');
+    server = await startEmbeddedServer(
+      backend.name === 'postgres' ? { databaseUrl: process.env.TEST_DATABASE_URL } : {},
+    );
+    victimIds = await signUpWithOrganization(server, 'victim', 'Victim Org');
+    const other = await signUpWithOrganization(server, 'other', 'Other Org');
 
     // A second, independent provider for the same product URL: its own database and signing key.
     const config = identityConfigFromEnv({ PUBLIC_URL: server.origin, IDENTITY_MODE: 'development' });
@@ -66,14 +69,14 @@ forEachBackend('product API: forged session tokens', (backend) => {
   }
 
   it('the genuine token passes, with its organisation and azp = the product origin', async () => {
-    const token = await victim.token(victimIds.sessionId);
+    const token = await sessionToken(victimIds, victimIds.organizationId);
     assert.equal(parts(token).payload.azp, server.origin);
     await assertAccepted(token);
   });
 
   for (const forgery of FORGERIES) {
     it(`401: ${forgery.name}`, async () => {
-      const genuine = await victim.token(victimIds.sessionId);
+      const genuine = await sessionToken(victimIds, victimIds.organizationId);
       await assertAccepted(genuine);
       const forged = await forgery.forge({ ...ctx, genuine });
       assert.notEqual(forged, genuine);

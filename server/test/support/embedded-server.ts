@@ -141,6 +141,23 @@ export async function signUpUser(server: EmbeddedServer, label: string): Promise
   };
 }
 
+/** Signs up (as `signUpUser`), creates an organisation of the user's own and makes it active. */
+export async function signUpWithOrganization(
+  server: EmbeddedServer,
+  label: string,
+  organizationName: string,
+): Promise<User & { organizationId: string }> {
+  const user = await signUpUser(server, label);
+  const created = await user.browser.call('POST', '/organizations', { name: organizationName });
+  assert.equal(created.status, 200, JSON.stringify(created.body?.errors));
+  const organizationId: string = created.body.response.id;
+  const touched = await user.browser.call('POST', `/client/sessions/${user.sessionId}/touch`, {
+    active_organization_id: organizationId,
+  });
+  assert.equal(touched.status, 200, JSON.stringify(touched.body?.errors));
+  return { ...user, organizationId };
+}
+
 /** A fresh session token for the user, with `organizationId` active (or none). */
 export async function sessionToken(user: User, organizationId: string | null): Promise<string> {
   const res = await user.browser.call('POST', `/client/sessions/${user.sessionId}/tokens`, {
