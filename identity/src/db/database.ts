@@ -124,9 +124,17 @@ async function openPostgres(url: string, schema: string | undefined): Promise<Da
       } catch (err) {
         throw mapError(err);
       }
+      // A connection runs one query at a time: queries sent together (Promise.all) wait their turn here
+      // rather than in pg's own queue, which pg 8 deprecates.
+      let last: Promise<unknown> = Promise.resolve();
+      const query = <T>(sql: string, params?: unknown[]): Promise<T[]> => {
+        const next = last.then(() => run<T>(client, sql, params));
+        last = next.catch(() => {});
+        return next;
+      };
       try {
         await run(client, 'BEGIN');
-        const result = await fn({ query: (sql, params) => run(client, sql, params) });
+        const result = await fn({ query });
         await run(client, 'COMMIT');
         return result;
       } catch (err) {

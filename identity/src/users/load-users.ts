@@ -2,13 +2,14 @@ import type { Queryable } from '../db/database.ts';
 import type { IdentityDeps } from '../deps.ts';
 import { membershipJSON } from '../serializers/organization.ts';
 import { publicUserDataJSON, userJSON } from '../serializers/user.ts';
-import { membershipsOfUsers, organizationsByIds } from '../store/organizations.ts';
+import { membershipsWithOrganizationsOfUsers } from '../store/organizations.ts';
 import type { EmailAddressRow, MembershipRow, OrganizationRow, UserRow } from '../store/rows.ts';
 import { emailAddressesOf } from '../store/users.ts';
 import { phoneNumbersOf, type PhoneNumberRow } from '../store/phone-numbers.ts';
 import {
-  NO_SECOND_FACTORS,
-  secondFactorStates,
+  SECOND_FACTOR_COLUMNS,
+  secondFactorStateOfRow,
+  type SecondFactorColumns,
   type SecondFactorState,
 } from '../second-factors/second-factor-state.ts';
 
@@ -21,29 +22,33 @@ export interface Owner {
   secondFactors: SecondFactorState;
 }
 
-/** Users with their email addresses, organisation memberships and second factors, in a fixed number of queries. */
+/**
+ * Users with their email addresses, phone numbers, organisation memberships and second factors, in four
+ * queries sent together (every Backend API user read, /api/me's included, pays for them: on PostgreSQL
+ * outside a transaction they run on separate pool connections; PGlite runs them one after the other).
+ */
 export async function loadUsers(tx: Queryable, ids: string[]): Promise<Map<string, Owner>> {
   const unique = [...new Set(ids)];
   if (!unique.length) return new Map();
-  const users = await tx.query<UserRow>('SELECT * FROM users WHERE id = ANY($1)', [unique]);
-  const emails = await emailAddressesOf(tx, unique);
-  const phones = await phoneNumbersOf(tx, unique);
-  const memberships = await membershipsOfUsers(tx, unique);
-  const organizations = await organizationsByIds(
-    tx,
-    memberships.map((m) => m.organization_id),
-  );
-  const secondFactors = await secondFactorStates(tx, unique);
+  const [users, emails, phones, { memberships, organizations }] = await Promise.all([
+    tx.query<UserRow & SecondFactorColumns>(
+      `SELECT u.*, ${SECOND_FACTOR_COLUMNS} FROM users u WHERE u.id = ANY($1)`,
+      [unique],
+    ),
+    emailAddressesOf(tx, unique),
+    phoneNumbersOf(tx, unique),
+    membershipsWithOrganizationsOfUsers(tx, unique),
+  ]);
   return new Map(
-    users.map((u) => [
-      u.id,
+    users.map(({ sf_totp, sf_backup_codes, sf_phones, ...user }) => [
+      user.id,
       {
-        user: u,
-        emails: emails.get(u.id) ?? [],
-        phones: phones.get(u.id) ?? [],
-        memberships: memberships.filter((m) => m.user_id === u.id),
+        user,
+        emails: emails.get(user.id) ?? [],
+        phones: phones.get(user.id) ?? [],
+        memberships: memberships.filter((m) => m.user_id === user.id),
         organizations,
-        secondFactors: secondFactors.get(u.id) ?? NO_SECOND_FACTORS,
+        secondFactors: secondFactorStateOfRow({ sf_totp, sf_backup_codes, sf_phones }),
       },
     ]),
   );

@@ -1,0 +1,81 @@
+import assert from 'node:assert/strict';
+import { after, before, it } from 'node:test';
+import type { Queryable } from '../src/db/database.ts';
+import { secondFactorStates } from '../src/second-factors/second-factor-state.ts';
+import { membershipsOfUsers, organizationsByIds } from '../src/store/organizations.ts';
+import { phoneNumbersOf } from '../src/store/phone-numbers.ts';
+import { emailAddressesOf, findUserById } from '../src/store/users.ts';
+import { loadUsers, type Owner } from '../src/users/load-users.ts';
+import { forEachBackend } from './support/backends.ts';
+import { signUp } from './support/flows.ts';
+import { Harness, uniqueEmail } from './support/harness.ts';
+
+/** What loadUsers folds into fewer queries, read one store function at a time. */
+async function ownerPieceByPiece(db: Queryable, id: string): Promise<Owner> {
+  const memberships = await membershipsOfUsers(db, [id]);
+  return {
+    user: (await findUserById(db, id))!,
+    emails: (await emailAddressesOf(db, [id])).get(id) ?? [],
+    phones: (await phoneNumbersOf(db, [id])).get(id) ?? [],
+    memberships,
+    organizations: await organizationsByIds(
+      db,
+      memberships.map((m) => m.organization_id),
+    ),
+    secondFactors: (await secondFactorStates(db, [id])).get(id)!,
+  };
+}
+
+forEachBackend('loadUsers', (backend) => {
+  let h: Harness;
+  let member: string;
+  let loner: string;
+  const warnings: string[] = [];
+  const onWarning = (w: Error) => warnings.push(w.message);
+
+  before(async () => {
+    process.on('warning', onWarning);
+    h = await Harness.start(backend);
+    const browser = h.browser();
+    member = (await signUp(h, browser, uniqueEmail('member'))).userId;
+    for (const name of ['First org', 'Second org']) {
+      const res = await browser.post('/organizations', { name });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+    }
+    loner = (await signUp(h, h.browser(), uniqueEmail('loner'))).userId;
+  });
+  after(async () => {
+    process.off('warning', onWarning);
+    await h.close();
+  });
+
+  it('gives what the store functions give one by one: user, addresses, memberships with their organisations, second factors', async () => {
+    const owners = await loadUsers(h.db, [member, loner, member, 'user_missing']);
+    assert.deepEqual([...owners.keys()].sort(), [member, loner].sort());
+    const got = owners.get(member)!;
+    assert.equal(got.memberships.length, 2);
+    assert.equal(got.organizations.size, 2);
+    assert.deepEqual(got, await ownerPieceByPiece(h.db, member));
+    const alone = owners.get(loner)!;
+    assert.deepEqual(alone.memberships, []);
+    assert.deepEqual(
+      { ...alone, organizations: null },
+      {
+        ...(await ownerPieceByPiece(h.db, loner)),
+        organizations: null,
+      },
+    );
+    assert.equal('sf_totp' in got.user, false, 'the second-factor columns are not left on the user row');
+  });
+
+  // Every Frontend API answer with a client loads its users inside the request's transaction.
+  it('inside a transaction too: its queries, sent together, take turns on the one connection', async () => {
+    const owners = await h.db.transaction((tx) => loadUsers(tx, [member, loner]));
+    assert.deepEqual(owners.get(member), (await loadUsers(h.db, [member])).get(member));
+    assert.deepEqual(
+      warnings.filter((w) => /already executing a query/.test(w)),
+      [],
+      'pg queued them itself (deprecated in pg 8)',
+    );
+  });
+});
