@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -34,6 +34,8 @@ export type ApiBody = any;
 
 export async function startEmbeddedServer(opts: { databaseUrl?: string } = {}): Promise<EmbeddedServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'server-test-'));
+  // A placeholder web app: these tests speak HTTP only, and `npm run test:unit` runs before the web build.
+  writeFileSync(join(dataDir, 'index.html'), '<!doctype html><title>test</title>');
   const schema = `test_${randomBytes(6).toString('hex')}`;
   const db = await openDatabase(
     opts.databaseUrl ? { url: opts.databaseUrl, schema } : { dataDir: join(dataDir, 'pglite') },
@@ -45,6 +47,7 @@ export async function startEmbeddedServer(opts: { databaseUrl?: string } = {}): 
     PORT: String(port),
     HOST: '127.0.0.1',
     PUBLIC_URL: origin,
+    WEB_DIST: dataDir,
     IDENTITY_MODE: 'development',
   });
   const app = await createApp(config, { database: db, logger: false });
