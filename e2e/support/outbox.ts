@@ -14,6 +14,7 @@ export interface OutboxSms {
 
 const CODE = /\b(\d{6})\b/;
 const EMAIL_LINK = /https?:\/\/\S+\/v1\/verify\?token=\S+/;
+const INVITATION_LINK = /https?:\/\/\S+\/v1\/tickets\/accept\?ticket=[\w-]+/;
 
 /**
  * Polls a development outbox (`/__dev/mail` or `/__dev/sms`) for the newest message to `to` created after
@@ -51,6 +52,16 @@ export async function mailCount(origin: string, to: string): Promise<number> {
 /** Waits for the newest mail to `to` created after `since` that carries an email link, and returns the link. */
 export function waitForLink(origin: string, to: string, since: Date, timeoutMs = 10_000): Promise<string> {
   return waitForOutbox(mailUrl(origin, to), since, EMAIL_LINK, timeoutMs, `email link mailed to ${to}`);
+}
+
+/** Waits for the newest mail to `to` created after `since` that carries an invitation link, and returns it. */
+export function waitForInvitationLink(
+  origin: string,
+  to: string,
+  since: Date,
+  timeoutMs = 10_000,
+): Promise<string> {
+  return waitForOutbox(mailUrl(origin, to), since, INVITATION_LINK, timeoutMs, `invitation mailed to ${to}`);
 }
 
 /** Waits for the newest SMS to `to` (E.164) sent after `since` in `/__dev/sms`, and returns its 6-digit code. */

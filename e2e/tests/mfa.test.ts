@@ -3,20 +3,40 @@ import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { Secret, TOTP } from 'otpauth';
 import { nextFapiResponse, useSuite } from '../support/suite.ts';
+import { waitForInvitationLink } from '../support/outbox.ts';
 import {
+  createOrganization,
   enterCode,
   signInWithPassword,
   signOutFromUserButton,
   signUp,
+  signUpUntilSignedIn,
   uniqueEmail,
   waitForHash,
   waitForPath,
 } from '../support/flows.ts';
 
+const STEP_MS = 30_000;
+/** The latest 30 s step whose code was spent: the server accepts each step once. */
+let lastSpentStep = 0;
+
 /** What an authenticator app shows for `secret`, `steps` periods of 30 s from now. */
 function totpCode(secret: string, steps = 0): string {
-  const totp = new TOTP({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30 });
-  return totp.generate({ timestamp: Date.now() + steps * 30_000 });
+  const totp = new TOTP({
+    secret: Secret.fromBase32(secret),
+    algorithm: 'SHA1',
+    digits: 6,
+    period: STEP_MS / 1000,
+  });
+  const timestamp = Date.now() + steps * STEP_MS;
+  lastSpentStep = Math.max(lastSpentStep, Math.floor(timestamp / STEP_MS));
+  return totp.generate({ timestamp });
+}
+
+/** The next step's code once that step is later than every step already spent (waits up to 30 s). */
+async function unspentTotpCode(secret: string): Promise<string> {
+  while (Math.floor(Date.now() / STEP_MS) + 1 <= lastSpentStep) await new Promise((r) => setTimeout(r, 500));
+  return totpCode(secret, 1);
 }
 
 async function openSecurity(page: Page) {
@@ -108,5 +128,47 @@ describe('two-step verification with an authenticator app, through the Clerk UI'
     assert.equal((await attempt).status(), 200);
     await waitForPath(page, '/dashboard');
     await page.getByTestId('dashboard').waitFor();
+  });
+
+  test('an organisation invitation link still asks for the authenticator code (#/factor-two) before joining', async () => {
+    // Anyone can create an organisation and invite any address: the ticket proves the address only.
+    const inviter = (await suite.newPage()).page;
+    await signUpUntilSignedIn(inviter, suite.server.origin, uniqueEmail('mfa-inviter'));
+    await createOrganization(inviter, 'Invite Lure');
+    await inviter.goto(`${suite.server.origin}/organization/organization-members`);
+    await inviter.getByRole('button', { name: 'Invite' }).click();
+    await inviter.getByTestId('tag-input').pressSequentially(`${email},`);
+    const since = new Date();
+    const sent = nextFapiResponse(inviter, 'POST', /\/invitations\/bulk$/);
+    await inviter.getByRole('button', { name: 'Send invitations' }).click();
+    assert.equal((await sent).status(), 200);
+    const link = await waitForInvitationLink(suite.server.origin, email, since);
+
+    await signOut(page);
+    const ticketSignIn = nextFapiResponse(page, 'POST', /\/v1\/client\/sign_ins$/);
+    await page.goto(link);
+    const started = (await (await ticketSignIn).json()) as { response: { status: string } };
+    assert.equal(started.response.status, 'needs_second_factor');
+    await waitForHash(page, '/factor-two');
+    await page.getByText('Two-step verification', { exact: true }).waitFor();
+    const attempt = nextFapiResponse(page, 'POST', /\/attempt_second_factor$/);
+    await enterCode(page, await unspentTotpCode(secret));
+    assert.equal((await attempt).status(), 200);
+    await waitForPath(page, '/dashboard');
+    await page.getByTestId('dashboard').waitFor();
+    // Joined only now that the second factor is proven.
+    const organizations = await page.evaluate(async () => {
+      const clerk = (
+        window as unknown as {
+          Clerk: {
+            user: {
+              getOrganizationMemberships(): Promise<{ data: { organization: { name: string } }[] }>;
+            };
+          };
+        }
+      ).Clerk;
+      return (await clerk.user.getOrganizationMemberships()).data.map((m) => m.organization.name);
+    });
+    assert.ok(organizations.includes('Invite Lure'), JSON.stringify(organizations));
   });
 });

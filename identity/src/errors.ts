@@ -82,6 +82,14 @@ export const errors = {
   /** Self-service deletion is switched off for the instance or this user (`delete_self_enabled`). */
   deleteSelfNotAllowed: () =>
     new ClerkError(403, 'not_allowed_access', 'Not allowed', 'Deleting your account is not allowed.'),
+  /** An impersonation session (one with an actor) may not change the user's credentials (fapi/me/actor-guard.ts). */
+  credentialChangeWhileImpersonating: () =>
+    new ClerkError(
+      403,
+      'not_allowed_access',
+      'Not allowed while impersonating',
+      "Someone acting for this user (impersonation) cannot change the account's password, email addresses, phone numbers, second factors or username, or delete it.",
+    ),
   /** Removing the password would leave no way to sign in (no verified email address for a code). */
   passwordRemovalNotAllowed: (detail: string) =>
     new ClerkError(422, 'form_param_value_invalid', detail, detail),

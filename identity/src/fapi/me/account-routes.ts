@@ -19,9 +19,10 @@ import {
 } from '../prepared-passwords.ts';
 import { currentSession } from './me-session.ts';
 import { meResponse } from './me-routes.ts';
+import { refusedToActors } from './actor-guard.ts';
 
 /** POST /me/change_password — UserProfile → Security → Password. */
-export const changePasswordRoute: FapiRoute = {
+export const changePasswordRoute: FapiRoute = refusedToActors({
   method: 'POST',
   path: '/me/change_password',
   rateLimits: (req) => [{ key: `change_password:ip:${req.ip}`, limit: 10, windowSeconds: 60 }],
@@ -74,10 +75,10 @@ export const changePasswordRoute: FapiRoute = {
     }
     return meResponse(ctx, user.id);
   },
-};
+});
 
 /** DELETE /me — self-service account deletion, when the instance and the user allow it (`delete_self_enabled`). */
-export const deleteMeRoute: FapiRoute = {
+export const deleteMeRoute: FapiRoute = refusedToActors({
   method: 'DELETE',
   path: '/me',
   async handler(ctx) {
@@ -91,4 +92,4 @@ export const deleteMeRoute: FapiRoute = {
     ctx.signInStateChanged();
     return { response: { object: 'user', id: user.id, deleted: true } };
   },
-};
+});

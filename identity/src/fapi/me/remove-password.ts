@@ -5,6 +5,7 @@ import { rawField } from '../form.ts';
 import { currentSession } from './me-session.ts';
 import { meResponse } from './me-routes.ts';
 import { checkPassword, precheckPassword, userOfClientRow } from '../prepared-passwords.ts';
+import { refusedToActors } from './actor-guard.ts';
 
 /**
  * POST /me/remove_password — `user.removePassword({currentPassword})` (no stock UI). The password goes
@@ -12,7 +13,7 @@ import { checkPassword, precheckPassword, userOfClientRow } from '../prepared-pa
  * this instance always offers as a first factor. The current password must be given and is counted
  * towards the lockout like any other failed attempt.
  */
-export const removePasswordRoute: FapiRoute = {
+export const removePasswordRoute: FapiRoute = refusedToActors({
   method: 'POST',
   path: '/me/remove_password',
   rateLimits: (req) => [{ key: `change_password:ip:${req.ip}`, limit: 10, windowSeconds: 60 }],
@@ -53,4 +54,4 @@ export const removePasswordRoute: FapiRoute = {
     );
     return meResponse(ctx, user.id);
   },
-};
+});

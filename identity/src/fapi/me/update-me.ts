@@ -6,6 +6,7 @@ import { field, has, jsonObjectField } from '../form.ts';
 import { parseSignUpInput } from '../sign-ups/validate.ts';
 import { currentSession } from './me-session.ts';
 import { meResponse } from './me-routes.ts';
+import { refusedToActors } from './actor-guard.ts';
 import { primaryPhoneNumberFor } from './phone-numbers/primary-phone-number.ts';
 
 /** What `user.update()` may send; anything else non-empty is refused rather than silently ignored. */
@@ -17,79 +18,90 @@ const FIELDS = [
   'primary_phone_number_id',
   'unsafe_metadata',
 ];
+const CREDENTIAL_FIELDS = ['username', 'primary_email_address_id', 'primary_phone_number_id'];
 const UNIQUE_VIOLATION = '23505';
 
 /**
  * PATCH /me — `user.update()`: the profile form (names), the username form, "Set as primary" on an
  * email address, and `unsafeMetadata` (replaced whole, as Clerk does). Only the fields sent change.
  */
-export const updateMeRoute: FapiRoute = {
-  method: 'PATCH',
-  path: '/me',
-  async handler(ctx) {
-    const session = await currentSession(ctx);
-    const userId = session.user_id;
-    const other = Object.keys(ctx.body).find((k) => !FIELDS.includes(k) && field(ctx.body, k) !== undefined);
-    if (other) throw errors.paramValueInvalid(other, `${other} cannot be changed here.`);
-
-    const sets: string[] = [];
-    const values: unknown[] = [userId, ctx.now];
-    const set = (column: string, value: unknown) => {
-      values.push(value);
-      sets.push(`${column} = $${values.length}`);
-    };
-
-    const names = parseSignUpInput(
-      { first_name: ctx.body.first_name, last_name: ctx.body.last_name },
-      ctx.deps.config.passwordPolicy,
-    );
-    if (has(ctx.body, 'first_name')) set('first_name', names.firstName ?? null);
-    if (has(ctx.body, 'last_name')) set('last_name', names.lastName ?? null);
-
-    if (has(ctx.body, 'username')) {
-      // The username is optional on this instance: an empty value removes it.
-      const raw = field(ctx.body, 'username');
-      const username = raw === undefined ? null : validateUsername(raw);
-      if (username && (await usernameTaken(ctx.tx, username, userId)))
-        throw errors.identifierExists('username');
-      set('username', username);
-    }
-
-    const primaryId = field(ctx.body, 'primary_email_address_id');
-    if (primaryId !== undefined) {
-      const [email] = await ctx.tx.query<EmailAddressRow>(
-        'SELECT * FROM email_addresses WHERE id = $1 AND user_id = $2',
-        [primaryId, userId],
+export const updateMeRoute: FapiRoute = refusedToActors(
+  {
+    method: 'PATCH',
+    path: '/me',
+    async handler(ctx) {
+      const session = await currentSession(ctx);
+      const userId = session.user_id;
+      const other = Object.keys(ctx.body).find(
+        (k) => !FIELDS.includes(k) && field(ctx.body, k) !== undefined,
       );
-      if (!email) {
-        throw errors.paramValueInvalid('primary_email_address_id', 'No such email address on this account.');
+      if (other) throw errors.paramValueInvalid(other, `${other} cannot be changed here.`);
+
+      const sets: string[] = [];
+      const values: unknown[] = [userId, ctx.now];
+      const set = (column: string, value: unknown) => {
+        values.push(value);
+        sets.push(`${column} = $${values.length}`);
+      };
+
+      const names = parseSignUpInput(
+        { first_name: ctx.body.first_name, last_name: ctx.body.last_name },
+        ctx.deps.config.passwordPolicy,
+      );
+      if (has(ctx.body, 'first_name')) set('first_name', names.firstName ?? null);
+      if (has(ctx.body, 'last_name')) set('last_name', names.lastName ?? null);
+
+      if (has(ctx.body, 'username')) {
+        // The username is optional on this instance: an empty value removes it.
+        const raw = field(ctx.body, 'username');
+        const username = raw === undefined ? null : validateUsername(raw);
+        if (username && (await usernameTaken(ctx.tx, username, userId)))
+          throw errors.identifierExists('username');
+        set('username', username);
       }
-      if (!email.verified_at) {
-        throw errors.paramValueInvalid(
-          'primary_email_address_id',
-          'Verify this email address before making it primary.',
+
+      const primaryId = field(ctx.body, 'primary_email_address_id');
+      if (primaryId !== undefined) {
+        const [email] = await ctx.tx.query<EmailAddressRow>(
+          'SELECT * FROM email_addresses WHERE id = $1 AND user_id = $2',
+          [primaryId, userId],
         );
+        if (!email) {
+          throw errors.paramValueInvalid(
+            'primary_email_address_id',
+            'No such email address on this account.',
+          );
+        }
+        if (!email.verified_at) {
+          throw errors.paramValueInvalid(
+            'primary_email_address_id',
+            'Verify this email address before making it primary.',
+          );
+        }
+        set('primary_email_address_id', email.id);
       }
-      set('primary_email_address_id', email.id);
-    }
 
-    const primaryPhoneId = field(ctx.body, 'primary_phone_number_id');
-    if (primaryPhoneId !== undefined) {
-      set('primary_phone_number_id', await primaryPhoneNumberFor(ctx.tx, userId, primaryPhoneId));
-    }
+      const primaryPhoneId = field(ctx.body, 'primary_phone_number_id');
+      if (primaryPhoneId !== undefined) {
+        set('primary_phone_number_id', await primaryPhoneNumberFor(ctx.tx, userId, primaryPhoneId));
+      }
 
-    const unsafeMetadata = jsonObjectField(ctx.body, 'unsafe_metadata');
-    if (unsafeMetadata !== undefined) set('unsafe_metadata', JSON.stringify(unsafeMetadata));
+      const unsafeMetadata = jsonObjectField(ctx.body, 'unsafe_metadata');
+      if (unsafeMetadata !== undefined) set('unsafe_metadata', JSON.stringify(unsafeMetadata));
 
-    if (sets.length) {
-      await ctx.tx
-        .query(`UPDATE users SET ${[...sets, 'updated_at = $2'].join(', ')} WHERE id = $1`, values)
-        .catch((err: unknown) => {
-          // Two users taking one username at the same moment: the unique index decides.
-          if ((err as { code?: string }).code === UNIQUE_VIOLATION) throw errors.identifierExists('username');
-          throw err;
-        });
-    }
-    return meResponse(ctx, userId);
+      if (sets.length) {
+        await ctx.tx
+          .query(`UPDATE users SET ${[...sets, 'updated_at = $2'].join(', ')} WHERE id = $1`, values)
+          .catch((err: unknown) => {
+            // Two users taking one username at the same moment: the unique index decides.
+            if ((err as { code?: string }).code === UNIQUE_VIOLATION)
+              throw errors.identifierExists('username');
+            throw err;
+          });
+      }
+      return meResponse(ctx, userId);
+    },
   },
-};
+  // Names and metadata an operator may fix; the username and the primary address are sign-in identifiers.
+  (ctx) => CREDENTIAL_FIELDS.some((k) => has(ctx.body, k)),
+);

@@ -1,6 +1,7 @@
+import { secondFactorStateOf, twoFactorEnabled } from '../../second-factors/second-factor-state.ts';
 import { updateClient } from '../../store/clients.ts';
 import type { SessionRow } from '../../store/rows.ts';
-import { createSession } from '../../store/sessions.ts';
+import { createSession, recordFactorVerification } from '../../store/sessions.ts';
 import { recordSessionActivity } from '../../store/session-activities.ts';
 import { recordSignIn } from '../../store/users.ts';
 import type { FapiContext } from '../context.ts';
@@ -12,6 +13,26 @@ export interface Impersonation {
 }
 
 /**
+ * What stands for the user's second factor when a session opens. Every way of opening one must say:
+ * - `not_enrolled`: only a first factor was proven; checked here, so a path that forgets the second
+ *   factor cannot open a session for a user who has one;
+ * - `verified`: the second factor was proven just now (the session's `fva` counts from it);
+ * - `impersonation`: an operator's actor token, which on hosted Clerk asks for no factor of the user.
+ */
+export type SecondFactorProof =
+  | { secondFactor: 'not_enrolled' }
+  | { secondFactor: 'verified' }
+  | { secondFactor: 'impersonation'; impersonation: Impersonation };
+
+/** Opening a session without a second factor for a user who has one: a bug in the caller, never a session. */
+export class SecondFactorNotProvenError extends Error {
+  constructor() {
+    super('A session cannot open without the second factor of a user who has one.');
+    this.name = 'SecondFactorNotProvenError';
+  }
+}
+
+/**
  * A finished sign-in or sign-up: opens the user's session on this browser and makes it the active one.
  * The finished attempt is returned once to the caller; the client no longer carries it.
  */
@@ -19,10 +40,14 @@ export async function openSession(
   ctx: FapiContext,
   userId: string,
   finished: 'sign_in_id' | 'sign_up_id',
-  impersonation: Impersonation | null = null,
+  proof: SecondFactorProof,
 ): Promise<SessionRow> {
+  if (proof.secondFactor === 'not_enrolled' && twoFactorEnabled(await secondFactorStateOf(ctx.tx, userId))) {
+    throw new SecondFactorNotProvenError();
+  }
+  const impersonation = proof.secondFactor === 'impersonation' ? proof.impersonation : null;
   const client = await ctx.ensureClient();
-  const session = await createSession(ctx.tx, {
+  let session = await createSession(ctx.tx, {
     clientId: client.id,
     userId,
     lifetimeSeconds: impersonation?.lifetimeSeconds ?? ctx.deps.config.sessionLifetimeSeconds,
@@ -31,6 +56,9 @@ export async function openSession(
     actor: impersonation?.actor ?? null,
     now: ctx.now,
   });
+  if (proof.secondFactor === 'verified') {
+    session = await recordFactorVerification(ctx.tx, session.id, 'second_factor', ctx.now);
+  }
   await recordSessionActivity(ctx.tx, session.id, ctx, ctx.now);
   // Someone acting for the user is not the user signing in: their last sign-in and lockout stay as they were.
   if (!impersonation) await recordSignIn(ctx.tx, userId, ctx.now);

@@ -6,10 +6,10 @@ import type { VerificationState } from '../../store/rows.ts';
 import { recordFailedVerification } from '../../store/users.ts';
 import type { FapiRoute } from '../context.ts';
 import { field } from '../form.ts';
-import { openSession } from '../sessions/open-session.ts';
 import { loadActionableSignIn } from './load-sign-in.ts';
 import { codeAttemptLimits } from './rate-limits.ts';
 import { signInResponse } from './respond.ts';
+import { secondFactorVerified } from './second-factor-verified.ts';
 import { updateSignIn } from './sign-in-store.ts';
 import { attemptPhoneSecondFactor } from './phone-second-factor.ts';
 
@@ -62,17 +62,6 @@ export const attemptSecondFactorRoute = (config: IdentityConfig): FapiRoute => (
       return { error: failed ? errors.verificationFailed() : errors.codeIncorrect() };
     }
 
-    const session = await openSession(ctx, user.id, 'sign_in_id');
-    const done = await updateSignIn(
-      ctx.tx,
-      signIn.id,
-      {
-        status: 'complete',
-        second_factor_verification: verification('verified'),
-        created_session_id: session.id,
-      },
-      ctx.now,
-    );
-    return signInResponse(ctx, done);
+    return signInResponse(ctx, await secondFactorVerified(ctx, signIn, user, verification('verified')));
   },
 });

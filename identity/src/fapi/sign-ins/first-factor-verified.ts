@@ -5,8 +5,9 @@ import { completeSignIn } from './complete-sign-in.ts';
 import { updateSignIn } from './sign-in-store.ts';
 
 /**
- * A first factor (password, email code) is verified: the sign-in completes, unless the user has turned on
- * two-factor sign-in; then it waits in `needs_second_factor` and no session exists until that is passed.
+ * A first factor (password, code, email link, reset password, ticket) is verified: the sign-in
+ * completes, unless the user has turned on two-factor sign-in; then it waits in `needs_second_factor`
+ * and no session exists until that is passed (second-factor-verified.ts).
  */
 export async function firstFactorVerified(
   ctx: FapiContext,
@@ -15,7 +16,13 @@ export async function firstFactorVerified(
   verification: VerificationState,
 ): Promise<SignInRow> {
   if (!twoFactorEnabled(await secondFactorStateOf(ctx.tx, user.id))) {
-    return completeSignIn(ctx, signIn, user, verification);
+    return completeSignIn(
+      ctx,
+      signIn,
+      user,
+      { secondFactor: 'not_enrolled' },
+      { first_factor_verification: verification },
+    );
   }
   return updateSignIn(
     ctx.tx,

@@ -5,8 +5,8 @@ import { attemptCode } from '../code-attempt.ts';
 import type { FapiContext, FapiResult } from '../context.ts';
 import { field } from '../form.ts';
 import { sendPhoneCode } from '../phone-numbers/phone-code.ts';
-import { openSession } from '../sessions/open-session.ts';
 import { signInResponse } from './respond.ts';
+import { secondFactorVerified } from './second-factor-verified.ts';
 import { updateSignIn } from './sign-in-store.ts';
 
 const subjectOf = (signIn: SignInRow) => `sign_in:${signIn.id}:second_factor:phone_code`;
@@ -69,16 +69,5 @@ export async function attemptPhoneSecondFactor(
     await updateSignIn(ctx.tx, signIn.id, { second_factor_verification: attempt.verification }, ctx.now);
     return { error: attempt.error };
   }
-  const session = await openSession(ctx, user.id, 'sign_in_id');
-  const done = await updateSignIn(
-    ctx.tx,
-    signIn.id,
-    {
-      status: 'complete',
-      second_factor_verification: attempt.verification,
-      created_session_id: session.id,
-    },
-    ctx.now,
-  );
-  return signInResponse(ctx, done);
+  return signInResponse(ctx, await secondFactorVerified(ctx, signIn, user, attempt.verification));
 }

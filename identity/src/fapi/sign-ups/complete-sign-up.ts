@@ -50,7 +50,8 @@ export async function completeIfReady(ctx: FapiContext, signUp: SignUpRow): Prom
   await attachSignUpPhoneNumber(ctx, user.id, signUp);
   // A ticket sign-up joins the inviting organisation in this same transaction.
   await acceptTicketOfSignUp(ctx, signUp, user.id);
-  const session = await openSession(ctx, user.id, 'sign_up_id');
+  // A user created just now has no second factor yet.
+  const session = await openSession(ctx, user.id, 'sign_up_id', { secondFactor: 'not_enrolled' });
   const done = await updateSignUp(
     ctx.tx,
     signUp.id,

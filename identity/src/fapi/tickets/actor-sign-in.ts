@@ -48,12 +48,20 @@ export async function signInWithActorToken(
     now: ctx.now,
   });
   await updateClient(ctx.tx, client.id, { sign_in_id: signIn.id }, ctx.now);
+  // Impersonation is the operator's Backend API privilege: as on hosted Clerk, no factor of the user is
+  // asked, their second factor included. This is the one sign-in that opens a session without it, and
+  // the session shows it: `fva` has no second factor, and credential changes are refused (me/actor-guard.ts).
   const done = await completeSignIn(
     ctx,
     signIn,
     user,
-    { status: 'verified', strategy: 'ticket', attempts: null, expire_at: null },
-    { actor: actorToken.actor, lifetimeSeconds: actorToken.session_max_duration_seconds },
+    {
+      secondFactor: 'impersonation',
+      impersonation: { actor: actorToken.actor, lifetimeSeconds: actorToken.session_max_duration_seconds },
+    },
+    {
+      first_factor_verification: { status: 'verified', strategy: 'ticket', attempts: null, expire_at: null },
+    },
   );
   await acceptActorToken(ctx.tx, actorToken.id, done.created_session_id!, ctx.now);
   return signInResponse(ctx, done);

@@ -1,21 +1,23 @@
 import { errors } from '../../errors.ts';
 import { actorTokenByTicket } from '../../impersonation/actor-tokens.ts';
-import { joinByInvitation, redeemableInvitation } from '../../organizations/invitations.ts';
+import { redeemableInvitation } from '../../organizations/invitations.ts';
 import { updateClient } from '../../store/clients.ts';
 import type { ClientRow } from '../../store/rows.ts';
 import { assertMayOpenSession } from '../../sessions/may-open-session.ts';
 import { findUserByEmail, lockedForSeconds } from '../../store/users.ts';
 import type { FapiContext, FapiResult } from '../context.ts';
-import { completeSignIn } from '../sign-ins/complete-sign-in.ts';
+import { firstFactorVerified } from '../sign-ins/first-factor-verified.ts';
 import { signInResponse } from '../sign-ins/respond.ts';
 import { createSignIn } from '../sign-ins/sign-in-store.ts';
 import { signInWithActorToken } from './actor-sign-in.ts';
+import { ticketSignInVerification } from './sign-in-ticket-invitation.ts';
 
 /**
  * `POST /client/sign_ins strategy=ticket` (SignInStart with `__clerk_ticket`): the ticket is the first
- * factor. An actor token signs in as its user (see actor-sign-in.ts). An invitation's ticket signs the
- * invited address's account in at once and joins the organisation, in one transaction; an address
- * without an account answers `invitation_account_not_exists`.
+ * factor only. An actor token signs in as its user (see actor-sign-in.ts). An invitation's ticket signs
+ * the invited address's account in like any first factor: at once, or at `needs_second_factor` for a
+ * user with a second factor; the organisation is joined when the sign-in completes. An address without
+ * an account answers `invitation_account_not_exists`.
  */
 export async function signInWithTicket(
   ctx: FapiContext,
@@ -40,12 +42,6 @@ export async function signInWithTicket(
     now: ctx.now,
   });
   await updateClient(ctx.tx, client.id, { sign_in_id: signIn.id }, ctx.now);
-  await joinByInvitation(ctx.tx, invitation, user.id, ctx.now);
-  const done = await completeSignIn(ctx, signIn, user, {
-    status: 'verified',
-    strategy: 'ticket',
-    attempts: null,
-    expire_at: null,
-  });
+  const done = await firstFactorVerified(ctx, signIn, user, ticketSignInVerification(invitation.id));
   return signInResponse(ctx, done);
 }

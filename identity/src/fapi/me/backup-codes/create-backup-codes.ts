@@ -6,12 +6,13 @@ import { backupCodeJSON } from '../../../serializers/second-factors.ts';
 import { replaceBackupCodes } from '../../../store/backup-codes.ts';
 import type { FapiRoute } from '../../context.ts';
 import { currentSession } from '../me-session.ts';
+import { refusedToActors } from '../actor-guard.ts';
 
 /**
  * POST /me/backup_codes (clerk-js adds a trailing slash, which the router ignores) — a new set of ten;
  * the previous set stops working, used or not. Only next to another second factor.
  */
-export const createBackupCodesRoute: FapiRoute = {
+export const createBackupCodesRoute: FapiRoute = refusedToActors({
   method: 'POST',
   path: '/me/backup_codes',
   async handler(ctx) {
@@ -28,4 +29,4 @@ export const createBackupCodesRoute: FapiRoute = {
     await ctx.tx.query('UPDATE users SET updated_at = $2 WHERE id = $1', [session.user_id, ctx.now]);
     return { response: backupCodeJSON(newId('bcode'), codes, ctx.now) };
   },
-};
+});

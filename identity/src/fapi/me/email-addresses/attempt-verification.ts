@@ -9,6 +9,7 @@ import { field } from '../../form.ts';
 import { codeAttemptLimits } from '../../sign-ins/rate-limits.ts';
 import { ownEmailAddress } from './own-email-address.ts';
 import { emailVerificationSubject } from './verification-subject.ts';
+import { refusedToActors } from '../actor-guard.ts';
 
 const UNIQUE_VIOLATION = '23505';
 
@@ -17,32 +18,34 @@ const UNIQUE_VIOLATION = '23505';
  * address (it can then be made primary and used to sign in); wrong ones count like every other code.
  * If another account verified the same address meanwhile, it stays theirs: `form_identifier_exists`.
  */
-export const attemptEmailVerificationRoute = (config: IdentityConfig): FapiRoute => ({
-  method: 'POST',
-  path: '/me/email_addresses/:id/attempt_verification',
-  rateLimits: codeAttemptLimits(config),
-  async handler(ctx) {
-    const { email } = await ownEmailAddress(ctx);
-    if (email.verified_at) return { response: emailAddressJSON(email) };
-    const code = field(ctx.body, 'code');
-    if (!code) throw errors.paramMissing('code');
-    const prepared = email.verification;
-    if (prepared?.strategy !== 'email_code') throw errors.verificationNotPrepared();
+export const attemptEmailVerificationRoute = (config: IdentityConfig): FapiRoute =>
+  refusedToActors({
+    method: 'POST',
+    path: '/me/email_addresses/:id/attempt_verification',
+    rateLimits: codeAttemptLimits(config),
+    async handler(ctx) {
+      const { email } = await ownEmailAddress(ctx);
+      if (email.verified_at) return { response: emailAddressJSON(email) };
+      const code = field(ctx.body, 'code');
+      if (!code) throw errors.paramMissing('code');
+      const prepared = email.verification;
+      if (prepared?.strategy !== 'email_code') throw errors.verificationNotPrepared();
 
-    const attempt = await attemptCode(ctx, { subject: emailVerificationSubject(email), code, prepared });
-    if (!attempt.ok) {
-      await setEmailVerification(ctx.tx, email.id, attempt.verification, ctx.now);
-      return { error: attempt.error };
-    }
-    if (await emailAddressTaken(ctx.tx, email.email_address)) throw errors.identifierExists('email_address');
-    const verified = await markEmailVerified(ctx.tx, email.id, 'email_code', ctx.now).catch(
-      (err: unknown) => {
-        if ((err as { code?: string }).code === UNIQUE_VIOLATION)
-          throw errors.identifierExists('email_address');
-        throw err;
-      },
-    );
-    await dropUnverifiedCopies(ctx.tx, verified.email_address, verified.user_id);
-    return { response: emailAddressJSON(verified) };
-  },
-});
+      const attempt = await attemptCode(ctx, { subject: emailVerificationSubject(email), code, prepared });
+      if (!attempt.ok) {
+        await setEmailVerification(ctx.tx, email.id, attempt.verification, ctx.now);
+        return { error: attempt.error };
+      }
+      if (await emailAddressTaken(ctx.tx, email.email_address))
+        throw errors.identifierExists('email_address');
+      const verified = await markEmailVerified(ctx.tx, email.id, 'email_code', ctx.now).catch(
+        (err: unknown) => {
+          if ((err as { code?: string }).code === UNIQUE_VIOLATION)
+            throw errors.identifierExists('email_address');
+          throw err;
+        },
+      );
+      await dropUnverifiedCopies(ctx.tx, verified.email_address, verified.user_id);
+      return { response: emailAddressJSON(verified) };
+    },
+  });

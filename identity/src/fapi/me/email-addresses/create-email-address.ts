@@ -7,6 +7,7 @@ import type { FapiRoute } from '../../context.ts';
 import { field } from '../../form.ts';
 import { validateEmail } from '../../sign-ups/validate.ts';
 import { currentSession } from '../me-session.ts';
+import { refusedToActors } from '../actor-guard.ts';
 
 /** Enough for any person; a bound keeps one account from filling the table. */
 const MAX_EMAIL_ADDRESSES = 20;
@@ -16,7 +17,7 @@ const MAX_EMAIL_ADDRESSES = 20;
  * starts unverified; the UI then asks for a code (prepare_verification). One already owned by an
  * account (verified), or already on this one, is `form_identifier_exists`.
  */
-export const createEmailAddressRoute: FapiRoute = {
+export const createEmailAddressRoute: FapiRoute = refusedToActors({
   method: 'POST',
   path: '/me/email_addresses',
   rateLimits: (req) => [{ key: `email_address_create:ip:${req.ip}`, limit: 20, windowSeconds: 60 }],
@@ -43,4 +44,4 @@ export const createEmailAddressRoute: FapiRoute = {
     const created = await insertUnverifiedEmailAddress(ctx.tx, session.user_id, email, ctx.now);
     return { response: emailAddressJSON(created) };
   },
-};
+});

@@ -2,6 +2,7 @@ import { errors } from '../../../errors.ts';
 import type { EmailAddressRow } from '../../../store/rows.ts';
 import type { FapiRoute } from '../../context.ts';
 import { ownEmailAddress } from './own-email-address.ts';
+import { refusedToActors } from '../actor-guard.ts';
 
 /**
  * DELETE /me/email_addresses/:id — Email addresses → Remove. The instance requires an email address,
@@ -9,7 +10,7 @@ import { ownEmailAddress } from './own-email-address.ts';
  * (`identification_deletion_failed`). Removing the primary one makes the oldest other verified
  * address primary.
  */
-export const deleteEmailAddressRoute: FapiRoute = {
+export const deleteEmailAddressRoute: FapiRoute = refusedToActors({
   method: 'DELETE',
   path: '/me/email_addresses/:id',
   async handler(ctx) {
@@ -37,4 +38,4 @@ export const deleteEmailAddressRoute: FapiRoute = {
     ]);
     return { response: { object: 'email_address', id: email.id, deleted: true } };
   },
-};
+});

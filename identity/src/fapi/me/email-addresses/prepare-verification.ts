@@ -6,13 +6,14 @@ import { field } from '../../form.ts';
 import { sendEmailCode } from '../../sign-ins/email-code.ts';
 import { emailVerificationSubject } from './verification-subject.ts';
 import { ownEmailAddress } from './own-email-address.ts';
+import { refusedToActors } from '../actor-guard.ts';
 
 /**
  * POST /me/email_addresses/:id/prepare_verification — emails a code to the new address (on opening the
  * verify step, and "Resend"). The code goes through the outbox and the usual code store: hashed,
  * expiring, single use, attempt-limited.
  */
-export const prepareEmailVerificationRoute: FapiRoute = {
+export const prepareEmailVerificationRoute: FapiRoute = refusedToActors({
   method: 'POST',
   path: '/me/email_addresses/:id/prepare_verification',
   rateLimits: (req) => [{ key: `code_send:email_address:${req.params.id}`, limit: 5, windowSeconds: 60 }],
@@ -36,4 +37,4 @@ export const prepareEmailVerificationRoute: FapiRoute = {
       response: emailAddressJSON(await setEmailVerification(ctx.tx, email.id, verification, ctx.now)),
     };
   },
-};
+});

@@ -12,6 +12,7 @@ import type { FapiRoute } from '../../context.ts';
 import { field } from '../../form.ts';
 import { codeAttemptLimits } from '../../sign-ins/rate-limits.ts';
 import { ownPhoneNumber, phoneVerificationSubject, touchUser } from './own-phone-number.ts';
+import { refusedToActors } from '../actor-guard.ts';
 
 const UNIQUE_VIOLATION = '23505';
 
@@ -20,34 +21,36 @@ const UNIQUE_VIOLATION = '23505';
  * it can then sign in (the first one becomes the primary number) or be reserved for two-step
  * verification. If another account verified it meanwhile, it stays theirs: `form_identifier_exists`.
  */
-export const attemptPhoneVerificationRoute = (config: IdentityConfig): FapiRoute => ({
-  method: 'POST',
-  path: '/me/phone_numbers/:id/attempt_verification',
-  rateLimits: codeAttemptLimits(config),
-  async handler(ctx) {
-    const { session, phone } = await ownPhoneNumber(ctx);
-    if (phone.verified_at) return { response: phoneNumberJSON(phone) };
-    const code = field(ctx.body, 'code');
-    if (!code) throw errors.paramMissing('code');
-    const prepared = phone.verification;
-    if (prepared?.strategy !== 'phone_code') throw errors.verificationNotPrepared();
+export const attemptPhoneVerificationRoute = (config: IdentityConfig): FapiRoute =>
+  refusedToActors({
+    method: 'POST',
+    path: '/me/phone_numbers/:id/attempt_verification',
+    rateLimits: codeAttemptLimits(config),
+    async handler(ctx) {
+      const { session, phone } = await ownPhoneNumber(ctx);
+      if (phone.verified_at) return { response: phoneNumberJSON(phone) };
+      const code = field(ctx.body, 'code');
+      if (!code) throw errors.paramMissing('code');
+      const prepared = phone.verification;
+      if (prepared?.strategy !== 'phone_code') throw errors.verificationNotPrepared();
 
-    const attempt = await attemptCode(ctx, { subject: phoneVerificationSubject(phone), code, prepared });
-    if (!attempt.ok) {
-      await setPhoneVerification(ctx.tx, phone.id, attempt.verification, ctx.now);
-      return { error: attempt.error };
-    }
-    if (await phoneNumberTaken(ctx.tx, phone.phone_number)) throw errors.identifierExists('phone_number');
-    const verified = await markPhoneVerified(ctx.tx, phone.id, ctx.now).catch((err: unknown) => {
-      if ((err as { code?: string }).code === UNIQUE_VIOLATION) throw errors.identifierExists('phone_number');
-      throw err;
-    });
-    await dropUnverifiedPhoneCopies(ctx.tx, verified.phone_number, session.user_id);
-    await ctx.tx.query(
-      `UPDATE users SET primary_phone_number_id = $2 WHERE id = $1 AND primary_phone_number_id IS NULL`,
-      [session.user_id, verified.id],
-    );
-    await touchUser(ctx, session.user_id);
-    return { response: phoneNumberJSON(verified) };
-  },
-});
+      const attempt = await attemptCode(ctx, { subject: phoneVerificationSubject(phone), code, prepared });
+      if (!attempt.ok) {
+        await setPhoneVerification(ctx.tx, phone.id, attempt.verification, ctx.now);
+        return { error: attempt.error };
+      }
+      if (await phoneNumberTaken(ctx.tx, phone.phone_number)) throw errors.identifierExists('phone_number');
+      const verified = await markPhoneVerified(ctx.tx, phone.id, ctx.now).catch((err: unknown) => {
+        if ((err as { code?: string }).code === UNIQUE_VIOLATION)
+          throw errors.identifierExists('phone_number');
+        throw err;
+      });
+      await dropUnverifiedPhoneCopies(ctx.tx, verified.phone_number, session.user_id);
+      await ctx.tx.query(
+        `UPDATE users SET primary_phone_number_id = $2 WHERE id = $1 AND primary_phone_number_id IS NULL`,
+        [session.user_id, verified.id],
+      );
+      await touchUser(ctx, session.user_id);
+      return { response: phoneNumberJSON(verified) };
+    },
+  });

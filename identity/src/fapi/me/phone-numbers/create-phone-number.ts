@@ -7,6 +7,7 @@ import { field } from '../../form.ts';
 import { assertPhoneNumbersEnabled } from '../../phone-numbers/phone-numbers-enabled.ts';
 import { currentSession } from '../me-session.ts';
 import { touchUser } from './own-phone-number.ts';
+import { refusedToActors } from '../actor-guard.ts';
 
 /** Enough for any person; a bound keeps one account from filling the table. */
 const MAX_PHONE_NUMBERS = 10;
@@ -16,7 +17,7 @@ const MAX_PHONE_NUMBERS = 10;
  * two-step setup). The number is normalised to E.164 and starts unverified; the UI then asks for a code.
  * One owned by an account (verified), or already on this one, is `form_identifier_exists`.
  */
-export const createPhoneNumberRoute: FapiRoute = {
+export const createPhoneNumberRoute: FapiRoute = refusedToActors({
   method: 'POST',
   path: '/me/phone_numbers',
   rateLimits: (req) => [{ key: `phone_number_create:ip:${req.ip}`, limit: 20, windowSeconds: 60 }],
@@ -45,4 +46,4 @@ export const createPhoneNumberRoute: FapiRoute = {
     await touchUser(ctx, session.user_id);
     return { response: phoneNumberJSON(created) };
   },
-};
+});

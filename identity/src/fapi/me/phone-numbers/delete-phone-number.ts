@@ -9,6 +9,7 @@ import {
   ensureDefaultSecondFactorPhone,
   reassignPrimaryPhone,
 } from './phone-roles.ts';
+import { refusedToActors } from '../actor-guard.ts';
 
 /**
  * DELETE /me/phone_numbers/:id — Phone numbers → Remove, or the number's two-step verification entry.
@@ -16,7 +17,7 @@ import {
  * number, or a username with a password remains (`identification_deletion_failed`). The primary role and
  * the default second factor pass to another number; backup codes go with the last second factor.
  */
-export const deletePhoneNumberRoute: FapiRoute = {
+export const deletePhoneNumberRoute: FapiRoute = refusedToActors({
   method: 'DELETE',
   path: '/me/phone_numbers/:id',
   async handler(ctx) {
@@ -43,4 +44,4 @@ export const deletePhoneNumberRoute: FapiRoute = {
     await touchUser(ctx, userId);
     return { response: { object: 'phone_number', id: phone.id, deleted: true } };
   },
-};
+});

@@ -5,13 +5,14 @@ import type { FapiRoute } from '../../context.ts';
 import { field } from '../../form.ts';
 import { sendPhoneCode } from '../../phone-numbers/phone-code.ts';
 import { ownPhoneNumber, phoneVerificationSubject } from './own-phone-number.ts';
+import { refusedToActors } from '../actor-guard.ts';
 
 /**
  * POST /me/phone_numbers/:id/prepare_verification — texts a code to the new number (on opening the
  * verify step, and "Resend"). Same code store as every code: hashed, expiring, single use,
  * attempt-limited; sending is limited per number and per IP.
  */
-export const preparePhoneVerificationRoute: FapiRoute = {
+export const preparePhoneVerificationRoute: FapiRoute = refusedToActors({
   method: 'POST',
   path: '/me/phone_numbers/:id/prepare_verification',
   rateLimits: (req) => [{ key: `code_send:phone_number:${req.params.id}`, limit: 5, windowSeconds: 60 }],
@@ -32,4 +33,4 @@ export const preparePhoneVerificationRoute: FapiRoute = {
     });
     return { response: phoneNumberJSON(await setPhoneVerification(ctx.tx, phone.id, verification, ctx.now)) };
   },
-};
+});

@@ -12,6 +12,7 @@ import {
   ensureDefaultSecondFactorPhone,
   reassignPrimaryPhone,
 } from './phone-roles.ts';
+import { refusedToActors } from '../actor-guard.ts';
 
 const FIELDS = ['reserved_for_second_factor', 'default_second_factor'];
 
@@ -21,7 +22,7 @@ const FIELDS = ['reserved_for_second_factor', 'default_second_factor'];
  * (no longer an identifier); the first reserved one is the default. As on hosted Clerk, turning on a
  * first second factor also creates backup codes, shown once in this answer.
  */
-export const updatePhoneNumberRoute: FapiRoute = {
+export const updatePhoneNumberRoute: FapiRoute = refusedToActors({
   method: 'PATCH',
   path: '/me/phone_numbers/:id',
   async handler(ctx) {
@@ -82,4 +83,4 @@ export const updatePhoneNumberRoute: FapiRoute = {
     const updated = (await findOwnPhoneNumber(ctx.tx, userId, phone.id))!;
     return { response: phoneNumberJSON(updated, { backupCodes }) };
   },
-};
+});

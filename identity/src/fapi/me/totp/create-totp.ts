@@ -7,13 +7,14 @@ import { findTotpSecret, replaceTotpSecret } from '../../../store/totp-secrets.t
 import { emailAddressesOf, findUserById } from '../../../store/users.ts';
 import type { FapiRoute } from '../../context.ts';
 import { currentSession } from '../me-session.ts';
+import { refusedToActors } from '../actor-guard.ts';
 
 /**
  * POST /me/totp — <UserProfile/> → Security → Add two-step verification → Authenticator application.
  * A pending secret is replaced by a new one each time (the card asks on every opening); a verified one
  * must be removed first.
  */
-export const createTotpRoute: FapiRoute = {
+export const createTotpRoute: FapiRoute = refusedToActors({
   method: 'POST',
   path: '/me/totp',
   async handler(ctx) {
@@ -37,4 +38,4 @@ export const createTotpRoute: FapiRoute = {
     const uri = totpUri(secret, ctx.deps.config.applicationName, label);
     return { response: totpJSON(row, { secret, uri }) };
   },
-};
+});

@@ -5,12 +5,13 @@ import { deleteBackupCodes } from '../../../store/backup-codes.ts';
 import { deleteTotpSecret, findTotpSecret } from '../../../store/totp-secrets.ts';
 import type { FapiRoute } from '../../context.ts';
 import { currentSession } from '../me-session.ts';
+import { refusedToActors } from '../actor-guard.ts';
 
 /**
  * DELETE /me/totp — <UserProfile/> → Security → authenticator app → Remove. Backup codes are a fallback
  * for a second factor: with none left they go too.
  */
-export const deleteTotpRoute: FapiRoute = {
+export const deleteTotpRoute: FapiRoute = refusedToActors({
   method: 'DELETE',
   path: '/me/totp',
   async handler(ctx) {
@@ -25,4 +26,4 @@ export const deleteTotpRoute: FapiRoute = {
     await ctx.tx.query('UPDATE users SET updated_at = $2 WHERE id = $1', [session.user_id, ctx.now]);
     return { response: { object: 'totp', id: row.id, deleted: true } };
   },
-};
+});

@@ -9,44 +9,46 @@ import { findTotpSecret } from '../../../store/totp-secrets.ts';
 import type { FapiRoute } from '../../context.ts';
 import { field } from '../../form.ts';
 import { currentSession } from '../me-session.ts';
+import { refusedToActors } from '../actor-guard.ts';
 
 /**
  * POST /me/totp/attempt_verification — the first code from the app enables it. As on hosted Clerk, a
  * user without backup codes gets a set now, shown once in this answer.
  */
-export const verifyTotpRoute = (config: IdentityConfig): FapiRoute => ({
-  method: 'POST',
-  path: '/me/totp/attempt_verification',
-  rateLimits: (req) => [
-    { key: `code:ip:${req.ip}`, limit: config.rateLimits.codeAttemptsPerIpPerMinute, windowSeconds: 60 },
-    ...(req.sessionId ? [{ key: `code:totp:${req.sessionId}`, limit: 10, windowSeconds: 60 }] : []),
-  ],
-  async handler(ctx) {
-    const session = await currentSession(ctx);
-    const code = field(ctx.body, 'code');
-    if (!code) throw errors.paramMissing('code');
-    const row = await findTotpSecret(ctx.tx, session.user_id);
-    if (!row) throw errors.notFound('totp');
-    if (row.verified_at) throw errors.totpAlreadyEnabled();
+export const verifyTotpRoute = (config: IdentityConfig): FapiRoute =>
+  refusedToActors({
+    method: 'POST',
+    path: '/me/totp/attempt_verification',
+    rateLimits: (req) => [
+      { key: `code:ip:${req.ip}`, limit: config.rateLimits.codeAttemptsPerIpPerMinute, windowSeconds: 60 },
+      ...(req.sessionId ? [{ key: `code:totp:${req.sessionId}`, limit: 10, windowSeconds: 60 }] : []),
+    ],
+    async handler(ctx) {
+      const session = await currentSession(ctx);
+      const code = field(ctx.body, 'code');
+      if (!code) throw errors.paramMissing('code');
+      const row = await findTotpSecret(ctx.tx, session.user_id);
+      if (!row) throw errors.notFound('totp');
+      if (row.verified_at) throw errors.totpAlreadyEnabled();
 
-    const verified = await spendTotpCode(ctx.tx, row, {
-      code,
-      instanceSecretKey: ctx.deps.keys.secretKey,
-      now: ctx.now,
-    });
-    if (!verified) throw errors.codeIncorrect();
-    await ctx.tx.query('UPDATE users SET updated_at = $2 WHERE id = $1', [session.user_id, ctx.now]);
-
-    let backupCodes: string[] | undefined;
-    if (!(await secondFactorStateOf(ctx.tx, session.user_id)).backupCodes) {
-      backupCodes = newBackupCodes();
-      await replaceBackupCodes(ctx.tx, {
-        userId: session.user_id,
-        codes: backupCodes,
-        pepper: ctx.deps.keys.codePepper,
+      const verified = await spendTotpCode(ctx.tx, row, {
+        code,
+        instanceSecretKey: ctx.deps.keys.secretKey,
         now: ctx.now,
       });
-    }
-    return { response: totpJSON(verified, { backupCodes }) };
-  },
-});
+      if (!verified) throw errors.codeIncorrect();
+      await ctx.tx.query('UPDATE users SET updated_at = $2 WHERE id = $1', [session.user_id, ctx.now]);
+
+      let backupCodes: string[] | undefined;
+      if (!(await secondFactorStateOf(ctx.tx, session.user_id)).backupCodes) {
+        backupCodes = newBackupCodes();
+        await replaceBackupCodes(ctx.tx, {
+          userId: session.user_id,
+          codes: backupCodes,
+          pepper: ctx.deps.keys.codePepper,
+          now: ctx.now,
+        });
+      }
+      return { response: totpJSON(verified, { backupCodes }) };
+    },
+  });
