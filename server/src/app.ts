@@ -1,6 +1,12 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { resolve } from 'node:path';
-import { clerkFrameworkErrors, createIdentity, type Identity, type Database } from '@app/identity';
+import {
+  clerkFrameworkErrors,
+  createIdentity,
+  fastifyTrustProxy,
+  type Identity,
+  type Database,
+} from '@app/identity';
 import { Authenticator } from './auth/authenticate.ts';
 import fastifyCompress from '@fastify/compress';
 import { registerProductApi } from './api/product-api.ts';
@@ -35,7 +41,9 @@ export async function createApp(config: ServerConfig, opts: AppOptions = {}): Pr
             // Paths only: query strings can carry tokens (dev-browser ids, email-link tokens).
             serializers: { req: (req) => ({ method: req.method, path: req.url.split('?')[0] }) },
           },
-    trustProxy: config.identity === 'embedded' ? config.identityConfig.trustProxy : false,
+    trustProxy: fastifyTrustProxy(
+      config.identity === 'embedded' ? config.identityConfig.trustProxy : config.trustProxy,
+    ),
     bodyLimit: 1024 * 1024,
     // A path Fastify cannot decode is refused before any plugin runs: in Clerk's envelope on the identity's paths.
     ...(config.identity === 'embedded'
@@ -107,7 +115,7 @@ export async function createApp(config: ServerConfig, opts: AppOptions = {}): Pr
     async listen() {
       const address = await fastify.listen({ port: config.port, host: config.host });
       const port = new URL(address).port;
-      if (config.identity === 'embedded') apiUrl = `http://127.0.0.1:${port}${BAPI_PATH}`;
+      if (config.identity === 'embedded') apiUrl = `http://${selfHost(fastify)}:${port}${BAPI_PATH}`;
       return `http://localhost:${port}`;
     },
     async close() {
@@ -115,4 +123,14 @@ export async function createApp(config: ServerConfig, opts: AppOptions = {}): Pr
       await identity?.close();
     },
   };
+}
+
+/** Where this process reaches its own Backend API: loopback when it listens there or everywhere. */
+function selfHost(fastify: FastifyInstance): string {
+  const addresses = fastify.addresses().map((a) => (typeof a === 'string' ? a : a.address));
+  if (addresses.includes('127.0.0.1') || addresses.includes('0.0.0.0') || addresses.includes('::'))
+    return '127.0.0.1';
+  if (addresses.includes('::1')) return '[::1]';
+  const [first = '127.0.0.1'] = addresses;
+  return first.includes(':') ? `[${first}]` : first;
 }

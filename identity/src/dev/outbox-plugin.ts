@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Database } from '../db/database.ts';
+import { isLoopbackRequest } from './loopback.ts';
 
 interface OutboxRow {
   recipient: string;
@@ -15,12 +16,17 @@ const escapeHtml = (s: string) =>
 /**
  * Development outbox: `/mail` and `/sms` as JSON (newest first), `/mail.html` and `/sms.html` for people.
  * Registered only in development mode, never in production, and each channel only while it is captured
- * (mail without SMTP, SMS without Twilio).
+ * (mail without SMTP, SMS without Twilio). Only clients on this machine see it unless `public`; others
+ * get the answer of an unknown path, so that it is not advertised.
  */
 export async function devOutboxPlugin(
   app: FastifyInstance,
-  opts: { db: Database; channels: { mail: boolean; sms: boolean } },
+  opts: { db: Database; channels: { mail: boolean; sms: boolean }; public: boolean },
 ) {
+  if (!opts.public)
+    app.addHook('onRequest', async (req, reply) => {
+      if (!isLoopbackRequest(req)) return reply.callNotFound();
+    });
   const list = async (channel: 'mail' | 'sms', to: string | undefined) =>
     opts.db.query<OutboxRow>(
       `SELECT recipient, subject, text_body, html_body, created_at FROM outbox
