@@ -13,6 +13,7 @@ import { registerProductApi } from './api/product-api.ts';
 import { CLERK_JS_URL, registerClerkJs } from './static/clerk-js.ts';
 import { registerSpa } from './static/spa.ts';
 import { registerFapiProxy } from './static/fapi-proxy.ts';
+import { registerSecurityHeaders } from './static/security-headers.ts';
 import type { ServerConfig } from './config.ts';
 
 export const BAPI_PATH = '/__clerk_backend';
@@ -73,6 +74,12 @@ export async function createApp(config: ServerConfig, opts: AppOptions = {}): Pr
     proxyUrl = config.proxyUrl;
     apiUrl = config.apiUrl;
   }
+
+  await registerSecurityHeaders(fastify, {
+    production: config.production,
+    publishableKey,
+    hosted: config.identity === 'hosted',
+  });
 
   let authenticator: Authenticator | null = null;
   const authorizedParties =
