@@ -32,12 +32,25 @@ describe('browser security headers', () => {
     assert.equal(headers['strict-transport-security'], undefined, `${url}: no HSTS in development`);
   }
 
+  /** The outbox views are plain text: stricter still (no script at all), as on the standalone provider. */
+  function assertOutboxPageHeaders(headers: Record<string, unknown>, url: string) {
+    assert.equal(
+      headers['content-security-policy'],
+      "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
+      url,
+    );
+    assert.equal(headers['x-frame-options'], 'DENY', url);
+    assert.equal(headers['x-content-type-options'], 'nosniff', url);
+    assert.equal(headers['referrer-policy'], 'no-referrer', url);
+  }
+
   it('every HTML answer: the SPA (any route), the outbox views', async () => {
     for (const url of ['/', '/organizations/settings', '/__dev/mail.html', '/__dev/sms.html']) {
       const res = await page(url);
       assert.equal(res.statusCode, 200, url);
       assert.match(String(res.headers['content-type']), /^text\/html/, url);
-      assertHtmlHeaders(res.headers, url);
+      if (url.startsWith('/__dev/')) assertOutboxPageHeaders(res.headers, url);
+      else assertHtmlHeaders(res.headers, url);
     }
   });
 

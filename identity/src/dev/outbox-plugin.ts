@@ -71,7 +71,7 @@ export async function devOutboxPlugin(
 ${r.subject ? `<h2>${escapeHtml(r.subject)}</h2>` : ''}<pre>${escapeHtml(r.text_body)}</pre></article>`,
         )
         .join('\n');
-      return reply.type('text/html; charset=utf-8')
+      return reply.headers(PAGE_HEADERS).type('text/html; charset=utf-8')
         .send(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Development outbox: ${channel}</title>
 <style>body{font-family:system-ui,sans-serif;max-width:46rem;margin:2rem auto;padding:0 1rem}article{border:1px solid #ddd;border-radius:8px;padding:1rem;margin:1rem 0}pre{white-space:pre-wrap}</style>
 </head><body><h1>Development outbox: ${channel}</h1><p>Messages captured instead of sent (development mode, no ${channel === 'mail' ? 'SMTP' : 'SMS sender'} configured). Newest first.</p>
@@ -79,6 +79,14 @@ ${items || '<p>No messages yet.</p>'}</body></html>`);
     });
   }
 }
+
+/** The views are static text: no script, no frame, no referrer, also on the standalone provider. */
+const PAGE_HEADERS = {
+  'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
+  'x-frame-options': 'DENY',
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+};
 
 /** Browsers ask for HTML first; scripts and tests get JSON. */
 function wantsHtml(accept: string | undefined): boolean {
