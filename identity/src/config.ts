@@ -8,6 +8,7 @@ import {
   type LockoutSettings,
   type RateLimitSettings,
 } from './abuse/abuse-settings.ts';
+import { trustedProxiesFrom, type TrustedProxies } from './http/trusted-proxies.ts';
 
 export type IdentityMode = 'development' | 'production';
 /** Which kind of publishable key the instance hands out: `pk_live_` (cookie) or `pk_test_` (dev browser). */
@@ -48,8 +49,10 @@ export interface IdentityConfig {
   forceOrganizationSelection: boolean;
   /** Users may delete their own account (`<UserProfile/>` → Security → Delete account). */
   deleteSelfEnabled: boolean;
-  /** Trust X-Forwarded-For / -Proto from a reverse proxy. */
-  trustProxy: boolean;
+  /** Reverse proxies whose X-Forwarded-For / -Proto are believed (`TRUST_PROXY`); see trusted-proxies.ts. */
+  trustProxy: TrustedProxies;
+  /** The development outbox answers every client, not only loopback ones (`IDENTITY_DEV_OUTBOX_PUBLIC`). */
+  devOutboxPublic: boolean;
   passwordPolicy: PasswordPolicy;
   emailLinks: EmailLinkSettings;
   /** SMS codes through Twilio; without it, development keeps them in the outbox and production has none. */
@@ -86,7 +89,8 @@ export function identityConfigFromEnv(
     multiSession: env.IDENTITY_MULTI_SESSION === 'true',
     forceOrganizationSelection: env.IDENTITY_FORCE_ORGANIZATION === 'true',
     deleteSelfEnabled: env.IDENTITY_DELETE_SELF_ENABLED !== 'false',
-    trustProxy: env.TRUST_PROXY === 'true',
+    trustProxy: trustedProxiesFrom(env.TRUST_PROXY),
+    devOutboxPublic: env.IDENTITY_DEV_OUTBOX_PUBLIC === 'true',
     instanceKeys: instanceKeysFromEnv(env),
     passwordPolicy: passwordPolicyFromEnv(env),
     emailLinks: emailLinkSettingsFromEnv(env),

@@ -80,6 +80,7 @@ export async function createIdentity(
           prefix: '/__dev',
           db,
           channels: { mail: devOutbox, sms: smsOutbox },
+          public: config.devOutboxPublic,
         });
       }
     },

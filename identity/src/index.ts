@@ -8,3 +8,5 @@ export {
 } from './db/database.ts';
 export { publishableKeyFor } from './instance/instance-keys.ts';
 export { clerkFrameworkErrors } from './http/framework-errors.ts';
+export { fastifyTrustProxy, trustedProxiesFrom, type TrustedProxies } from './http/trusted-proxies.ts';
+export { outboxExposureWarning } from './dev/outbox-exposure.ts';

@@ -2,6 +2,8 @@ import Fastify from 'fastify';
 import { createIdentity } from './identity.ts';
 import { identityConfigFromEnv } from './config.ts';
 import { resolve } from 'node:path';
+import { fastifyTrustProxy } from './http/trusted-proxies.ts';
+import { outboxExposureWarning } from './dev/outbox-exposure.ts';
 
 /**
  * The identity provider on its own: FAPI at /__clerk, BAPI at /__clerk_backend, dev outbox at /__dev.
@@ -15,9 +17,15 @@ const identity = await createIdentity(
     ? { url: process.env.DATABASE_URL }
     : { dataDir: resolve(process.env.DATA_DIR ?? '.data', 'pglite') },
 );
-const app = Fastify({ logger: { level: process.env.LOG_LEVEL ?? 'info' }, trustProxy: config.trustProxy });
+const app = Fastify({
+  logger: { level: process.env.LOG_LEVEL ?? 'info' },
+  trustProxy: fastifyTrustProxy(config.trustProxy),
+});
 await identity.register(app, { bapiPath: '/__clerk_backend' });
-await app.listen({ port, host: process.env.HOST ?? '127.0.0.1' });
+const host = process.env.HOST || '127.0.0.1';
+await app.listen({ port, host });
+const exposure = outboxExposureWarning(identity, host);
+if (exposure) app.log.warn(exposure);
 app.log.info(
   `identity provider listening; publishable key ${identity.publishableKey}; secret key in ${config.secretKeyFile}`,
 );

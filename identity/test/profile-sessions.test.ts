@@ -132,7 +132,7 @@ forEachBackend('active devices (/me/sessions)', (backend) => {
 forEachBackend('active devices behind a reverse proxy (TRUST_PROXY)', (backend) => {
   let h: Harness;
   before(async () => {
-    h = await Harness.start(backend, { config: { trustProxy: true } });
+    h = await Harness.start(backend, { config: { trustProxy: 1 } });
   });
   after(() => h.close());
 

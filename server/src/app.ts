@@ -1,12 +1,19 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { resolve } from 'node:path';
-import { clerkFrameworkErrors, createIdentity, type Identity, type Database } from '@app/identity';
+import {
+  clerkFrameworkErrors,
+  createIdentity,
+  fastifyTrustProxy,
+  type Identity,
+  type Database,
+} from '@app/identity';
 import { Authenticator } from './auth/authenticate.ts';
 import fastifyCompress from '@fastify/compress';
 import { registerProductApi } from './api/product-api.ts';
 import { CLERK_JS_URL, registerClerkJs } from './static/clerk-js.ts';
 import { registerSpa } from './static/spa.ts';
 import { registerFapiProxy } from './static/fapi-proxy.ts';
+import { registerSecurityHeaders } from './static/security-headers.ts';
 import type { ServerConfig } from './config.ts';
 
 export const BAPI_PATH = '/__clerk_backend';
@@ -35,7 +42,9 @@ export async function createApp(config: ServerConfig, opts: AppOptions = {}): Pr
             // Paths only: query strings can carry tokens (dev-browser ids, email-link tokens).
             serializers: { req: (req) => ({ method: req.method, path: req.url.split('?')[0] }) },
           },
-    trustProxy: config.identity === 'embedded' ? config.identityConfig.trustProxy : false,
+    trustProxy: fastifyTrustProxy(
+      config.identity === 'embedded' ? config.identityConfig.trustProxy : config.trustProxy,
+    ),
     bodyLimit: 1024 * 1024,
     // A path Fastify cannot decode is refused before any plugin runs: in Clerk's envelope on the identity's paths.
     ...(config.identity === 'embedded'
@@ -65,6 +74,12 @@ export async function createApp(config: ServerConfig, opts: AppOptions = {}): Pr
     proxyUrl = config.proxyUrl;
     apiUrl = config.apiUrl;
   }
+
+  await registerSecurityHeaders(fastify, {
+    production: config.production,
+    publishableKey,
+    hosted: config.identity === 'hosted',
+  });
 
   let authenticator: Authenticator | null = null;
   const authorizedParties =
@@ -107,7 +122,7 @@ export async function createApp(config: ServerConfig, opts: AppOptions = {}): Pr
     async listen() {
       const address = await fastify.listen({ port: config.port, host: config.host });
       const port = new URL(address).port;
-      if (config.identity === 'embedded') apiUrl = `http://127.0.0.1:${port}${BAPI_PATH}`;
+      if (config.identity === 'embedded') apiUrl = `http://${selfHost(fastify)}:${port}${BAPI_PATH}`;
       return `http://localhost:${port}`;
     },
     async close() {
@@ -115,4 +130,14 @@ export async function createApp(config: ServerConfig, opts: AppOptions = {}): Pr
       await identity?.close();
     },
   };
+}
+
+/** Where this process reaches its own Backend API: loopback when it listens there or everywhere. */
+function selfHost(fastify: FastifyInstance): string {
+  const addresses = fastify.addresses().map((a) => (typeof a === 'string' ? a : a.address));
+  if (addresses.includes('127.0.0.1') || addresses.includes('0.0.0.0') || addresses.includes('::'))
+    return '127.0.0.1';
+  if (addresses.includes('::1')) return '[::1]';
+  const [first = '127.0.0.1'] = addresses;
+  return first.includes(':') ? `[${first}]` : first;
 }

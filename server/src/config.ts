@@ -1,11 +1,18 @@
 import { resolve } from 'node:path';
-import { identityConfigFromEnv, type IdentityConfig } from '@app/identity';
+import {
+  identityConfigFromEnv,
+  trustedProxiesFrom,
+  type IdentityConfig,
+  type TrustedProxies,
+} from '@app/identity';
 
 export type ServerConfig =
   | {
       identity: 'embedded';
       port: number;
       host: string;
+      /** The embedded provider's mode: HSTS, and where to listen by default. */
+      production: boolean;
       dataDir: string;
       databaseUrl: string | null;
       identityConfig: IdentityConfig;
@@ -15,6 +22,8 @@ export type ServerConfig =
       identity: 'hosted';
       port: number;
       host: string;
+      production: boolean;
+      trustProxy: TrustedProxies;
       publishableKey: string;
       secretKey: string;
       apiUrl: string | undefined;
@@ -31,13 +40,15 @@ export type ServerConfig =
  */
 export function serverConfigFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const port = Number(env.PORT ?? 3000);
-  const host = env.HOST ?? '0.0.0.0';
   const webDist = resolve(env.WEB_DIST ?? new URL('../../web/dist', import.meta.url).pathname);
   if (env.CLERK_PUBLISHABLE_KEY && env.CLERK_SECRET_KEY) {
+    const production = env.NODE_ENV === 'production';
     return {
       identity: 'hosted',
       port,
-      host,
+      host: hostFrom(env, production),
+      production,
+      trustProxy: trustedProxiesFrom(env.TRUST_PROXY),
       publishableKey: env.CLERK_PUBLISHABLE_KEY,
       secretKey: env.CLERK_SECRET_KEY,
       apiUrl: env.CLERK_API_URL,
@@ -48,13 +59,24 @@ export function serverConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Serve
     };
   }
   const dataDir = resolve(env.DATA_DIR ?? '.data');
+  const identityConfig = identityConfigFromEnv({ ...env, DATA_DIR: dataDir });
+  const production = identityConfig.mode === 'production';
   return {
     identity: 'embedded',
     port,
-    host,
+    host: hostFrom(env, production),
+    production,
     dataDir,
     databaseUrl: env.DATABASE_URL ?? null,
-    identityConfig: identityConfigFromEnv({ ...env, DATA_DIR: dataDir }),
+    identityConfig,
     webDist,
   };
+}
+
+/**
+ * Development listens on loopback only (`localhost`: 127.0.0.1 and ::1), where its outbox of codes is
+ * safe; production, which has no outbox, on every interface. `HOST` decides either way.
+ */
+function hostFrom(env: NodeJS.ProcessEnv, production: boolean): string {
+  return env.HOST || (production ? '0.0.0.0' : 'localhost');
 }

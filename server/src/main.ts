@@ -1,3 +1,4 @@
+import { outboxExposureWarning } from '@app/identity';
 import { createApp } from './app.ts';
 import { serverConfigFromEnv } from './config.ts';
 
@@ -9,6 +10,8 @@ app.fastify.log.info(
     (app.identity?.devOutbox ? `; development outbox at /__dev/mail` : '') +
     ')',
 );
+const exposure = app.identity && outboxExposureWarning(app.identity, config.host);
+if (exposure) app.fastify.log.warn(exposure);
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, async () => {
     await app.close();

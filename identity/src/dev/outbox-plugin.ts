@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Database } from '../db/database.ts';
+import { isLoopbackRequest } from './loopback.ts';
 
 interface OutboxRow {
   recipient: string;
@@ -15,12 +16,17 @@ const escapeHtml = (s: string) =>
 /**
  * Development outbox: `/mail` and `/sms` as JSON (newest first), `/mail.html` and `/sms.html` for people.
  * Registered only in development mode, never in production, and each channel only while it is captured
- * (mail without SMTP, SMS without Twilio).
+ * (mail without SMTP, SMS without Twilio). Only clients on this machine see it unless `public`; others
+ * get the answer of an unknown path, so that it is not advertised.
  */
 export async function devOutboxPlugin(
   app: FastifyInstance,
-  opts: { db: Database; channels: { mail: boolean; sms: boolean } },
+  opts: { db: Database; channels: { mail: boolean; sms: boolean }; public: boolean },
 ) {
+  if (!opts.public)
+    app.addHook('onRequest', async (req, reply) => {
+      if (!isLoopbackRequest(req)) return reply.callNotFound();
+    });
   const list = async (channel: 'mail' | 'sms', to: string | undefined) =>
     opts.db.query<OutboxRow>(
       `SELECT recipient, subject, text_body, html_body, created_at FROM outbox
@@ -65,7 +71,7 @@ export async function devOutboxPlugin(
 ${r.subject ? `<h2>${escapeHtml(r.subject)}</h2>` : ''}<pre>${escapeHtml(r.text_body)}</pre></article>`,
         )
         .join('\n');
-      return reply.type('text/html; charset=utf-8')
+      return reply.headers(PAGE_HEADERS).type('text/html; charset=utf-8')
         .send(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Development outbox: ${channel}</title>
 <style>body{font-family:system-ui,sans-serif;max-width:46rem;margin:2rem auto;padding:0 1rem}article{border:1px solid #ddd;border-radius:8px;padding:1rem;margin:1rem 0}pre{white-space:pre-wrap}</style>
 </head><body><h1>Development outbox: ${channel}</h1><p>Messages captured instead of sent (development mode, no ${channel === 'mail' ? 'SMTP' : 'SMS sender'} configured). Newest first.</p>
@@ -73,6 +79,14 @@ ${items || '<p>No messages yet.</p>'}</body></html>`);
     });
   }
 }
+
+/** The views are static text: no script, no frame, no referrer, also on the standalone provider. */
+const PAGE_HEADERS = {
+  'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
+  'x-frame-options': 'DENY',
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+};
 
 /** Browsers ask for HTML first; scripts and tests get JSON. */
 function wantsHtml(accept: string | undefined): boolean {

@@ -4,6 +4,7 @@ import { identityConfigFromEnv, type IdentityConfig } from '../../src/config.ts'
 import type { Database } from '../../src/db/database.ts';
 import { createIdentity, type Identity } from '../../src/identity.ts';
 import { clerkFrameworkErrors } from '../../src/http/framework-errors.ts';
+import { fastifyTrustProxy } from '../../src/http/trusted-proxies.ts';
 import type { Backend, Store } from './backends.ts';
 
 /**
@@ -89,7 +90,7 @@ export class Harness {
     const store = opts.store ?? (await backend.createStore());
     const identity = await createIdentity(config, opts.database ?? store.options, { clock: clock.fn });
     const app = Fastify({
-      trustProxy: config.trustProxy,
+      trustProxy: fastifyTrustProxy(config.trustProxy),
       frameworkErrors: clerkFrameworkErrors([config.fapiPath, BAPI]),
     });
     await identity.register(app, { bapiPath: BAPI });

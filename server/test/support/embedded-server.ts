@@ -32,7 +32,9 @@ export interface EmbeddedServer {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- parsed JSON, asserted field by field
 export type ApiBody = any;
 
-export async function startEmbeddedServer(opts: { databaseUrl?: string } = {}): Promise<EmbeddedServer> {
+export async function startEmbeddedServer(
+  opts: { databaseUrl?: string; env?: Record<string, string> } = {},
+): Promise<EmbeddedServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'server-test-'));
   // A placeholder web app: these tests speak HTTP only, and `npm run test:unit` runs before the web build.
   writeFileSync(join(dataDir, 'index.html'), '<!doctype html><title>test</title>');
@@ -49,6 +51,7 @@ export async function startEmbeddedServer(opts: { databaseUrl?: string } = {}): 
     PUBLIC_URL: origin,
     WEB_DIST: dataDir,
     IDENTITY_MODE: 'development',
+    ...opts.env,
   });
   const app = await createApp(config, { database: db, logger: false });
   await app.listen();
