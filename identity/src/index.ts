@@ -8,3 +8,4 @@ export {
 } from './db/database.ts';
 export { publishableKeyFor } from './instance/instance-keys.ts';
 export { clerkFrameworkErrors } from './http/framework-errors.ts';
+export { jsonNestsDeeperThan } from './http/json-nesting.ts';
