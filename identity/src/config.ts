@@ -8,6 +8,7 @@ import {
   type LockoutSettings,
   type RateLimitSettings,
 } from './abuse/abuse-settings.ts';
+import { clientCreationsPerIpFromEnv } from './abuse/client-creation.ts';
 
 export type IdentityMode = 'development' | 'production';
 /** Which kind of publishable key the instance hands out: `pk_live_` (cookie) or `pk_test_` (dev browser). */
@@ -42,6 +43,8 @@ export interface IdentityConfig {
   maxCodeAttempts: number;
   rateLimits: RateLimitSettings;
   lockout: LockoutSettings;
+  /** New clients (browsers) one IP address may start in ten minutes. */
+  clientCreationsPerIp: number;
   /** Several accounts signed in on one browser (`IDENTITY_MULTI_SESSION`); Clerk's default is one. */
   multiSession: boolean;
   /** Sessions stay `pending` with the `choose-organization` task until an organisation is active. */
@@ -83,6 +86,7 @@ export function identityConfigFromEnv(
     maxCodeAttempts: 5,
     rateLimits: rateLimitsFromEnv(env),
     lockout: lockoutFromEnv(env),
+    clientCreationsPerIp: clientCreationsPerIpFromEnv(env),
     multiSession: env.IDENTITY_MULTI_SESSION === 'true',
     forceOrganizationSelection: env.IDENTITY_FORCE_ORGANIZATION === 'true',
     deleteSelfEnabled: env.IDENTITY_DELETE_SELF_ENABLED !== 'false',

@@ -13,6 +13,7 @@ import {
 } from '../http/body-limits.ts';
 import { setCookie } from '../http/cookies.ts';
 import { requestOriginGuard } from '../http/origins.ts';
+import { countClientCreation } from '../abuse/client-creation.ts';
 import { hit } from '../store/rate-limits.ts';
 import { createClient, findClientByToken } from '../store/clients.ts';
 import type { ClientRow } from '../store/rows.ts';
@@ -205,6 +206,7 @@ async function run(
       client,
       async ensureClient() {
         if (ctx.client) return ctx.client;
+        await countClientCreation(tx, deps.config.clientCreationsPerIp, info.ip, now);
         const created = await createClient(tx, now);
         newClientToken = created.token;
         ctx.client = created.client;
