@@ -9,6 +9,8 @@ import {
   type RateLimitSettings,
 } from './abuse/abuse-settings.ts';
 import { trustedProxiesFrom, type TrustedProxies } from './http/trusted-proxies.ts';
+import { clientCreationsPerIpFromEnv } from './abuse/client-creation.ts';
+import { retentionFromEnv, type RetentionSettings } from './retention/settings.ts';
 
 export type IdentityMode = 'development' | 'production';
 /** Which kind of publishable key the instance hands out: `pk_live_` (cookie) or `pk_test_` (dev browser). */
@@ -43,6 +45,10 @@ export interface IdentityConfig {
   maxCodeAttempts: number;
   rateLimits: RateLimitSettings;
   lockout: LockoutSettings;
+  /** New clients (browsers) one IP address may start in ten minutes. */
+  clientCreationsPerIp: number;
+  /** The scheduled purge of expired rows (see retention/). */
+  retention: RetentionSettings;
   /** Several accounts signed in on one browser (`IDENTITY_MULTI_SESSION`); Clerk's default is one. */
   multiSession: boolean;
   /** Sessions stay `pending` with the `choose-organization` task until an organisation is active. */
@@ -86,6 +92,8 @@ export function identityConfigFromEnv(
     maxCodeAttempts: 5,
     rateLimits: rateLimitsFromEnv(env),
     lockout: lockoutFromEnv(env),
+    clientCreationsPerIp: clientCreationsPerIpFromEnv(env),
+    retention: retentionFromEnv(env),
     multiSession: env.IDENTITY_MULTI_SESSION === 'true',
     forceOrganizationSelection: env.IDENTITY_FORCE_ORGANIZATION === 'true',
     deleteSelfEnabled: env.IDENTITY_DELETE_SELF_ENABLED !== 'false',

@@ -433,6 +433,14 @@ export const errors = {
     ),
   bodyInvalid: (detail: string) =>
     new ClerkError(400, 'request_body_invalid', 'Invalid request body', detail),
+  /** Clerk has no code of its own for this: its body code, with the status that says why. */
+  bodyTooLarge: () =>
+    new ClerkError(
+      413,
+      'request_body_invalid',
+      'Request body too large',
+      'The request body is larger than this request takes.',
+    ),
   /**
    * A state-changing Frontend API call from a page on another origin (cross-site request forgery). clerk-js
    * knows the code: with production keys it rethrows it as "Production Keys are only allowed for domain".

@@ -12,6 +12,7 @@ import { fapiPlugin } from './fapi/plugin.ts';
 import { bapiPlugin } from './bapi/plugin.ts';
 import { devOutboxPlugin } from './dev/outbox-plugin.ts';
 import { smsSenderFor } from './sms/choose-sender.ts';
+import { startRetention, type RetentionJob } from './retention/schedule.ts';
 
 export interface Identity {
   deps: IdentityDeps;
@@ -21,6 +22,9 @@ export interface Identity {
   devOutbox: boolean;
   /** Mounts FAPI at `config.fapiPath`, BAPI at `bapiPath`, and the dev outbox at `/__dev`. */
   register(app: FastifyInstance, opts: { bapiPath: string }): Promise<void>;
+  /** The scheduled purge of expired rows (`config.retention`). */
+  retention: RetentionJob;
+  /** Stops the purge, then closes the database. */
   close(): Promise<void>;
 }
 
@@ -65,6 +69,12 @@ export async function createIdentity(
     fapiBase: `${config.publicUrl}${config.fapiPath}`,
   };
   const devOutbox = config.mode === 'development' && !config.smtpUrl;
+  const retention = startRetention(db, deps.clock, config.retention.intervalSeconds, (err) =>
+    // The message only: it names a table or the connection, never a row's content.
+    console.warn(
+      `identity: purging expired rows failed, next try in ${config.retention.intervalSeconds}s: ${err.message}`,
+    ),
+  );
   return {
     deps,
     publishableKey: keys.publishableKey,
@@ -84,6 +94,10 @@ export async function createIdentity(
         });
       }
     },
-    close: () => db.close(),
+    retention,
+    async close() {
+      await retention.stop();
+      await db.close();
+    },
   };
 }

@@ -10,3 +10,4 @@ export { publishableKeyFor } from './instance/instance-keys.ts';
 export { clerkFrameworkErrors } from './http/framework-errors.ts';
 export { fastifyTrustProxy, trustedProxiesFrom, type TrustedProxies } from './http/trusted-proxies.ts';
 export { outboxExposureWarning } from './dev/outbox-exposure.ts';
+export { jsonNestsDeeperThan } from './http/json-nesting.ts';

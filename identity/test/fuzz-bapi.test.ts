@@ -4,6 +4,7 @@ import Fastify from 'fastify';
 import { bapiPlugin } from '../src/bapi/plugin.ts';
 import { forEachBackend } from './support/backends.ts';
 import {
+  BAPI_KEY_PLACEHOLDER,
   bapiCases,
   buildWorld,
   describeRequest,
@@ -11,6 +12,7 @@ import {
   FUZZ_SEED,
   judge,
   knownClientErrorCodes,
+  pathParamCases,
   Rng,
   routeSeed,
   send,
@@ -179,5 +181,32 @@ forEachBackend('fuzzing the Backend API with bad input', (backend) => {
         assert.deepEqual(failures, [], `FUZZ_SEED=${FUZZ_SEED} ${key}:\n${failures.join('\n')}`);
       });
     }
+  });
+
+  it('answers every wrong id in every path parameter with a 4xx in Clerk envelope', async () => {
+    const rng = new Rng(FUZZ_SEED);
+    const before = await snapshot(h.db);
+    const failures: string[] = [];
+    for (const route of routes) {
+      const bodied = route.method !== 'GET' && route.method !== 'DELETE';
+      const cases = pathParamCases(route, world, rng, (path, label) => ({
+        label: `${route.method} ${route.path}: ${label}`,
+        method: route.method,
+        url: `${BAPI}${path}`,
+        headers: {
+          authorization: `Bearer ${BAPI_KEY_PLACEHOLDER}`,
+          ...(bodied ? { 'content-type': 'application/json' } : {}),
+        },
+        payload: bodied ? (route.path.endsWith('/bulk') ? '[]' : '{}') : undefined,
+        expect: 'reject',
+      }));
+      for (const req of cases) {
+        const verdict = judge(req, await send(h, req, 'bapi', rng), known);
+        if (!verdict.ok) failures.push(`${describeRequest(req)}\n    → ${verdict.problem}`);
+      }
+    }
+    const changed = snapshotDiff(before, await snapshot(h.db));
+    if (changed.length) failures.push(`the database changed:\n    ${changed.slice(0, 20).join('\n    ')}`);
+    assert.deepEqual(failures, [], failures.join('\n'));
   });
 });

@@ -6,10 +6,12 @@ import {
   buildWorld,
   describeRequest,
   fapiCases,
+  fapiUrl,
   FUZZ_CASES,
   FUZZ_SEED,
   judge,
   knownClientErrorCodes,
+  pathParamCases,
   Rng,
   routeSeed,
   send,
@@ -181,6 +183,16 @@ const SPECS: Record<string, FapiSpec> = {
   'POST /me/organization_invitations/:id/accept': {},
 };
 
+/**
+ * Routes outside the Frontend API's router (registered as Fastify routes of their own), whose path
+ * parameters are fuzzed like the router's.
+ */
+const OWN_ROUTES = [
+  { method: 'GET', path: '/images/users/:id' },
+  { method: 'GET', path: '/images/organizations/:id' },
+  { method: 'GET', path: '/avatars/:name' },
+] as const;
+
 /** The browser a route is called from: the visitor for attempts and navigations, else the owner. */
 function callerOf(world: World, path: string) {
   return /^\/(client\/sign_(ins|ups)|verify|tickets|dev_browser|environment)/.test(path)
@@ -241,5 +253,31 @@ forEachBackend('fuzzing the Frontend API with bad input', (backend) => {
         assert.deepEqual(failures, [], `FUZZ_SEED=${FUZZ_SEED} ${key}:\n${failures.join('\n')}`);
       });
     }
+  });
+
+  it('answers every wrong id in every path parameter, the image routes included, with a 4xx in Clerk envelope', async () => {
+    const rng = new Rng(FUZZ_SEED);
+    const before = await snapshot(h.db);
+    const failures: string[] = [];
+    for (const route of [...fapiRoutes(h.config), ...OWN_ROUTES]) {
+      const bodied = route.method !== 'GET';
+      const cases = pathParamCases(route, world, rng, (path, label) => ({
+        label: `${route.method} ${route.path}: ${label}`,
+        method: bodied ? 'POST' : 'GET',
+        url: fapiUrl(path, route.method),
+        headers: bodied
+          ? { 'content-type': 'application/x-www-form-urlencoded' }
+          : ({} as Record<string, string>),
+        payload: bodied ? '' : undefined,
+        expect: 'reject',
+      }));
+      for (const req of cases) {
+        const verdict = judge(req, await send(h, req, callerOf(world, route.path), rng), known);
+        if (!verdict.ok) failures.push(`${describeRequest(req)}\n    → ${verdict.problem}`);
+      }
+    }
+    const changed = snapshotDiff(before, await snapshot(h.db));
+    if (changed.length) failures.push(`the database changed:\n    ${changed.slice(0, 20).join('\n    ')}`);
+    assert.deepEqual(failures, [], failures.join('\n'));
   });
 });

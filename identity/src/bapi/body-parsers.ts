@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { errors } from '../errors.ts';
-import { checkJson, parseForm } from '../http/strict-input.ts';
+import { BAPI_BODY_LIMIT, refuseDeclaredOversize, UPLOAD_BODY_LIMIT } from '../http/body-limits.ts';
+import { jsonNestsDeeperThan } from '../http/json-nesting.ts';
+import { checkJson, checkPathParams, MAX_JSON_DEPTH, parseForm } from '../http/strict-input.ts';
 
 /** Routes whose body is a JSON array (`organizations.createOrganizationInvitationBulk`). */
 const ARRAY_BODY = /\/invitations\/bulk$/;
@@ -13,12 +15,20 @@ const MULTIPART = /\/logo$/;
  * string that is well-formed; no body of another type (415 from Fastify, answered `request_body_invalid`).
  */
 export function registerJsonParser(app: FastifyInstance): void {
+  // A limit on every route, the logo upload's larger: the JSON parser and the Content-Length check read it.
+  app.addHook('onRoute', (route) => {
+    const upload = route.method === 'PUT' && MULTIPART.test(route.url ?? '');
+    route.bodyLimit ??= upload ? UPLOAD_BODY_LIMIT : BAPI_BODY_LIMIT;
+  });
   // @clerk/backend declares `Content-Type: application/json` on bodiless calls too (revokes, deletes),
   // which Fastify's own parser rejects.
   app.removeContentTypeParser(['application/json', 'text/plain']);
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body: string, done) => {
     const text = body.trim();
     if (!text) return done(null, {});
+    if (jsonNestsDeeperThan(text, MAX_JSON_DEPTH)) {
+      return done(errors.bodyInvalid(`The request body is nested deeper than ${MAX_JSON_DEPTH} levels.`));
+    }
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
@@ -42,10 +52,8 @@ export function registerJsonParser(app: FastifyInstance): void {
   app.addHook('onRequest', async (req) => {
     const q = req.url.indexOf('?');
     if (q !== -1) parseForm(req.url.slice(q + 1), 'query');
-    // An id with a control character (`%00`) names nothing; PostgreSQL would refuse it with a 5xx.
-    const params = Object.values((req.params ?? {}) as Record<string, string>);
-    // eslint-disable-next-line no-control-regex -- control characters are what this looks for
-    if (params.some((p) => /[\u0000-\u001f\u007f]/.test(p))) throw errors.notFound();
+    checkPathParams(req.params);
+    refuseDeclaredOversize(req, req.routeOptions.bodyLimit ?? BAPI_BODY_LIMIT);
     const type = req.headers['content-type'] ?? '';
     if (/^multipart\//i.test(type) && !(req.method === 'PUT' && MULTIPART.test(req.routeOptions.url ?? ''))) {
       throw errors.bodyInvalid('This request takes a JSON body.');

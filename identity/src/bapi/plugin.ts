@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { DatabaseUnavailableError } from '../db/database.ts';
 import type { IdentityDeps } from '../deps.ts';
 import { ClerkError, errorBody, errors } from '../errors.ts';
+import { bodyRefusal } from '../http/body-limits.ts';
 import { jwks } from '../instance/signing-keys.ts';
 import { registerOrganizationBapi } from './organizations/routes.ts';
 import { registerInvitationBapi } from './invitations/routes.ts';
@@ -33,7 +34,8 @@ export async function bapiPlugin(app: FastifyInstance, opts: { deps: IdentityDep
     // Fastify's own refusals of a body (an unsupported type, one too large) before a handler runs.
     const status = (err as { statusCode?: number }).statusCode;
     if (status && status >= 400 && status < 500) {
-      return sendJson(reply, 400, errorBody(errors.bodyInvalid('The request body could not be read.')));
+      const refusal = bodyRefusal(status);
+      return sendJson(reply, refusal.status, errorBody(refusal));
     }
     req.log.error({ err: { message: (err as Error).message } }, 'bapi handler failed');
     return sendJson(reply, 500, errorBody(errors.internal()));

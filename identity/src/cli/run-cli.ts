@@ -2,6 +2,8 @@ import { parseArgs } from 'node:util';
 import { DatabaseInUseError } from '../db/pglite-lock.ts';
 import { CliError, isUserId, type ActorTokenAdmin, type UserSummary } from './actor-token-admin.ts';
 import { openAdmin } from './open-admin.ts';
+import { openPurgeTarget, type PurgeTarget } from './purge-database.ts';
+import { purgeExpired } from '../retention/purge.ts';
 
 export const USAGE = `Usage: npm run identity -- <command> [options]
 
@@ -16,6 +18,10 @@ Commands:
   revoke-actor-token <actor token id>
       Revokes a link that has not been used yet (the act_… id that impersonate prints).
 
+  purge
+      Deletes expired rows now (codes, idle clients, old sessions, rate-limit windows, outbox mail), as
+      the server does every IDENTITY_PURGE_INTERVAL_SECONDS, and prints how many per table.
+
 The instance is the server's: DATABASE_URL, or the PGlite directory under DATA_DIR (default ./.data).
 While the server has that directory open, the command goes through the server's Backend API
 (IDENTITY_API_URL, or http://127.0.0.1:$PORT/__clerk_backend) with the instance secret key.
@@ -29,6 +35,8 @@ export interface CliIo {
   err: (line: string) => void;
   /** Tests hand in their own way to the instance. */
   openAdmin?: (env: NodeJS.ProcessEnv) => Promise<ActorTokenAdmin>;
+  /** Tests hand in their own database for `purge`. */
+  openDatabase?: (env: NodeJS.ProcessEnv) => Promise<PurgeTarget>;
 }
 
 /** A mistake in the command line itself: usage is shown, exit status 2. */
@@ -48,6 +56,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     io.out(USAGE);
     return 0;
   }
+  if (command.name === 'purge') return purge(io);
   let admin: ActorTokenAdmin | null = null;
   try {
     admin = await (io.openAdmin ?? openAdmin)(io.env);
@@ -73,7 +82,8 @@ type Command =
       expiresInSeconds?: number;
       sessionMaxDurationInSeconds?: number;
     }
-  | { name: 'revoke-actor-token'; id: string };
+  | { name: 'revoke-actor-token'; id: string }
+  | { name: 'purge' };
 
 function parseCommand(argv: string[]): Command {
   const [name, ...rest] = argv;
@@ -110,7 +120,26 @@ function parseCommand(argv: string[]): Command {
       throw new UsageError('revoke-actor-token takes one actor token id (act_…).');
     return { name, id: positionals[0]! };
   }
+  if (name === 'purge') {
+    parseArgs({ args: rest, options: {}, strict: true, allowPositionals: false });
+    return { name };
+  }
   throw new UsageError(`Unknown command: ${name}`);
+}
+
+async function purge(io: CliIo): Promise<number> {
+  let target: PurgeTarget | null = null;
+  try {
+    target = await (io.openDatabase ?? openPurgeTarget)(io.env);
+    const deleted = await purgeExpired(target.db, new Date());
+    for (const [table, count] of Object.entries(deleted)) io.out(`${table}: ${count}`);
+    return 0;
+  } catch (err) {
+    io.err(err instanceof CliError ? err.message : `Failed: ${(err as Error).message}`);
+    return 1;
+  } finally {
+    await target?.close();
+  }
 }
 
 const UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400 };

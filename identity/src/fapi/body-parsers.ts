@@ -1,6 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import { errors } from '../errors.ts';
-import { checkJson, checkText, parseForm, type Form } from '../http/strict-input.ts';
+import { FAPI_BODY_LIMIT } from '../http/body-limits.ts';
+import { jsonNestsDeeperThan } from '../http/json-nesting.ts';
+import {
+  checkJson,
+  checkPathParams,
+  checkText,
+  MAX_JSON_DEPTH,
+  parseForm,
+  type Form,
+} from '../http/strict-input.ts';
 
 /**
  * The Frontend API's readers of form bodies, JSON bodies and query strings, all strict (see
@@ -10,7 +19,7 @@ import { checkJson, checkText, parseForm, type Form } from '../http/strict-input
 export function registerFormParsers(app: FastifyInstance): void {
   app.addContentTypeParser(
     'application/x-www-form-urlencoded',
-    { parseAs: 'buffer' },
+    { parseAs: 'buffer', bodyLimit: FAPI_BODY_LIMIT },
     (_req, body: Buffer, done) => {
       try {
         done(null, parseForm(body.toString('latin1'), 'body'));
@@ -21,7 +30,11 @@ export function registerFormParsers(app: FastifyInstance): void {
   );
   // clerk-js sends forms; JSON is taken in the same shape (strings, or arrays of strings) and no other.
   app.removeContentTypeParser(['application/json', 'text/plain']);
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body: string, done) => {
+  const json = { parseAs: 'string' as const, bodyLimit: FAPI_BODY_LIMIT };
+  app.addContentTypeParser('application/json', json, (_req, body: string, done) => {
+    if (jsonNestsDeeperThan(body, MAX_JSON_DEPTH)) {
+      return done(errors.bodyInvalid(`The request body is nested deeper than ${MAX_JSON_DEPTH} levels.`));
+    }
     let parsed: unknown;
     try {
       parsed = JSON.parse(body);
@@ -38,10 +51,8 @@ export function registerFormParsers(app: FastifyInstance): void {
   app.addHook('onRequest', async (req) => {
     const q = req.url.indexOf('?');
     if (q !== -1) parseForm(req.url.slice(q + 1), 'query');
-    // An id with a control character (`%00`) names nothing; PostgreSQL would refuse it with a 5xx.
-    const path = (req.params as Record<string, string> | undefined)?.['*'] ?? '';
-    // eslint-disable-next-line no-control-regex -- control characters are what this looks for
-    if (/[\u0000-\u001f\u007f]/.test(path)) throw errors.notFound();
+    // The router's path (`*`) and the image routes' `:id` alike.
+    checkPathParams(req.params);
   });
 }
 

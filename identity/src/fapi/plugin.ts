@@ -5,8 +5,15 @@ import { SmsUnavailableError } from '../sms/sms-sender.ts';
 import { phoneNumberUndeliverable } from '../phone-numbers/phone-number.ts';
 import type { IdentityDeps } from '../deps.ts';
 import { ClerkError, errorBody, errors } from '../errors.ts';
+import {
+  FAPI_BODY_LIMIT,
+  bodyRefusal,
+  refuseDeclaredOversize,
+  UPLOAD_BODY_LIMIT,
+} from '../http/body-limits.ts';
 import { setCookie } from '../http/cookies.ts';
 import { requestOriginGuard } from '../http/origins.ts';
+import { countClientCreation } from '../abuse/client-creation.ts';
 import { hit } from '../store/rate-limits.ts';
 import { createClient, findClientByToken } from '../store/clients.ts';
 import type { ClientRow } from '../store/rows.ts';
@@ -39,13 +46,26 @@ export async function fapiPlugin(app: FastifyInstance, opts: { deps: IdentityDep
     if (!sameOrigin(req)) return sendError(reply, errors.originInvalid());
   });
   registerFormParsers(app);
+  // A body larger than its route takes is refused before it is read (a 13 MB form was buffered first):
+  // uploads of the image routes, the small forms of every other. Streaming bodies stop at the parsers'
+  // limits, the same numbers.
+  app.addHook('onRequest', async (req) => {
+    if (!req.routeOptions.url?.endsWith('/*')) return refuseDeclaredOversize(req, FAPI_BODY_LIMIT);
+    const target = targetOf(req);
+    const matched = target.path.startsWith('/v1/') ? router.match(target.method, target.path.slice(3)) : null;
+    const upload = matched !== null && matched !== 'method_not_allowed' && matched.route.upload === true;
+    refuseDeclaredOversize(req, upload ? UPLOAD_BODY_LIMIT : FAPI_BODY_LIMIT);
+    if (!upload && /^(multipart\/|application\/octet-stream)/i.test(req.headers['content-type'] ?? '')) {
+      throw errors.bodyInvalid('This request takes a form body.');
+    }
+  });
   // Logo and profile image uploads: multipart `file`, or a raw octet-stream body (clerk-js sends strings that way).
   await registerUploadParsers(app);
   // Body parsing fails before our handler runs: answer in Clerk's envelope, not Fastify's.
   app.setErrorHandler((err: { statusCode?: number; message?: string }, req, reply) => {
     if (err instanceof ClerkError) return sendError(reply, err);
     if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
-      return sendError(reply, errors.bodyInvalid('The request body could not be read.'));
+      return sendError(reply, bodyRefusal(err.statusCode));
     }
     req.log.error({ err: { message: err.message } }, 'fapi request failed');
     return sendError(reply, errors.internal());
@@ -61,15 +81,7 @@ export async function fapiPlugin(app: FastifyInstance, opts: { deps: IdentityDep
 
   app.all('/*', async (req, reply) => {
     const query = req.query as Record<string, string | string[] | undefined>;
-    const tunnelled = typeof query._method === 'string' ? query._method.toUpperCase() : undefined;
-    const method = (req.method === 'POST' && tunnelled ? tunnelled : req.method) as FapiMethod;
-    // Collapse repeated slashes (`/__clerk//api_keys`) and ignore trailing ones (`/me/backup_codes/`).
-    const path =
-      '/' +
-      String((req.params as Record<string, string>)['*'] ?? '')
-        .split('/')
-        .filter(Boolean)
-        .join('/');
+    const { method, path } = targetOf(req);
     if (!METHODS.has(method)) return sendError(reply, errors.methodNotAllowed());
     if (!path.startsWith('/v1/')) return sendError(reply, errors.notFound('endpoint'));
     const matched = router.match(method, path.slice(3));
@@ -144,6 +156,21 @@ export async function fapiPlugin(app: FastifyInstance, opts: { deps: IdentityDep
   });
 }
 
+/** The Frontend API call a request makes: its verb after `_method` tunnelling, and its path. */
+function targetOf(req: FastifyRequest): { method: FapiMethod; path: string } {
+  const query = req.query as Record<string, string | string[] | undefined>;
+  const tunnelled = typeof query._method === 'string' ? query._method.toUpperCase() : undefined;
+  const method = (req.method === 'POST' && tunnelled ? tunnelled : req.method) as FapiMethod;
+  // Collapse repeated slashes (`/__clerk//api_keys`) and ignore trailing ones (`/me/backup_codes/`).
+  const path =
+    '/' +
+    String((req.params as Record<string, string>)['*'] ?? '')
+      .split('/')
+      .filter(Boolean)
+      .join('/');
+  return { method, path };
+}
+
 interface Outcome {
   status: number;
   body: unknown;
@@ -179,6 +206,7 @@ async function run(
       client,
       async ensureClient() {
         if (ctx.client) return ctx.client;
+        await countClientCreation(tx, deps.config.clientCreationsPerIp, info.ip, now);
         const created = await createClient(tx, now);
         newClientToken = created.token;
         ctx.client = created.client;

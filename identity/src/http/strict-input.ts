@@ -17,6 +17,9 @@ export const MAX_FIELDS = 256;
 /** The deepest nesting of JSON (metadata is a few levels deep). */
 export const MAX_JSON_DEPTH = 64;
 
+/** The longest segment of a path: ids, tokens and template names are far shorter. */
+export const MAX_PATH_SEGMENT_LENGTH = 256;
+
 export type Form = Record<string, string | string[]>;
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
@@ -28,6 +31,25 @@ export function textProblem(value: string): string | null {
   if (value.includes('\u0000')) return 'text without NUL characters';
   if (LONE_SURROGATE.test(value)) return 'well-formed Unicode text';
   return null;
+}
+
+/**
+ * Path parameters (as Fastify decoded them, a wildcard's whole path included) are input like the rest:
+ * one with a control character (`%00`, which PostgreSQL refuses in text with a 5xx), a lone surrogate
+ * or an overlong segment names nothing, and is answered 404 before any query.
+ */
+export function checkPathParams(params: unknown): void {
+  for (const value of Object.values((params ?? {}) as Record<string, unknown>)) {
+    if (typeof value !== 'string') continue;
+    if (
+      // eslint-disable-next-line no-control-regex -- control characters are what this looks for
+      /[\u0000-\u001f\u007f]/.test(value) ||
+      LONE_SURROGATE.test(value) ||
+      value.split('/').some((segment) => segment.length > MAX_PATH_SEGMENT_LENGTH)
+    ) {
+      throw errors.notFound();
+    }
+  }
 }
 
 /**

@@ -233,6 +233,7 @@ export function realId(world: World, segment: string, name: string): string {
     organization_invitations: world.ownerInvitationId,
     users: world.owner.userId,
     actor_tokens: world.actorTokenId,
+    avatars: 'avatar_placeholder.svg',
   };
   const id = bySegment[segment];
   if (!id) throw new Error(`no object in the fuzz world for :${name} after /${segment}/`);
@@ -278,6 +279,39 @@ export function badPathIds(rng: Rng, real: string): { label: string; raw: string
     { label: 'an SQL fragment', raw: encodeURIComponent(`${real}' OR '1'='1`) },
     { label: 'another id of another kind', raw: `user_${rng.word(27)}` },
   ];
+}
+
+/**
+ * Every wrong id of badPathIds and more control characters, for the exhaustive path-parameter cases: each
+ * names nothing and must be a 4xx before any query (PostgreSQL refuses NUL in text with a 5xx).
+ */
+export function everyBadPathId(rng: Rng, real: string): { label: string; raw: string }[] {
+  const real_ = encodeURIComponent(real);
+  return [
+    ...badPathIds(rng, real),
+    { label: 'only a NUL byte', raw: '%00' },
+    { label: 'a control character', raw: `${real_}%01` },
+    { label: 'a newline', raw: `${real_}%0A` },
+    { label: 'DEL', raw: `${real_}%7F` },
+    { label: 'an id one character over 256', raw: 'a'.repeat(257) },
+  ];
+}
+
+/**
+ * A request per path parameter of `route` and per wrong id of everyBadPathId, built by `to` from the
+ * path with that one parameter replaced.
+ */
+export function pathParamCases(
+  route: { path: string },
+  world: World,
+  rng: Rng,
+  to: (path: string, label: string) => FuzzRequest,
+): FuzzRequest[] {
+  return pathParams(route.path).flatMap((p) =>
+    everyBadPathId(rng, realId(world, p.segment, p.name)).map((bad) =>
+      to(resolvePath(world, route.path, { index: p.index, raw: bad.raw }), `:${p.name} is ${bad.label}`),
+    ),
+  );
 }
 
 /** A 1 MB string of one random letter, or of random printable characters. */

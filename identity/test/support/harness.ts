@@ -175,6 +175,7 @@ export class Harness {
     this.closed = true;
     await this.app.close();
     if (this.ownsDatabase) await this.identity.close();
+    else await this.identity.retention.stop();
     if (this.ownsStore) await this.store.dispose();
   }
 }

@@ -6,6 +6,8 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
  */
 export const API_ERRORS = {
   unauthenticated: { status: 401, message: 'A valid session token is required.' },
+  body_invalid: { status: 400, message: 'The request body could not be read.' },
+  body_too_large: { status: 413, message: 'The request body is too large.' },
   forbidden: { status: 403, message: 'Your role in the active organisation does not allow this.' },
   no_active_organization: { status: 404, message: 'The session has no active organisation.' },
   organization_not_found: { status: 404, message: 'The active organisation no longer exists.' },
@@ -48,6 +50,10 @@ export function sendApiError(reply: FastifyReply, error: ApiError): FastifyReply
 export function registerApiErrorHandler(api: FastifyInstance) {
   api.setErrorHandler((error, req, reply) => {
     if (error instanceof ApiError) return sendApiError(reply, error);
+    // Fastify's refusals of a body before any handler: too large (413), of another type (415), unreadable.
+    const status = (error as { statusCode?: number }).statusCode ?? 500;
+    if (status === 413) return sendApiError(reply, new ApiError('body_too_large'));
+    if (status >= 400 && status < 500) return sendApiError(reply, new ApiError('body_invalid'));
     // The Backend API answered 503 (its database is away): a passing outage, not a bug of ours. Said
     // as such, the client retries instead of showing a failure.
     const unavailable = backendUnavailable(error);
@@ -66,4 +72,13 @@ function backendUnavailable(error: unknown): { retryAfter?: number } | null {
   const { status, retryAfter } = (error ?? {}) as { status?: unknown; retryAfter?: unknown };
   if (status !== 503) return null;
   return { retryAfter: typeof retryAfter === 'number' && retryAfter > 0 ? retryAfter : undefined };
+}
+
+/**
+ * A body that could not be read as JSON (malformed, too deep, of another type), which routes taking a
+ * body answer as their own `invalid_request`. One too large is not: it stays `413 body_too_large`.
+ */
+export function isUnreadableJson(error: { code?: unknown; statusCode?: number }): boolean {
+  if (error instanceof ApiError) return error.code === 'body_invalid';
+  return typeof error.code === 'string' && error.code.startsWith('FST_ERR_CTP_') && error.statusCode !== 413;
 }

@@ -8,8 +8,13 @@ declare module 'fastify' {
   }
 }
 
+/**
+ * Authenticates the caller once: the product API runs it as an onRequest hook for every route (before
+ * any body is read); a route may name it again, which then finds the caller already known.
+ */
 export function requireAuth(authenticator: RequestAuthenticator) {
   return async (req: FastifyRequest, reply: FastifyReply) => {
+    if (req.auth) return;
     const result = await authenticator.authenticate(req);
     if (!result.ok) {
       return sendApiError(

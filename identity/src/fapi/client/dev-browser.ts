@@ -1,3 +1,4 @@
+import { countClientCreation } from '../../abuse/client-creation.ts';
 import { createClient } from '../../store/clients.ts';
 import type { FapiRoute } from '../context.ts';
 
@@ -10,6 +11,7 @@ export const createDevBrowserRoute: FapiRoute = {
   path: '/dev_browser',
   rateLimits: (req) => [{ key: `dev_browser:ip:${req.ip}`, limit: 30, windowSeconds: 60 }],
   async handler(ctx) {
+    await countClientCreation(ctx.tx, ctx.deps.config.clientCreationsPerIp, ctx.ip, ctx.now);
     const { token } = await createClient(ctx.tx, ctx.now);
     return { bare: { id: token } };
   },

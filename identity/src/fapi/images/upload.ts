@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
 import { ClerkError, errors } from '../../errors.ts';
+import { UPLOAD_BODY_LIMIT } from '../../http/body-limits.ts';
 import {
   IMAGE_TOO_LARGE,
   imageFromRawBody,
@@ -26,17 +27,17 @@ export interface Upload {
   raw: boolean;
 }
 
-/** A raw body somewhat over the limit can still be a data URL of an image within it (base64 is 4/3). */
-const RAW_BODY_LIMIT = Math.ceil((MAX_IMAGE_BYTES * 4) / 3) + 1024;
-
-/** Registers the multipart and octet-stream body parsers in the Frontend API's scope only. */
+/**
+ * Registers the multipart and octet-stream body parsers in the Frontend API's scope only. Other routes
+ * refuse these types before reading them (plugin.ts), so only the image routes ever stream this much.
+ */
 export async function registerUploadParsers(app: FastifyInstance): Promise<void> {
   await app.register(multipart, {
     limits: { fileSize: MAX_IMAGE_BYTES, files: 1, fields: 20, parts: 21, fieldSize: 64 * 1024 },
   });
   app.addContentTypeParser(
     'application/octet-stream',
-    { parseAs: 'buffer', bodyLimit: RAW_BODY_LIMIT },
+    { parseAs: 'buffer', bodyLimit: UPLOAD_BODY_LIMIT },
     (_req, body, done) => done(null, body),
   );
 }

@@ -2,7 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { withDefaultMetadata, type ModuleFlag } from '../../organizations/default-metadata.ts';
 import { readOrganizationWithDefaults } from '../../organizations/organization-with-defaults.ts';
 import type { ApiDeps } from '../deps.ts';
-import { ApiError } from '../errors.ts';
+import { ApiError, isUnreadableJson } from '../errors.ts';
 import { ADMIN_RIGHTS_ROLES, requireOrgRole } from '../require-org-role.ts';
 import { authOf, requireAuth } from '../require-auth.ts';
 
@@ -95,7 +95,7 @@ export function registerOrganizationSettingsRoute(api: FastifyInstance, deps: Ap
       // A body that is not JSON (or not parseable) is an invalid request too, not a server error.
       errorHandler: (error: FastifyError, _req, reply) => {
         if (error instanceof InvalidRequest) return reply.code(422).send(invalidRequestBody(error.message));
-        if (typeof error.code === 'string' && error.code.startsWith('FST_ERR_CTP_')) {
+        if (isUnreadableJson(error)) {
           return reply.code(422).send(invalidRequestBody('The body must be a JSON object.'));
         }
         throw error;

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { HierarchyRefusal, HierarchyRefusalCode } from '../../organizations/hierarchy-rules.ts';
+import { isUnreadableJson } from '../errors.ts';
 
 /**
  * The client-organisation routes' own error codes, beside the shared ones of ../errors.ts (which keep
@@ -45,7 +46,7 @@ export function hierarchyErrorHandler(error: FastifyError, _req: FastifyRequest,
   if (error instanceof HierarchyError) {
     return reply.code(error.status).send({ errors: [{ code: error.code, message: error.message }] });
   }
-  if (typeof error.code === 'string' && error.code.startsWith('FST_ERR_CTP_')) {
+  if (isUnreadableJson(error)) {
     return reply
       .code(422)
       .send({ errors: [{ code: 'invalid_request', message: 'The body must be a JSON object.' }] });

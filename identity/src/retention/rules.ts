@@ -1,0 +1,48 @@
+/**
+ * What the purge deletes, table by table: a condition on the table's rows (`$1` is now) that says a row
+ * is of no further use. A new table that grows with traffic adds its rule here.
+ *
+ * Order matters where rows hold on to others: sessions go before the clients they keep alive.
+ */
+export interface RetentionRule {
+  table: string;
+  /** SQL condition on the table's rows; `$1` is the current time. */
+  expired: string;
+}
+
+const DAY = "interval '1 day'";
+
+export const RETENTION_RULES: readonly RetentionRule[] = [
+  // Codes live 10 minutes and are single use: a day later neither an attempt nor an audit needs them.
+  { table: 'verification_codes', expired: `expire_at < $1::timestamptz - ${DAY}` },
+  { table: 'email_links', expired: `expire_at < $1::timestamptz - ${DAY}` },
+  { table: 'session_verifications', expired: `expire_at < $1::timestamptz - ${DAY}` },
+  // Actor tokens: kept a day past their expiry; the sessions they opened carry their own copy of the actor.
+  { table: 'actor_tokens', expired: `expires_at < $1::timestamptz - ${DAY}` },
+  // Sign-ins and sign-ups a day past being abandoned, unless their browser still points at them.
+  {
+    table: 'sign_ins',
+    expired: `abandon_at < $1::timestamptz - ${DAY} AND NOT EXISTS (SELECT 1 FROM clients c WHERE c.sign_in_id = sign_ins.id)`,
+  },
+  {
+    table: 'sign_ups',
+    expired: `abandon_at < $1::timestamptz - ${DAY} AND NOT EXISTS (SELECT 1 FROM clients c WHERE c.sign_up_id = sign_ups.id)`,
+  },
+  // Rate-limit windows are at most a day long: a window that began two days ago counts for nothing.
+  { table: 'rate_limits', expired: `window_start < $1::timestamptz - interval '2 days'` },
+  // Sessions ended, revoked or expired 30 days ago (their activity rows and verifications go with them):
+  // the last month stays for the Backend API and for people asking "where was I signed in?".
+  {
+    table: 'sessions',
+    expired: `(expire_at < $1::timestamptz - interval '30 days'
+       OR (status NOT IN ('active', 'pending') AND updated_at < $1::timestamptz - interval '30 days'))`,
+  },
+  // A browser with no session left, idle for a day: a signed-out or never-used cookie, or a flood of
+  // `PUT /client`. Its pending sign-in or sign-up, if any, goes with it.
+  {
+    table: 'clients',
+    expired: `updated_at < $1::timestamptz - ${DAY} AND NOT EXISTS (SELECT 1 FROM sessions s WHERE s.client_id = clients.id)`,
+  },
+  // The development outbox keeps a week of mail and SMS.
+  { table: 'outbox', expired: `created_at < $1::timestamptz - interval '7 days'` },
+];
