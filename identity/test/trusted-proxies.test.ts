@@ -18,17 +18,23 @@ function behindProxy(h: Harness, forwardedFor: () => string): { signIn(): Promis
   };
 }
 
-async function startBehind(backend: Parameters<typeof Harness.start>[0], TRUST_PROXY: string) {
-  return Harness.start(backend, {
-    config: {
-      trustProxy: identityConfigFromEnv({ TRUST_PROXY }).trustProxy,
-      rateLimits: {
-        signInPerIpPerMinute: 3,
-        signInPerIdentifierPerMinute: 100,
-        codeAttemptsPerIpPerMinute: 30,
+/** A harness behind proxies as `TRUST_PROXY` describes them, started before and closed after the suite. */
+function harnessBehind(backend: Parameters<typeof Harness.start>[0], TRUST_PROXY: string): () => Harness {
+  let h: Harness;
+  before(async () => {
+    h = await Harness.start(backend, {
+      config: {
+        trustProxy: identityConfigFromEnv({ TRUST_PROXY }).trustProxy,
+        rateLimits: {
+          signInPerIpPerMinute: 3,
+          signInPerIdentifierPerMinute: 100,
+          codeAttemptsPerIpPerMinute: 30,
+        },
       },
-    },
+    });
   });
+  after(() => h.close());
+  return () => h;
 }
 
 describe('TRUST_PROXY parsing', () => {
@@ -57,53 +63,41 @@ describe('TRUST_PROXY parsing', () => {
 
 forEachBackend('per-IP limits behind trusted proxies (X-Forwarded-For read from the right)', (backend) => {
   describe('TRUST_PROXY=1', () => {
-    let h: Harness;
-    before(async () => {
-      h = await startBehind(backend, '1');
-    });
-    after(() => h.close());
+    const harness = harnessBehind(backend, '1');
 
     it('counts the address the proxy saw, whatever the client wrote on the left', async () => {
-      const client = behindProxy(h, () => `${spoofed()}, 203.0.113.7`);
+      const client = behindProxy(harness(), () => `${spoofed()}, 203.0.113.7`);
       for (let i = 0; i < 3; i++) assert.equal(await client.signIn(), 422);
       assert.equal(await client.signIn(), 429, 'a new left-most address every time changes nothing');
-      const other = behindProxy(h, () => `${spoofed()}, 203.0.113.8`);
+      const other = behindProxy(harness(), () => `${spoofed()}, 203.0.113.8`);
       assert.equal(await other.signIn(), 422, 'another client behind the same proxy has its own count');
     });
   });
 
   describe('TRUST_PROXY=true (one hop)', () => {
-    let h: Harness;
-    before(async () => {
-      h = await startBehind(backend, 'true');
-    });
-    after(() => h.close());
+    const harness = harnessBehind(backend, 'true');
 
     it('is the single reverse proxy: the right-most entry is the client', async () => {
-      const client = behindProxy(h, () => `${spoofed()}, ${spoofed()}, 203.0.113.9`);
+      const client = behindProxy(harness(), () => `${spoofed()}, ${spoofed()}, 203.0.113.9`);
       for (let i = 0; i < 3; i++) assert.equal(await client.signIn(), 422);
       assert.equal(await client.signIn(), 429);
     });
   });
 
   describe('TRUST_PROXY=<list of proxies>', () => {
-    let h: Harness;
-    before(async () => {
-      h = await startBehind(backend, '10.0.0.0/8');
-    });
-    after(() => h.close());
+    const harness = harnessBehind(backend, '10.0.0.0/8');
 
     it('skips only the listed proxies, from the right', async () => {
       // Two proxies of the list (10.0.0.2 appended by the first, then 10.0.0.1 connects).
-      const client = behindProxy(h, () => `${spoofed()}, 203.0.113.10, 10.0.0.2`);
+      const client = behindProxy(harness(), () => `${spoofed()}, 203.0.113.10, 10.0.0.2`);
       for (let i = 0; i < 3; i++) assert.equal(await client.signIn(), 422);
       assert.equal(await client.signIn(), 429);
-      assert.equal(await behindProxy(h, () => `203.0.113.11, 10.0.0.2`).signIn(), 422);
+      assert.equal(await behindProxy(harness(), () => `203.0.113.11, 10.0.0.2`).signIn(), 422);
     });
 
     it('a client that is not a listed proxy is counted by its own address, its header ignored', async () => {
       const direct = async () => {
-        const browser = h.browser({ ip: '192.0.2.20', headers: { 'x-forwarded-for': spoofed() } });
+        const browser = harness().browser({ ip: '192.0.2.20', headers: { 'x-forwarded-for': spoofed() } });
         return (await browser.post('/client/sign_ins', { identifier: uniqueEmail('nobody') })).status;
       };
       for (let i = 0; i < 3; i++) assert.equal(await direct(), 422);
