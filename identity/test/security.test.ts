@@ -42,7 +42,6 @@ forEachBackend('secrets at rest', (backend) => {
     const browser = h.browser();
     const created = await browser.post('/client/sign_ups', { email_address: email, password: PASSWORD });
     signUpId = created.body.response.id;
-    cookie = browser.jar.get('__client')!;
     await browser.post(`/client/sign_ups/${signUpId}/prepare_verification`, { strategy: 'email_code' });
     signUpCode = await h.latestCode(email);
     const done = await browser.post(`/client/sign_ups/${signUpId}/attempt_verification`, {
@@ -51,6 +50,8 @@ forEachBackend('secrets at rest', (backend) => {
     });
     assert.equal(done.status, 200);
     userId = done.body.response.created_user_id;
+    // Taken after the sign-up: its completion gave the browser a new cookie.
+    cookie = browser.jar.get('__client')!;
 
     const other = h.browser();
     const signIn = await other.post('/client/sign_ins', { identifier: email, strategy: 'email_code' });

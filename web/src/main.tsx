@@ -3,11 +3,14 @@ import { createRoot } from 'react-dom/client';
 import { App } from './app/App.tsx';
 import { StartupErrorScreen } from './app/StartupErrorScreen.tsx';
 import { loadAppConfig } from './lib/app-config.ts';
+import { keepOwnDevBrowserToken } from './lib/dev-browser-token.ts';
 import { createI18n, followLanguage } from './lib/i18n/create-i18n.ts';
 import { browserStorage, createLanguageStore, languageFromSearch } from './lib/i18n/language-store.ts';
 import './app/styles.css';
 
 async function start(): Promise<void> {
+  // Before clerk-js loads: it would take a development-browser token from the URL over the browser's own.
+  keepOwnDevBrowserToken();
   const container = document.getElementById('root');
   if (!container) throw new Error('index.html has no #root element.');
   const root = createRoot(container);

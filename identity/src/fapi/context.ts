@@ -31,6 +31,11 @@ export interface FapiContext extends FapiRequestInfo {
   ensureClient(): Promise<ClientRow>;
   /** Marks the response as changing sign-in state, so `__client_uat` is rewritten. */
   signInStateChanged(): void;
+  /**
+   * A session of `clientId` was opened or ended: if that is this browser's client, it gets a new credential
+   * when the transaction commits (cookie or dev-browser token) and the old one finds nothing (session fixation).
+   */
+  rotateClientCredential(clientId: string): void;
   /** What the route's `beforeTransaction` made (`{}` without one). */
   prepared: Prepared;
 }

@@ -15,7 +15,7 @@ import { setCookie } from '../http/cookies.ts';
 import { requestOriginGuard } from '../http/origins.ts';
 import { countClientCreation } from '../abuse/client-creation.ts';
 import { hit } from '../store/rate-limits.ts';
-import { createClient, findClientByToken } from '../store/clients.ts';
+import { createClient, findClientByToken, rotateClientToken } from '../store/clients.ts';
 import type { ClientRow } from '../store/rows.ts';
 import { clientJSON, clientUat } from './client-json.ts';
 import type { FapiContext, FapiMethod, FapiRequestInfo, FapiRoute } from './context.ts';
@@ -29,6 +29,9 @@ import { organizationImage } from '../store/organizations.ts';
 import { userImage } from '../store/user-images.ts';
 
 const CLIENT_COOKIE = '__client';
+/** clerk-js 5.90.0 replaces its dev-browser token with this header of any answer (core/auth/devBrowser.ts). */
+const DEV_BROWSER_HEADER = 'Clerk-Db-Jwt';
+const DEV_BROWSER_COOKIE = '__clerk_db_jwt';
 const DEFAULT_AVATAR_SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><rect width="64" height="64" fill="#cbd5e1"/><circle cx="32" cy="25" r="11" fill="#f8fafc"/><path d="M12 58c2-12 10-18 20-18s18 6 20 18z" fill="#f8fafc"/></svg>`;
 const METHODS = new Set<FapiMethod>(['GET', 'POST', 'PATCH', 'PUT', 'DELETE']);
 
@@ -127,6 +130,7 @@ export async function fapiPlugin(app: FastifyInstance, opts: { deps: IdentityDep
           httpOnly: true,
         });
       }
+      if (outcome.devBrowserToken) answerDevBrowserToken(req, reply, deps, outcome.devBrowserToken);
       if (outcome.clientUat !== null) {
         for (const name of ['__client_uat', `__client_uat_${deps.cookieSuffix}`]) {
           setCookie(req, reply, { name, value: String(outcome.clientUat), path: '/', httpOnly: false });
@@ -177,6 +181,8 @@ interface Outcome {
   error: ClerkError | null;
   location?: string;
   clientCookie: string | null;
+  /** A new dev-browser token for clerk-js (and for the dev-browser cookies when the browser sent those). */
+  devBrowserToken: { token: string; cookie: boolean } | null;
   clientUat: number | null;
 }
 
@@ -186,7 +192,8 @@ async function run(
   info: FapiRequestInfo,
   route: FapiRoute,
 ): Promise<Outcome> {
-  const token = clientTokenOf(req, info, deps);
+  const presented = clientTokenOf(req, info, deps);
+  const token = presented?.token ?? null;
   // Argon2 takes 50-100 ms: inside the transaction it would hold PGlite's only connection (every other
   // request waits) or one of PostgreSQL's pool of ten. Routes that hash do it here, before; their handler
   // uses the result only if it is bound to what it reads again under the transaction (the same stored
@@ -198,6 +205,7 @@ async function run(
     const client: ClientRow | null = token ? await findClientByToken(tx, token, req.method !== 'GET') : null;
     let newClientToken: string | null = null;
     let stateChanged = false;
+    const rotations = new Set<string>();
     const ctx: FapiContext = {
       ...info,
       deps,
@@ -215,24 +223,35 @@ async function run(
       signInStateChanged() {
         stateChanged = true;
       },
+      rotateClientCredential(clientId) {
+        rotations.add(clientId);
+      },
       prepared,
     };
     const result = await route.handler(ctx);
+    // Only the credential this browser presented is replaced: a session opened on another browser's
+    // client (an email link opened elsewhere) cannot be handed to that browser from here.
+    const rotated =
+      client && presented && rotations.has(client.id) ? await rotateClientToken(tx, client.id) : null;
     const clientUatValue = stateChanged
       ? ctx.client
         ? await clientUat(tx, await reload(tx, ctx.client), now)
         : 0
       : null;
-    const fromCookie = client && req.cookies?.[CLIENT_COOKIE] === token ? token : null;
-    const base: { clientCookie: string | null; clientUat: number | null } = {
-      clientCookie: newClientToken,
+    const fromCookie = client && presented?.via === 'cookie' ? token : null;
+    const base: Pick<Outcome, 'clientCookie' | 'devBrowserToken' | 'clientUat'> = {
+      clientCookie: newClientToken ?? (rotated && presented?.via === 'cookie' ? rotated : null),
+      devBrowserToken:
+        rotated && presented && presented.via !== 'cookie'
+          ? { token: rotated, cookie: presented.via === 'dev-browser-cookie' }
+          : null,
       clientUat: clientUatValue,
     };
     // Tokens are the hot path (every ~45 s per tab): they carry no client.
     if ('bare' in result) return { ...base, status: result.status ?? 200, body: result.bare, error: null };
     if ('redirect' in result)
       return { ...base, status: 303, body: null, error: null, location: result.redirect };
-    if (ctx.client && !newClientToken) base.clientCookie = fromCookie;
+    if (ctx.client && !base.clientCookie) base.clientCookie = fromCookie;
     const clientBody = ctx.client
       ? await clientJSON(deps, tx, await reload(tx, ctx.client), info.origin, now)
       : null;
@@ -257,19 +276,47 @@ async function reload(tx: Queryable, client: ClientRow): Promise<ClientRow> {
   return row ?? client;
 }
 
+type ClientTokenSource = 'cookie' | 'dev-browser-cookie' | 'dev-browser-url';
+
 /**
  * The browser's client: our HttpOnly cookie, or a dev-browser token with development keys only (a token in
  * a URL leaks more easily than a cookie, so production keys never accept one).
  */
-function clientTokenOf(req: FastifyRequest, info: FapiRequestInfo, deps: IdentityDeps): string | null {
+function clientTokenOf(
+  req: FastifyRequest,
+  info: FapiRequestInfo,
+  deps: IdentityDeps,
+): { token: string; via: ClientTokenSource } | null {
   const cookie = req.cookies?.[CLIENT_COOKIE];
-  if (cookie) return cookie;
+  if (cookie) return { token: cookie, via: 'cookie' };
   if (deps.config.instanceKeys !== 'development') return null;
-  const devBrowser = info.query.__clerk_db_jwt;
-  if (typeof devBrowser === 'string' && devBrowser) return devBrowser;
-  // A navigation (an email link opened in this browser) carries no query token, but clerk-js keeps the
-  // same token in a cookie on the app's origin, which is ours.
-  return req.cookies?.[`__clerk_db_jwt_${deps.cookieSuffix}`] || req.cookies?.__clerk_db_jwt || null;
+  // clerk-js keeps its token in a cookie on the app's origin, which is ours, and sends the same one in the
+  // URL. The browser's own cookie wins: a link carrying someone else's `__clerk_db_jwt` (a navigation to
+  // an email link or a ticket) must not make this browser act as that client.
+  const devCookie =
+    req.cookies?.[`${DEV_BROWSER_COOKIE}_${deps.cookieSuffix}`] || req.cookies?.[DEV_BROWSER_COOKIE];
+  if (devCookie) return { token: devCookie, via: 'dev-browser-cookie' };
+  const devBrowser = info.query[DEV_BROWSER_COOKIE];
+  if (typeof devBrowser === 'string' && devBrowser) return { token: devBrowser, via: 'dev-browser-url' };
+  return null;
+}
+
+/**
+ * clerk-js takes the header; a navigation (an email link, a ticket) is no fetch of clerk-js, so the
+ * cookies it reads its token from are rewritten too, with its names and attributes (readable by script,
+ * path `/`, a year), when the browser sent them to us.
+ */
+function answerDevBrowserToken(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  deps: IdentityDeps,
+  answer: { token: string; cookie: boolean },
+) {
+  reply.header(DEV_BROWSER_HEADER, answer.token);
+  if (!answer.cookie) return;
+  for (const name of [DEV_BROWSER_COOKIE, `${DEV_BROWSER_COOKIE}_${deps.cookieSuffix}`]) {
+    setCookie(req, reply, { name, value: answer.token, path: '/', httpOnly: false });
+  }
 }
 
 function sendError(reply: FastifyReply, err: ClerkError, extra: Record<string, unknown> = {}) {

@@ -33,6 +33,16 @@ export async function createClient(db: Queryable, now: Date): Promise<{ client: 
   return { client: client!, token };
 }
 
+/**
+ * Gives the client a new token and returns it; the old one finds nothing from now on. The row, and so the
+ * client's id, attempts and sessions, stays: only who can present it changes (session fixation).
+ */
+export async function rotateClientToken(db: Queryable, clientId: string): Promise<string> {
+  const token = randomToken(32);
+  await db.query('UPDATE clients SET token_hash = $2 WHERE id = $1', [clientId, sha256(token)]);
+  return token;
+}
+
 export interface ClientChanges {
   sign_in_id?: string | null;
   sign_up_id?: string | null;

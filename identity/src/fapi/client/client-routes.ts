@@ -33,6 +33,7 @@ async function signOutEverywhere(ctx: FapiContext, clearAttempts: boolean) {
     ctx.now,
   );
   ctx.signInStateChanged();
+  ctx.rotateClientCredential(ctx.client.id);
   return { clientAsResponse: true } as const;
 }
 

@@ -90,6 +90,7 @@ export const deleteMeRoute: FapiRoute = refusedToActors({
     await ctx.tx.query('DELETE FROM users WHERE id = $1', [user.id]);
     await updateClient(ctx.tx, ctx.client!.id, { last_active_session_id: null }, ctx.now);
     ctx.signInStateChanged();
+    ctx.rotateClientCredential(ctx.client!.id);
     return { response: { object: 'user', id: user.id, deleted: true } };
   },
 });

@@ -24,6 +24,7 @@ function endingRoute(action: 'end' | 'remove'): FapiRoute {
         ctx.now,
       );
       ctx.signInStateChanged();
+      ctx.rotateClientCredential(client.id);
       return sessionResponse(ctx, ended);
     },
   };

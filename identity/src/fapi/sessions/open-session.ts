@@ -64,5 +64,6 @@ export async function openSession(
   if (!impersonation) await recordSignIn(ctx.tx, userId, ctx.now);
   await updateClient(ctx.tx, client.id, { [finished]: null, last_active_session_id: session.id }, ctx.now);
   ctx.signInStateChanged();
+  ctx.rotateClientCredential(client.id);
   return session;
 }

@@ -28,6 +28,7 @@ export async function actorTicketLanding(
       await endSessionsOfClient(ctx.tx, ctx.client.id, ctx.now);
       await updateClient(ctx.tx, ctx.client.id, { last_active_session_id: null }, ctx.now);
       ctx.signInStateChanged();
+      ctx.rotateClientCredential(ctx.client.id);
     }
   }
   // An unusable token still reaches <SignIn/>, which tries it and shows why it cannot be used.

@@ -29,6 +29,7 @@ export const revokeSessionRoute: FapiRoute = {
         await updateClient(ctx.tx, ctx.client!.id, { last_active_session_id: null }, ctx.now);
       }
       ctx.signInStateChanged();
+      ctx.rotateClientCredential(target.client_id);
     }
     const activities = await activitiesOf(ctx.tx, [revoked.id]);
     return { response: sessionWithActivitiesJSON(revoked, activities.get(revoked.id)) };
