@@ -6,7 +6,10 @@ import { FapiClient } from '../support/fapi-client.ts';
 import { signUp, uniqueEmail, waitForClerkSession, waitForPath, PASSWORD } from '../support/flows.ts';
 import { UI_WAIT_MS } from '../support/timeouts.ts';
 
-/** What a request carrying only the planted credential finds: the client, or null. */
+/**
+ * What a request carrying only the planted credential finds: the client, or null when the credential was
+ * replaced by a rotation (`401 authentication_invalid`) or finds nothing.
+ */
 async function clientWith(origin: string, credential: { cookie?: string; devBrowser?: string }) {
   const attacker = new FapiClient(origin);
   if (credential.cookie) attacker.jar.set('__client', credential.cookie);
@@ -14,6 +17,10 @@ async function clientWith(origin: string, credential: { cookie?: string; devBrow
     '/client',
     credential.devBrowser ? { __clerk_db_jwt: credential.devBrowser } : {},
   );
+  if (res.status === 401) {
+    assert.equal(res.body.errors[0].code, 'authentication_invalid');
+    return null;
+  }
   assert.equal(res.status, 200);
   return res.body.response as { sessions: unknown[] } | null;
 }

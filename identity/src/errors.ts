@@ -452,6 +452,14 @@ export const errors = {
       'Invalid request origin',
       "The request's Origin header must be this application's origin or one of its allowed origins.",
     ),
+  /** The browser's client credential was rotated (a session opened or ended) since this request was made. */
+  clientCredentialReplaced: () =>
+    new ClerkError(
+      401,
+      'authentication_invalid',
+      'Credential replaced',
+      "This browser's credential was replaced when a session opened or ended. Retry with the current one.",
+    ),
   clerkKeyInvalid: () =>
     new ClerkError(
       401,

@@ -15,7 +15,12 @@ import { setCookie } from '../http/cookies.ts';
 import { requestOriginGuard } from '../http/origins.ts';
 import { countClientCreation } from '../abuse/client-creation.ts';
 import { hit } from '../store/rate-limits.ts';
-import { createClient, findClientByToken, rotateClientToken } from '../store/clients.ts';
+import {
+  createClient,
+  findClientByToken,
+  isReplacedClientToken,
+  rotateClientToken,
+} from '../store/clients.ts';
 import type { ClientRow } from '../store/rows.ts';
 import { clientJSON, clientUat } from './client-json.ts';
 import type { FapiContext, FapiMethod, FapiRequestInfo, FapiRoute } from './context.ts';
@@ -203,6 +208,10 @@ async function run(
     const now = deps.clock();
     // Writes lock the browser's client: two tabs cannot, say, both pass the single-session check.
     const client: ClientRow | null = token ? await findClientByToken(tx, token, req.method !== 'GET') : null;
+    // A credential replaced by a rotation is refused, not taken for a new browser: a second request that
+    // raced the sign-in (a double submit) would otherwise open a second client and session, and clerk-js
+    // answers a 401 by reading its client again, with the credential it holds now.
+    if (token && !client && (await isReplacedClientToken(tx, token))) throw errors.clientCredentialReplaced();
     let newClientToken: string | null = null;
     let stateChanged = false;
     const rotations = new Set<string>();

@@ -39,8 +39,19 @@ export async function createClient(db: Queryable, now: Date): Promise<{ client: 
  */
 export async function rotateClientToken(db: Queryable, clientId: string): Promise<string> {
   const token = randomToken(32);
-  await db.query('UPDATE clients SET token_hash = $2 WHERE id = $1', [clientId, sha256(token)]);
+  await db.query('UPDATE clients SET previous_token_hash = token_hash, token_hash = $2 WHERE id = $1', [
+    clientId,
+    sha256(token),
+  ]);
   return token;
+}
+
+/** Whether `token` is a client's credential from before its last rotation. */
+export async function isReplacedClientToken(db: Queryable, token: string): Promise<boolean> {
+  const rows = await db.query('SELECT 1 FROM clients WHERE previous_token_hash = $1 LIMIT 1', [
+    sha256(token),
+  ]);
+  return rows.length > 0;
 }
 
 export interface ClientChanges {
