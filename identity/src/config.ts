@@ -4,6 +4,8 @@ import { emailLinkSettingsFromEnv, type EmailLinkSettings } from './email-links/
 import { smsSettingsFromEnv, type SmsSettings } from './sms/settings.ts';
 import {
   lockoutFromEnv,
+  passwordHashingFromEnv,
+  type PasswordHashingSettings,
   rateLimitsFromEnv,
   type LockoutSettings,
   type RateLimitSettings,
@@ -42,6 +44,8 @@ export interface IdentityConfig {
   maxCodeAttempts: number;
   rateLimits: RateLimitSettings;
   lockout: LockoutSettings;
+  /** Argon2 work at once in this process (process-wide: the last identity started sets it). */
+  passwordHashing: PasswordHashingSettings;
   /** Several accounts signed in on one browser (`IDENTITY_MULTI_SESSION`); Clerk's default is one. */
   multiSession: boolean;
   /** Sessions stay `pending` with the `choose-organization` task until an organisation is active. */
@@ -83,6 +87,7 @@ export function identityConfigFromEnv(
     maxCodeAttempts: 5,
     rateLimits: rateLimitsFromEnv(env),
     lockout: lockoutFromEnv(env),
+    passwordHashing: passwordHashingFromEnv(env),
     multiSession: env.IDENTITY_MULTI_SESSION === 'true',
     forceOrganizationSelection: env.IDENTITY_FORCE_ORGANIZATION === 'true',
     deleteSelfEnabled: env.IDENTITY_DELETE_SELF_ENABLED !== 'false',

@@ -134,12 +134,15 @@ describe('rate limit and lockout settings', () => {
       codeAttemptsPerIpPerMinute: 30,
     });
     assert.deepEqual(defaults.lockout, { maxFailedAttempts: 100, durationSeconds: 3600 });
+    assert.deepEqual(defaults.passwordHashing, { concurrency: 2, maxWaiting: 16, maxWaitMs: 2000 });
     const small = identityConfigFromEnv({
       IDENTITY_RATE_LIMIT_SIGN_IN_PER_IP: '5',
       IDENTITY_RATE_LIMIT_SIGN_IN_PER_IDENTIFIER: '2',
       IDENTITY_RATE_LIMIT_CODE_ATTEMPTS_PER_IP: '3',
       IDENTITY_LOCKOUT_MAX_ATTEMPTS: '4',
       IDENTITY_LOCKOUT_DURATION_SECONDS: '90',
+      IDENTITY_PASSWORD_HASH_CONCURRENCY: '3',
+      IDENTITY_PASSWORD_HASH_QUEUE: '5',
     });
     assert.deepEqual(small.rateLimits, {
       signInPerIpPerMinute: 5,
@@ -147,6 +150,9 @@ describe('rate limit and lockout settings', () => {
       codeAttemptsPerIpPerMinute: 3,
     });
     assert.deepEqual(small.lockout, { maxFailedAttempts: 4, durationSeconds: 90 });
+    assert.deepEqual(small.passwordHashing, { concurrency: 3, maxWaiting: 5, maxWaitMs: 2000 });
+    // Half the thread pool when only its size is given.
+    assert.equal(identityConfigFromEnv({ UV_THREADPOOL_SIZE: '8' }).passwordHashing.concurrency, 4);
   });
 
   it('refuse to start on a value that is not a positive whole number', () => {
@@ -155,6 +161,8 @@ describe('rate limit and lockout settings', () => {
       ['IDENTITY_RATE_LIMIT_SIGN_IN_PER_IDENTIFIER', 'ten'],
       ['IDENTITY_LOCKOUT_MAX_ATTEMPTS', '2.5'],
       ['IDENTITY_LOCKOUT_DURATION_SECONDS', '-1'],
+      ['IDENTITY_PASSWORD_HASH_CONCURRENCY', '0'],
+      ['IDENTITY_PASSWORD_HASH_QUEUE', '1.5'],
     ] as const) {
       assert.throws(() => identityConfigFromEnv({ [name]: value }), new RegExp(name));
     }

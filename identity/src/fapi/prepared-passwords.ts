@@ -1,4 +1,4 @@
-import { hashPassword, verifyPassword } from '../crypto/passwords.ts';
+import { hashPassword, isPasswordHashingBusy, verifyPassword } from '../crypto/passwords.ts';
 import { sha256 } from '../crypto/secrets.ts';
 import type { Queryable } from '../db/database.ts';
 import type { IdentityDeps } from '../deps.ts';
@@ -129,7 +129,9 @@ export function precheckAttemptedPassword(table: 'sign_ins' | 'sessions') {
         await userOfClientRow(deps.db, table, req.params.id, clientToken),
         password,
       );
-    } catch {
+    } catch (err) {
+      // A full argon2 queue is answered now, not retried inside the transaction.
+      if (isPasswordHashingBusy(err)) throw err;
       return {};
     }
   };

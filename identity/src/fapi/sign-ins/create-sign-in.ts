@@ -1,4 +1,4 @@
-import { verifyPassword } from '../../crypto/passwords.ts';
+import { isPasswordHashingBusy, verifyPassword } from '../../crypto/passwords.ts';
 import { checkPassword, precheckPassword } from '../prepared-passwords.ts';
 import { errors } from '../../errors.ts';
 import { updateClient } from '../../store/clients.ts';
@@ -50,7 +50,8 @@ export const createSignInRoute = (config: IdentityConfig): FapiRoute => ({
       // The dummy hash of an unknown identifier (see the handler), spent here rather than in the transaction.
       await verifyPassword(null, password);
       return { passwordCheck: { passwordHash: null, password, ok: false } };
-    } catch {
+    } catch (err) {
+      if (isPasswordHashingBusy(err)) throw err;
       return {};
     }
   },
