@@ -4,7 +4,9 @@ import { emailLinkSettingsFromEnv, type EmailLinkSettings } from './email-links/
 import { smsSettingsFromEnv, type SmsSettings } from './sms/settings.ts';
 import {
   lockoutFromEnv,
+  attemptDelayFromEnv,
   passwordHashingFromEnv,
+  type AttemptDelaySettings,
   type PasswordHashingSettings,
   rateLimitsFromEnv,
   type LockoutSettings,
@@ -44,6 +46,8 @@ export interface IdentityConfig {
   maxCodeAttempts: number;
   rateLimits: RateLimitSettings;
   lockout: LockoutSettings;
+  /** Waits between failed attempts on one account, before the lockout. */
+  attemptDelay: AttemptDelaySettings;
   /** Argon2 work at once in this process (process-wide: the last identity started sets it). */
   passwordHashing: PasswordHashingSettings;
   /** Several accounts signed in on one browser (`IDENTITY_MULTI_SESSION`); Clerk's default is one. */
@@ -87,6 +91,7 @@ export function identityConfigFromEnv(
     maxCodeAttempts: 5,
     rateLimits: rateLimitsFromEnv(env),
     lockout: lockoutFromEnv(env),
+    attemptDelay: attemptDelayFromEnv(env),
     passwordHashing: passwordHashingFromEnv(env),
     multiSession: env.IDENTITY_MULTI_SESSION === 'true',
     forceOrganizationSelection: env.IDENTITY_FORCE_ORGANIZATION === 'true',

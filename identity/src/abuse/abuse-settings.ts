@@ -14,6 +14,16 @@ export interface LockoutSettings {
   durationSeconds: number;
 }
 
+/**
+ * Progressive delays per account, before the lockout: after `freeAttempts` failures in a row, the next
+ * attempt waits 1 s, then 2, 4, … up to `maxDelaySeconds`, whoever sends it. Reaching the lockout then takes
+ * hours instead of seconds, however many addresses the guesses come from.
+ */
+export interface AttemptDelaySettings {
+  freeAttempts: number;
+  maxDelaySeconds: number;
+}
+
 /** Argon2 work at once in this process, and how many may wait (briefly) for a turn; beyond, 429. */
 export interface PasswordHashingSettings {
   concurrency: number;
@@ -28,6 +38,8 @@ export const DEFAULT_RATE_LIMITS: RateLimitSettings = {
   codeAttemptsPerIpPerMinute: 30,
 };
 export const DEFAULT_LOCKOUT: LockoutSettings = { maxFailedAttempts: 100, durationSeconds: 3600 };
+// 5 free, then 1 s doubling to 10 min: the 100th failure comes after about 14 hours, not seconds.
+export const DEFAULT_ATTEMPT_DELAY: AttemptDelaySettings = { freeAttempts: 5, maxDelaySeconds: 600 };
 
 /**
  * Argon2 (@node-rs/argon2) runs on libuv's thread pool, which WebCrypto (token signing), zlib and file
@@ -91,6 +103,24 @@ export function lockoutFromEnv(env: NodeJS.ProcessEnv): LockoutSettings {
       'IDENTITY_LOCKOUT_DURATION_SECONDS',
       DEFAULT_LOCKOUT.durationSeconds,
       365 * 24 * 3600,
+    ),
+  };
+}
+
+/** `IDENTITY_LOCKOUT_FREE_ATTEMPTS` (default 5), `IDENTITY_LOCKOUT_MAX_DELAY_SECONDS` (default 600). */
+export function attemptDelayFromEnv(env: NodeJS.ProcessEnv): AttemptDelaySettings {
+  return {
+    freeAttempts: positiveInteger(
+      env,
+      'IDENTITY_LOCKOUT_FREE_ATTEMPTS',
+      DEFAULT_ATTEMPT_DELAY.freeAttempts,
+      1_000_000,
+    ),
+    maxDelaySeconds: positiveInteger(
+      env,
+      'IDENTITY_LOCKOUT_MAX_DELAY_SECONDS',
+      DEFAULT_ATTEMPT_DELAY.maxDelaySeconds,
+      24 * 3600,
     ),
   };
 }
