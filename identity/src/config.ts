@@ -4,6 +4,10 @@ import { emailLinkSettingsFromEnv, type EmailLinkSettings } from './email-links/
 import { smsSettingsFromEnv, type SmsSettings } from './sms/settings.ts';
 import {
   lockoutFromEnv,
+  attemptDelayFromEnv,
+  passwordHashingFromEnv,
+  type AttemptDelaySettings,
+  type PasswordHashingSettings,
   rateLimitsFromEnv,
   type LockoutSettings,
   type RateLimitSettings,
@@ -49,6 +53,10 @@ export interface IdentityConfig {
   clientCreationsPerIp: number;
   /** The scheduled purge of expired rows (see retention/). */
   retention: RetentionSettings;
+  /** Waits between failed attempts on one account, before the lockout. */
+  attemptDelay: AttemptDelaySettings;
+  /** Argon2 work at once in this process (process-wide: the last identity started sets it). */
+  passwordHashing: PasswordHashingSettings;
   /** Several accounts signed in on one browser (`IDENTITY_MULTI_SESSION`); Clerk's default is one. */
   multiSession: boolean;
   /** Sessions stay `pending` with the `choose-organization` task until an organisation is active. */
@@ -94,6 +102,8 @@ export function identityConfigFromEnv(
     lockout: lockoutFromEnv(env),
     clientCreationsPerIp: clientCreationsPerIpFromEnv(env),
     retention: retentionFromEnv(env),
+    attemptDelay: attemptDelayFromEnv(env),
+    passwordHashing: passwordHashingFromEnv(env),
     multiSession: env.IDENTITY_MULTI_SESSION === 'true',
     forceOrganizationSelection: env.IDENTITY_FORCE_ORGANIZATION === 'true',
     deleteSelfEnabled: env.IDENTITY_DELETE_SELF_ENABLED !== 'false',

@@ -1,3 +1,4 @@
+import { configurePasswordHashing } from './crypto/passwords.ts';
 import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
@@ -47,6 +48,7 @@ export async function createIdentity(
     throw new Error('Production mode needs SMTP_URL: there is no development outbox in production.');
   }
   const sms = smsSenderFor(config);
+  configurePasswordHashing(config.passwordHashing);
   const db = 'query' in database ? database : await openDatabase(database);
   await migrate(db);
   const keys = await loadInstanceKeys(db, config);

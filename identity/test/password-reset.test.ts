@@ -17,7 +17,13 @@ function assertError(res: FapiResponse, status: number, code: string, param?: st
 forEachBackend('password reset', (backend) => {
   let h: Harness;
   before(async () => {
-    h = await Harness.start(backend, { config: { lockout: { maxFailedAttempts: 8, durationSeconds: 600 } } });
+    h = await Harness.start(backend, {
+      // Only the lock at 8 here; the delays before it are lockout-per-identifier.test.ts's.
+      config: {
+        lockout: { maxFailedAttempts: 8, durationSeconds: 600 },
+        attemptDelay: { freeAttempts: 8, maxDelaySeconds: 600 },
+      },
+    });
   });
   after(() => h.close());
   // A fresh rate-limit window per test (the clock stands still otherwise).

@@ -24,7 +24,13 @@ const masked = (phone: string) => `+${phone.slice(1, 3)}${'*'.repeat(phone.lengt
 forEachBackend('SMS code as a second factor (phone_code)', (backend) => {
   let h: Harness;
   before(async () => {
-    h = await Harness.start(backend, { config: { lockout: { maxFailedAttempts: 8, durationSeconds: 600 } } });
+    h = await Harness.start(backend, {
+      // Only the lock at 8 here; the delays before it are lockout-per-identifier.test.ts's.
+      config: {
+        lockout: { maxFailedAttempts: 8, durationSeconds: 600 },
+        attemptDelay: { freeAttempts: 8, maxDelaySeconds: 600 },
+      },
+    });
   });
   after(() => h.close());
   beforeEach(() => h.clock.advance(61));

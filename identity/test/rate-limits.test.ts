@@ -79,6 +79,26 @@ forEachBackend('rate limits', (backend) => {
     );
   });
 
+  it("the identifier's limit, filled by others, does not hold back a browser that signed in to the account before", async () => {
+    h.clock.advance(61);
+    const owner = h.browser();
+    const address = uniqueEmail('owner');
+    await signUp(h, owner, address);
+    assert.equal((await owner.delete('/client/sessions')).status, 200);
+    for (let i = 0; i < 3; i++) {
+      assert.equal((await h.browser().post('/client/sign_ins', { identifier: address })).status, 200);
+    }
+    assertLimited(await h.browser().post('/client/sign_ins', { identifier: address }));
+    const own = await owner.post('/client/sign_ins', {
+      identifier: address,
+      password: PASSWORD,
+      strategy: 'password',
+    });
+    assert.equal(own.status, 200, JSON.stringify(own.body));
+    assert.equal(own.body.response.status, 'complete');
+    assertLimited(await h.browser().post('/client/sign_ins', { identifier: address }));
+  });
+
   it('code attempts per IP are limited', async () => {
     h.clock.advance(61);
     const browser = h.browser();
@@ -134,12 +154,18 @@ describe('rate limit and lockout settings', () => {
       codeAttemptsPerIpPerMinute: 30,
     });
     assert.deepEqual(defaults.lockout, { maxFailedAttempts: 100, durationSeconds: 3600 });
+    assert.deepEqual(defaults.attemptDelay, { freeAttempts: 5, maxDelaySeconds: 600 });
+    assert.deepEqual(defaults.passwordHashing, { concurrency: 2, maxWaiting: 16, maxWaitMs: 2000 });
     const small = identityConfigFromEnv({
       IDENTITY_RATE_LIMIT_SIGN_IN_PER_IP: '5',
       IDENTITY_RATE_LIMIT_SIGN_IN_PER_IDENTIFIER: '2',
       IDENTITY_RATE_LIMIT_CODE_ATTEMPTS_PER_IP: '3',
       IDENTITY_LOCKOUT_MAX_ATTEMPTS: '4',
       IDENTITY_LOCKOUT_DURATION_SECONDS: '90',
+      IDENTITY_LOCKOUT_FREE_ATTEMPTS: '2',
+      IDENTITY_LOCKOUT_MAX_DELAY_SECONDS: '30',
+      IDENTITY_PASSWORD_HASH_CONCURRENCY: '3',
+      IDENTITY_PASSWORD_HASH_QUEUE: '5',
     });
     assert.deepEqual(small.rateLimits, {
       signInPerIpPerMinute: 5,
@@ -147,6 +173,10 @@ describe('rate limit and lockout settings', () => {
       codeAttemptsPerIpPerMinute: 3,
     });
     assert.deepEqual(small.lockout, { maxFailedAttempts: 4, durationSeconds: 90 });
+    assert.deepEqual(small.attemptDelay, { freeAttempts: 2, maxDelaySeconds: 30 });
+    assert.deepEqual(small.passwordHashing, { concurrency: 3, maxWaiting: 5, maxWaitMs: 2000 });
+    // Half the thread pool when only its size is given.
+    assert.equal(identityConfigFromEnv({ UV_THREADPOOL_SIZE: '8' }).passwordHashing.concurrency, 4);
   });
 
   it('refuse to start on a value that is not a positive whole number', () => {
@@ -155,6 +185,10 @@ describe('rate limit and lockout settings', () => {
       ['IDENTITY_RATE_LIMIT_SIGN_IN_PER_IDENTIFIER', 'ten'],
       ['IDENTITY_LOCKOUT_MAX_ATTEMPTS', '2.5'],
       ['IDENTITY_LOCKOUT_DURATION_SECONDS', '-1'],
+      ['IDENTITY_LOCKOUT_FREE_ATTEMPTS', '0'],
+      ['IDENTITY_LOCKOUT_MAX_DELAY_SECONDS', 'soon'],
+      ['IDENTITY_PASSWORD_HASH_CONCURRENCY', '0'],
+      ['IDENTITY_PASSWORD_HASH_QUEUE', '1.5'],
     ] as const) {
       assert.throws(() => identityConfigFromEnv({ [name]: value }), new RegExp(name));
     }

@@ -1,21 +1,52 @@
 import { hash, verify } from '@node-rs/argon2';
+import { passwordHashingFromEnv, type PasswordHashingSettings } from '../abuse/abuse-settings.ts';
+import { ClerkError, errors } from '../errors.ts';
+import { WorkLimiter, WorkLimiterBusyError } from './work-limiter.ts';
 
 // OWASP's argon2id baseline (19 MiB, 2 passes); fast enough for sign-in, slow enough for stolen hashes.
 const OPTIONS = { algorithm: 2 /* Argon2id */, memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
 
+/**
+ * Every argon2 hash and check of this process goes through here. It runs on libuv's thread pool, shared
+ * with token signing: unbounded, a flood of sign-ins (each within its rate limits) would queue behind it
+ * everything else the process does. One per process, as the pool is.
+ */
+export const passwordHashLimiter = new WorkLimiter(passwordHashingFromEnv(process.env));
+
+export function configurePasswordHashing(settings: PasswordHashingSettings): void {
+  passwordHashLimiter.configure(settings);
+}
+
+/** Argon2 work in turn; a full queue is `429 too_many_requests` (Retry-After: 1), before anything is written. */
+async function limited<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await passwordHashLimiter.run(work);
+  } catch (err) {
+    if (err instanceof WorkLimiterBusyError) throw errors.tooManyRequests(1);
+    throw err;
+  }
+}
+
+/** The refusal of a full queue: work done before a transaction lets it through rather than retrying inside. */
+export function isPasswordHashingBusy(err: unknown): boolean {
+  return err instanceof ClerkError && err.code === 'too_many_requests';
+}
+
 export function hashPassword(password: string): Promise<string> {
-  return hash(password, OPTIONS);
+  return limited(() => hash(password, OPTIONS));
 }
 
 export async function verifyPassword(passwordHash: string | null, password: string): Promise<boolean> {
   if (!passwordHash) {
     // Spend the same time as a real check so unknown accounts cannot be told apart by timing.
-    await hash(password, OPTIONS);
+    await limited(() => hash(password, OPTIONS));
     return false;
   }
-  try {
-    return await verify(passwordHash, password);
-  } catch {
-    return false;
-  }
+  return limited(async () => {
+    try {
+      return await verify(passwordHash, password);
+    } catch {
+      return false;
+    }
+  });
 }

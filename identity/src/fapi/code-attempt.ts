@@ -1,6 +1,7 @@
 import { errors, type ClerkError } from '../errors.ts';
 import type { VerificationState } from '../store/rows.ts';
 import { recordFailedVerification } from '../store/users.ts';
+import { assertMayAttempt } from '../abuse/attempt-gate.ts';
 import { checkCode, type CodeCheck } from '../store/verification-codes.ts';
 import type { FapiContext } from './context.ts';
 
@@ -40,6 +41,10 @@ export async function attemptCode(
   input: { subject: string; code: string; prepared: VerificationState; lockoutUserId?: string },
 ): Promise<CodeAttempt> {
   const { prepared } = input;
+  // A code that died of its wrong guesses is said to be dead, never delayed: nothing is left to guess.
+  if (prepared.status === 'failed')
+    return { ok: false, verification: prepared, error: errors.verificationFailed() };
+  if (input.lockoutUserId) await assertMayAttempt(ctx, input.lockoutUserId);
   const result = await checkCode(ctx.tx, {
     subject: input.subject,
     code: input.code,
@@ -54,7 +59,13 @@ export async function attemptCode(
     };
   }
   if (input.lockoutUserId && (result.reason === 'incorrect' || result.reason === 'too_many_attempts')) {
-    await recordFailedVerification(ctx.tx, input.lockoutUserId, ctx.deps.config.lockout, ctx.now);
+    await recordFailedVerification(
+      ctx.tx,
+      input.lockoutUserId,
+      ctx.deps.config.lockout,
+      ctx.now,
+      ctx.client?.id,
+    );
   }
   return { ok: false, ...codeFailure(prepared, result) };
 }

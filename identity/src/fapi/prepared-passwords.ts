@@ -1,4 +1,4 @@
-import { hashPassword, verifyPassword } from '../crypto/passwords.ts';
+import { hashPassword, isPasswordHashingBusy, verifyPassword } from '../crypto/passwords.ts';
 import { sha256 } from '../crypto/secrets.ts';
 import type { Queryable } from '../db/database.ts';
 import type { IdentityDeps } from '../deps.ts';
@@ -7,6 +7,7 @@ import type { SessionRow, UserRow } from '../store/rows.ts';
 import { findUserById, lockedForSeconds } from '../store/users.ts';
 import type { FapiRequestInfo } from './context.ts';
 import { field, rawField } from './form.ts';
+import { attemptWaitSeconds } from '../abuse/attempt-gate.ts';
 import type { SignUpInput } from './sign-ups/validate.ts';
 
 /**
@@ -56,13 +57,18 @@ export async function acceptNewPassword(
   return hashPassword(password);
 }
 
-/** Before the transaction: the user's password checked, unless there is none to check or the account is locked. */
+/**
+ * Before the transaction: the user's password checked, unless there is none to check or the account is
+ * locked or waiting out a delay (guesses then cost no argon2; a trusted browser's is checked inside).
+ */
 export async function precheckPassword(
   deps: IdentityDeps,
   user: UserRow | null,
   password: string,
 ): Promise<Prepared> {
-  if (!user?.password_hash || lockedForSeconds(user, deps.clock()) > 0) return {};
+  const now = deps.clock();
+  if (!user?.password_hash || lockedForSeconds(user, now) > 0) return {};
+  if (attemptWaitSeconds({ deps, now }, user) > 0) return {};
   const ok = await verifyPassword(user.password_hash, password);
   return { passwordCheck: { passwordHash: user.password_hash, password, ok } };
 }
@@ -129,7 +135,9 @@ export function precheckAttemptedPassword(table: 'sign_ins' | 'sessions') {
         await userOfClientRow(deps.db, table, req.params.id, clientToken),
         password,
       );
-    } catch {
+    } catch (err) {
+      // A full argon2 queue is answered now, not retried inside the transaction.
+      if (isPasswordHashingBusy(err)) throw err;
       return {};
     }
   };

@@ -25,3 +25,13 @@ export async function hit(db: Queryable, rule: RateLimitRule, now: Date): Promis
     Math.ceil((row.window_start.getTime() + rule.windowSeconds * 1000 - now.getTime()) / 1000),
   );
 }
+
+/** Whether the rule's window is already full, without counting this look. */
+export async function reached(db: Queryable, rule: RateLimitRule, now: Date): Promise<boolean> {
+  const [row] = await db.query<{ count: number }>(
+    `SELECT count FROM rate_limits
+     WHERE key = $1 AND window_start > $2::timestamptz - make_interval(secs => $3)`,
+    [rule.key, now, rule.windowSeconds],
+  );
+  return row !== undefined && row.count >= rule.limit;
+}

@@ -18,6 +18,10 @@ export interface UserRow {
   delete_self_enabled: boolean;
   failed_verification_attempts: number;
   locked_until: Date | null;
+  /** When the last failed password or code was counted (the progressive delay runs from it). */
+  last_failed_verification_at: Date | null;
+  /** The lock was reached by failed attempts, not set by an operator. */
+  locked_by_failures: boolean;
   /** An operator demands a new password: a correct one leads to `needs_new_password`. */
   password_reset_required: boolean;
   last_sign_in_at: Date | null;

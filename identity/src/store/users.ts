@@ -2,6 +2,7 @@ import type { Queryable } from '../db/database.ts';
 import { newId } from '../ids.ts';
 import type { EmailAddressRow, UserRow } from './rows.ts';
 import { findUserByPhoneNumber } from './phone-numbers.ts';
+import { countBrowserFailure, rememberBrowser } from './known-browsers.ts';
 
 export async function findUserById(db: Queryable, id: string): Promise<UserRow | null> {
   const [row] = await db.query<UserRow>('SELECT * FROM users WHERE id = $1', [id]);
@@ -99,34 +100,62 @@ export async function createUserWithVerifiedEmail(db: Queryable, input: NewUser)
   return user!;
 }
 
-export async function recordSignIn(db: Queryable, userId: string, now: Date): Promise<void> {
+/**
+ * A session opened for the user on this browser: the browser becomes known to the account (see
+ * abuse/attempt-gate.ts) and its own failures are forgiven. The account's failures start again from zero,
+ * unless a lock or a delay raised by failed attempts is running: then a known browser got through it, and
+ * the attack it let the owner past goes on where it was.
+ */
+export async function recordSignIn(
+  db: Queryable,
+  userId: string,
+  now: Date,
+  opts: { clientId: string; attemptDelay: { freeAttempts: number; maxDelaySeconds: number } },
+): Promise<void> {
+  const delay = opts.attemptDelay;
   await db.query(
-    `UPDATE users SET last_sign_in_at = $2, last_active_at = $2, failed_verification_attempts = 0, locked_until = NULL
-     WHERE id = $1`,
-    [userId, now],
+    `WITH cur AS (
+       SELECT locked_until > $2
+         OR (failed_verification_attempts >= $3 AND last_failed_verification_at
+             + make_interval(secs => LEAST($4::double precision, power(2, LEAST(failed_verification_attempts - $3, 30)))) > $2)
+         AS attacked
+       FROM users WHERE id = $1)
+     UPDATE users SET last_sign_in_at = $2, last_active_at = $2,
+       failed_verification_attempts = CASE WHEN cur.attacked THEN failed_verification_attempts ELSE 0 END,
+       locked_until = CASE WHEN cur.attacked THEN locked_until ELSE NULL END
+     FROM cur WHERE users.id = $1`,
+    [userId, now, delay.freeAttempts, delay.maxDelaySeconds],
   );
+  await rememberBrowser(db, userId, opts.clientId, now);
 }
 
-/** Counts a failed password or code attempt; locks the account once the limit is reached. */
+/**
+ * Counts a failed password or code attempt against the account (whoever sent it, so that guesses spread
+ * over many addresses still add up) and, from a known browser, against that browser too; locks the
+ * account once the limit is reached.
+ */
 export async function recordFailedVerification(
   db: Queryable,
   userId: string,
   lockout: { maxFailedAttempts: number; durationSeconds: number },
   now: Date,
+  clientId: string | null = null,
 ): Promise<void> {
   // A lock that has run out starts a fresh count.
   await db.query(
     `WITH cur AS (
        SELECT CASE WHEN locked_until IS NOT NULL AND locked_until <= $3 THEN 0 ELSE failed_verification_attempts END + 1 AS n
        FROM users WHERE id = $1)
-     UPDATE users SET failed_verification_attempts = cur.n,
-       locked_until = CASE WHEN cur.n >= $2 THEN $3::timestamptz + make_interval(secs => $4) ELSE NULL END
+     UPDATE users SET failed_verification_attempts = cur.n, last_failed_verification_at = $3,
+       locked_until = CASE WHEN cur.n >= $2 THEN $3::timestamptz + make_interval(secs => $4) ELSE NULL END,
+       locked_by_failures = cur.n >= $2
      FROM cur WHERE users.id = $1`,
     [userId, lockout.maxFailedAttempts, now, lockout.durationSeconds],
   );
+  if (clientId) await countBrowserFailure(db, userId, clientId, now);
 }
 
-export function lockedForSeconds(user: UserRow, now: Date): number {
+export function lockedForSeconds(user: Pick<UserRow, 'locked_until'>, now: Date): number {
   if (!user.locked_until) return 0;
   return Math.max(0, Math.ceil((user.locked_until.getTime() - now.getTime()) / 1000));
 }

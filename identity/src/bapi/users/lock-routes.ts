@@ -21,7 +21,7 @@ export async function registerUserLockBapi(app: FastifyInstance, deps: IdentityD
   app.post<{ Params: { id: string } }>('/v1/users/:id/lock', async (req, reply) => {
     const now = deps.clock();
     const rows = await deps.db.query(
-      `UPDATE users SET locked_until = $2, failed_verification_attempts = $3, updated_at = $4
+      `UPDATE users SET locked_until = $2, failed_verification_attempts = $3, locked_by_failures = false, updated_at = $4
        WHERE id = $1 RETURNING id`,
       [req.params.id, new Date(now.getTime() + durationSeconds * 1000), maxFailedAttempts, now],
     );

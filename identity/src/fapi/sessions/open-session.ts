@@ -61,7 +61,11 @@ export async function openSession(
   }
   await recordSessionActivity(ctx.tx, session.id, ctx, ctx.now);
   // Someone acting for the user is not the user signing in: their last sign-in and lockout stay as they were.
-  if (!impersonation) await recordSignIn(ctx.tx, userId, ctx.now);
+  if (!impersonation)
+    await recordSignIn(ctx.tx, userId, ctx.now, {
+      clientId: client.id,
+      attemptDelay: ctx.deps.config.attemptDelay,
+    });
   await updateClient(ctx.tx, client.id, { [finished]: null, last_active_session_id: session.id }, ctx.now);
   ctx.signInStateChanged();
   ctx.rotateClientCredential(client.id);

@@ -4,6 +4,7 @@ import { secondFactorStateOf, supportedSecondFactors } from '../../second-factor
 import { spendSecondFactorCode } from '../../second-factors/spend-second-factor.ts';
 import type { VerificationState } from '../../store/rows.ts';
 import { recordFailedVerification } from '../../store/users.ts';
+import { assertMayAttempt } from '../../abuse/attempt-gate.ts';
 import type { FapiRoute } from '../context.ts';
 import { field } from '../form.ts';
 import { loadActionableSignIn } from './load-sign-in.ts';
@@ -44,6 +45,7 @@ export const attemptSecondFactorRoute = (config: IdentityConfig): FapiRoute => (
       expire_at: null,
     });
 
+    await assertMayAttempt(ctx, user.id);
     const spent = await spendSecondFactorCode(ctx.tx, ctx.deps.keys, {
       userId: user.id,
       strategy: strategy as 'totp' | 'backup_code',
@@ -51,7 +53,7 @@ export const attemptSecondFactorRoute = (config: IdentityConfig): FapiRoute => (
       now: ctx.now,
     });
     if (!spent) {
-      await recordFailedVerification(ctx.tx, user.id, ctx.deps.config.lockout, ctx.now);
+      await recordFailedVerification(ctx.tx, user.id, ctx.deps.config.lockout, ctx.now, ctx.client?.id);
       const failed = attempts >= ctx.deps.config.maxCodeAttempts;
       await updateSignIn(
         ctx.tx,

@@ -1,16 +1,17 @@
-import { verifyPassword } from '../../crypto/passwords.ts';
+import { isPasswordHashingBusy, verifyPassword } from '../../crypto/passwords.ts';
 import { checkPassword, precheckPassword } from '../prepared-passwords.ts';
 import { errors } from '../../errors.ts';
 import { updateClient } from '../../store/clients.ts';
 import { assertMayOpenSession } from '../../sessions/may-open-session.ts';
-import { emailAddressesOf, findUserByIdentifier, lockedForSeconds } from '../../store/users.ts';
+import { emailAddressesOf, findUserByIdentifier } from '../../store/users.ts';
+import { assertNotLockedOut } from '../../abuse/attempt-gate.ts';
 import type { FapiRoute } from '../context.ts';
 import { field, rawField } from '../form.ts';
 import { attemptPassword } from './attempt-password.ts';
 import { emailOf, sendEmailCode } from './email-code.ts';
 import { signInResponse } from './respond.ts';
 import { createSignIn, updateSignIn } from './sign-in-store.ts';
-import { signInAttemptLimits } from './rate-limits.ts';
+import { identifierLimitReached, limitSignInsOfIdentifier, signInAttemptLimits } from './rate-limits.ts';
 import type { IdentityConfig } from '../../config.ts';
 import { assertRedirectParams } from '../redirect-params.ts';
 import { signInWithTicket } from '../tickets/sign-in-ticket.ts';
@@ -45,12 +46,15 @@ export const createSignInRoute = (config: IdentityConfig): FapiRoute => ({
         testMode: deps.config.mode === 'development',
       });
       if (!identifier) return {};
+      // Past the identifier's limit the handler refuses it: no hash for that.
+      if (await identifierLimitReached({ deps }, identifier, deps.clock())) return {};
       const user = await findUserByIdentifier(deps.db, identifier);
       if (user) return await precheckPassword(deps, user, password);
       // The dummy hash of an unknown identifier (see the handler), spent here rather than in the transaction.
       await verifyPassword(null, password);
       return { passwordCheck: { passwordHash: null, password, ok: false } };
-    } catch {
+    } catch (err) {
+      if (isPasswordHashingBusy(err)) throw err;
       return {};
     }
   },
@@ -86,6 +90,7 @@ export const createSignInRoute = (config: IdentityConfig): FapiRoute => ({
     }
 
     const user = await findUserByIdentifier(ctx.tx, identifier);
+    await limitSignInsOfIdentifier(ctx, identifier, user);
     if (!user) {
       // A password sent with an unknown identifier is hashed all the same, so that a guess costs the
       // same time whether the account exists (the answer itself is Clerk's form_identifier_not_found).
@@ -93,8 +98,7 @@ export const createSignInRoute = (config: IdentityConfig): FapiRoute => ({
       if (password !== undefined) await checkPassword(ctx.prepared, null, password);
       return { error: errors.identifierNotFound() };
     }
-    const locked = lockedForSeconds(user, ctx.now);
-    if (locked > 0) throw errors.userLocked(locked);
+    await assertNotLockedOut(ctx, user);
     await assertMayOpenSession(ctx, client.id, user.id);
 
     let signIn = await createSignIn(ctx.tx, {

@@ -1,6 +1,7 @@
 import { errors } from '../../errors.ts';
 import type { SignInRow, UserRow } from '../../store/rows.ts';
-import { findUserById, lockedForSeconds } from '../../store/users.ts';
+import { findUserById } from '../../store/users.ts';
+import { assertNotLockedOut } from '../../abuse/attempt-gate.ts';
 import { assertMayOpenSession } from '../../sessions/may-open-session.ts';
 import type { FapiContext } from '../context.ts';
 import { findClientSignIn } from './sign-in-store.ts';
@@ -15,7 +16,6 @@ export async function loadActionableSignIn(ctx: FapiContext): Promise<{ signIn: 
   await assertMayOpenSession(ctx, ctx.client.id, signIn.user_id);
   const user = await findUserById(ctx.tx, signIn.user_id);
   if (!user) throw errors.signInNotActionable();
-  const locked = lockedForSeconds(user, ctx.now);
-  if (locked > 0) throw errors.userLocked(locked);
+  await assertNotLockedOut(ctx, user);
   return { signIn, user };
 }

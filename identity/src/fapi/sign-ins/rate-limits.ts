@@ -1,26 +1,46 @@
 import type { IdentityConfig } from '../../config.ts';
-import type { RateLimitRule } from '../../store/rate-limits.ts';
-import type { FapiRequestInfo } from '../context.ts';
-import { field } from '../form.ts';
-import { normalizeSignInIdentifier } from '../../phone-numbers/phone-number.ts';
+import { isTrustedBrowser } from '../../abuse/attempt-gate.ts';
+import { errors } from '../../errors.ts';
+import { hit, reached, type RateLimitRule } from '../../store/rate-limits.ts';
+import type { UserRow } from '../../store/rows.ts';
+import type { FapiContext, FapiRequestInfo } from '../context.ts';
 
 export function signInAttemptLimits(config: IdentityConfig) {
-  return (req: FapiRequestInfo): RateLimitRule[] => {
-    const rules: RateLimitRule[] = [
-      { key: `sign_in:ip:${req.ip}`, limit: config.rateLimits.signInPerIpPerMinute, windowSeconds: 60 },
-    ];
-    // As stored: a phone number counts once however it is written.
-    const identifier =
-      normalizeSignInIdentifier(field(req.body, 'identifier'), { testMode: true }) ?? req.params.id;
-    if (identifier) {
-      rules.push({
-        key: `sign_in:id:${identifier}`,
-        limit: config.rateLimits.signInPerIdentifierPerMinute,
-        windowSeconds: 60,
-      });
-    }
-    return rules;
+  return (req: FapiRequestInfo): RateLimitRule[] => [
+    { key: `sign_in:ip:${req.ip}`, limit: config.rateLimits.signInPerIpPerMinute, windowSeconds: 60 },
+  ];
+}
+
+/** Sign-ins naming one identifier (as stored: a phone number counts once however it is written). */
+export function identifierLimit(config: IdentityConfig, identifier: string): RateLimitRule {
+  return {
+    key: `sign_in:id:${identifier}`,
+    limit: config.rateLimits.signInPerIdentifierPerMinute,
+    windowSeconds: 60,
   };
+}
+
+/**
+ * Counted in the transaction, once the account is known: the owner's own browser is not held back by a
+ * limit that anyone can fill with the address alone (`429 too_many_requests` for every other one).
+ */
+export async function limitSignInsOfIdentifier(
+  ctx: FapiContext,
+  identifier: string,
+  user: UserRow | null,
+): Promise<void> {
+  if (user && (await isTrustedBrowser(ctx, user.id))) return;
+  const wait = await hit(ctx.tx, identifierLimit(ctx.deps.config, identifier), ctx.now);
+  if (wait > 0) throw errors.tooManyRequests(wait);
+}
+
+/** Before the transaction: whether the identifier's limit is already full (then no password is hashed). */
+export function identifierLimitReached(
+  ctx: Pick<FapiContext, 'deps'>,
+  identifier: string,
+  now: Date,
+): Promise<boolean> {
+  return reached(ctx.deps.db, identifierLimit(ctx.deps.config, identifier), now);
 }
 
 export function codeAttemptLimits(config: IdentityConfig) {

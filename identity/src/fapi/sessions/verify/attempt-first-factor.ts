@@ -2,6 +2,7 @@ import type { IdentityConfig } from '../../../config.ts';
 import { errors } from '../../../errors.ts';
 import { offersFirstFactor } from '../../../reverification/verification-factors.ts';
 import { recordFailedVerification } from '../../../store/users.ts';
+import { assertMayAttempt } from '../../../abuse/attempt-gate.ts';
 import type { FapiRoute } from '../../context.ts';
 import { field, rawField } from '../../form.ts';
 import { codeAttemptLimits } from '../../sign-ins/rate-limits.ts';
@@ -31,8 +32,9 @@ export const attemptVerificationFirstFactorRoute = (config: IdentityConfig): Fap
       const password = rawField(ctx.body, 'password');
       if (password === undefined) throw errors.paramMissing('password');
       if (!owner.user.password_hash) throw errors.strategyForUserInvalid();
+      await assertMayAttempt(ctx, owner.user.id);
       if (!(await checkPassword(ctx.prepared, owner.user.password_hash, password))) {
-        await recordFailedVerification(ctx.tx, owner.user.id, lockout, ctx.now);
+        await recordFailedVerification(ctx.tx, owner.user.id, lockout, ctx.now, ctx.client?.id);
         return { error: errors.passwordIncorrect() };
       }
       const state = { status: 'verified', strategy, attempts: null, expire_at: null } as const;

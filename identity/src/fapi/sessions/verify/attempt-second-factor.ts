@@ -5,6 +5,7 @@ import { supportedSecondFactors } from '../../../second-factors/second-factor-st
 import { spendSecondFactorCode } from '../../../second-factors/spend-second-factor.ts';
 import type { VerificationState } from '../../../store/rows.ts';
 import { recordFailedVerification } from '../../../store/users.ts';
+import { assertMayAttempt } from '../../../abuse/attempt-gate.ts';
 import type { FapiRoute } from '../../context.ts';
 import { field } from '../../form.ts';
 import { codeAttemptLimits } from '../../sign-ins/rate-limits.ts';
@@ -53,6 +54,7 @@ export const attemptVerificationSecondFactorRoute = (config: IdentityConfig): Fa
       attempts,
       expire_at: null,
     });
+    await assertMayAttempt(ctx, owner.user.id);
     const spent = await spendSecondFactorCode(ctx.tx, ctx.deps.keys, {
       userId: owner.user.id,
       strategy: strategy as 'totp' | 'backup_code',
@@ -60,7 +62,7 @@ export const attemptVerificationSecondFactorRoute = (config: IdentityConfig): Fa
       now: ctx.now,
     });
     if (!spent) {
-      await recordFailedVerification(ctx.tx, owner.user.id, lockout, ctx.now);
+      await recordFailedVerification(ctx.tx, owner.user.id, lockout, ctx.now, ctx.client?.id);
       const failed = attempts >= ctx.deps.config.maxCodeAttempts;
       await updateSessionVerification(
         ctx.tx,

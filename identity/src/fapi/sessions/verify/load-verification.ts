@@ -4,7 +4,7 @@ import {
   type SessionVerificationRow,
 } from '../../../reverification/session-verification-store.ts';
 import type { SessionRow } from '../../../store/rows.ts';
-import { lockedForSeconds } from '../../../store/users.ts';
+import { assertNotLockedOut } from '../../../abuse/attempt-gate.ts';
 import { loadUsers, type Owner } from '../../../users/load-users.ts';
 import type { FapiContext } from '../../context.ts';
 import { loadSignedInSession } from '../load-session.ts';
@@ -14,8 +14,7 @@ export async function loadVerifyingSession(ctx: FapiContext): Promise<{ session:
   const session = await loadSignedInSession(ctx, ctx.params.id!);
   const owner = (await loadUsers(ctx.tx, [session.user_id])).get(session.user_id);
   if (!owner) throw errors.notFound('session');
-  const locked = lockedForSeconds(owner.user, ctx.now);
-  if (locked > 0) throw errors.userLocked(locked);
+  await assertNotLockedOut(ctx, owner.user);
   return { session, owner };
 }
 

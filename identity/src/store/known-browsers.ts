@@ -1,0 +1,46 @@
+import type { Queryable } from '../db/database.ts';
+
+/**
+ * The wrong passwords or codes this browser sent for the account since its last sign-in there, or null if
+ * the user has never opened a session on it.
+ */
+export async function knownBrowserFailures(
+  db: Queryable,
+  userId: string,
+  clientId: string,
+): Promise<number | null> {
+  const [row] = await db.query<{ failed_attempts: number }>(
+    'SELECT failed_attempts FROM known_browsers WHERE user_id = $1 AND client_id = $2',
+    [userId, clientId],
+  );
+  return row ? row.failed_attempts : null;
+}
+
+/** A session opened for the user on this browser: known from now on, its own failures forgiven. */
+export async function rememberBrowser(
+  db: Queryable,
+  userId: string,
+  clientId: string,
+  now: Date,
+): Promise<void> {
+  await db.query(
+    `INSERT INTO known_browsers (user_id, client_id, failed_attempts, created_at, updated_at)
+     VALUES ($1, $2, 0, $3, $3)
+     ON CONFLICT (user_id, client_id) DO UPDATE SET failed_attempts = 0, updated_at = $3`,
+    [userId, clientId, now],
+  );
+}
+
+/** A wrong password or code from this browser, if it is known to the account (else nothing to count). */
+export async function countBrowserFailure(
+  db: Queryable,
+  userId: string,
+  clientId: string,
+  now: Date,
+): Promise<void> {
+  await db.query(
+    `UPDATE known_browsers SET failed_attempts = failed_attempts + 1, updated_at = $3
+     WHERE user_id = $1 AND client_id = $2`,
+    [userId, clientId, now],
+  );
+}
