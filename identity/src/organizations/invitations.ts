@@ -12,6 +12,7 @@ import { roleName } from '../serializers/organization.ts';
 import { countMembers, findOrganization, insertMembership, membershipOf } from '../store/organizations.ts';
 import type { InvitationRow, InvitationStatus, OrganizationRow } from '../store/rows.ts';
 import { findUserByEmail } from '../store/users.ts';
+import { assertMayManageRoles } from './role-management.ts';
 import { roleByKey } from './roles.ts';
 
 /**
@@ -101,6 +102,8 @@ export interface InvitationRequest {
   emailAddress: string | undefined;
   role: string | undefined;
   inviterUserId?: string | null;
+  /** The inviting member's role on the Frontend API, which must cover `role`; the Backend API has none. */
+  inviterRole?: string;
   publicMetadata?: Record<string, unknown>;
   privateMetadata?: Record<string, unknown>;
   /** Where the ticket link lands instead of the sign-in/sign-up page (must be on an allowed origin). */
@@ -136,6 +139,7 @@ function validateRequest(r: InvitationRequest, config: IdentityConfig): ValidReq
   const role = r.role?.trim();
   if (!role) throw errors.paramMissing('role');
   if (!roleByKey(role)) throw errors.paramValueInvalid('role', `${role} is not a role of this application.`);
+  assertMayManageRoles(r.inviterRole, role);
   const expiresInDays = r.expiresInDays ?? INVITATION_TTL_DAYS;
   if (!Number.isInteger(expiresInDays) || expiresInDays < 1 || expiresInDays > MAX_INVITATION_TTL_DAYS) {
     throw errors.paramValueInvalid(
@@ -369,14 +373,17 @@ export async function findOrganizationInvitation(
 // ---------------------------------------------------------------------------------------------------------
 // Revoking and accepting
 
+/** `actorRole`: the revoking member's role on the Frontend API, which must cover the invitation's role. */
 export async function revokeInvitation(
   tx: Queryable,
   organizationId: string,
   invitationId: string,
   now: Date,
+  actorRole?: string,
 ): Promise<InvitationRow> {
   const invitation = await findOrganizationInvitation(tx, organizationId, invitationId, now, { lock: true });
   if (!invitation) throw errors.notFound('organization invitation');
+  assertMayManageRoles(actorRole, invitation.role);
   if (invitation.status !== 'pending') throw errors.organizationInvitationNotPending();
   return setStatus(tx, invitation.id, 'revoked', now);
 }

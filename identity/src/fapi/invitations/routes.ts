@@ -52,7 +52,7 @@ const createInvitationRoute: FapiRoute = {
   method: 'POST',
   path: '/organizations/:id/invitations',
   async handler(ctx) {
-    const { organization, session } = await requireOrganization(
+    const { organization, session, membership } = await requireOrganization(
       ctx,
       ctx.params.id!,
       'org:sys_memberships:manage',
@@ -66,6 +66,7 @@ const createInvitationRoute: FapiRoute = {
           emailAddress: field(ctx.body, 'email_address'),
           role: field(ctx.body, 'role'),
           inviterUserId: session.user_id,
+          inviterRole: membership.role,
         },
       ],
       ctx.now,
@@ -79,7 +80,7 @@ const createInvitationsBulkRoute: FapiRoute = {
   method: 'POST',
   path: '/organizations/:id/invitations/bulk',
   async handler(ctx) {
-    const { organization, session } = await requireOrganization(
+    const { organization, session, membership } = await requireOrganization(
       ctx,
       ctx.params.id!,
       'org:sys_memberships:manage',
@@ -93,6 +94,7 @@ const createInvitationsBulkRoute: FapiRoute = {
         emailAddress,
         role,
         inviterUserId: session.user_id,
+        inviterRole: membership.role,
       })),
       ctx.now,
     );
@@ -107,8 +109,18 @@ const revokeInvitationRoute: FapiRoute = {
   method: 'POST',
   path: '/organizations/:id/invitations/:invitationId/revoke',
   async handler(ctx) {
-    const { organization } = await requireOrganization(ctx, ctx.params.id!, 'org:sys_memberships:manage');
-    const revoked = await revokeInvitation(ctx.tx, organization.id, ctx.params.invitationId!, ctx.now);
+    const { organization, membership } = await requireOrganization(
+      ctx,
+      ctx.params.id!,
+      'org:sys_memberships:manage',
+    );
+    const revoked = await revokeInvitation(
+      ctx.tx,
+      organization.id,
+      ctx.params.invitationId!,
+      ctx.now,
+      membership.role,
+    );
     return { response: invitationJSON(revoked, organization, { imageBase: imageBase(ctx) }) };
   },
 };
