@@ -8,6 +8,7 @@ import {
   type LockoutSettings,
   type RateLimitSettings,
 } from './abuse/abuse-settings.ts';
+import { sendLimitsFromEnv, type SendLimitSettings } from './mail/send-limits.ts';
 
 export type IdentityMode = 'development' | 'production';
 /** Which kind of publishable key the instance hands out: `pk_live_` (cookie) or `pk_test_` (dev browser). */
@@ -42,6 +43,8 @@ export interface IdentityConfig {
   maxCodeAttempts: number;
   rateLimits: RateLimitSettings;
   lockout: LockoutSettings;
+  /** Mail and SMS per recipient, invitations per organisation, inviter and request (mail/send-limits.ts). */
+  sendLimits: SendLimitSettings;
   /** Several accounts signed in on one browser (`IDENTITY_MULTI_SESSION`); Clerk's default is one. */
   multiSession: boolean;
   /** Sessions stay `pending` with the `choose-organization` task until an organisation is active. */
@@ -83,6 +86,7 @@ export function identityConfigFromEnv(
     maxCodeAttempts: 5,
     rateLimits: rateLimitsFromEnv(env),
     lockout: lockoutFromEnv(env),
+    sendLimits: sendLimitsFromEnv(env),
     multiSession: env.IDENTITY_MULTI_SESSION === 'true',
     forceOrganizationSelection: env.IDENTITY_FORCE_ORGANIZATION === 'true',
     deleteSelfEnabled: env.IDENTITY_DELETE_SELF_ENABLED !== 'false',

@@ -22,7 +22,7 @@ export const DEFAULT_RATE_LIMITS: RateLimitSettings = {
 };
 export const DEFAULT_LOCKOUT: LockoutSettings = { maxFailedAttempts: 100, durationSeconds: 3600 };
 
-function positiveInteger(env: NodeJS.ProcessEnv, name: string, fallback: number, max: number): number {
+export function positiveInteger(env: NodeJS.ProcessEnv, name: string, fallback: number, max: number): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);

@@ -7,6 +7,7 @@ import { validateEmail } from '../fapi/sign-ups/validate.ts';
 import { isAllowedRedirect } from '../http/redirects.ts';
 import { newId } from '../ids.ts';
 import { isTestEmail } from '../instance/test-mode.ts';
+import { chargeRecipients } from '../mail/send-limits.ts';
 import { organizationInvitationMail } from '../mail/templates.ts';
 import { roleName } from '../serializers/organization.ts';
 import { countMembers, findOrganization, insertMembership, membershipOf } from '../store/organizations.ts';
@@ -180,7 +181,8 @@ export function ticketUrl(
  * Invites every address (all or nothing: validation runs before anything is written). An address that
  * already has a pending invitation gets it refreshed (new role, ticket and expiry; the old link stops
  * working) rather than a second one. Each address is mailed its link, except Clerk test-mode addresses
- * on development instances.
+ * on development instances. At most `invitationsPerBulkRequest` addresses a request (Clerk's 10), each
+ * within its per-recipient sending limit.
  */
 export async function createInvitations(
   tx: Queryable,
@@ -190,6 +192,13 @@ export async function createInvitations(
   now: Date,
 ): Promise<IssuedInvitation[]> {
   if (!requests.length) throw errors.paramMissing('email_address');
+  const maxPerRequest = deps.config.sendLimits.invitationsPerBulkRequest;
+  if (requests.length > maxPerRequest) {
+    throw errors.paramValueInvalid(
+      'email_address',
+      `At most ${maxPerRequest} invitations can be sent in one request.`,
+    );
+  }
   const valid = requests.map((r) => validateRequest(r, deps.config));
   // One invitation per address; the last request for an address wins.
   const byEmail = new Map(valid.map((v) => [v.email, v]));
@@ -208,6 +217,9 @@ export async function createInvitations(
   const member = emails.find((e) => members.has(e));
   if (member) throw errors.alreadyMemberEmail(member);
   await assertRoomFor(tx, organization, emails, now);
+  // Every address is charged before the first mail goes out, so a refusal never follows a sent mail.
+  const mailed = emails.filter((e) => !(deps.config.mode === 'development' && isTestEmail(e)));
+  await chargeRecipients(tx, deps.config.sendLimits, 'mail', mailed, now);
 
   // A pending invitation past its expiry is settled as expired, so the address gets a fresh one.
   await tx.query(
