@@ -15,6 +15,7 @@ import {
 import { trustedProxiesFrom, type TrustedProxies } from './http/trusted-proxies.ts';
 import { clientCreationsPerIpFromEnv } from './abuse/client-creation.ts';
 import { retentionFromEnv, type RetentionSettings } from './retention/settings.ts';
+import { sendLimitsFromEnv, type SendLimitSettings } from './mail/send-limits.ts';
 
 export type IdentityMode = 'development' | 'production';
 /** Which kind of publishable key the instance hands out: `pk_live_` (cookie) or `pk_test_` (dev browser). */
@@ -57,6 +58,8 @@ export interface IdentityConfig {
   attemptDelay: AttemptDelaySettings;
   /** Argon2 work at once in this process (process-wide: the last identity started sets it). */
   passwordHashing: PasswordHashingSettings;
+  /** Mail and SMS per recipient, invitations per organisation, inviter and request (mail/send-limits.ts). */
+  sendLimits: SendLimitSettings;
   /** Several accounts signed in on one browser (`IDENTITY_MULTI_SESSION`); Clerk's default is one. */
   multiSession: boolean;
   /** Sessions stay `pending` with the `choose-organization` task until an organisation is active. */
@@ -104,6 +107,7 @@ export function identityConfigFromEnv(
     retention: retentionFromEnv(env),
     attemptDelay: attemptDelayFromEnv(env),
     passwordHashing: passwordHashingFromEnv(env),
+    sendLimits: sendLimitsFromEnv(env),
     multiSession: env.IDENTITY_MULTI_SESSION === 'true',
     forceOrganizationSelection: env.IDENTITY_FORCE_ORGANIZATION === 'true',
     deleteSelfEnabled: env.IDENTITY_DELETE_SELF_ENABLED !== 'false',

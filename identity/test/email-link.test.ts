@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { emailLinkSettingsFromEnv, type EmailLinkSettings } from '../src/email-links/settings.ts';
+import { DEFAULT_SEND_LIMITS } from '../src/mail/send-limits.ts';
 import { forEachBackend } from './support/backends.ts';
 import { latestLink, openLink } from './support/email-links.ts';
 import { PASSWORD, signUp } from './support/flows.ts';
@@ -30,7 +31,13 @@ forEachBackend('email links', (backend) => {
     let emailId: string;
     let userId: string;
     before(async () => {
-      h = await Harness.start(backend);
+      // Every test here mails one address, far more often than a person would: the per-recipient sending
+      // limit (send-limits.test.ts) is raised out of the way.
+      h = await Harness.start(backend, {
+        config: {
+          sendLimits: { ...DEFAULT_SEND_LIMITS, perRecipientPer10Minutes: 1000, perRecipientPerDay: 1000 },
+        },
+      });
       email = uniqueEmail('lin');
       const result = await signUp(h, h.browser(), email);
       userId = result.userId;

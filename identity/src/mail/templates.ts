@@ -3,6 +3,28 @@ import type { MailMessage } from './mailer.ts';
 const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
+/** Control characters, line and paragraph separators, and the bidirectional overrides and isolates. */
+// eslint-disable-next-line no-control-regex
+const UNSAFE_CHARACTERS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]+/g;
+const MAX_NAME_LENGTH = 64;
+
+/**
+ * Text someone else chose (an organisation's or a member's name) as it may appear in a mail: on one line,
+ * without characters that hide or reorder what follows, and at most 64 characters, so a name cannot
+ * smuggle in headers, lines of its own or a long message.
+ */
+export function mailSafeName(value: string): string {
+  const flat = [...value.replace(UNSAFE_CHARACTERS, ' ').replace(/\s+/g, ' ').trim()];
+  if (flat.length <= MAX_NAME_LENGTH) return flat.join('');
+  return `${flat
+    .slice(0, MAX_NAME_LENGTH - 1)
+    .join('')
+    .trimEnd()}…`;
+}
+
+/** A header value: the operator's application name is trusted, but still never breaks a line. */
+const headerSafe = (value: string) => value.replace(UNSAFE_CHARACTERS, ' ').trim();
+
 export function verificationCodeMail(
   to: string,
   code: string,
@@ -17,8 +39,8 @@ export function verificationCodeMail(
         : 'sign in';
   const subject =
     purpose === 'reset_password'
-      ? `${code} is your ${appName} password reset code`
-      : `${code} is your ${appName} verification code`;
+      ? `${code} is your ${headerSafe(appName)} password reset code`
+      : `${code} is your ${headerSafe(appName)} verification code`;
   const text = `Enter this code to ${action} on ${appName}:\n\n${code}\n\nThe code expires in 10 minutes. If you did not request it, you can ignore this email.\n`;
   const html = `<!doctype html><html><body style="font-family:system-ui,sans-serif">
 <p>Enter this code to ${escapeHtml(action)} on ${escapeHtml(appName)}:</p>
@@ -47,8 +69,8 @@ export function emailLinkMail(
   const expiry = `The link works once${where} and expires in ${minutes} minute${minutes === 1 ? '' : 's'}. If you did not request it, you can ignore this email.`;
   const subject =
     input.purpose === 'sign_up'
-      ? `Verify your email address for ${input.appName}`
-      : `Sign in to ${input.appName}`;
+      ? `Verify your email address for ${headerSafe(input.appName)}`
+      : `Sign in to ${headerSafe(input.appName)}`;
   const text = `Open this link to ${action} on ${input.appName}:\n\n${input.url}\n\n${expiry}\n`;
   const html = `<!doctype html><html><body style="font-family:system-ui,sans-serif">
 <p>Open this link to ${escapeHtml(action)} on ${escapeHtml(input.appName)}:</p>
@@ -70,10 +92,13 @@ export function organizationInvitationMail(
     appName: string;
   },
 ): MailMessage {
-  const who = input.inviterName ? `${input.inviterName} has invited you` : 'You have been invited';
-  const intro = `${who} to join ${input.organizationName} on ${input.appName} as ${input.roleName}.`;
+  // The names are the inviter's to choose: never in the subject (what a spammer would want shown), and
+  // in the body quoted and bounded, so they read as a name rather than as our words.
+  const inviter = input.inviterName ? mailSafeName(input.inviterName) : '';
+  const who = inviter ? `“${inviter}” has invited you` : 'You have been invited';
+  const intro = `${who} to join the organization “${mailSafeName(input.organizationName)}” on ${input.appName} as ${input.roleName}.`;
   const expires = input.expiresAt.toISOString().slice(0, 10);
-  const subject = `Invitation to join ${input.organizationName} on ${input.appName}`;
+  const subject = `You have been invited to an organization on ${headerSafe(input.appName)}`;
   const text = `${intro}\n\nAccept the invitation:\n${input.url}\n\nThe link works once and expires on ${expires}. If you did not expect this invitation, you can ignore this email.\n`;
   const html = `<!doctype html><html><body style="font-family:system-ui,sans-serif">
 <p>${escapeHtml(intro)}</p>

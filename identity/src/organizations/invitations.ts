@@ -7,11 +7,13 @@ import { validateEmail } from '../fapi/sign-ups/validate.ts';
 import { isAllowedRedirect } from '../http/redirects.ts';
 import { newId } from '../ids.ts';
 import { isTestEmail } from '../instance/test-mode.ts';
+import { chargeRecipients } from '../mail/send-limits.ts';
 import { organizationInvitationMail } from '../mail/templates.ts';
 import { roleName } from '../serializers/organization.ts';
 import { countMembers, findOrganization, insertMembership, membershipOf } from '../store/organizations.ts';
 import type { InvitationRow, InvitationStatus, OrganizationRow } from '../store/rows.ts';
 import { findUserByEmail } from '../store/users.ts';
+import { assertMayManageRoles } from './role-management.ts';
 import { roleByKey } from './roles.ts';
 
 /**
@@ -101,6 +103,8 @@ export interface InvitationRequest {
   emailAddress: string | undefined;
   role: string | undefined;
   inviterUserId?: string | null;
+  /** The inviting member's role on the Frontend API, which must cover `role`; the Backend API has none. */
+  inviterRole?: string;
   publicMetadata?: Record<string, unknown>;
   privateMetadata?: Record<string, unknown>;
   /** Where the ticket link lands instead of the sign-in/sign-up page (must be on an allowed origin). */
@@ -136,6 +140,7 @@ function validateRequest(r: InvitationRequest, config: IdentityConfig): ValidReq
   const role = r.role?.trim();
   if (!role) throw errors.paramMissing('role');
   if (!roleByKey(role)) throw errors.paramValueInvalid('role', `${role} is not a role of this application.`);
+  assertMayManageRoles(r.inviterRole, role);
   const expiresInDays = r.expiresInDays ?? INVITATION_TTL_DAYS;
   if (!Number.isInteger(expiresInDays) || expiresInDays < 1 || expiresInDays > MAX_INVITATION_TTL_DAYS) {
     throw errors.paramValueInvalid(
@@ -176,7 +181,8 @@ export function ticketUrl(
  * Invites every address (all or nothing: validation runs before anything is written). An address that
  * already has a pending invitation gets it refreshed (new role, ticket and expiry; the old link stops
  * working) rather than a second one. Each address is mailed its link, except Clerk test-mode addresses
- * on development instances.
+ * on development instances. At most `invitationsPerBulkRequest` addresses a request (Clerk's 10), each
+ * within its per-recipient sending limit.
  */
 export async function createInvitations(
   tx: Queryable,
@@ -186,6 +192,13 @@ export async function createInvitations(
   now: Date,
 ): Promise<IssuedInvitation[]> {
   if (!requests.length) throw errors.paramMissing('email_address');
+  const maxPerRequest = deps.config.sendLimits.invitationsPerBulkRequest;
+  if (requests.length > maxPerRequest) {
+    throw errors.paramValueInvalid(
+      'email_address',
+      `At most ${maxPerRequest} invitations can be sent in one request.`,
+    );
+  }
   const valid = requests.map((r) => validateRequest(r, deps.config));
   // One invitation per address; the last request for an address wins.
   const byEmail = new Map(valid.map((v) => [v.email, v]));
@@ -204,6 +217,9 @@ export async function createInvitations(
   const member = emails.find((e) => members.has(e));
   if (member) throw errors.alreadyMemberEmail(member);
   await assertRoomFor(tx, organization, emails, now);
+  // Every address is charged before the first mail goes out, so a refusal never follows a sent mail.
+  const mailed = emails.filter((e) => !(deps.config.mode === 'development' && isTestEmail(e)));
+  await chargeRecipients(tx, deps.config.sendLimits, 'mail', mailed, now);
 
   // A pending invitation past its expiry is settled as expired, so the address gets a fresh one.
   await tx.query(
@@ -369,14 +385,17 @@ export async function findOrganizationInvitation(
 // ---------------------------------------------------------------------------------------------------------
 // Revoking and accepting
 
+/** `actorRole`: the revoking member's role on the Frontend API, which must cover the invitation's role. */
 export async function revokeInvitation(
   tx: Queryable,
   organizationId: string,
   invitationId: string,
   now: Date,
+  actorRole?: string,
 ): Promise<InvitationRow> {
   const invitation = await findOrganizationInvitation(tx, organizationId, invitationId, now, { lock: true });
   if (!invitation) throw errors.notFound('organization invitation');
+  assertMayManageRoles(actorRole, invitation.role);
   if (invitation.status !== 'pending') throw errors.organizationInvitationNotPending();
   return setStatus(tx, invitation.id, 'revoked', now);
 }

@@ -18,13 +18,15 @@ import {
 import type { MembershipRow, OrganizationRow, UserRow } from '../store/rows.ts';
 import { emailAddressesOf, findUserById } from '../store/users.ts';
 import { deepMerge } from '../util/deep-merge.ts';
+import { assertMayManageRoles } from './role-management.ts';
 import { ADMIN_ROLE, roleByKey } from './roles.ts';
 
 /**
  * Organisation memberships, shared by the Frontend API (the Clerk components, where the caller's
  * permission has already been checked) and the Backend API: adding a member, changing a role, removing
  * a member or leaving. Every change runs under a lock of the organisation row, so the last-admin rule
- * holds even when two admins demote each other at the same moment.
+ * holds even when two admins demote each other at the same moment. `actorRole` is the acting member's
+ * role on the Frontend API (see role-management.ts); the Backend API passes none.
  */
 
 /** The trimmed role key, if it is one of the instance's roles. */
@@ -62,10 +64,12 @@ export async function addMember(
   organization: OrganizationRow,
   input: { userId: string | undefined; role: string | undefined },
   now: Date,
+  actorRole?: string,
 ): Promise<MembershipRow> {
   const userId = input.userId?.trim();
   if (!userId) throw errors.paramMissing('user_id');
   const role = validateRole(input.role);
+  assertMayManageRoles(actorRole, role);
   await lock(tx, organization);
   if (!(await findUserById(tx, userId))) throw errors.notFound('user');
   if (await membershipOf(tx, organization.id, userId)) throw errors.alreadyMember();
@@ -82,18 +86,20 @@ export async function changeRole(
   userId: string,
   rawRole: string | undefined,
   now: Date,
+  actorRole?: string,
 ): Promise<MembershipRow> {
   const role = validateRole(rawRole);
   await lock(tx, organization);
   const membership = await existingMembership(tx, organization.id, userId);
+  assertMayManageRoles(actorRole, role, membership.role);
   if (membership.role === role) return membership;
   await assertNotLastAdmin(tx, membership);
   return updateMembershipRole(tx, organization.id, userId, role, now);
 }
 
 /**
- * Removes a member (or, from `/me`, the caller leaves). Their sessions that had the organisation active
- * drop it, so their next token carries no organisation.
+ * Removes a member (or, from `/me`, the caller leaves: no `actorRole`, anyone may leave). Their sessions
+ * that had the organisation active drop it, so their next token carries no organisation.
  */
 export async function removeMember(
   tx: Queryable,
@@ -101,9 +107,11 @@ export async function removeMember(
   organization: OrganizationRow,
   userId: string,
   now: Date,
+  actorRole?: string,
 ): Promise<MembershipRow> {
   await lock(tx, organization);
   const membership = await existingMembership(tx, organization.id, userId);
+  assertMayManageRoles(actorRole, membership.role);
   await assertNotLastAdmin(tx, membership);
   await deleteMembership(tx, organization.id, userId, now);
   await settleSessionsWithoutOrganization(tx, deps, [userId], now);

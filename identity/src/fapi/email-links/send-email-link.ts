@@ -1,6 +1,7 @@
 import { errors } from '../../errors.ts';
 import { issueEmailLink, type EmailLinkPurpose } from '../../email-links/email-link-store.ts';
 import { isAllowedRedirect } from '../../http/redirects.ts';
+import { chargeRecipients } from '../../mail/send-limits.ts';
 import { emailLinkMail } from '../../mail/templates.ts';
 import type { VerificationState } from '../../store/rows.ts';
 import type { FapiContext } from '../context.ts';
@@ -31,6 +32,7 @@ export async function sendEmailLink(
   }
   // Absolute, on an allowed origin: /v1/verify navigates there with the outcome.
   const redirectUrl = new URL(input.redirectUrl, config.publicUrl).toString();
+  await chargeRecipients(ctx.tx, config.sendLimits, 'mail', [input.email], ctx.now);
   const client = await ctx.ensureClient();
   const { token, expireAt } = await issueEmailLink(ctx.tx, {
     purpose: input.purpose,

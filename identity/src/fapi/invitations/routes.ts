@@ -1,5 +1,6 @@
 import type { IdentityConfig } from '../../config.ts';
 import { errors } from '../../errors.ts';
+import { chargeSends, invitationRules } from '../../mail/send-limits.ts';
 import {
   acceptInvitationAsUser,
   createInvitations,
@@ -24,6 +25,21 @@ function fields(body: FormBody, name: string): string[] {
 }
 
 const imageBase = (ctx: FapiContext) => ctx.deps.fapiBase;
+
+/**
+ * Invitations mail text chosen by the inviter (the organisation's name, their own) to any address, so
+ * besides each recipient's limit an organisation and a member may send only so many an hour; each
+ * address counts once. Counted with the request: a refused one rolls back and sends nothing.
+ */
+async function chargeInvitations(
+  ctx: FapiContext,
+  organizationId: string,
+  inviterUserId: string,
+  count: number,
+): Promise<void> {
+  const rules = invitationRules(ctx.deps.config.sendLimits, { organizationId, inviterUserId });
+  await chargeSends(ctx.tx, Array.from({ length: count }, () => rules).flat(), ctx.now);
+}
 
 /** GET /organizations/:id/invitations — Members → Invitations tab (`status` repeated, paginated). */
 const listInvitationsRoute: FapiRoute = {
@@ -52,11 +68,12 @@ const createInvitationRoute: FapiRoute = {
   method: 'POST',
   path: '/organizations/:id/invitations',
   async handler(ctx) {
-    const { organization, session } = await requireOrganization(
+    const { organization, session, membership } = await requireOrganization(
       ctx,
       ctx.params.id!,
       'org:sys_memberships:manage',
     );
+    await chargeInvitations(ctx, organization.id, session.user_id, 1);
     const [issued] = await createInvitations(
       ctx.tx,
       ctx.deps,
@@ -66,6 +83,7 @@ const createInvitationRoute: FapiRoute = {
           emailAddress: field(ctx.body, 'email_address'),
           role: field(ctx.body, 'role'),
           inviterUserId: session.user_id,
+          inviterRole: membership.role,
         },
       ],
       ctx.now,
@@ -79,20 +97,26 @@ const createInvitationsBulkRoute: FapiRoute = {
   method: 'POST',
   path: '/organizations/:id/invitations/bulk',
   async handler(ctx) {
-    const { organization, session } = await requireOrganization(
+    const { organization, session, membership } = await requireOrganization(
       ctx,
       ctx.params.id!,
       'org:sys_memberships:manage',
     );
     const role = field(ctx.body, 'role');
+    const addresses = fields(ctx.body, 'email_address');
+    // An oversized request is refused for its size (in createInvitations), not counted address by address.
+    if (addresses.length <= ctx.deps.config.sendLimits.invitationsPerBulkRequest) {
+      await chargeInvitations(ctx, organization.id, session.user_id, addresses.length);
+    }
     const issued = await createInvitations(
       ctx.tx,
       ctx.deps,
       organization,
-      fields(ctx.body, 'email_address').map((emailAddress) => ({
+      addresses.map((emailAddress) => ({
         emailAddress,
         role,
         inviterUserId: session.user_id,
+        inviterRole: membership.role,
       })),
       ctx.now,
     );
@@ -107,8 +131,18 @@ const revokeInvitationRoute: FapiRoute = {
   method: 'POST',
   path: '/organizations/:id/invitations/:invitationId/revoke',
   async handler(ctx) {
-    const { organization } = await requireOrganization(ctx, ctx.params.id!, 'org:sys_memberships:manage');
-    const revoked = await revokeInvitation(ctx.tx, organization.id, ctx.params.invitationId!, ctx.now);
+    const { organization, membership } = await requireOrganization(
+      ctx,
+      ctx.params.id!,
+      'org:sys_memberships:manage',
+    );
+    const revoked = await revokeInvitation(
+      ctx.tx,
+      organization.id,
+      ctx.params.invitationId!,
+      ctx.now,
+      membership.role,
+    );
     return { response: invitationJSON(revoked, organization, { imageBase: imageBase(ctx) }) };
   },
 };

@@ -56,29 +56,42 @@ export const addMembershipRoute: FapiRoute = {
   method: 'POST',
   path: '/organizations/:id/memberships',
   async handler(ctx) {
-    const { organization } = await requireOrganization(ctx, ctx.params.id!, 'org:sys_memberships:manage');
+    const { organization, membership: actor } = await requireOrganization(
+      ctx,
+      ctx.params.id!,
+      'org:sys_memberships:manage',
+    );
     const membership = await addMember(
       ctx.tx,
       organization,
       { userId: field(ctx.body, 'user_id'), role: field(ctx.body, 'role') },
       ctx.now,
+      actor.role,
     );
     return { response: await membershipJSONOf(ctx.tx, ctx.deps, membership, organization) };
   },
 };
 
-/** PATCH /organizations/:id/memberships/:userId — Members → change role (keyed by user id). */
+/**
+ * PATCH /organizations/:id/memberships/:userId — Members → change role (keyed by user id). Like adding
+ * and removing, only for roles the caller's own role covers (organizations/role-management.ts).
+ */
 export const updateMembershipRoute: FapiRoute = {
   method: 'PATCH',
   path: '/organizations/:id/memberships/:userId',
   async handler(ctx) {
-    const { organization } = await requireOrganization(ctx, ctx.params.id!, 'org:sys_memberships:manage');
+    const { organization, membership: actor } = await requireOrganization(
+      ctx,
+      ctx.params.id!,
+      'org:sys_memberships:manage',
+    );
     const membership = await changeRole(
       ctx.tx,
       organization,
       ctx.params.userId!,
       field(ctx.body, 'role'),
       ctx.now,
+      actor.role,
     );
     return { response: await membershipJSONOf(ctx.tx, ctx.deps, membership, organization) };
   },
@@ -89,8 +102,19 @@ export const removeMembershipRoute: FapiRoute = {
   method: 'DELETE',
   path: '/organizations/:id/memberships/:userId',
   async handler(ctx) {
-    const { organization } = await requireOrganization(ctx, ctx.params.id!, 'org:sys_memberships:manage');
-    const membership = await removeMember(ctx.tx, ctx.deps, organization, ctx.params.userId!, ctx.now);
+    const { organization, membership: actor } = await requireOrganization(
+      ctx,
+      ctx.params.id!,
+      'org:sys_memberships:manage',
+    );
+    const membership = await removeMember(
+      ctx.tx,
+      ctx.deps,
+      organization,
+      ctx.params.userId!,
+      ctx.now,
+      actor.role,
+    );
     return { response: await membershipJSONOf(ctx.tx, ctx.deps, membership, organization) };
   },
 };

@@ -1,8 +1,7 @@
 import { sixDigitCode } from '../../crypto/secrets.ts';
-import { errors } from '../../errors.ts';
 import { isTestPhoneNumber, TEST_MODE_CODE } from '../../instance/test-mode.ts';
 import { verificationCodeSms, type PhoneCodePurpose } from '../../sms/templates.ts';
-import { hit, type RateLimitRule } from '../../store/rate-limits.ts';
+import { chargeSends, recipientRules } from '../../mail/send-limits.ts';
 import type { VerificationState } from '../../store/rows.ts';
 import { issueCode } from '../../store/verification-codes.ts';
 import type { FapiContext } from '../context.ts';
@@ -10,14 +9,10 @@ import { phoneNumbersDisabled } from './phone-numbers-enabled.ts';
 
 /**
  * Every SMS costs money and can be abused to pump messages to premium numbers, so besides each route's
- * per-attempt limit, sending is limited per number and per client IP (counted in the database, shared by
- * every instance).
+ * per-attempt limit, sending is limited per number (the per-recipient limit mail shares,
+ * mail/send-limits.ts) and per client IP (counted in the database, shared by every instance).
  */
-export const SMS_LIMITS = {
-  perNumber: { limit: 5, windowSeconds: 600 },
-  perNumberPerDay: { limit: 20, windowSeconds: 24 * 3600 },
-  perIp: { limit: 30, windowSeconds: 3600 },
-} as const;
+export const SMS_PER_IP = { limit: 30, windowSeconds: 3600 } as const;
 
 /**
  * Issues and sends a one-time code by SMS for `subject`. Only its keyed hash is stored; the code leaves
@@ -40,16 +35,11 @@ export async function sendPhoneCode(
   const sender = testMode ? null : sms;
   if (!testMode) {
     if (!sender) throw phoneNumbersDisabled();
-    const rules: RateLimitRule[] = [
-      { key: `sms:to:${input.phone}`, ...SMS_LIMITS.perNumber },
-      { key: `sms:to_day:${input.phone}`, ...SMS_LIMITS.perNumberPerDay },
-      { key: `sms:ip:${ctx.ip}`, ...SMS_LIMITS.perIp },
-    ];
-    for (const rule of rules) {
-      // Counted in the request's transaction: a refused send rolls back with it, an accepted one stays.
-      const wait = await hit(ctx.tx, rule, ctx.now);
-      if (wait > 0) throw errors.tooManyRequests(wait);
-    }
+    await chargeSends(
+      ctx.tx,
+      [...recipientRules(config.sendLimits, 'sms', input.phone), { key: `sms:ip:${ctx.ip}`, ...SMS_PER_IP }],
+      ctx.now,
+    );
   }
   const code = testMode ? TEST_MODE_CODE : sixDigitCode();
   const expireAt = await issueCode(ctx.tx, {

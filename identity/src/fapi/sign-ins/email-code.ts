@@ -5,10 +5,12 @@ import { issueCode } from '../../store/verification-codes.ts';
 import { sixDigitCode } from '../../crypto/secrets.ts';
 import type { FapiContext } from '../context.ts';
 import { isTestEmail, TEST_MODE_CODE } from '../../instance/test-mode.ts';
+import { chargeRecipients } from '../../mail/send-limits.ts';
 
 /**
  * Issues and sends a one-time email code for `subject`. Only its keyed hash is stored; the code itself
- * leaves this function only inside the email.
+ * leaves this function only inside the email. Each mail counts towards the address's sending limit
+ * (mail/send-limits.ts); beyond it nothing is issued or sent.
  */
 export async function sendEmailCode(
   ctx: FapiContext,
@@ -22,6 +24,7 @@ export async function sendEmailCode(
 ): Promise<VerificationState> {
   const { config, keys, mailer } = ctx.deps;
   const testMode = config.mode === 'development' && isTestEmail(input.email);
+  if (!testMode) await chargeRecipients(ctx.tx, config.sendLimits, 'mail', [input.email], ctx.now);
   const code = testMode ? TEST_MODE_CODE : sixDigitCode();
   const expireAt = await issueCode(ctx.tx, {
     subject: input.subject,
