@@ -16,6 +16,11 @@ export const RAISED_LIMITS: Record<string, string> = {
   IDENTITY_RATE_LIMIT_SIGN_IN_PER_IDENTIFIER: '100000',
   IDENTITY_RATE_LIMIT_CODE_ATTEMPTS_PER_IP: '100000',
   IDENTITY_LOCKOUT_MAX_ATTEMPTS: '1000000',
+  // Every password sign-in comes from a fresh browser (a new client) on 127.0.0.1.
+  IDENTITY_RATE_LIMIT_CLIENTS_PER_IP: '1000000',
+  // Argon2 keeps its per-process cap (IDENTITY_PASSWORD_HASH_CONCURRENCY); only the queue is long enough
+  // that c=64 waits instead of being answered 429.
+  IDENTITY_PASSWORD_HASH_QUEUE: '1000',
 };
 
 export interface ProductServer {
