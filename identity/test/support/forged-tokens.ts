@@ -257,7 +257,9 @@ export const FORGERIES: Forgery[] = [
   // Broken tokens.
   {
     name: 'the signature truncated',
-    because: MALFORMED,
+    // Refused as malformed, or, when the characters left still decode (about one token in sixteen, by the
+    // bits of its last character), as a wrong signature: either way refused (seen failing one CI run).
+    because: new RegExp(`${MALFORMED.source}|${SIGNATURE.source}`),
     forge: async ({ genuine }) => genuine.slice(0, -12),
   },
   {
