@@ -1,0 +1,2 @@
+// The contract between web, server and identity. Each subject has its own file; this re-exports them.
+export {};
