@@ -31,6 +31,8 @@ export async function createI18n(options: CreateI18nOptions): Promise<i18n> {
     preload: LANGUAGES.map(languagePathCode),
     load: 'currentOnly',
     fallbackLng: false,
+    // An empty translation counts as missing (i18next 27's default, stated for i18next 26).
+    returnEmptyString: false,
     ns: [TRANSLATIONS_NAMESPACE],
     defaultNS: TRANSLATIONS_NAMESPACE,
     // React escapes what it renders; escaping here as well would show entities.
