@@ -6,3 +6,6 @@ export * from './errors.ts';
 export * from './api/me.ts';
 export * from './api/current-organization.ts';
 export * from './api/client-organizations.ts';
+
+// For workspaces that read or write with these schemas without depending on zod themselves.
+export type { ZodType as Schema, input as SchemaInput, output as SchemaOutput } from 'zod';
