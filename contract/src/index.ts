@@ -1,2 +1,11 @@
-// The contract between web, server and identity. Each subject has its own file; this re-exports them.
-export {};
+// The one contract between web, server and identity, as runtime schemas (zod) and the types they infer.
+// Each subject has its own file; this re-exports them.
+export * from './organization-metadata.ts';
+export * from './roles.ts';
+export * from './errors.ts';
+export * from './api/me.ts';
+export * from './api/current-organization.ts';
+export * from './api/client-organizations.ts';
+
+// For workspaces that read or write with these schemas without depending on zod themselves.
+export type { ZodType as Schema, input as SchemaInput, output as SchemaOutput } from 'zod';

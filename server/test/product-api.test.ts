@@ -1,100 +1,126 @@
-import { after, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import Fastify, { type FastifyInstance } from 'fastify';
-import type { AuthContext } from '../src/auth/authenticate.ts';
-import type { ApiDeps } from '../src/api/deps.ts';
-import { InMemoryBackend, fakeApiDeps } from './support/in-memory-backend.ts';
-import { registerProductApi } from '../src/api/product-api.ts';
+import { after, before, describe, test } from 'node:test';
+import { currentOrganizationSchema, meSchema, permissionsOf } from '@app/contract';
+import type { FastifyInstance } from 'fastify';
+import { answerWith } from '../src/api/contract-io.ts';
 import { requireAuth } from '../src/api/require-auth.ts';
 import { ADMIN_RIGHTS_ROLES, requireOrgRole } from '../src/api/require-org-role.ts';
 import { defaultOrganizationMetadata } from '../src/organizations/default-metadata.ts';
+import { DatabaseFaults } from './support/database-faults.ts';
+import {
+  signUpUser,
+  startEmbeddedServer,
+  type EmbeddedServer,
+  type User,
+} from './support/embedded-server.ts';
+import {
+  backendApi,
+  namedUser,
+  productApiOn,
+  sessionToken,
+  storedOrganization,
+  teamOrganization,
+  type Call,
+  type Organization,
+  type Team,
+} from './support/product-api-world.ts';
 
-const signedIn = (overrides: Partial<AuthContext> = {}): AuthContext => ({
-  userId: 'user_1',
-  sessionId: 'sess_1',
-  orgId: null,
-  orgSlug: null,
-  orgRole: null,
-  orgPermissions: [],
-  ...overrides,
-});
-
-const inOrg = (orgId: string, orgRole: string) =>
-  signedIn({ orgId, orgSlug: `${orgId}-slug`, orgRole, orgPermissions: ['org:sys_memberships:read'] });
-
+/**
+ * The product API against the real embedded identity provider, in-process: real sign-ups and
+ * memberships, session tokens verified by @clerk/backend, the Backend API over HTTP. Outages are the
+ * provider's own answers to a failing database (support/database-faults.ts).
+ */
 describe('product API', () => {
-  let backend: InMemoryBackend;
-  let app: FastifyInstance;
-  const tokens = new Map<string, AuthContext>();
+  const faults = new DatabaseFaults();
+  let server: EmbeddedServer;
+  let call: Call;
+  let team: Team;
+  let acme: Organization;
 
-  const deps: ApiDeps = fakeApiDeps(() => backend, tokens);
-
-  const get = async (url: string, token?: string) => {
-    const res = await app.inject({
-      method: 'GET',
-      url,
-      headers: token ? { authorization: `Bearer ${token}` } : {},
-    });
-    return { status: res.statusCode, headers: res.headers, body: res.json() as Record<string, unknown> };
-  };
-
-  beforeEach(async () => {
-    await app?.close();
-    backend = new InMemoryBackend();
-    backend.add({ id: 'org_a', name: 'Acme Security', slug: 'acme', publicMetadata: {} });
-    backend.add({ id: 'org_b', name: 'Beta Audits', slug: 'beta', publicMetadata: null });
-    tokens.clear();
-    tokens.set('none', signedIn());
-    tokens.set('admin-a', inOrg('org_a', 'org:admin'));
-    tokens.set('member-a', inOrg('org_a', 'org:member'));
-    tokens.set('vciso-a', inOrg('org_a', 'org:vciso'));
-    tokens.set('admin-b', inOrg('org_b', 'org:admin'));
-    tokens.set('admin-gone', inOrg('org_deleted', 'org:admin'));
-    app = Fastify({ logger: false });
-    await app.register(
-      async (api) => {
-        registerProductApi(api, deps);
-        api.get(
-          '/admin-only',
-          { preHandler: [requireAuth(deps), requireOrgRole(ADMIN_RIGHTS_ROLES)] },
-          async () => ({ ok: true }),
-        );
-      },
-      { prefix: '/api' },
-    );
+  before(async () => {
+    server = await startEmbeddedServer({ wrapDatabase: faults.wrap });
+    ({ call } = await productApiOn(server, (api: FastifyInstance, deps) => {
+      api.get(
+        '/admin-only',
+        { preHandler: [requireAuth(deps), requireOrgRole(ADMIN_RIGHTS_ROLES)] },
+        async () => ({
+          ok: true,
+        }),
+      );
+      // An answer the contract does not allow: a handler bug the schema stops before it is sent.
+      api.get('/broken-me', { preHandler: requireAuth(deps) }, async () =>
+        answerWith(meSchema, { userId: 'user_1' } as never),
+      );
+    }));
+    team = {
+      admin: await namedUser(server, 'admin', 'Ada', 'Lovelace'),
+      vciso: await namedUser(server, 'vciso', 'Grace', 'Hopper'),
+      member: await namedUser(server, 'member', 'Alan', null),
+    };
+    acme = await teamOrganization(server, team, 'Acme Security');
   });
+  after(() => server?.stop());
 
-  after(async () => {
-    await app?.close();
-  });
+  const token = (user: User, organization: Organization | null) =>
+    sessionToken(user, organization?.id ?? null);
 
   describe('GET /api/me', () => {
-    test('401 unauthenticated without a session token', async () => {
-      const res = await get('/api/me');
+    test('401 unauthenticated without a session token, or with a forged one', async () => {
+      const res = await call(null, 'GET', '/api/me');
       assert.equal(res.status, 401);
       assert.equal(res.headers['www-authenticate'], 'Bearer');
       assert.deepEqual(res.body, {
         errors: [{ code: 'unauthenticated', message: 'Missing bearer session token.' }],
       });
+      const real = await token(team.admin, acme);
+      const forged = `${real.slice(0, -4)}AAAA`;
+      const refused = await call(forged, 'GET', '/api/me');
+      assert.equal(refused.status, 401);
+      assert.equal(refused.body.errors[0].code, 'unauthenticated');
     });
 
-    test('adds the active organisation, role and permissions from the token to the existing fields', async () => {
-      const res = await get('/api/me', 'admin-a');
-      assert.equal(res.status, 200);
+    test('the caller, their active organisation, role and permissions, from the verified token', async () => {
+      const res = await call(await token(team.admin, acme), 'GET', '/api/me');
+      assert.equal(res.status, 200, JSON.stringify(res.body));
       assert.deepEqual(res.body, {
-        userId: 'user_1',
-        sessionId: 'sess_1',
-        orgId: 'org_a',
-        orgSlug: 'org_a-slug',
+        userId: team.admin.userId,
+        sessionId: team.admin.sessionId,
+        orgId: acme.id,
+        orgSlug: acme.slug,
         orgRole: 'org:admin',
-        orgPermissions: ['org:sys_memberships:read'],
-        user: { id: 'user_1', firstName: 'Ada', lastName: null, primaryEmailAddress: 'ada@example.com' },
+        orgPermissions: res.body.orgPermissions,
+        user: {
+          id: team.admin.userId,
+          firstName: 'Ada',
+          lastName: 'Lovelace',
+          primaryEmailAddress: team.admin.email,
+        },
         actor: null,
       });
+      // The token's permissions are the role's, as the contract declares them.
+      assert.ok(res.body.orgPermissions.length > 0);
+      for (const permission of res.body.orgPermissions)
+        assert.ok(permissionsOf('org:admin').includes(permission), permission);
+      assert.deepEqual(meSchema.parse(res.body), res.body);
+    });
+
+    test('each caller is themselves: another member of the same organisation gets their own name and role', async () => {
+      const res = await call(await token(team.member, acme), 'GET', '/api/me');
+      assert.equal(res.status, 200);
+      assert.equal(res.body.userId, team.member.userId);
+      assert.equal(res.body.orgRole, 'org:member');
+      assert.deepEqual(res.body.user, {
+        id: team.member.userId,
+        firstName: 'Alan',
+        lastName: null,
+        primaryEmailAddress: team.member.email,
+      });
+      assert.equal(permissionsOf('org:member').includes('org:modules:manage'), false);
+      assert.equal(res.body.orgPermissions.includes('org:modules:manage'), false);
     });
 
     test('null organisation fields and no permissions without an active organisation', async () => {
-      const res = await get('/api/me', 'none');
+      const res = await call(await token(team.vciso, null), 'GET', '/api/me');
       assert.equal(res.status, 200);
       assert.equal(res.body.orgId, null);
       assert.equal(res.body.orgSlug, null);
@@ -102,128 +128,158 @@ describe('product API', () => {
       assert.deepEqual(res.body.orgPermissions, []);
     });
 
-    test('impersonation: actor is who the token’s act claim names, looked up through the Backend API', async () => {
-      backend.users = {
-        getUser: async (userId) => {
-          if (userId === 'user_1')
-            return { id: userId, firstName: 'Carl', lastName: null, primaryEmailAddress: null };
-          if (userId === 'user_operator')
-            return {
-              id: userId,
-              firstName: 'Olga',
-              lastName: 'Operator',
-              primaryEmailAddress: { emailAddress: 'olga@example.com' },
-            };
-          throw Object.assign(new Error('Not Found'), { status: 404 });
-        },
-      };
-      tokens.set('impersonated', signedIn({ actorId: 'user_operator' }));
-      tokens.set('impersonated-by-outsider', signedIn({ actorId: 'dashboard_admin_7' }));
-
-      const res = await get('/api/me', 'impersonated');
-      assert.equal(res.status, 200);
-      assert.equal(res.body.userId, 'user_1');
-      assert.deepEqual(res.body.actor, {
-        userId: 'user_operator',
-        name: 'Olga Operator',
-        email: 'olga@example.com',
+    /** A session of `userId` opened with an actor token naming `actorSub` (the provider's impersonation). */
+    async function impersonated(userId: string, actorSub: string): Promise<User> {
+      const actorToken = await backendApi(server).actorTokens.create({ userId, actor: { sub: actorSub } });
+      const browser = server.browser();
+      const signIn = await browser.call('POST', '/client/sign_ins', {
+        strategy: 'ticket',
+        ticket: actorToken.token!,
       });
+      assert.equal(signIn.body?.response?.status, 'complete', JSON.stringify(signIn.body?.errors));
+      return { browser, userId, sessionId: signIn.body.response.created_session_id, email: '' };
+    }
+
+    test('impersonation: actor is who the token’s act claim names, looked up through the Backend API', async () => {
+      const session = await impersonated(team.member.userId, team.admin.userId);
+      const res = await call(await token(session, null), 'GET', '/api/me');
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      assert.equal(res.body.userId, team.member.userId);
+      assert.equal(res.body.user.firstName, 'Alan');
+      assert.deepEqual(res.body.actor, {
+        userId: team.admin.userId,
+        name: 'Ada Lovelace',
+        email: team.admin.email,
+      });
+
       // Clerk lets any sub act; one that is no user here is named by id alone.
-      const outsider = await get('/api/me', 'impersonated-by-outsider');
-      assert.equal(outsider.status, 200);
-      assert.deepEqual(outsider.body.actor, { userId: 'dashboard_admin_7', name: null, email: null });
+      const outsider = await impersonated(team.member.userId, 'dashboard_admin_7');
+      const byOutsider = await call(await token(outsider, null), 'GET', '/api/me');
+      assert.equal(byOutsider.status, 200, JSON.stringify(byOutsider.body));
+      assert.deepEqual(byOutsider.body.actor, { userId: 'dashboard_admin_7', name: null, email: null });
     });
 
-    test('impersonation: a Backend API failure looking up the actor is an error, not a guess', async () => {
-      backend.users = {
-        getUser: async (userId) => {
-          if (userId === 'user_1')
-            return { id: userId, firstName: 'Carl', lastName: null, primaryEmailAddress: null };
-          throw Object.assign(new Error('Backend API unavailable'), { status: 503 });
-        },
-      };
-      tokens.set('impersonated', signedIn({ actorId: 'user_operator' }));
-      const res = await get('/api/me', 'impersonated');
-      assert.equal(res.status, 503);
-      assert.equal((res.body.errors as { code: string }[])[0]?.code, 'service_unavailable');
+    test('impersonation: a Backend API outage looking up the actor is an error, not a guess', async () => {
+      const session = await impersonated(team.member.userId, team.vciso.userId);
+      const sessionJwt = await token(session, null);
+      faults.failNext((_sql, params) => JSON.stringify(params).includes(team.vciso.userId));
+      const res = await call(sessionJwt, 'GET', '/api/me');
+      faults.clear();
+      assert.equal(res.status, 503, JSON.stringify(res.body));
+      assert.equal(res.body.errors[0].code, 'service_unavailable');
     });
   });
 
   describe('GET /api/organizations/current', () => {
     test('401 unauthenticated without a session token', async () => {
-      const res = await get('/api/organizations/current');
+      const res = await call(null, 'GET', '/api/organizations/current');
       assert.equal(res.status, 401);
-      assert.equal((res.body.errors as { code: string }[])[0]?.code, 'unauthenticated');
+      assert.equal(res.body.errors[0].code, 'unauthenticated');
     });
 
     test('404 no_active_organization when the token has no active organisation', async () => {
-      const res = await get('/api/organizations/current', 'none');
+      const res = await call(await token(team.admin, null), 'GET', '/api/organizations/current');
       assert.equal(res.status, 404);
       assert.deepEqual(res.body, {
         errors: [{ code: 'no_active_organization', message: 'The session has no active organisation.' }],
       });
-      assert.equal(backend.metadataWrites.length, 0);
     });
 
-    test('answers { id, slug, name, publicMetadata } with the defaults merged on first read', async () => {
-      const res = await get('/api/organizations/current', 'admin-a');
-      assert.equal(res.status, 200);
+    test('answers { id, slug, name, publicMetadata } with the defaults written on first read', async () => {
+      const fresh = await teamOrganization(server, team, 'Fresh');
+      assert.deepEqual((await storedOrganization(server, fresh.id)).publicMetadata, {});
+      const res = await call(await token(team.admin, fresh), 'GET', '/api/organizations/current');
+      assert.equal(res.status, 200, JSON.stringify(res.body));
       assert.deepEqual(res.body, {
-        id: 'org_a',
-        slug: 'acme',
-        name: 'Acme Security',
-        publicMetadata: defaultOrganizationMetadata('org_a'),
+        id: fresh.id,
+        slug: fresh.slug,
+        name: fresh.name,
+        publicMetadata: defaultOrganizationMetadata(fresh.id),
       });
-      assert.deepEqual(backend.metadataWrites, [
-        { organizationId: 'org_a', publicMetadata: defaultOrganizationMetadata('org_a') },
-      ]);
+      assert.deepEqual(currentOrganizationSchema.parse(res.body), res.body);
+      // Stored with Clerk's merge, which keeps no null: the answer restores parentOrganizationId.
+      const { parentOrganizationId: _null, ...stored } = defaultOrganizationMetadata(fresh.id);
+      assert.deepEqual((await storedOrganization(server, fresh.id)).publicMetadata, stored);
     });
 
     test('writes the defaults once: later reads, by any member, change nothing', async () => {
-      await get('/api/organizations/current', 'admin-a');
-      const again = await get('/api/organizations/current', 'member-a');
+      const fresh = await teamOrganization(server, team, 'Once');
+      await call(await token(team.admin, fresh), 'GET', '/api/organizations/current');
+      const written = await storedOrganization(server, fresh.id);
+      const again = await call(await token(team.member, fresh), 'GET', '/api/organizations/current');
       assert.equal(again.status, 200);
-      assert.deepEqual(again.body.publicMetadata, defaultOrganizationMetadata('org_a'));
-      assert.equal(backend.metadataWrites.length, 1);
+      assert.deepEqual(again.body.publicMetadata, defaultOrganizationMetadata(fresh.id));
+      assert.deepEqual(await storedOrganization(server, fresh.id), written);
     });
 
     test('keeps values stored before the first read', async () => {
-      backend.add({
-        id: 'org_a',
-        name: 'Acme Security',
-        slug: 'acme',
+      const fresh = await teamOrganization(server, team, 'Preset');
+      await backendApi(server).organizations.updateOrganizationMetadata(fresh.id, {
         publicMetadata: { vCisoModuleEnabled: true, hasActiveSubscription: 'TRIAL' },
       });
-      const res = await get('/api/organizations/current', 'admin-a');
-      const metadata = res.body.publicMetadata as Record<string, unknown>;
-      assert.equal(metadata.vCisoModuleEnabled, true);
-      assert.equal(metadata.hasActiveSubscription, 'TRIAL');
-      assert.equal(metadata.complianceModuleEnabled, false);
-      const written = backend.metadataWrites[0]!.publicMetadata;
-      assert.equal('vCisoModuleEnabled' in written, false);
-      assert.equal('hasActiveSubscription' in written, false);
+      const res = await call(await token(team.admin, fresh), 'GET', '/api/organizations/current');
+      assert.equal(res.body.publicMetadata.vCisoModuleEnabled, true);
+      assert.equal(res.body.publicMetadata.hasActiveSubscription, 'TRIAL');
+      assert.equal(res.body.publicMetadata.complianceModuleEnabled, false);
+      const stored = (await storedOrganization(server, fresh.id)).publicMetadata;
+      assert.equal(stored.vCisoModuleEnabled, true);
+      assert.equal(stored.hasActiveSubscription, 'TRIAL');
+    });
+
+    test('metadata written malformed by someone else reads as the defaults, never as sent; unknown keys stay', async () => {
+      const fresh = await teamOrganization(server, team, 'Malformed');
+      await backendApi(server).organizations.updateOrganizationMetadata(fresh.id, {
+        publicMetadata: {
+          organizationId: fresh.id,
+          uiLanguage: 'DE',
+          passportModuleEnabled: 'yes',
+          hasActiveSubscription: 'LIFETIME',
+          vcisoChildOrganizations: 'org_everyone',
+          parentOrganizationId: '',
+          crmReference: { id: 42 },
+        },
+      });
+      const res = await call(await token(team.member, fresh), 'GET', '/api/organizations/current');
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      assert.deepEqual(res.body.publicMetadata, {
+        ...defaultOrganizationMetadata(fresh.id),
+        crmReference: { id: 42 },
+      });
     });
 
     test("only ever reads the token's organisation, whatever the request says", async () => {
-      const res = await get('/api/organizations/current?organizationId=org_a&orgId=org_a', 'admin-b');
-      assert.equal(res.body.id, 'org_b');
-      assert.equal(res.body.name, 'Beta Audits');
-      assert.deepEqual(
-        backend.metadataWrites.map((w) => w.organizationId),
-        ['org_b'],
+      const other = await teamOrganization(server, team, 'Other');
+      const res = await call(
+        await token(team.admin, other),
+        'GET',
+        `/api/organizations/current?organizationId=${acme.id}&orgId=${acme.id}`,
       );
+      assert.equal(res.body.id, other.id);
+      assert.equal(res.body.name, other.name);
+    });
+
+    test('a member of another organisation cannot get a token for it, so reads nothing of it', async () => {
+      const outsider = await signUpUser(server, 'outsider');
+      const res = await call(await token(outsider, acme), 'GET', '/api/organizations/current');
+      assert.equal(res.status, 404);
+      assert.equal(res.body.errors[0].code, 'no_active_organization');
     });
 
     test('404 organization_not_found when the token names an organisation that no longer exists', async () => {
-      const res = await get('/api/organizations/current', 'admin-gone');
+      const doomed = await teamOrganization(server, team, 'Doomed');
+      const stillNamingIt = await token(team.admin, doomed);
+      await backendApi(server).organizations.deleteOrganization(doomed.id);
+      const res = await call(stillNamingIt, 'GET', '/api/organizations/current');
       assert.equal(res.status, 404);
-      assert.equal((res.body.errors as { code: string }[])[0]?.code, 'organization_not_found');
+      assert.equal(res.body.errors[0].code, 'organization_not_found');
     });
 
     test('503 service_unavailable, in the API error shape, when the Backend API is unavailable', async () => {
-      backend.failNextRead = true;
-      const res = await get('/api/organizations/current', 'admin-a');
-      assert.equal(res.status, 503);
+      const jwt = await token(team.admin, acme);
+      faults.failNext((sql) => /\bfrom organizations\b/i.test(sql));
+      const res = await call(jwt, 'GET', '/api/organizations/current');
+      faults.clear();
+      assert.equal(res.status, 503, JSON.stringify(res.body));
       assert.equal(res.headers['retry-after'], '2');
       assert.deepEqual(res.body, {
         errors: [
@@ -236,13 +292,11 @@ describe('product API', () => {
     });
 
     test('500 internal_error, in the API error shape, when the Backend API fails otherwise', async () => {
-      backend.users = {
-        getUser: async () => {
-          throw Object.assign(new Error('Backend API failed'), { status: 500 });
-        },
-      };
-      const res = await get('/api/me', 'admin-a');
-      assert.equal(res.status, 500);
+      const jwt = await token(team.admin, acme);
+      faults.failNext((sql) => /\bfrom users\b/i.test(sql), { error: () => new Error('disk on fire') });
+      const res = await call(jwt, 'GET', '/api/me');
+      faults.clear();
+      assert.equal(res.status, 500, JSON.stringify(res.body));
       assert.deepEqual(res.body, {
         errors: [{ code: 'internal_error', message: 'The server could not complete the request.' }],
       });
@@ -251,12 +305,12 @@ describe('product API', () => {
 
   describe('requireOrgRole', () => {
     test('lets admins and virtual security officers through', async () => {
-      assert.equal((await get('/api/admin-only', 'admin-a')).status, 200);
-      assert.equal((await get('/api/admin-only', 'vciso-a')).status, 200);
+      assert.equal((await call(await token(team.admin, acme), 'GET', '/api/admin-only')).status, 200);
+      assert.equal((await call(await token(team.vciso, acme), 'GET', '/api/admin-only')).status, 200);
     });
 
     test('403 forbidden for a member', async () => {
-      const res = await get('/api/admin-only', 'member-a');
+      const res = await call(await token(team.member, acme), 'GET', '/api/admin-only');
       assert.equal(res.status, 403);
       assert.deepEqual(res.body, {
         errors: [{ code: 'forbidden', message: 'Your role in the active organisation does not allow this.' }],
@@ -264,11 +318,19 @@ describe('product API', () => {
     });
 
     test('403 forbidden without an active organisation', async () => {
-      assert.equal((await get('/api/admin-only', 'none')).status, 403);
+      assert.equal((await call(await token(team.admin, null), 'GET', '/api/admin-only')).status, 403);
     });
 
     test('still 401 first for an unauthenticated caller', async () => {
-      assert.equal((await get('/api/admin-only')).status, 401);
+      assert.equal((await call(null, 'GET', '/api/admin-only')).status, 401);
+    });
+  });
+
+  test('an answer outside the contract is never sent: 500 internal_error instead', async () => {
+    const res = await call(await token(team.admin, acme), 'GET', '/api/broken-me');
+    assert.equal(res.status, 500);
+    assert.deepEqual(res.body, {
+      errors: [{ code: 'internal_error', message: 'The server could not complete the request.' }],
     });
   });
 });

@@ -1,4 +1,5 @@
 import { describe, test } from 'node:test';
+import { defaultOrganizationMetadata } from '@app/contract';
 import assert from 'node:assert/strict';
 import { moduleStatuses } from '../src/features/modules/modules.ts';
 import { parseCurrentOrganization } from '../src/features/organizations/api/get-current-organization.ts';
@@ -110,20 +111,28 @@ describe('from Clerk resources to the product view', () => {
 });
 
 describe('parseCurrentOrganization', () => {
-  test('reads the /api/organizations/current answer', () => {
-    assert.deepEqual(
-      parseCurrentOrganization({
-        id: 'org_a',
-        slug: 'acme',
-        name: 'Acme',
-        publicMetadata: { passportModuleEnabled: true },
-      }),
-      { id: 'org_a', slug: 'acme', name: 'Acme', publicMetadata: { passportModuleEnabled: true } },
-    );
+  const answer = {
+    id: 'org_a',
+    slug: 'acme',
+    name: 'Acme',
+    publicMetadata: { ...defaultOrganizationMetadata('org_a'), passportModuleEnabled: true, custom: 1 },
+  };
+
+  test('reads the /api/organizations/current answer, with its complete metadata', () => {
+    assert.deepEqual(parseCurrentOrganization(answer), answer);
   });
 
   test('refuses an answer without id or name', () => {
     assert.equal(parseCurrentOrganization({ slug: 'x' }), null);
     assert.equal(parseCurrentOrganization(null), null);
+  });
+
+  test('refuses an answer whose metadata is not what the contract says the server sends', () => {
+    const { uiLanguage: _missing, ...incomplete } = answer.publicMetadata;
+    assert.equal(parseCurrentOrganization({ ...answer, publicMetadata: incomplete }), null);
+    assert.equal(
+      parseCurrentOrganization({ ...answer, publicMetadata: { ...answer.publicMetadata, uiLanguage: 'DE' } }),
+      null,
+    );
   });
 });

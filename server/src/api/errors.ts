@@ -1,28 +1,12 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import { isClerkAPIResponseError } from '@clerk/shared/error';
+import { API_ERRORS, apiErrorBody, type ApiErrorCode } from '@app/contract';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 /**
- * Every error the product API answers with: one stable machine code, its HTTP status and a default
- * message for people. Bodies are `{ errors: [{ code, message }] }`, the shape the web client reads.
+ * The product API's one error registry is the contract's (API_ERRORS: code, status, default message);
+ * this file turns it into answers. Bodies are `{ errors: [{ code, message }] }`, the shape the web reads.
  */
-export const API_ERRORS = {
-  unauthenticated: { status: 401, message: 'A valid session token is required.' },
-  body_invalid: { status: 400, message: 'The request body could not be read.' },
-  body_too_large: { status: 413, message: 'The request body is too large.' },
-  forbidden: { status: 403, message: 'Your role in the active organisation does not allow this.' },
-  no_active_organization: { status: 404, message: 'The session has no active organisation.' },
-  organization_not_found: { status: 404, message: 'The active organisation no longer exists.' },
-  internal_error: { status: 500, message: 'The server could not complete the request.' },
-  service_unavailable: {
-    status: 503,
-    message: 'The service is temporarily unavailable. Try again in a moment.',
-  },
-} as const satisfies Record<string, { status: number; message: string }>;
-
-export type ApiErrorCode = keyof typeof API_ERRORS;
-
-export interface ApiErrorBody {
-  errors: { code: ApiErrorCode; message: string }[];
-}
+export { API_ERRORS, apiErrorBody, type ApiErrorCode, type ApiErrorBody } from '@app/contract';
 
 /** Thrown by route handlers and guards; the API scope's error handler turns it into the JSON answer. */
 export class ApiError extends Error {
@@ -36,11 +20,14 @@ export class ApiError extends Error {
     super(message);
     this.status = API_ERRORS[code].status;
   }
+
+  /** A refusal worded by a rule (e.g. the hierarchy's), as an answer. */
+  static from(refusal: { code: ApiErrorCode; message: string }): ApiError {
+    return new ApiError(refusal.code, refusal.message);
+  }
 }
 
-export function apiErrorBody(code: ApiErrorCode, message: string = API_ERRORS[code].message): ApiErrorBody {
-  return { errors: [{ code, message }] };
-}
+export const invalidRequest = (message: string) => new ApiError('invalid_request', message);
 
 export function sendApiError(reply: FastifyReply, error: ApiError): FastifyReply {
   return reply.code(error.status).send(apiErrorBody(error.code, error.message));
@@ -67,10 +54,15 @@ export function registerApiErrorHandler(api: FastifyInstance) {
   });
 }
 
-/** A @clerk/backend error for a 503 answer of the Backend API (ClerkAPIResponseError), or null. */
+/** The Backend API's 404 (an organisation or user it does not know), as @clerk/backend throws it. */
+export function isBackendNotFound(error: unknown): boolean {
+  return isClerkAPIResponseError(error) && error.status === 404;
+}
+
+/** A @clerk/backend error for a 503 answer of the Backend API, or null. */
 function backendUnavailable(error: unknown): { retryAfter?: number } | null {
-  const { status, retryAfter } = (error ?? {}) as { status?: unknown; retryAfter?: unknown };
-  if (status !== 503) return null;
+  if (!isClerkAPIResponseError(error) || error.status !== 503) return null;
+  const { retryAfter } = error;
   return { retryAfter: typeof retryAfter === 'number' && retryAfter > 0 ? retryAfter : undefined };
 }
 
@@ -81,4 +73,13 @@ function backendUnavailable(error: unknown): { retryAfter?: number } | null {
 export function isUnreadableJson(error: { code?: unknown; statusCode?: number }): boolean {
   if (error instanceof ApiError) return error.code === 'body_invalid';
   return typeof error.code === 'string' && error.code.startsWith('FST_ERR_CTP_') && error.statusCode !== 413;
+}
+
+/**
+ * The errorHandler of routes taking a body: a body that is not JSON is an invalid request of that
+ * route (422), not a server error; anything else goes on to the API scope's handler.
+ */
+export function bodyRouteErrorHandler(error: FastifyError, _req: FastifyRequest, reply: FastifyReply) {
+  if (isUnreadableJson(error)) return sendApiError(reply, invalidRequest('The body must be a JSON object.'));
+  throw error;
 }

@@ -1,13 +1,9 @@
+import { meSchema, type ImpersonationActor } from '@app/contract';
 import type { FastifyInstance } from 'fastify';
+import { answerWith } from './contract-io.ts';
 import type { ApiDeps, BackendApi } from './deps.ts';
+import { isBackendNotFound } from './errors.ts';
 import { authOf, requireAuth } from './require-auth.ts';
-
-/** Who is really acting in an impersonation session, as the product shows it. */
-export interface ActorSummary {
-  userId: string;
-  name: string | null;
-  email: string | null;
-}
 
 /**
  * GET /api/me — who the verified session token says the caller is, and in which organisation; `actor`
@@ -20,7 +16,7 @@ export function registerMeRoute(api: FastifyInstance, deps: ApiDeps) {
       deps.clerk.users.getUser(userId),
       actorId ? actorSummary(deps.clerk, actorId) : null,
     ]);
-    return {
+    return answerWith(meSchema, {
       userId,
       sessionId,
       orgId,
@@ -34,7 +30,7 @@ export function registerMeRoute(api: FastifyInstance, deps: ApiDeps) {
         primaryEmailAddress: user.primaryEmailAddress?.emailAddress ?? null,
       },
       actor,
-    };
+    });
   });
 }
 
@@ -42,7 +38,7 @@ export function registerMeRoute(api: FastifyInstance, deps: ApiDeps) {
  * The actor's name and address through the Backend API. Clerk lets the actor be anyone (`act.sub` is
  * whatever the token's creator put there): one that is no user of this instance is shown by id alone.
  */
-async function actorSummary(clerk: BackendApi, actorId: string): Promise<ActorSummary> {
+async function actorSummary(clerk: BackendApi, actorId: string): Promise<ImpersonationActor> {
   try {
     const actor = await clerk.users.getUser(actorId);
     return {
@@ -51,7 +47,7 @@ async function actorSummary(clerk: BackendApi, actorId: string): Promise<ActorSu
       email: actor.primaryEmailAddress?.emailAddress ?? null,
     };
   } catch (err) {
-    if ((err as { status?: unknown }).status === 404) return { userId: actorId, name: null, email: null };
+    if (isBackendNotFound(err)) return { userId: actorId, name: null, email: null };
     throw err;
   }
 }

@@ -2,12 +2,8 @@ import type { FastifyRequest } from 'fastify';
 import { ApiError } from './errors.ts';
 import { authOf } from './require-auth.ts';
 
-/** The organisation roles of the instance (`identity/src/organizations/roles.ts`, or hosted Clerk's). */
-export const ORG_ROLES = { admin: 'org:admin', member: 'org:member', vciso: 'org:vciso' } as const;
-export type OrgRole = (typeof ORG_ROLES)[keyof typeof ORG_ROLES];
-
-/** Admin rights in the product: held by admins and virtual security officers. */
-export const ADMIN_RIGHTS_ROLES: readonly OrgRole[] = [ORG_ROLES.admin, ORG_ROLES.vciso];
+/** The organisation roles, as the contract declares them (the identity provider serves the same). */
+export { ADMIN_RIGHTS_ROLES, ORG_ROLES, type OrgRole } from '@app/contract';
 
 /**
  * A preHandler, after requireAuth, that lets the request through only when the caller's role in the

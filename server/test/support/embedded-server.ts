@@ -33,7 +33,12 @@ export interface EmbeddedServer {
 export type ApiBody = any;
 
 export async function startEmbeddedServer(
-  opts: { databaseUrl?: string; env?: Record<string, string> } = {},
+  opts: {
+    databaseUrl?: string;
+    env?: Record<string, string>;
+    /** What the provider queries through (e.g. DatabaseFaults.wrap); `db` stays the plain one. */
+    wrapDatabase?: (db: Database) => Database;
+  } = {},
 ): Promise<EmbeddedServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'server-test-'));
   // A placeholder web app: these tests speak HTTP only, and `npm run test:unit` runs before the web build.
@@ -53,7 +58,7 @@ export async function startEmbeddedServer(
     IDENTITY_MODE: 'development',
     ...opts.env,
   });
-  const app = await createApp(config, { database: db, logger: false });
+  const app = await createApp(config, { database: opts.wrapDatabase?.(db) ?? db, logger: false });
   await app.listen();
   const server: EmbeddedServer = {
     app,

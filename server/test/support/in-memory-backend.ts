@@ -1,6 +1,11 @@
+import { ClerkAPIResponseError } from '@clerk/shared/error';
 import type { FastifyRequest } from 'fastify';
 import type { AuthContext, AuthResult } from '../../src/auth/authenticate.ts';
 import type { ApiDeps, BackendApi, BackendMembership, BackendOrganization } from '../../src/api/deps.ts';
+
+/** An error as @clerk/backend throws it for a Backend API answer with this status. */
+const clerkError = (status: number, code: string, message: string) =>
+  new ClerkAPIResponseError(message, { status, data: [{ code, message, long_message: message }] });
 
 /**
  * The product API in-process, against an in-memory Backend API with Clerk's metadata-merge semantics
@@ -33,7 +38,7 @@ export class InMemoryBackend implements BackendApi {
       await this.yieldWhenAsked();
       if (this.failNextRead) {
         this.failNextRead = false;
-        throw Object.assign(new Error('Backend API unavailable'), { status: 503 });
+        throw clerkError(503, 'service_unavailable', 'Backend API unavailable');
       }
       return structuredClone(this.stored(organizationId));
     },
@@ -57,10 +62,7 @@ export class InMemoryBackend implements BackendApi {
       this.failIfAsked('createOrganization', id);
       const taken = [...this.organizationsById.values()].some((o) => o.slug === slug);
       if (slug && taken) {
-        throw Object.assign(new Error('That slug is taken. Please try another.'), {
-          status: 422,
-          errors: [{ code: 'form_identifier_exists', message: 'That slug is taken. Please try another.' }],
-        });
+        throw clerkError(422, 'form_identifier_exists', 'That slug is taken. Please try another.');
       }
       const organization = {
         id,
@@ -99,7 +101,7 @@ export class InMemoryBackend implements BackendApi {
       this.stored(organizationId);
       this.failIfAsked('createOrganizationMembership', organizationId);
       if (this.memberships.get(organizationId)?.has(userId)) {
-        throw Object.assign(new Error('Already a member'), { status: 400 });
+        throw clerkError(400, 'already_a_member_in_organization', 'Already a member');
       }
       this.addMember(organizationId, userId, role);
       return this.membershipOf(organizationId, userId, role);
@@ -123,7 +125,7 @@ export class InMemoryBackend implements BackendApi {
   private failIfAsked(operation: string, organizationId: string) {
     if (!this.failNextWrite?.({ operation, organizationId })) return;
     this.failNextWrite = null;
-    throw Object.assign(new Error('Backend API unavailable'), { status: 503 });
+    throw clerkError(503, 'service_unavailable', 'Backend API unavailable');
   }
 
   add(organization: BackendOrganization) {
@@ -132,7 +134,7 @@ export class InMemoryBackend implements BackendApi {
 
   stored(organizationId: string): BackendOrganization {
     const organization = this.organizationsById.get(organizationId);
-    if (!organization) throw Object.assign(new Error('Not Found'), { status: 404 });
+    if (!organization) throw clerkError(404, 'resource_not_found', 'Not Found');
     return organization;
   }
 }

@@ -1,3 +1,4 @@
+import { isApiErrorCode, type ApiErrorCode } from '@app/contract';
 import { isClerkAPIResponseError } from '@clerk/clerk-react/errors';
 import type { TFunction } from 'i18next';
 import { HttpError } from './http/http-error.ts';
@@ -6,10 +7,11 @@ import { HttpError } from './http/http-error.ts';
 export type Translate = TFunction;
 
 /**
- * The product API's error codes (server/src/api/errors.ts, and `invalid_request` of the settings route)
- * and where their messages live. The server's own message is English only, so the interface shows ours.
+ * Where the messages of the product API's error codes (the contract's API_ERRORS) live. The server's
+ * own message is English only, so the interface shows ours; a code without an entry here (the vCISO
+ * console words its own) falls back to the caller's general message.
  */
-export const PRODUCT_API_ERROR_KEYS: Readonly<Record<string, string>> = {
+export const PRODUCT_API_ERROR_KEYS: Readonly<Partial<Record<ApiErrorCode, string>>> = {
   unauthenticated: 'errors.api.unauthenticated',
   forbidden: 'errors.api.forbidden',
   no_active_organization: 'errors.api.noActiveOrganization',
@@ -17,7 +19,6 @@ export const PRODUCT_API_ERROR_KEYS: Readonly<Record<string, string>> = {
   internal_error: 'errors.api.internalError',
   service_unavailable: 'errors.api.serviceUnavailable',
   invalid_request: 'errors.api.invalidRequest',
-  resource_not_found: 'errors.api.notFound',
 };
 
 /**
@@ -48,7 +49,7 @@ export class TranslatableError extends Error {
 export function errorMessageKey(error: unknown): { key: string; values: Record<string, unknown> } | null {
   if (error instanceof TranslatableError) return { key: error.messageKey, values: {} };
   if (error instanceof HttpError) {
-    const known = error.code ? PRODUCT_API_ERROR_KEYS[error.code] : undefined;
+    const known = isApiErrorCode(error.code) ? PRODUCT_API_ERROR_KEYS[error.code] : undefined;
     if (known) return { key: known, values: {} };
     // No status: the server was not reached (the client keeps the network failure as the cause) or its
     // answer was not what the product expects.

@@ -1,3 +1,4 @@
+import { ME_PATH, meSchema, type Me, type Schema, type SchemaOutput } from '@app/contract';
 import { HttpError } from './http/http-error.ts';
 import type { HttpClient } from './http/client.ts';
 
@@ -7,29 +8,8 @@ import type { HttpClient } from './http/client.ts';
  */
 export { HttpError as ProductApiError };
 
-export interface Me {
-  userId: string;
-  sessionId: string;
-  /** The session's active organisation, from the verified token; null without one. */
-  orgId: string | null;
-  orgSlug: string | null;
-  orgRole: string | null;
-  orgPermissions: string[];
-  user: {
-    id: string;
-    firstName: string | null;
-    lastName: string | null;
-    primaryEmailAddress: string | null;
-  };
-  /** Who is impersonating the user (the token's `act` claim), or null. */
-  actor: ImpersonationActor | null;
-}
-
-export interface ImpersonationActor {
-  userId: string;
-  name: string | null;
-  email: string | null;
-}
+/** GET /api/me's answer and who impersonates the user, as the contract declares them. */
+export type { ImpersonationActor, Me } from '@app/contract';
 
 /**
  * Options of the former hand-built-bearer calls, kept for callers not yet moved to the request client
@@ -58,22 +38,16 @@ export function productApiGet(
   return client.json<unknown>(path, { cache: 'no-store', signal });
 }
 
-export async function fetchMe(client: HttpClient, options: ProductRequestOptions = {}): Promise<Me> {
-  const body = await productApiGet(client, '/api/me', options);
-  if (!isMe(body)) {
-    throw new HttpError('The product API sent an unexpected answer for /api/me.', null);
-  }
-  return body;
+/**
+ * The answer of `path` read with its contract schema (and reduced to what it names); anything else is
+ * ProductApiError with no status: the server answered, but not what the product expects.
+ */
+export function parseAnswer<S extends Schema>(schema: S, body: unknown, path: string): SchemaOutput<S> {
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) throw new HttpError(`The product API sent an unexpected answer for ${path}.`, null);
+  return parsed.data;
 }
 
-function isMe(value: unknown): value is Me {
-  if (typeof value !== 'object' || value === null) return false;
-  const me = value as Partial<Record<keyof Me, unknown>>;
-  return (
-    typeof me.userId === 'string' &&
-    typeof me.sessionId === 'string' &&
-    typeof me.user === 'object' &&
-    me.user !== null &&
-    typeof (me.user as { id?: unknown }).id === 'string'
-  );
+export async function fetchMe(client: HttpClient, options: ProductRequestOptions = {}): Promise<Me> {
+  return parseAnswer(meSchema, await productApiGet(client, ME_PATH, options), ME_PATH);
 }

@@ -1,7 +1,9 @@
+import { currentOrganizationSchema } from '@app/contract';
 import type { FastifyInstance } from 'fastify';
 import { readOrganizationWithDefaults } from '../../organizations/organization-with-defaults.ts';
+import { answerWith } from '../contract-io.ts';
 import type { ApiDeps } from '../deps.ts';
-import { ApiError } from '../errors.ts';
+import { ApiError, isBackendNotFound } from '../errors.ts';
 import { authOf, requireAuth } from '../require-auth.ts';
 
 /**
@@ -14,10 +16,13 @@ export function registerCurrentOrganizationRoute(api: FastifyInstance, deps: Api
     const { orgId } = authOf(req);
     if (!orgId) throw new ApiError('no_active_organization');
     try {
-      return await readOrganizationWithDefaults(deps.clerk.organizations, orgId);
+      return answerWith(
+        currentOrganizationSchema,
+        await readOrganizationWithDefaults(deps.clerk.organizations, orgId),
+      );
     } catch (error) {
       // Deleted while the (up to 60 s) session token still names it.
-      if ((error as { status?: unknown }).status === 404) throw new ApiError('organization_not_found');
+      if (isBackendNotFound(error)) throw new ApiError('organization_not_found');
       throw error;
     }
   });

@@ -1,7 +1,9 @@
 import type { ModuleFlag, OrganizationPublicMetadata } from '../../state/auth/organization-metadata.ts';
+import type { ModuleSettingKey } from '@app/contract';
 import type { HelpPageName } from '../help/help-pages.ts';
 
-export type ModuleKey = 'vCiso' | 'compliance' | 'qompanion' | 'hexadiag' | 'passport';
+/** A module's key in the settings body (the contract's MODULE_SETTING_FLAGS). */
+export type ModuleKey = ModuleSettingKey;
 
 export interface ModuleDefinition {
   key: ModuleKey;

@@ -5,6 +5,7 @@ import { errorMessage } from '../../lib/error-message.ts';
 import { useAuthDispatch, useAuthState } from '../../state/auth/AuthStateProvider.tsx';
 import { authEvents } from '../../state/auth/reducer.ts';
 import {
+  mergeOrganizationMetadata,
   UI_LANGUAGES,
   type OrganizationPublicMetadata,
   type UiLanguage,
@@ -54,7 +55,10 @@ export function SettingsPage() {
         <SettingsForm
           key={state.organization.id}
           organizationName={state.organization.name}
-          metadata={{ ...state.organization.publicMetadata, ...auth.organization?.publicMetadata }}
+          metadata={mergeOrganizationMetadata(
+            state.organization.publicMetadata,
+            auth.organization?.publicMetadata,
+          )}
           canEdit={canEdit}
         />
       )}

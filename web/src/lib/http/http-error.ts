@@ -1,13 +1,7 @@
-/** One entry of the product API's error body. */
-export interface ApiErrorItem {
-  code: string;
-  message: string;
-}
+import { apiErrorBodySchema, type ApiErrorBody, type ApiErrorItem } from '@app/contract';
 
-/** The product API's error shape, shared by every endpoint: `{ errors: [{ code, message }] }`. */
-export interface ApiErrorBody {
-  errors: ApiErrorItem[];
-}
+/** The product API's error shape, shared by every endpoint: `{ errors: [{ code, message }] }` (the contract's). */
+export type { ApiErrorBody, ApiErrorItem };
 
 /** A product request that failed: a refusal (with the server's errors) or no usable answer at all. */
 export class HttpError extends Error {
@@ -27,16 +21,5 @@ export class HttpError extends Error {
 }
 
 export function isApiErrorBody(value: unknown): value is ApiErrorBody {
-  if (typeof value !== 'object' || value === null) return false;
-  const errors = (value as { errors?: unknown }).errors;
-  return (
-    Array.isArray(errors) &&
-    errors.every(
-      (e: unknown) =>
-        typeof e === 'object' &&
-        e !== null &&
-        typeof (e as { message?: unknown }).message === 'string' &&
-        typeof (e as { code?: unknown }).code === 'string',
-    )
-  );
+  return apiErrorBodySchema.safeParse(value).success;
 }

@@ -1,4 +1,4 @@
-import type { OrganizationPublicMetadata } from './organization-metadata.ts';
+import { mergeOrganizationMetadata, type OrganizationPublicMetadata } from './organization-metadata.ts';
 import type { AuthState, ProductOrganization, ProductUser } from './types.ts';
 
 /** The four events that change the auth state (spec §4). */
@@ -37,7 +37,7 @@ export function authReducer(state: AuthState, event: AuthEvent): AuthState {
         ...state,
         organization: {
           ...state.organization,
-          publicMetadata: { ...state.organization.publicMetadata, ...event.metadata },
+          publicMetadata: mergeOrganizationMetadata(state.organization.publicMetadata, event.metadata),
         },
       };
   }

@@ -1,6 +1,7 @@
-/** The organisation roles of the instance (spec §6); memberships carry one of them. */
-export const ORG_ROLES = { admin: 'org:admin', member: 'org:member', vciso: 'org:vciso' } as const;
-export type OrgRole = (typeof ORG_ROLES)[keyof typeof ORG_ROLES];
+import { ORG_ROLES, type OrgRole } from '@app/contract';
+
+/** The organisation roles of the instance (spec §6), as the contract declares them. */
+export { ORG_ROLES, roleHasAdminRights, roleIsVciso, type OrgRole } from '@app/contract';
 
 /** Where each role's label lives in the translations (`organizations.roles.*`). */
 export const ROLE_LABEL_KEYS = {
@@ -21,9 +22,4 @@ export function roleLabelKey(role: string): string | null {
 export function roleLabel(role: string, t: (key: string) => string, providerName?: string): string {
   const key = roleLabelKey(role);
   return key ? t(key) : providerName || role.replace(/^org:/, '');
-}
-
-/** Admin rights are held by admins and virtual security officers. */
-export function roleHasAdminRights(role: string | undefined): boolean {
-  return role === ORG_ROLES.admin || role === ORG_ROLES.vciso;
 }

@@ -1,4 +1,4 @@
-import { ORG_ROLES, roleHasAdminRights } from './roles.ts';
+import { roleHasAdminRights, roleIsVciso } from './roles.ts';
 import type { AuthState, OrganizationMembershipSummary } from './types.ts';
 
 /** Signed-in is true when a user exists. */
@@ -18,7 +18,7 @@ export const selectRole = (state: AuthState): string | undefined => selectActive
 export const selectHasAdminRights = (state: AuthState): boolean => roleHasAdminRights(selectRole(state));
 
 /** The virtual security officer flag: `org:vciso` only. */
-export const selectIsVciso = (state: AuthState): boolean => selectRole(state) === ORG_ROLES.vciso;
+export const selectIsVciso = (state: AuthState): boolean => roleIsVciso(selectRole(state));
 
 /** The current organisation slug, from the user's membership in the active organisation. */
 export const selectCurrentOrganizationSlug = (state: AuthState): string | null | undefined =>

@@ -1,4 +1,6 @@
+import { CHILDREN_PATH } from '@app/contract';
+
 /** The active organisation's client organisations, in the product API. */
-export const CHILDREN_PATH = '/api/organizations/current/children';
+export { CHILDREN_PATH };
 
 export const childPath = (organizationId: string) => `${CHILDREN_PATH}/${encodeURIComponent(organizationId)}`;

@@ -1,13 +1,14 @@
+import {
+  CHILDREN_PATH,
+  childOrganizationSchema,
+  type ChildOrganization,
+  type NewChildOrganization,
+} from '@app/contract';
 import type { HttpClient } from '../../../lib/http/index.ts';
-import { ProductApiError } from '../../../lib/product-api.ts';
-import { parseChildOrganization, type ChildOrganization } from './child-organization.ts';
-import { CHILDREN_PATH } from './children-path.ts';
+import { parseAnswer } from '../../../lib/product-api.ts';
 
-export interface NewChildOrganization {
-  name: string;
-  /** Left out: the server derives it from the name. */
-  slug?: string;
-}
+/** `{ name, slug? }`; a slug left out is derived by the server from the name. */
+export type { NewChildOrganization };
 
 /** POST /api/organizations/current/children: the caller becomes the new organisation's vCISO. */
 export async function createChildOrganization(
@@ -20,9 +21,5 @@ export async function createChildOrganization(
     body: JSON.stringify(input),
     cache: 'no-store',
   });
-  const child = parseChildOrganization(body);
-  if (!child) {
-    throw new ProductApiError(`The product API sent an unexpected answer for ${CHILDREN_PATH}.`, null);
-  }
-  return child;
+  return parseAnswer(childOrganizationSchema, body, CHILDREN_PATH);
 }

@@ -1,0 +1,61 @@
+import { z } from 'zod';
+
+/**
+ * Every error the product API answers with: one stable machine code, its HTTP status and a default
+ * message for people (English; the web shows its own translation of each code). Bodies are
+ * `{ errors: [{ code, message }] }`, the shape of Clerk's own errors.
+ */
+export const API_ERRORS = {
+  unauthenticated: { status: 401, message: 'A valid session token is required.' },
+  body_invalid: { status: 400, message: 'The request body could not be read.' },
+  body_too_large: { status: 413, message: 'The request body is too large.' },
+  /** A body or parameter the route's schema refuses (routes taking a body also say so for unreadable JSON). */
+  invalid_request: { status: 422, message: 'The request is not valid.' },
+  forbidden: { status: 403, message: 'Your role in the active organisation does not allow this.' },
+  no_active_organization: { status: 404, message: 'The session has no active organisation.' },
+  organization_not_found: { status: 404, message: 'The active organisation no longer exists.' },
+  not_a_child: {
+    status: 404,
+    message: 'This organisation is not a client organisation of the active one.',
+  },
+  hierarchy_cycle: { status: 409, message: 'This link would make a cycle in the hierarchy.' },
+  hierarchy_too_deep: { status: 409, message: 'The hierarchy is too deep to take more organisations.' },
+  already_has_parent: { status: 409, message: 'This organisation already belongs to another organisation.' },
+  slug_taken: { status: 409, message: 'That slug is taken. Please try another.' },
+  internal_error: { status: 500, message: 'The server could not complete the request.' },
+  service_unavailable: {
+    status: 503,
+    message: 'The service is temporarily unavailable. Try again in a moment.',
+  },
+} as const satisfies Record<string, { status: number; message: string }>;
+
+export type ApiErrorCode = keyof typeof API_ERRORS;
+export const apiErrorCodeSchema = z.enum(Object.keys(API_ERRORS) as [ApiErrorCode, ...ApiErrorCode[]]);
+
+export const isApiErrorCode = (code: unknown): code is ApiErrorCode =>
+  apiErrorCodeSchema.safeParse(code).success;
+
+/**
+ * One entry of an error body. The code is any string on reading: a proxy or a newer server may send
+ * one this client does not know, which it then words generally.
+ */
+export const apiErrorItemSchema = z.object({ code: z.string(), message: z.string() });
+export type ApiErrorItem = z.infer<typeof apiErrorItemSchema>;
+
+export const apiErrorBodySchema = z.object({ errors: z.array(apiErrorItemSchema) });
+export type ApiErrorBody = z.infer<typeof apiErrorBodySchema>;
+
+export function apiErrorBody(code: ApiErrorCode, message: string = API_ERRORS[code].message): ApiErrorBody {
+  return { errors: [{ code, message }] };
+}
+
+/**
+ * One sentence for people (and logs) about why a value failed its schema: the first issue, with the
+ * path to it. Never echoes the value itself.
+ */
+export function describeIssues(error: z.ZodError): string {
+  const issue = error.issues[0];
+  if (!issue) return API_ERRORS.invalid_request.message;
+  const path = issue.path.map(String).join('.');
+  return path ? `"${path}": ${issue.message}` : issue.message;
+}
