@@ -42,6 +42,8 @@ export interface AppOptions {
   outboxTiming?: Partial<OutboxTiming>;
   /** False: listen() does not start the adoption and the outbox worker (the CLI runs them itself). */
   startWorkers?: boolean;
+  /** False: no static files (the CLI serves only the embedded Backend API, to itself). */
+  serveWeb?: boolean;
   logger?: boolean;
 }
 
@@ -145,11 +147,13 @@ export async function createApp(config: ServerConfig, opts: AppOptions = {}): Pr
   await fastify.register(async (api) => registerProductApi(api, deps), { prefix: '/api' });
   // Compressed: the static files only (clerk-js and the SPA, ~1.6 MB raw per cold load, ~0.4 MB brotli).
   // API answers are small JSON, where compressing would cost more than it saves.
-  await fastify.register(async (assets) => {
-    await assets.register(fastifyCompress, { encodings: ['br', 'gzip'], threshold: 1024 });
-    await registerClerkJs(assets);
-    await registerSpa(assets, config.webDist);
-  });
+  if (opts.serveWeb !== false) {
+    await fastify.register(async (assets) => {
+      await assets.register(fastifyCompress, { encodings: ['br', 'gzip'], threshold: 1024 });
+      await registerClerkJs(assets);
+      await registerSpa(assets, config.webDist);
+    });
+  }
 
   return {
     fastify,

@@ -7,7 +7,7 @@ export interface RepairReport {
   checked: number;
   /** Organisations whose metadata did not match the relational state. */
   drifted: string[];
-  /** Of those, the ones still queued (the Backend API kept failing); the servers' workers retry them. */
+  /** Organisations still queued (the Backend API kept failing); the servers' workers retry them. */
   pending: string[];
 }
 
@@ -26,9 +26,11 @@ export async function repairMetadata(hierarchy: ProductHierarchy, retries = 5): 
       report.drifted.push(organization.id);
     }
   }
-  if (!report.drifted.length) return report;
-  await hierarchy.db.transaction((tx) => enqueueProjection(tx, report.drifted));
-  let pending = report.drifted;
+  // What was queued already (by adoption, or a change whose projection is still failing) goes too.
+  const queued = (await hierarchy.outbox.pending()).map((row) => row.organizationId);
+  if (report.drifted.length) await hierarchy.db.transaction((tx) => enqueueProjection(tx, report.drifted));
+  let pending = [...new Set([...report.drifted, ...queued])];
+  if (!pending.length) return report;
   for (let attempt = 0; ; attempt += 1) {
     await hierarchy.outbox.drainOnce(pending);
     const queued = new Set((await hierarchy.outbox.pending()).map((p) => p.organizationId));
