@@ -9,6 +9,9 @@ import {
   type OutboxTiming,
 } from './metadata-outbox.ts';
 
+/** How long a change waits for its projections to be written by another worker before answering. */
+const AFTER_COMMIT_WAIT_MS = 2000;
+
 /** How long a hierarchy request waits for the first start's adoption before answering 503. */
 const READY_TIMEOUT_MS = 10_000;
 
@@ -67,8 +70,18 @@ export class ProductHierarchy {
    * metadata shows the change, and leaves any failure to the worker's retries.
    */
   async afterCommit(organizationIds: readonly string[]): Promise<void> {
+    const until = Date.now() + AFTER_COMMIT_WAIT_MS;
     try {
-      await this.outbox.drainOnce(organizationIds);
+      for (;;) {
+        await this.outbox.drainOnce(organizationIds);
+        // A row another worker is writing right now (claimed, never failed) is worth a short wait; a
+        // failing one is left to the retries.
+        const waiting = (await this.outbox.pending()).filter(
+          (row) => organizationIds.includes(row.organizationId) && row.attempts === 0,
+        );
+        if (!waiting.length || Date.now() > until) break;
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
     } catch (error) {
       this.log.warn({ err: error }, 'metadata outbox: immediate projection failed; the worker retries');
     }

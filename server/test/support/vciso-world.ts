@@ -79,6 +79,8 @@ export async function outboxDrained(server: EmbeddedServer, timeoutMs = 20_000):
 
 /** Everything a refused request must leave as it was: organisations, memberships, links and outbox. */
 export async function snapshot(server: EmbeddedServer): Promise<string> {
+  // Earlier changes' projections first: the worker writing them is not what a test looks for.
+  await outboxDrained(server);
   const organizations = await server.db.query(
     'SELECT id, name, slug, public_metadata, updated_at FROM organizations ORDER BY id',
   );
