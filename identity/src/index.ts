@@ -5,7 +5,10 @@ export {
   DatabaseUnavailableError,
   type Database,
   type DatabaseOptions,
+  type Queryable,
+  type Transaction,
 } from './db/database.ts';
+export { runMigrations, type MigrationSet } from './db/migrate.ts';
 export { publishableKeyFor } from './instance/instance-keys.ts';
 export { clerkFrameworkErrors } from './http/framework-errors.ts';
 export { fastifyTrustProxy, trustedProxiesFrom, type TrustedProxies } from './http/trusted-proxies.ts';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { hashPassword, verifyPassword } from '../src/crypto/passwords.ts';
-import type { Database, Queryable } from '../src/db/database.ts';
+import type { Database, Transaction } from '../src/db/database.ts';
 import { checkPassword, hashNewPassword } from '../src/fapi/prepared-passwords.ts';
 import { forEachBackend } from './support/backends.ts';
 import { PASSWORD, signUp } from './support/flows.ts';
@@ -52,7 +52,7 @@ forEachBackend('password changed between the check and the transaction', (backen
   function beforeNextTransaction(change: () => Promise<void>): void {
     const db = h.db as { transaction: Database['transaction'] };
     const original = db.transaction.bind(h.db);
-    db.transaction = async <T>(fn: (tx: Queryable) => Promise<T>): Promise<T> => {
+    db.transaction = async <T>(fn: (tx: Transaction) => Promise<T>): Promise<T> => {
       db.transaction = original;
       await change();
       return original(fn);

@@ -15,13 +15,19 @@ import { registerSpa } from './static/spa.ts';
 import { registerFapiProxy } from './static/fapi-proxy.ts';
 import { registerSecurityHeaders } from './static/security-headers.ts';
 import type { ServerConfig } from './config.ts';
+import type { ApiDeps, BackendApi } from './api/deps.ts';
+import { openProductDatabase } from './db/product-database.ts';
+import { DEFAULT_OUTBOX_TIMING, type OutboxTiming } from './organizations/metadata-outbox.ts';
+import { ProductHierarchy } from './organizations/product-hierarchy.ts';
 
 export const BAPI_PATH = '/__clerk_backend';
 
 export interface App {
   fastify: FastifyInstance;
   identity: Identity | null;
-  /** Starts listening; returns the origin it listens on. */
+  /** The product's own data: the vCISO hierarchy and its metadata outbox. */
+  hierarchy: ProductHierarchy;
+  /** Starts listening, then the hierarchy's background work; returns the origin it listens on. */
   listen(): Promise<string>;
   close(): Promise<void>;
 }
@@ -29,6 +35,15 @@ export interface App {
 export interface AppOptions {
   /** An already-open database (tests share one with their assertions). */
   database?: Database;
+  /** An already-open, migrated product database; otherwise `config.productDatabase` is opened. */
+  productDatabase?: Database;
+  /** Wraps the Backend API client the product uses (tests inject failures into the real one). */
+  backendApi?: (client: BackendApi) => BackendApi;
+  outboxTiming?: Partial<OutboxTiming>;
+  /** False: listen() does not start the adoption and the outbox worker (the CLI runs them itself). */
+  startWorkers?: boolean;
+  /** False: no static files (the CLI serves only the embedded Backend API, to itself). */
+  serveWeb?: boolean;
   logger?: boolean;
 }
 
@@ -107,22 +122,49 @@ export async function createApp(config: ServerConfig, opts: AppOptions = {}): Pr
     const { proxyUrl: path, fapiProxyTarget: target, publicUrl } = config;
     await fastify.register(async (scope) => registerFapiProxy(scope, { path, target, secretKey, publicUrl }));
   }
-  await fastify.register(async (api) => registerProductApi(api, lazyAuthenticator), { prefix: '/api' });
+  const productDb = opts.productDatabase ?? (await openProductDatabase(config.productDatabase));
+  let backendApi: BackendApi | null = null;
+  const backend = (): BackendApi => {
+    const client: BackendApi = lazyAuthenticator.clerk;
+    backendApi ??= opts.backendApi ? opts.backendApi(client) : client;
+    return backendApi;
+  };
+  const hierarchy = new ProductHierarchy(productDb, () => backend().organizations, fastify.log, {
+    ...DEFAULT_OUTBOX_TIMING,
+    ...opts.outboxTiming,
+  });
+  fastify.addHook('onClose', async () => {
+    await hierarchy.stop();
+    if (!opts.productDatabase) await productDb.close();
+  });
+  const deps: ApiDeps = {
+    authenticate: (req) => lazyAuthenticator.authenticate(req),
+    get clerk() {
+      return backend();
+    },
+    hierarchy,
+  };
+  await fastify.register(async (api) => registerProductApi(api, deps), { prefix: '/api' });
   // Compressed: the static files only (clerk-js and the SPA, ~1.6 MB raw per cold load, ~0.4 MB brotli).
   // API answers are small JSON, where compressing would cost more than it saves.
-  await fastify.register(async (assets) => {
-    await assets.register(fastifyCompress, { encodings: ['br', 'gzip'], threshold: 1024 });
-    await registerClerkJs(assets);
-    await registerSpa(assets, config.webDist);
-  });
+  if (opts.serveWeb !== false) {
+    await fastify.register(async (assets) => {
+      await assets.register(fastifyCompress, { encodings: ['br', 'gzip'], threshold: 1024 });
+      await registerClerkJs(assets);
+      await registerSpa(assets, config.webDist);
+    });
+  }
 
   return {
     fastify,
     identity,
+    hierarchy,
     async listen() {
       const address = await fastify.listen({ port: config.port, host: config.host });
       const port = new URL(address).port;
       if (config.identity === 'embedded') apiUrl = `http://${selfHost(fastify)}:${port}${BAPI_PATH}`;
+      // After listening: the embedded Backend API, which adoption and the outbox call, is this server.
+      if (opts.startWorkers !== false) hierarchy.start();
       return `http://localhost:${port}`;
     },
     async close() {

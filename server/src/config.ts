@@ -6,6 +6,12 @@ import {
   type TrustedProxies,
 } from '@app/identity';
 
+/**
+ * Where the product keeps its own data (docs/product-database.md): the PostgreSQL server of `DATABASE_URL`
+ * in its own schema, or else its own PGlite directory beside the identity provider's.
+ */
+export type ProductDatabaseOptions = { url: string; schema: string } | { dataDir: string };
+
 export type ServerConfig =
   | {
       identity: 'embedded';
@@ -16,6 +22,7 @@ export type ServerConfig =
       dataDir: string;
       databaseUrl: string | null;
       identityConfig: IdentityConfig;
+      productDatabase: ProductDatabaseOptions;
       webDist: string;
     }
   | {
@@ -31,6 +38,7 @@ export type ServerConfig =
       /** Where to forward the proxy path (standalone provider, or hosted Clerk in proxy mode). */
       fapiProxyTarget: string | null;
       publicUrl: string;
+      productDatabase: ProductDatabaseOptions;
       webDist: string;
     };
 
@@ -41,6 +49,8 @@ export type ServerConfig =
 export function serverConfigFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const port = Number(env.PORT ?? 3000);
   const webDist = resolve(env.WEB_DIST ?? new URL('../../web/dist', import.meta.url).pathname);
+  const dataDir = resolve(env.DATA_DIR ?? '.data');
+  const productDatabase = productDatabaseFrom(env, dataDir);
   if (env.CLERK_PUBLISHABLE_KEY && env.CLERK_SECRET_KEY) {
     const production = env.NODE_ENV === 'production';
     return {
@@ -55,10 +65,10 @@ export function serverConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Serve
       proxyUrl: env.CLERK_PROXY_URL ?? null,
       fapiProxyTarget: env.FAPI_PROXY_TARGET ?? null,
       publicUrl: (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/$/, ''),
+      productDatabase,
       webDist,
     };
   }
-  const dataDir = resolve(env.DATA_DIR ?? '.data');
   const identityConfig = identityConfigFromEnv({ ...env, DATA_DIR: dataDir });
   const production = identityConfig.mode === 'production';
   return {
@@ -69,8 +79,25 @@ export function serverConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Serve
     dataDir,
     databaseUrl: env.DATABASE_URL ?? null,
     identityConfig,
+    productDatabase,
     webDist,
   };
+}
+
+const SCHEMA_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
+
+/**
+ * With `DATABASE_URL`, the product's tables live in their own schema of that database
+ * (`PRODUCT_DATABASE_SCHEMA`, default `product`), beside the identity provider's. Without it, in their
+ * own PGlite directory `DATA_DIR/product`: a PGlite directory is open in one process and one instance at
+ * a time, and the identity provider's is already taken by the provider (hosted Clerk mode has none).
+ */
+export function productDatabaseFrom(env: NodeJS.ProcessEnv, dataDir: string): ProductDatabaseOptions {
+  const schema = env.PRODUCT_DATABASE_SCHEMA || 'product';
+  if (!SCHEMA_NAME.test(schema)) {
+    throw new Error('PRODUCT_DATABASE_SCHEMA must be a plain identifier (letters, digits and _).');
+  }
+  return env.DATABASE_URL ? { url: env.DATABASE_URL, schema } : { dataDir: resolve(dataDir, 'product') };
 }
 
 /**

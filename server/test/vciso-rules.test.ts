@@ -1,18 +1,15 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  ancestorsOf,
   attachPermissionRefusal,
   childrenOf,
-  childrenWith,
-  childrenWithout,
   consoleRefusal,
   detachRefusal,
   linkRefusal,
   MAX_ANCESTOR_DEPTH,
   parentOf,
 } from '../src/organizations/hierarchy-rules.ts';
-import { SerialQueue } from '../src/organizations/hierarchy-lock.ts';
+import { drifted } from '../src/organizations/metadata-projection.ts';
 
 const complete = (...ids: string[]) => ({ ids, complete: true });
 
@@ -50,6 +47,7 @@ describe('linking a child: no cycle, one parent', () => {
       childId: 'org_c',
       parentAncestors: complete(),
       childParentId: null,
+      childHeight: 0,
       ...overrides,
     });
 
@@ -73,12 +71,23 @@ describe('linking a child: no cycle, one parent', () => {
     assert.match(refusal!.message, /detached/);
   });
 
-  test('linking again to the same parent is allowed (it completes a half-written link)', () => {
+  test('linking again to the same parent is allowed (a replayed request)', () => {
     assert.equal(link({ childParentId: 'org_p' }), null);
   });
 
   test('a chain that could not be read to the top is refused, not guessed', () => {
     assert.equal(link({ parentAncestors: { ids: ['org_x'], complete: false } })?.code, 'hierarchy_too_deep');
+  });
+
+  test(`no organisation ends up with more than ${MAX_ANCESTOR_DEPTH} above it, counting the child's own subtree`, () => {
+    const above = (n: number) => complete(...Array.from({ length: n }, (_, i) => `org_${i}`));
+    assert.equal(link({ parentAncestors: above(MAX_ANCESTOR_DEPTH - 1) }), null);
+    assert.equal(link({ parentAncestors: above(MAX_ANCESTOR_DEPTH) })?.code, 'hierarchy_too_deep');
+    assert.equal(link({ parentAncestors: above(MAX_ANCESTOR_DEPTH - 3), childHeight: 2 }), null);
+    assert.equal(
+      link({ parentAncestors: above(MAX_ANCESTOR_DEPTH - 3), childHeight: 3 })?.code,
+      'hierarchy_too_deep',
+    );
   });
 
   test('a cycle is reported before a double parent', () => {
@@ -89,60 +98,18 @@ describe('linking a child: no cycle, one parent', () => {
   });
 });
 
-describe('the ancestors of an organisation', () => {
-  const lookup = (parents: Record<string, string | null>) => async (id: string) => parents[id];
-
-  test('nearest first, up to the top', async () => {
-    const found = await ancestorsOf('org_a', lookup({ org_a: 'org_b', org_b: 'org_c', org_c: null }));
-    assert.deepEqual(found, { ids: ['org_b', 'org_c'], complete: true });
-  });
-
-  test('stop at a parent that no longer exists', async () => {
-    assert.deepEqual(await ancestorsOf('org_a', lookup({ org_a: 'org_gone' })), {
-      ids: ['org_gone'],
-      complete: true,
-    });
-  });
-
-  test('a loop already in the data ends the walk, incomplete', async () => {
-    const found = await ancestorsOf('org_a', lookup({ org_a: 'org_b', org_b: 'org_c', org_c: 'org_a' }));
-    assert.deepEqual(found, { ids: ['org_b', 'org_c'], complete: false });
-  });
-
-  test('a chain deeper than the limit is incomplete', async () => {
-    const parents: Record<string, string> = {};
-    for (let i = 0; i <= MAX_ANCESTOR_DEPTH + 1; i += 1) parents[`org_${i}`] = `org_${i + 1}`;
-    const found = await ancestorsOf('org_0', lookup(parents));
-    assert.equal(found.complete, false);
-    assert.equal(found.ids.length, MAX_ANCESTOR_DEPTH);
-  });
-});
-
 describe('detaching', () => {
-  const detach = (parentChildren: string[], childParentId: string | null | undefined) =>
-    detachRefusal({ parentId: 'org_p', childId: 'org_c', parentChildren, childParentId });
-
-  test('only a real child: one that either side of the link names', () => {
-    assert.equal(detach(['org_c'], 'org_p'), null);
-    assert.equal(detach(['org_c'], null), null);
-    assert.equal(detach([], 'org_p'), null);
-    assert.equal(detach(['org_c'], undefined), null);
+  test('only a child the product database links to the parent', () => {
+    assert.equal(detachRefusal({ parentId: 'org_p', childParentId: 'org_p' }), null);
   });
 
   test('anything else is not_a_child', () => {
-    assert.equal(detach([], null)?.code, 'not_a_child');
-    assert.equal(detach(['org_x'], 'org_other')?.code, 'not_a_child');
-    assert.equal(detach([], undefined)?.code, 'not_a_child');
+    assert.equal(detachRefusal({ parentId: 'org_p', childParentId: null })?.code, 'not_a_child');
+    assert.equal(detachRefusal({ parentId: 'org_p', childParentId: 'org_other' })?.code, 'not_a_child');
   });
 });
 
-describe('the two sides of the link in metadata', () => {
-  test('children lists keep their order and hold an id once', () => {
-    assert.deepEqual(childrenWith(['org_a'], 'org_b'), ['org_a', 'org_b']);
-    assert.deepEqual(childrenWith(['org_a', 'org_b'], 'org_a'), ['org_a', 'org_b']);
-    assert.deepEqual(childrenWithout(['org_a', 'org_b', 'org_c'], 'org_b'), ['org_a', 'org_c']);
-  });
-
+describe('the two sides of the link in metadata (read when adopting a hierarchy)', () => {
   test('untyped metadata: only strings count', () => {
     assert.deepEqual(childrenOf({ vcisoChildOrganizations: ['org_a', 3, null, 'org_b'] }), [
       'org_a',
@@ -157,28 +124,28 @@ describe('the two sides of the link in metadata', () => {
   });
 });
 
-describe('SerialQueue', () => {
-  test('runs tasks one after the other, in order, past a failure', async () => {
-    const queue = new SerialQueue();
-    const events: string[] = [];
-    const task =
-      (name: string, fail = false) =>
-      async () => {
-        events.push(`start ${name}`);
-        await new Promise((resolve) => setTimeout(resolve, 5));
-        events.push(`end ${name}`);
-        if (fail) throw new Error(name);
-        return name;
-      };
-    const results = await Promise.allSettled([
-      queue.run(task('a')),
-      queue.run(task('b', true)),
-      queue.run(task('c')),
-    ]);
-    assert.deepEqual(events, ['start a', 'end a', 'start b', 'end b', 'start c', 'end c']);
-    assert.deepEqual(
-      results.map((r) => r.status),
-      ['fulfilled', 'rejected', 'fulfilled'],
+describe('metadata drift', () => {
+  const projection = { parentOrganizationId: 'org_p', vcisoChildOrganizations: ['org_a', 'org_b'] };
+
+  test('metadata that shows the projection is not drift; a missing list or parent reads as none', () => {
+    assert.equal(
+      drifted({ parentOrganizationId: 'org_p', vcisoChildOrganizations: ['org_a', 'org_b'] }, projection),
+      false,
     );
+    assert.equal(drifted({}, { parentOrganizationId: null, vcisoChildOrganizations: [] }), false);
+    assert.equal(drifted(null, { parentOrganizationId: null, vcisoChildOrganizations: [] }), false);
+  });
+
+  test('another parent, another order, a missing or extra child, or a wrong type is drift', () => {
+    for (const metadata of [
+      { parentOrganizationId: 'org_q', vcisoChildOrganizations: ['org_a', 'org_b'] },
+      { parentOrganizationId: 'org_p', vcisoChildOrganizations: ['org_b', 'org_a'] },
+      { parentOrganizationId: 'org_p', vcisoChildOrganizations: ['org_a'] },
+      { parentOrganizationId: 'org_p', vcisoChildOrganizations: ['org_a', 'org_b', 'org_c'] },
+      { parentOrganizationId: 'org_p', vcisoChildOrganizations: 'org_a,org_b' },
+      { vcisoChildOrganizations: ['org_a', 'org_b'] },
+    ]) {
+      assert.equal(drifted(metadata, projection), true, JSON.stringify(metadata));
+    }
   });
 });

@@ -8,10 +8,19 @@ export interface Queryable {
   query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
 }
 
+/** A transaction's surface: queries, and whole scripts (a migration file) sent as they are. */
+export interface Transaction extends Queryable {
+  /**
+   * Runs `sql`, which may hold several statements, without parameters and without splitting it: PGlite's
+   * `exec` and pg's simple query protocol both take a script whole, so function bodies keep their `;`.
+   */
+  exec(sql: string): Promise<void>;
+}
+
 export interface Database extends Queryable {
   readonly kind: 'pglite' | 'postgres';
   /** Runs `fn` in one transaction: committed when it resolves, rolled back when it throws. */
-  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  transaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -75,7 +84,15 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
   return {
     kind: 'pglite',
     ...wrap(db),
-    transaction: (fn) => db.transaction((tx) => fn(wrap(tx))),
+    transaction: (fn) =>
+      db.transaction((tx) =>
+        fn({
+          ...wrap(tx),
+          async exec(sql) {
+            await tx.exec(sql);
+          },
+        }),
+      ),
     async close() {
       try {
         await db.close();
@@ -106,10 +123,11 @@ async function openPostgres(url: string, schema: string | undefined): Promise<Da
     await admin.query(`CREATE SCHEMA IF NOT EXISTS "${schema.replace(/"/g, '')}"`);
     await admin.end();
   }
-  const run = async <T>(client: pg.Pool | pg.PoolClient, sql: string, params: unknown[] = []) => {
+  const run = async <T>(client: pg.Pool | pg.PoolClient, sql: string, params?: unknown[]) => {
     try {
-      const res = await client.query(sql, params);
-      return res.rows as T[];
+      // Without parameters pg uses the simple query protocol, which also takes a script of statements.
+      const res = params === undefined ? await client.query(sql) : await client.query(sql, params);
+      return (Array.isArray(res) ? [] : res.rows) as T[];
     } catch (err) {
       throw mapError(err);
     }
@@ -134,7 +152,10 @@ async function openPostgres(url: string, schema: string | undefined): Promise<Da
       };
       try {
         await run(client, 'BEGIN');
-        const result = await fn({ query });
+        const exec = async (sql: string): Promise<void> => {
+          await query(sql);
+        };
+        const result = await fn({ query, exec });
         await run(client, 'COMMIT');
         return result;
       } catch (err) {

@@ -2,39 +2,59 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Database } from './database.ts';
 
-const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations/', import.meta.url));
+/** A folder of numbered SQL files and where their application is recorded. */
+export interface MigrationSet {
+  /** The folder of `NNN_name.sql` files, applied in name order. */
+  dir: string;
+  /** The table recording the files applied (created when missing), in the connection's schema. */
+  table: string;
+  /**
+   * The advisory lock that keeps several processes on one PostgreSQL server from applying the same set
+   * at once. Advisory locks are per database, not per schema: each set needs its own key.
+   */
+  lockKey: number;
+}
+
+/** The identity provider's own migrations. */
+export const IDENTITY_MIGRATIONS: MigrationSet = {
+  dir: fileURLToPath(new URL('./migrations/', import.meta.url)),
+  table: 'schema_migrations',
+  lockKey: 7261532,
+};
+
+const TABLE_NAME = /^[a-z_][a-z0-9_]*$/;
 
 /**
- * Applies the numbered SQL files in `migrations/` that have not run yet, each in its own transaction.
- * An advisory lock keeps several processes sharing one PostgreSQL server from migrating at once.
+ * Applies the files of `set` not yet recorded, each in its own transaction: the file's text runs whole
+ * (never split into statements, so a function body with `;` inside works), then its name is recorded, and
+ * both commit together. A file that fails rolls back alone: nothing of it stays, it is not recorded, and
+ * the files before it stay applied and recorded. Each transaction first takes the set's advisory lock and
+ * reads the record again, so concurrent processes apply each file once. Answers the files applied now.
  */
-export async function migrate(db: Database): Promise<string[]> {
-  const files = readdirSync(MIGRATIONS_DIR)
+export async function runMigrations(db: Database, set: MigrationSet): Promise<string[]> {
+  if (!TABLE_NAME.test(set.table)) throw new Error(`Invalid migrations table name: ${set.table}`);
+  const dir = set.dir.endsWith('/') ? set.dir : `${set.dir}/`;
+  const files = readdirSync(dir)
     .filter((f) => /^\d+_.+\.sql$/.test(f))
     .sort();
   const applied: string[] = [];
-  await db.transaction(async (tx) => {
-    await tx.query('SELECT pg_advisory_xact_lock(7261532)');
-    await tx.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
-      name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`);
-    const done = new Set(
-      (await tx.query<{ name: string }>('SELECT name FROM schema_migrations')).map((r) => r.name),
-    );
-    for (const file of files) {
-      if (done.has(file)) continue;
-      const sql = readFileSync(MIGRATIONS_DIR + file, 'utf8');
-      for (const statement of splitStatements(sql)) await tx.query(statement);
-      await tx.query('INSERT INTO schema_migrations (name) VALUES ($1)', [file]);
-      applied.push(file);
-    }
-  });
+  for (const file of files) {
+    const ran = await db.transaction(async (tx) => {
+      await tx.query('SELECT pg_advisory_xact_lock($1)', [set.lockKey]);
+      await tx.query(`CREATE TABLE IF NOT EXISTS ${set.table} (
+        name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`);
+      const done = await tx.query(`SELECT 1 FROM ${set.table} WHERE name = $1`, [file]);
+      if (done.length) return false;
+      await tx.exec(readFileSync(dir + file, 'utf8'));
+      await tx.query(`INSERT INTO ${set.table} (name) VALUES ($1)`, [file]);
+      return true;
+    });
+    if (ran) applied.push(file);
+  }
   return applied;
 }
 
-/** Our migrations hold no procedural bodies, so a statement ends at a semicolon closing a line. */
-function splitStatements(sql: string): string[] {
-  return sql
-    .split(/;\s*$/m)
-    .map((s) => s.replace(/^\s*--.*$/gm, '').trim())
-    .filter(Boolean);
+/** Applies the identity provider's migrations (see runMigrations). */
+export function migrate(db: Database): Promise<string[]> {
+  return runMigrations(db, IDENTITY_MIGRATIONS);
 }

@@ -1,4 +1,5 @@
 import type { RequestAuthenticator } from '../auth/authenticate.ts';
+import type { ProductHierarchy } from '../organizations/product-hierarchy.ts';
 
 /** An organisation as the Backend API returns it, reduced to what the product reads. */
 export interface BackendOrganization {
@@ -39,6 +40,8 @@ export interface BackendApi {
     getOrganizationList(params: {
       organizationId?: string[];
       limit?: number;
+      offset?: number;
+      orderBy?: '+created_at';
     }): Promise<{ data: BackendOrganization[]; totalCount: number }>;
     getOrganizationMembershipList(params: {
       organizationId: string;
@@ -62,4 +65,6 @@ export interface BackendMembership {
 
 export interface ApiDeps extends RequestAuthenticator {
   readonly clerk: BackendApi;
+  /** The vCISO hierarchy in the product database. */
+  readonly hierarchy: ProductHierarchy;
 }

@@ -5,11 +5,13 @@ import {
   type ModuleFlag,
   type SubscriptionStatus,
 } from './default-metadata.ts';
-import { ancestorsOf, childrenWith, childrenWithout, parentOf, VCISO_ROLE } from './hierarchy-rules.ts';
+import { VCISO_ROLE, type HierarchyRefusal } from './hierarchy-rules.ts';
+import { attachChild, newChildRefusal, type HierarchyChange } from './hierarchy-store.ts';
+import type { ProductHierarchy } from './product-hierarchy.ts';
 
 type Organizations = BackendApi['organizations'];
 
-/** Where a link left half-written is reported, so an operator can repair it (Fastify's logger fits). */
+/** Where an organisation left behind is reported, so an operator can remove it (Fastify's logger fits). */
 export interface HierarchyLog {
   error(details: object, message: string): void;
 }
@@ -123,139 +125,80 @@ export async function listChildren(
   });
 }
 
-/** The organisation's ancestors, nearest first, read one Backend API call per level. */
-export function ancestorsOfOrganization(organizations: Organizations, organization: BackendOrganization) {
-  return ancestorsOf(organization.id, async (id) => {
-    if (id === organization.id) return parentOf(organization.publicMetadata);
-    const ancestor = await findOrganization(organizations, id);
-    return ancestor ? parentOf(ancestor.publicMetadata) : undefined;
-  });
-}
-
-/** Runs `step`; if it fails, runs `undo` and rethrows the step's error. A failed undo is logged. */
-async function compensated<T>(
-  step: () => Promise<T>,
-  undo: (() => Promise<unknown>) | null,
-  log: HierarchyLog,
-  context: object,
-): Promise<T> {
-  try {
-    return await step();
-  } catch (error) {
-    if (undo) {
-      try {
-        await undo();
-      } catch (undoError) {
-        log.error(
-          { ...context, err: undoError, cause: error },
-          'vCISO hierarchy link left half-written: the compensating Backend API write failed',
-        );
-      }
-    }
-    throw error;
-  }
-}
-
-const setParent = (organizations: Organizations, childId: string, parentId: string | null) =>
-  organizations.updateOrganizationMetadata(childId, { publicMetadata: { parentOrganizationId: parentId } });
-
-const setChildren = (organizations: Organizations, parentId: string, children: string[]) =>
-  organizations.updateOrganizationMetadata(parentId, {
-    publicMetadata: { vcisoChildOrganizations: children },
-  });
-
-/*
- * Write order. The child's `parentOrganizationId` is written first when a link is made and cleared
- * last when it is undone, and a failed second write is compensated. If even the compensation fails
- * (or the process dies in between), what is left is a child naming a parent that does not list it:
- * nobody else can attach it (it has a parent), the parent's console does not show it, and attaching
- * or detaching it again from the parent repairs it. The opposite order could leave a child listed by
- * a parent while free to be attached elsewhere — two parents.
- */
-
-/** Links `child` under `parent` (both as just read); writes only the sides not already linked. */
-export async function linkChild(
-  organizations: Organizations,
-  parent: BackendOrganization,
-  parentChildren: readonly string[],
-  child: BackendOrganization,
-  log: HierarchyLog,
-): Promise<BackendOrganization> {
-  let linkedChild = child;
-  const childWritten = parentOf(child.publicMetadata) !== parent.id;
-  if (childWritten) linkedChild = await setParent(organizations, child.id, parent.id);
-  if (!parentChildren.includes(child.id)) {
-    await compensated(
-      () => setChildren(organizations, parent.id, childrenWith(parentChildren, child.id)),
-      childWritten ? () => setParent(organizations, child.id, null) : null,
-      log,
-      { operation: 'attach', parentId: parent.id, childId: child.id },
-    );
-  }
-  return linkedChild;
-}
-
-/** Undoes the link; `child` is null when the child organisation no longer exists. */
-export async function unlinkChild(
-  organizations: Organizations,
-  parent: BackendOrganization,
-  parentChildren: readonly string[],
-  childId: string,
-  child: BackendOrganization | null,
-  log: HierarchyLog,
-): Promise<void> {
-  const listed = parentChildren.includes(childId);
-  if (listed) await setChildren(organizations, parent.id, childrenWithout(parentChildren, childId));
-  if (child && parentOf(child.publicMetadata) === parent.id) {
-    await compensated(
-      () => setParent(organizations, childId, null),
-      listed ? () => setChildren(organizations, parent.id, [...parentChildren]) : null,
-      log,
-      { operation: 'detach', parentId: parent.id, childId },
-    );
-  }
-}
-
 /**
- * Creates a client organisation under `parent`, with the default metadata and its parent already set,
- * and `userId` as its virtual security officer.
+ * Creates a client organisation under `parentId` with the default metadata and `userId` as its virtual
+ * security officer, then links it in the product database.
  *
  * Created without `createdBy`, then the membership added as `org:vciso`: with a creator, Clerk makes
  * them `org:admin`, and demoting an organisation's only admin is refused
  * (`organization_minimum_permissions_needed`). The vCISO can invite the client's own admins.
+ *
+ * The Backend API and the product database cannot share a transaction. The organisation is created first
+ * (its id is needed for the link); when adding the membership or the link then fails — the Backend API or
+ * the database is away, or the parent became too deep meanwhile — the organisation, which nobody else
+ * knows of yet, is deleted again, and the failure answered. If even that deletion fails, it is logged: what
+ * is left is an organisation with the vCISO as its member and no parent (its metadata names none, as the
+ * parent is only ever written by the projection), which the vCISO can attach or delete.
  */
 export async function createChild(
-  organizations: Organizations,
-  parent: BackendOrganization,
-  parentChildren: readonly string[],
+  hierarchy: ProductHierarchy,
+  parentId: string,
   input: { name: string; slug?: string; userId: string },
   log: HierarchyLog,
-): Promise<BackendOrganization> {
+): Promise<{ child: BackendOrganization; refusal: null } | { refusal: HierarchyRefusal }> {
+  const early = await newChildRefusal(hierarchy.db, parentId);
+  if (early) return { refusal: early };
+  const organizations = hierarchy.organizations();
   // The organisationId marker is left for the first read to add (organization-with-defaults.ts): the
-  // id is not known before the organisation exists.
-  const { organizationId: _unknownYet, ...defaults } = defaultOrganizationMetadata('');
+  // id is not known before the organisation exists. The hierarchy fields are the projection's to write.
+  const {
+    organizationId: _unknownYet,
+    parentOrganizationId: _projected,
+    vcisoChildOrganizations: _alsoProjected,
+    ...defaults
+  } = defaultOrganizationMetadata('');
   let child: BackendOrganization;
   try {
     child = await organizations.createOrganization({
       name: input.name,
       ...(input.slug ? { slug: input.slug } : {}),
-      publicMetadata: { ...defaults, parentOrganizationId: parent.id },
+      publicMetadata: defaults,
     });
   } catch (error) {
     throw CreationRefused.from(error) ?? error;
   }
-  await compensated(
-    async () => {
-      await organizations.createOrganizationMembership({
-        organizationId: child.id,
-        userId: input.userId,
-        role: VCISO_ROLE,
-      });
-      await setChildren(organizations, parent.id, childrenWith(parentChildren, child.id));
-    },
-    () => organizations.deleteOrganization(child.id),
-    log,
-    { operation: 'create', parentId: parent.id, childId: child.id },
-  );
-  return child;
+  let change: HierarchyChange;
+  try {
+    await organizations.createOrganizationMembership({
+      organizationId: child.id,
+      userId: input.userId,
+      role: VCISO_ROLE,
+    });
+    change = await attachChild(hierarchy.db, parentId, child.id);
+  } catch (error) {
+    await deleteNewOrganization(organizations, child.id, parentId, log);
+    throw error;
+  }
+  if (change.refusal) {
+    await deleteNewOrganization(organizations, child.id, parentId, log);
+    return { refusal: change.refusal };
+  }
+  await hierarchy.afterCommit([parentId, child.id]);
+  return { child, refusal: null };
+}
+
+async function deleteNewOrganization(
+  organizations: Organizations,
+  childId: string,
+  parentId: string,
+  log: HierarchyLog,
+): Promise<void> {
+  try {
+    await organizations.deleteOrganization(childId);
+  } catch (error) {
+    log.error(
+      { operation: 'create', parentId, childId, err: error },
+      'vCISO client organisation created but not linked, and deleting it failed',
+    );
+  }
 }

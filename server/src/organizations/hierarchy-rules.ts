@@ -1,11 +1,10 @@
 /**
  * The rules of the virtual-security-officer hierarchy, pure so they can be tested on their own: who
- * may run the client-organisation console, which links are allowed, and how the two sides of a link
- * change. The routes read the facts through the Backend API and refuse with what these answer.
+ * may run the client-organisation console and which links are allowed. The hierarchy store reads the
+ * facts from the product database, under the hierarchy lock, and refuses with what these answer.
  *
- * The link has two sides in public metadata (spec §3): the child's `parentOrganizationId` and the
- * parent's `vcisoChildOrganizations`. The child's side is the authority on who its parent is: it holds
- * one value, so a child can never have two parents there, whatever the parents' lists say.
+ * Public metadata (spec §3) shows each link twice — the child's `parentOrganizationId` and the parent's
+ * `vcisoChildOrganizations` — as a projection of the relational state (metadata-projection.ts).
  */
 
 export const VCISO_ROLE = 'org:vciso';
@@ -14,8 +13,8 @@ export const VCISO_ROLE = 'org:vciso';
 export const ATTACH_ROLES: readonly string[] = ['org:admin', 'org:vciso'];
 
 /**
- * How far up the parent chain a cycle check looks. The spec sets no depth; this bounds the number of
- * Backend API reads per change and is far beyond any real hierarchy.
+ * The most organisations above any organisation. The spec sets no depth; this bounds the recursive reads
+ * of a change and is far beyond any real hierarchy.
  */
 export const MAX_ANCESTOR_DEPTH = 32;
 
@@ -49,27 +48,6 @@ export function consoleRefusal(facts: {
   return null;
 }
 
-/**
- * The ancestors of an organisation, nearest first, from a lookup of each one's parent. Stops at the
- * top, at an organisation that no longer exists (`parentOf` answers undefined), at a loop already in
- * the data (complete: false) or after MAX_ANCESTOR_DEPTH (complete: false).
- */
-export async function ancestorsOf(
-  organizationId: string,
-  parentOf: (id: string) => Promise<string | null | undefined>,
-): Promise<{ ids: string[]; complete: boolean }> {
-  const ids: string[] = [];
-  const seen = new Set([organizationId]);
-  let current = await parentOf(organizationId);
-  while (current) {
-    if (seen.has(current) || ids.length >= MAX_ANCESTOR_DEPTH) return { ids, complete: false };
-    seen.add(current);
-    ids.push(current);
-    current = await parentOf(current);
-  }
-  return { ids, complete: true };
-}
-
 /** Who may attach an organisation: its admins and virtual security officers (role read from the Backend API). */
 export function attachPermissionRefusal(callerRoleInChild: string | null): HierarchyRefusal | null {
   if (callerRoleInChild && ATTACH_ROLES.includes(callerRoleInChild)) return null;
@@ -79,14 +57,22 @@ export function attachPermissionRefusal(callerRoleInChild: string | null): Hiera
   };
 }
 
-/** Whether `childId` may become a child of `parentId`: no cycle, and at most one parent. */
+/**
+ * Whether `childId` may become a child of `parentId`: no cycle, at most one parent, and no organisation
+ * with more than MAX_ANCESTOR_DEPTH above it once the child and everything under it hang below the parent.
+ */
 export function linkRefusal(facts: {
   parentId: string;
   childId: string;
-  /** The parent's ancestors, nearest first (ancestorsOf). */
+  /**
+   * The parent's ancestors, nearest first; `complete` is false when the chain was not read to its top
+   * (longer than MAX_ANCESTOR_DEPTH, or a loop already in the data).
+   */
   parentAncestors: { ids: string[]; complete: boolean };
-  /** The child's current `parentOrganizationId`. */
+  /** The child's current parent. */
   childParentId: string | null;
+  /** The levels below the child (0 without children of its own). */
+  childHeight: number;
 }): HierarchyRefusal | null {
   if (facts.childId === facts.parentId) {
     return { code: 'hierarchy_cycle', message: 'An organisation cannot be its own client organisation.' };
@@ -98,10 +84,13 @@ export function linkRefusal(facts: {
         'This organisation is above the active organisation in the hierarchy; attaching it would make a cycle.',
     };
   }
-  if (!facts.parentAncestors.complete) {
+  if (
+    !facts.parentAncestors.complete ||
+    facts.parentAncestors.ids.length + 1 + facts.childHeight > MAX_ANCESTOR_DEPTH
+  ) {
     return {
       code: 'hierarchy_too_deep',
-      message: `The hierarchy above the active organisation is more than ${MAX_ANCESTOR_DEPTH} levels deep or loops; it cannot take more organisations.`,
+      message: `The hierarchy would be more than ${MAX_ANCESTOR_DEPTH} levels deep; it cannot take this organisation here.`,
     };
   }
   if (facts.childParentId && facts.childParentId !== facts.parentId) {
@@ -114,32 +103,17 @@ export function linkRefusal(facts: {
   return null;
 }
 
-/**
- * Whether `childId` may be detached from `parentId`: only a real child, one that either side of the
- * link names (so a half-written link can still be undone).
- */
+/** Whether `childId` may be detached from `parentId`: only a child the product database links to it. */
 export function detachRefusal(facts: {
   parentId: string;
-  childId: string;
-  parentChildren: readonly string[];
-  /** The child's `parentOrganizationId`; undefined when the child no longer exists. */
-  childParentId: string | null | undefined;
+  /** The child's parent in the product database (null when it has none). */
+  childParentId: string | null;
 }): HierarchyRefusal | null {
-  if (facts.parentChildren.includes(facts.childId) || facts.childParentId === facts.parentId) return null;
+  if (facts.childParentId === facts.parentId) return null;
   return {
     code: 'not_a_child',
     message: 'This organisation is not a client organisation of the active one.',
   };
-}
-
-/** The parent's list with the child added once, order kept. */
-export function childrenWith(children: readonly string[], childId: string): string[] {
-  return children.includes(childId) ? [...children] : [...children, childId];
-}
-
-/** The parent's list without the child. */
-export function childrenWithout(children: readonly string[], childId: string): string[] {
-  return children.filter((id) => id !== childId);
 }
 
 /** Metadata arrives as untyped JSON: only an array of strings counts as a list of children. */

@@ -43,7 +43,16 @@ export class DatabaseFaults {
     return {
       kind: db.kind,
       query: guarded(db).query,
-      transaction: (fn) => db.transaction((tx) => fn(guarded(tx))),
+      transaction: (fn) =>
+        db.transaction((tx) =>
+          fn({
+            ...guarded(tx),
+            async exec(sql: string) {
+              check(sql);
+              return tx.exec(sql);
+            },
+          }),
+        ),
       close: () => db.close(),
     };
   };

@@ -5,7 +5,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase, type Database } from '@app/identity';
-import { createApp, type App } from '../../src/app.ts';
+import { createApp, type App, type AppOptions } from '../../src/app.ts';
 import { serverConfigFromEnv } from '../../src/config.ts';
 
 /**
@@ -38,12 +38,15 @@ export async function startEmbeddedServer(
     env?: Record<string, string>;
     /** What the provider queries through (e.g. DatabaseFaults.wrap); `db` stays the plain one. */
     wrapDatabase?: (db: Database) => Database;
+    app?: AppOptions;
   } = {},
 ): Promise<EmbeddedServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'server-test-'));
   // A placeholder web app: these tests speak HTTP only, and `npm run test:unit` runs before the web build.
   writeFileSync(join(dataDir, 'index.html'), '<!doctype html><title>test</title>');
   const schema = `test_${randomBytes(6).toString('hex')}`;
+  // The product's own tables: in a fresh schema of their own on PostgreSQL, else in DATA_DIR/product.
+  const productSchema = `${schema}_product`;
   const db = await openDatabase(
     opts.databaseUrl ? { url: opts.databaseUrl, schema } : { dataDir: join(dataDir, 'pglite') },
   );
@@ -56,9 +59,14 @@ export async function startEmbeddedServer(
     PUBLIC_URL: origin,
     WEB_DIST: dataDir,
     IDENTITY_MODE: 'development',
+    ...(opts.databaseUrl ? { DATABASE_URL: opts.databaseUrl, PRODUCT_DATABASE_SCHEMA: productSchema } : {}),
     ...opts.env,
   });
-  const app = await createApp(config, { database: opts.wrapDatabase?.(db) ?? db, logger: false });
+  const app = await createApp(config, {
+    ...opts.app,
+    database: opts.wrapDatabase?.(db) ?? db,
+    logger: false,
+  });
   await app.listen();
   const server: EmbeddedServer = {
     app,
@@ -80,7 +88,10 @@ export async function startEmbeddedServer(
     async stop() {
       await app.fastify.close();
       // What app.close() does, with the test schema dropped before its connections close.
-      if (opts.databaseUrl) await db.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+      if (opts.databaseUrl) {
+        await db.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+        await db.query(`DROP SCHEMA IF EXISTS "${productSchema}" CASCADE`);
+      }
       await db.close();
       rmSync(dataDir, { recursive: true, force: true });
     },

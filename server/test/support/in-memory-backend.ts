@@ -149,5 +149,10 @@ export function fakeApiDeps(backend: () => InMemoryBackend, tokens: Map<string, 
       const auth = tokens.get(req.headers.authorization?.replace(/^Bearer /, '') ?? '');
       return auth ? { ok: true, auth } : { ok: false, reason: 'Missing bearer session token.' };
     },
+    // The vCISO hierarchy lives in the product database: its routes are tested on the real server
+    // (vciso-api.test.ts), never on this fake.
+    get hierarchy(): ApiDeps['hierarchy'] {
+      throw new Error('The in-memory Backend API has no product database.');
+    },
   };
 }

@@ -4,6 +4,7 @@ import { createClerkClient, type ClerkClient } from '@clerk/backend';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { BAPI_PATH } from '../../src/app.ts';
 import { registerProductApi } from '../../src/api/product-api.ts';
+import type { ApiDeps } from '../../src/api/deps.ts';
 import { Authenticator } from '../../src/auth/authenticate.ts';
 import { sessionToken, signUpUser, type ApiBody, type EmbeddedServer, type User } from './embedded-server.ts';
 
@@ -90,16 +91,21 @@ export async function storedOrganization(
  */
 export async function productApiOn(
   server: EmbeddedServer,
-  extend: (api: FastifyInstance, deps: Authenticator) => void = () => {},
+  extend: (api: FastifyInstance, deps: ApiDeps) => void = () => {},
 ): Promise<{ app: FastifyInstance; call: Call }> {
   const identity = server.app.identity;
   assert.ok(identity, 'the embedded provider runs');
-  const deps = new Authenticator({
+  const authenticator = new Authenticator({
     publishableKey: identity.publishableKey,
     secretKey: identity.secretKey,
     apiUrl: `${server.origin}${BAPI_PATH}`,
     authorizedParties: [server.origin],
   });
+  const deps: ApiDeps = {
+    authenticate: (req) => authenticator.authenticate(req),
+    clerk: authenticator.clerk,
+    hierarchy: server.app.hierarchy,
+  };
   const app = Fastify({ logger: false, bodyLimit: 1024 * 1024 });
   await app.register(
     async (api) => {

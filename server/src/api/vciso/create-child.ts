@@ -1,10 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { childSummary, createChild, CreationRefused } from '../../organizations/hierarchy-links.ts';
-import { hierarchyChanges } from '../../organizations/hierarchy-lock.ts';
-import { childrenOf } from '../../organizations/hierarchy-rules.ts';
 import type { ApiDeps } from '../deps.ts';
 import { authOf } from '../require-auth.ts';
-import { consoleRouteOptions, readActiveOrganization } from './console-guard.ts';
+import { consoleRouteOptions } from './console-guard.ts';
 import { HierarchyError } from './errors.ts';
 import { parseNewChild } from './input.ts';
 
@@ -15,26 +13,19 @@ import { parseNewChild } from './input.ts';
 export function registerCreateChildRoute(api: FastifyInstance, deps: ApiDeps) {
   api.post('/organizations/current/children', consoleRouteOptions(deps), async (req, reply) => {
     const input = parseNewChild(req.body);
-    const { userId } = authOf(req);
-    const child = await hierarchyChanges.run(async () => {
-      // Read again inside the queue: the list must include the changes that ran before this one.
-      const parent = await readActiveOrganization(deps, req);
-      try {
-        return await createChild(
-          deps.clerk.organizations,
-          parent,
-          childrenOf(parent.publicMetadata),
-          { ...input, userId },
-          req.log,
-        );
-      } catch (error) {
-        if (!(error instanceof CreationRefused)) throw error;
-        throw new HierarchyError(
-          error.reason === 'slug_taken' ? 'slug_taken' : 'invalid_request',
-          error.message,
-        );
-      }
-    });
-    return reply.code(201).send(childSummary(child));
+    const { userId, orgId } = authOf(req);
+    await deps.hierarchy.ready();
+    let created: Awaited<ReturnType<typeof createChild>>;
+    try {
+      created = await createChild(deps.hierarchy, orgId!, { ...input, userId }, req.log);
+    } catch (error) {
+      if (!(error instanceof CreationRefused)) throw error;
+      throw new HierarchyError(
+        error.reason === 'slug_taken' ? 'slug_taken' : 'invalid_request',
+        error.message,
+      );
+    }
+    if (created.refusal) throw HierarchyError.from(created.refusal);
+    return reply.code(201).send(childSummary(created.child));
   });
 }

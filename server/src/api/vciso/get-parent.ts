@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { findOrganization, roleIn } from '../../organizations/hierarchy-links.ts';
-import { parentOf } from '../../organizations/hierarchy-rules.ts';
+import { parentIdOf } from '../../organizations/hierarchy-store.ts';
 import type { ApiDeps } from '../deps.ts';
 import { authOf, requireAuth } from '../require-auth.ts';
 import { readActiveOrganization } from './console-guard.ts';
@@ -15,13 +15,14 @@ export interface ParentOrganization {
 
 /**
  * GET /api/organizations/current/parent — `{ parent: { id, name, slug, isMember } | null }` for any member
- * of the active organisation, so a client organisation can link back to its vCISO's. A parent that no
- * longer exists reads as none.
+ * of the active organisation, so a client organisation can link back to its vCISO's. The parent is the
+ * product database's; one that no longer exists reads as none.
  */
 export function registerGetParentRoute(api: FastifyInstance, deps: ApiDeps) {
   api.get('/organizations/current/parent', { preHandler: requireAuth(deps) }, async (req) => {
     const current = await readActiveOrganization(deps, req);
-    const parentId = parentOf(current.publicMetadata);
+    await deps.hierarchy.ready();
+    const parentId = await parentIdOf(deps.hierarchy.db, current.id);
     const parent = parentId ? await findOrganization(deps.clerk.organizations, parentId) : null;
     if (!parent) return { parent: null };
     const role = await roleIn(deps.clerk.organizations, parent.id, authOf(req).userId);
