@@ -5,6 +5,7 @@ import { isSignInStepReturn } from '../features/auth/sign-in-step-return.ts';
 import { LanguageSync } from '../features/language/LanguageSync.tsx';
 import type { Language } from '../lib/i18n/languages.ts';
 import { useLanguage } from '../lib/i18n/useLanguage.ts';
+import { ForgetQueriesOnSignOut } from '../lib/query/ForgetQueriesOnSignOut.tsx';
 import { AuthStateProvider } from '../state/auth/AuthStateProvider.tsx';
 import { useAppConfig } from './AppConfigContext.tsx';
 
@@ -60,6 +61,7 @@ export function ClerkProviderWithRouter() {
     >
       <AuthStateProvider>
         <LanguageSync />
+        <ForgetQueriesOnSignOut />
         <Outlet />
       </AuthStateProvider>
     </ClerkProvider>

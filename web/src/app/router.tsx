@@ -16,6 +16,7 @@ import { OrganizationListPage } from '../features/organizations/OrganizationList
 import { OrganizationProfilePage } from '../features/organizations/OrganizationProfilePage.tsx';
 import { SettingsPage } from '../features/settings/SettingsPage.tsx';
 import { ClientOrganizationsPage } from '../features/vciso/ClientOrganizationsPage.tsx';
+import { DiagnosticsPage } from '../features/diagnostics/DiagnosticsPage.tsx';
 import { AppLayout } from './AppLayout.tsx';
 import { ClerkProviderWithRouter } from './ClerkProviderWithRouter.tsx';
 import { NotFoundPage } from './NotFoundPage.tsx';
@@ -45,6 +46,7 @@ export const router = createBrowserRouter([
           { path: 'members', element: signedIn(<MembersPage />) },
           { path: 'settings', element: signedIn(<SettingsPage />) },
           { path: 'clients', element: signedIn(<ClientOrganizationsPage />) },
+          { path: 'diagnostics', element: signedIn(<DiagnosticsPage />) },
           // One route per module, so an unknown /modules/<slug> falls through to the not-found page.
           ...MODULES.map((module) => ({
             path: modulePath(module).slice(1),
