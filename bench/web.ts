@@ -2,7 +2,9 @@
  * The web product's weight and speed: JavaScript and CSS sizes (raw, gzip, brotli) split into our code,
  * React, the Clerk React SDK, other libraries and clerk-js, and the time until the signed-in dashboard
  * shows in headless Chromium, cold and warm. Prints tables and writes them to bench/results/web.md.
- * Usage: node --import tsx bench/web.ts [--runs N]   (N loads each cold and warm, default 10)
+ * Usage: node --import tsx bench/web.ts [--runs N] [--sizes-only]
+ *   N loads each cold and warm (default 10); --sizes-only builds and prints the bundle tables without
+ *   starting a browser (and writes nothing).
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -13,6 +15,7 @@ import { format, resolveConfig } from 'prettier';
 import { launchBrowser } from '../e2e/support/browser.ts';
 import { removeDataDir, startServer } from '../e2e/support/server.ts';
 import { clerkJs, clerkJsFiles, ourFiles } from './web/bundle-sizes.ts';
+import { chunkTable } from './web/chunk-table.ts';
 import { loadDashboard, recordRequests, type DashboardLoad } from './web/dashboard-load.ts';
 import { MILESTONE_OBSERVER } from './web/dashboard-milestones.ts';
 import { tableAsMarkdown, tableAsText, type ReportTable } from './web/report-table.ts';
@@ -28,7 +31,9 @@ import { timingTable } from './web/timing-table.ts';
 import { prepareBuilds, REPO_ROOT } from './web/web-build.ts';
 import { summarize } from './web/stats.ts';
 
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '10' } } });
+const { values } = parseArgs({
+  options: { runs: { type: 'string', default: '10' }, 'sizes-only': { type: 'boolean', default: false } },
+});
 const runs = Number(values.runs);
 if (!Number.isInteger(runs) || runs < 1)
   throw new Error(`--runs wants a whole number of runs, got ${values.runs}`);
@@ -78,6 +83,13 @@ try {
   console.log('Building and splitting the bundle…');
   const { assets, initial } = prepareBuilds(mappedDir);
   const { files, packages } = ourFiles(assets, initial, mappedDir);
+  if (values['sizes-only']) {
+    console.log();
+    console.log([chunkTable(files, null), ourBundleTable(files, new Set())].map(tableAsText).join('\n\n'));
+    // Nothing else to measure; the finally below would not run after exit.
+    rmSync(mappedDir, { recursive: true, force: true });
+    process.exit(0);
+  }
 
   console.log(`Starting the product server and Chromium; ${runs} cold and ${runs} warm loads of /dashboard…`);
   const server = await startServer({ env: { LOG_LEVEL: 'error' } });
@@ -118,6 +130,7 @@ try {
       summarize(measured.cold.map((l) => l.transferred)).median,
       measured.compressedBy,
     ),
+    chunkTable(files, loadedLazy),
     ourBundleTable(files, loadedLazy),
     clerkJsTable(version, clerk, clerkNames.length > 0),
     largestPackagesTable(packages),

@@ -14,7 +14,6 @@ export const MILESTONES = [
     label: 'organisation name shown (headline)',
     selector: '[data-testid="dashboard-org-name"]',
   },
-  { key: 'apiMe', label: '/api/me verified card', selector: '[data-testid="api-me-status"]' },
   { key: 'userButton', label: "Clerk's UserButton", selector: '.cl-userButtonTrigger' },
 ] as const;
 

@@ -40,7 +40,11 @@ export function ourBundleTable(files: OurFile[], loadedLazy: Set<string>): Repor
   const rows: string[][] = [];
   const part = (label: string, selected: OurFile[]) => {
     if (selected.length === 0) return;
-    const names = selected.map((f) => f.path.replace('assets/', '')).join(', ');
+    // Past a few files the names are in the chunk table; here they would only widen the column.
+    const names =
+      selected.length <= 3
+        ? selected.map((f) => f.path.replace('assets/', '')).join(', ')
+        : `${selected.length} files`;
     rows.push([`${label}: ${names}`, ...cells(sumSizes(selected.map((f) => f.sizes)))]);
     if (selected.some((f) => f.path.endsWith('.js'))) rows.push(...groupRows(selected));
   };

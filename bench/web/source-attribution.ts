@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { decode } from '@jridgewell/sourcemap-codec';
 
@@ -20,6 +20,8 @@ const SOURCE_MAP_COMMENT = /\n?\/\/# sourceMappingURL=\S+\s*$/;
  */
 export function bytesBySource(file: string): { code: string; bytes: BytesBySource } {
   const code = readFileSync(file, 'utf8').replace(SOURCE_MAP_COMMENT, '');
+  // The bundler's own runtime chunk (dynamic import support) comes from no source and has no map.
+  if (!existsSync(`${file}.map`)) return { code, bytes: new Map([[null, Buffer.byteLength(code)]]) };
   const map = JSON.parse(readFileSync(`${file}.map`, 'utf8')) as RawSourceMap;
   const base = resolve(dirname(file), map.sourceRoot ?? '');
   const sources = map.sources.map((source) => resolve(base, source));

@@ -2,7 +2,8 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { SignJWT, generateKeyPair } from 'jose';
 import { useSuite } from '../support/suite.ts';
-import { sessionToken, signUp, uniqueEmail } from '../support/flows.ts';
+import { sessionToken, signUp, uniqueEmail, waitForPath } from '../support/flows.ts';
+import { openDiagnostics } from '../support/diagnostics.ts';
 import { mintSessionToken } from '../../identity/src/instance/session-token.ts';
 import type { SessionRow } from '../../identity/src/store/rows.ts';
 
@@ -40,6 +41,42 @@ describe('product API: GET /api/me', () => {
     };
     assert.equal(body.userId, claims.sub);
     assert.equal(body.sessionId, claims.sid);
+  });
+
+  test('the diagnostics page, opened from the account menu, shows the ids the product API verified', async () => {
+    const { page } = await suite.newPage();
+    await signUp(page, suite.server.origin, uniqueEmail('diagnostics'));
+    // The dashboard is for users: the token check is not on it.
+    assert.equal(await page.getByTestId('api-me-card').count(), 0);
+    assert.equal(await page.getByTestId('coming-next').count(), 0);
+
+    const answered = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/me');
+    await openDiagnostics(page);
+    const answer = (await (await answered).json()) as { userId: string; sessionId: string };
+    const claims = JSON.parse(
+      Buffer.from((await sessionToken(page)).split('.')[1]!, 'base64url').toString(),
+    ) as { sub: string; sid: string };
+    assert.equal(await page.getByTestId('api-me-status').textContent(), 'Verified by the product API');
+    assert.equal(await page.getByTestId('api-me-user-id').textContent(), claims.sub);
+    assert.equal(await page.getByTestId('api-me-session-id').textContent(), claims.sid);
+    assert.deepEqual([answer.userId, answer.sessionId], [claims.sub, claims.sid]);
+
+    // "Check again" asks the server again rather than showing the cached answer.
+    const again = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/me');
+    await page.getByTestId('api-me-refresh').click();
+    assert.equal((await again).status(), 200);
+    await page.getByTestId('api-me-status').waitFor();
+  });
+
+  test('the diagnostics page is not shown signed out', async () => {
+    const { page } = await suite.newPage();
+    let asked = false;
+    page.on('request', (r) => {
+      if (new URL(r.url()).pathname === '/api/me') asked = true;
+    });
+    await page.goto(`${suite.server.origin}/diagnostics`);
+    await waitForPath(page, '/sign-in');
+    assert.equal(asked, false, 'no product API call without a session');
   });
 
   test('401 without a token', async () => {

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import type { Page, Request } from 'playwright-core';
 import { useSuite } from '../support/suite.ts';
 import { enterCode, uniqueEmail, waitForHash, waitForPath, PASSWORD } from '../support/flows.ts';
+import { openDiagnostics } from '../support/diagnostics.ts';
 import { waitForCode } from '../support/outbox.ts';
 
 type Translations = { [key: string]: string | Translations };
@@ -121,7 +122,6 @@ describe('interface language: French by default, English on demand', () => {
       waitForPath(page, '/dashboard'),
     ]);
     await waitForPath(page, '/dashboard');
-    await page.getByTestId('api-me-status').waitFor();
     await page.getByTestId('dashboard-org-name').filter({ hasText: 'Équipe Langues' }).waitFor();
 
     assert.equal(await pageLang(page), 'fr');
@@ -136,7 +136,7 @@ describe('interface language: French by default, English on demand', () => {
       assert.deepEqual(leaked, [], `English from "${section}" on the French dashboard`);
     }
 
-    const apiCalls = requests.filter((r) => r.path === '/api/me' || r.path === '/api/organizations/current');
+    const apiCalls = requests.filter((r) => r.path === '/api/organizations/current');
     assert.ok(apiCalls.length > 0, 'the dashboard called the product API');
     assert.deepEqual(
       apiCalls.filter((r) => r.localization !== 'FR'),
@@ -149,10 +149,9 @@ describe('interface language: French by default, English on demand', () => {
     await page.getByTestId('dashboard-role').filter({ hasText: 'Admin' }).waitFor();
     assert.equal(await pageLang(page), 'en');
     const before = requests.length;
-    await page.getByTestId('api-me-refresh').click();
-    await page.getByTestId('api-me-status').waitFor();
+    await openDiagnostics(page);
     const afterToggle = requests.slice(before).filter((r) => r.path === '/api/me');
-    assert.ok(afterToggle.length > 0, 'checking again called the product API');
+    assert.ok(afterToggle.length > 0, 'the diagnostics page called the product API');
     assert.deepEqual(
       afterToggle.map((r) => r.localization),
       afterToggle.map(() => 'EN'),

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import type { BrowserContext, Page } from 'playwright-core';
 import { nextFapiResponse, useSuite } from '../support/suite.ts';
 import { PASSWORD, signUp, uniqueEmail, waitForHash, waitForPath } from '../support/flows.ts';
+import { openDiagnostics } from '../support/diagnostics.ts';
 
 /** Identifier then password on the <SignIn/> card this page shows. */
 async function signInOnCard(page: Page, email: string) {
@@ -79,7 +80,15 @@ describe('several accounts on one browser (IDENTITY_MULTI_SESSION=true)', () => 
     assert.equal(body.client.last_active_session_id, new URL(touched.url()).pathname.split('/').at(-2));
     await signedInAs(page, ada);
     // The product API sees the switch too: its token names the active account.
-    await page.getByTestId('api-me-status').waitFor();
+    await openDiagnostics(page);
+    const userId = await page.getByTestId('api-me-user-id').textContent();
+    assert.equal(
+      body.client.last_active_session_id,
+      await page.getByTestId('api-me-session-id').textContent(),
+    );
+    assert.match(userId ?? '', /^user_/);
+    await page.getByTestId('nav-dashboard').click();
+    await page.getByTestId('dashboard').waitFor();
   });
 
   test('sign out of the active account only: the other stays signed in and is chosen on /sign-in#/choose', async () => {

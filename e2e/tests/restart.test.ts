@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { launchBrowser, newContext } from '../support/browser.ts';
 import { startServer, removeDataDir, type TestServer } from '../support/server.ts';
 import { sessionToken, signUp, uniqueEmail, waitForPath } from '../support/flows.ts';
+import { openDiagnostics } from '../support/diagnostics.ts';
 
 describe('restart', () => {
   const servers: TestServer[] = [];
@@ -23,16 +24,18 @@ describe('restart', () => {
         const page = await context.newPage();
         const email = uniqueEmail('restart');
         await signUp(page, first.origin, email);
+        await openDiagnostics(page);
         const userId = await page.getByTestId('api-me-user-id').textContent();
         await first.stop();
 
         const second = await startServer({ dataDir: first.dataDir, port: first.port });
         servers.push(second);
         await page.reload();
-        await waitForPath(page, '/dashboard');
-        assert.equal(await page.getByTestId('user-email').textContent(), email);
+        await waitForPath(page, '/diagnostics');
         await page.getByTestId('api-me-status').waitFor();
         assert.equal(await page.getByTestId('api-me-user-id').textContent(), userId);
+        await page.getByTestId('nav-dashboard').click();
+        assert.equal(await page.getByTestId('user-email').textContent(), email);
         const res = await fetch(`${second.origin}/api/me`, {
           headers: { authorization: `Bearer ${await sessionToken(page)}` },
         });

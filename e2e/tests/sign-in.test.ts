@@ -13,6 +13,7 @@ import {
   waitForPath,
   PASSWORD,
 } from '../support/flows.ts';
+import { openDiagnostics } from '../support/diagnostics.ts';
 import { waitForCode } from '../support/outbox.ts';
 
 describe('sign-in and sign-out through the Clerk UI', () => {
@@ -66,7 +67,7 @@ describe('sign-in and sign-out through the Clerk UI', () => {
     assert.equal((await attempt).status(), 200);
     await waitForPath(page, '/dashboard');
     assert.equal(await page.getByTestId('user-email').textContent(), email);
-    await page.getByTestId('api-me-status').waitFor();
+    await openDiagnostics(page);
   });
 
   test('sign in with an email code instead of the password', async () => {

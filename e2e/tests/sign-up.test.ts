@@ -10,6 +10,7 @@ import {
   waitForHash,
   PASSWORD,
 } from '../support/flows.ts';
+import { openDiagnostics } from '../support/diagnostics.ts';
 import { mailCount, waitForCode } from '../support/outbox.ts';
 import type { Page } from 'playwright-core';
 
@@ -45,20 +46,21 @@ describe('sign-up through the Clerk UI', () => {
     // The signed-in shell: the Clerk user button and who is signed in.
     await page.locator('.cl-userButtonTrigger').waitFor();
     assert.equal(await page.getByTestId('user-email').textContent(), email);
-    await page.getByTestId('coming-next').waitFor();
-    await page.getByTestId('api-me-status').waitFor();
+    await page.getByTestId('dashboard-org-name').waitFor();
+    await openDiagnostics(page);
   });
 
   test('a signed-in user stays signed in across reloads', async () => {
     const { page } = await suite.newPage();
     const email = uniqueEmail('reload');
     await signUp(page, suite.server.origin, email);
+    await openDiagnostics(page);
     const userId = await page.getByTestId('api-me-user-id').textContent();
     await page.reload();
-    await page.getByTestId('dashboard').waitFor();
-    assert.equal(await page.getByTestId('user-email').textContent(), email);
     await page.getByTestId('api-me-status').waitFor();
     assert.equal(await page.getByTestId('api-me-user-id').textContent(), userId);
+    await page.getByTestId('nav-dashboard').click();
+    assert.equal(await page.getByTestId('user-email').textContent(), email);
   });
 
   test('a password shorter than 8 characters is refused by the provider', async () => {

@@ -8,6 +8,7 @@ import { createIdentity, identityConfigFromEnv, type Identity } from '@app/ident
 import { launchBrowser, newContext } from '../support/browser.ts';
 import { startServer, removeDataDir, freePort, type TestServer } from '../support/server.ts';
 import { sessionToken, signUp, uniqueEmail } from '../support/flows.ts';
+import { openDiagnostics } from '../support/diagnostics.ts';
 
 /**
  * The provider as a separate service and the product in "hosted" mode pointed at it, as it would be at
@@ -59,7 +60,7 @@ describe('the identity provider on its own, used as a hosted instance', () => {
       const page = await (await newContext(browser)).newPage();
       // Codes are read from the provider's own outbox.
       await signUp(page, product.origin, uniqueEmail('standalone'), undefined, idpOrigin);
-      await page.getByTestId('api-me-status').waitFor();
+      await openDiagnostics(page);
       const res = await fetch(`${product.origin}/api/me`, {
         headers: { authorization: `Bearer ${await sessionToken(page)}` },
       });

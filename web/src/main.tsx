@@ -1,6 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App.tsx';
+import { loadClerkLocalization } from './app/clerk-localization.ts';
 import { StartupErrorScreen } from './app/StartupErrorScreen.tsx';
 import { loadAppConfig } from './lib/app-config.ts';
 import { keepOwnDevBrowserToken } from './lib/dev-browser-token.ts';
@@ -26,6 +27,8 @@ async function start(): Promise<void> {
     const [config, i18n] = await Promise.all([
       loadAppConfig(),
       createI18n({ language: languages.get(), production: import.meta.env.PROD }),
+      // Clerk's words for this language are in their own chunk; Clerk must not render without them.
+      loadClerkLocalization(languages.get()),
     ]);
     followLanguage(i18n, languages);
     root.render(

@@ -58,8 +58,9 @@ describe('translation keys used indirectly', () => {
   test('fallback keys passed to errorMessage() and <Trans i18nKey> exist in both languages', () => {
     const files = [
       'features/dashboard/DashboardPage.tsx',
-      'features/dashboard/ProductApiCard.tsx',
+      'features/diagnostics/ProductApiCard.tsx',
       'features/organizations/CreateOrganizationPage.tsx',
+      'features/organizations/current-organization-query.ts',
       'features/organizations/useCurrentOrganization.ts',
       'features/organizations/members/MembersPage.tsx',
       'features/settings/SettingsPage.tsx',

@@ -1,6 +1,7 @@
 import { ClerkFailed, ClerkLoaded, ClerkLoading, SignedIn, UserButton, useAuth } from '@clerk/clerk-react';
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet } from 'react-router';
+import { DiagnosticsIcon } from '../features/diagnostics/DiagnosticsIcon.tsx';
 import { LanguageToggle } from '../features/language/LanguageToggle.tsx';
 import { OrganizationSwitcherSlot } from '../features/organizations/OrganizationSwitcherSlot.tsx';
 import { PRODUCT_NAME } from '../lib/product.ts';
@@ -24,7 +25,16 @@ export function AppLayout() {
             <MainNav />
             <div className="site-header__account">
               <OrganizationSwitcherSlot />
-              <UserButton />
+              {/* Clerk reads its menu entries from its direct children, so they cannot sit in a component. */}
+              <UserButton>
+                <UserButton.MenuItems>
+                  <UserButton.Link
+                    label={t('diagnostics.link')}
+                    labelIcon={<DiagnosticsIcon />}
+                    href="/diagnostics"
+                  />
+                </UserButton.MenuItems>
+              </UserButton>
             </div>
           </SignedIn>
         </div>

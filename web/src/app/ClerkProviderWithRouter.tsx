@@ -1,15 +1,12 @@
 import { ClerkProvider } from '@clerk/clerk-react';
-import { enUS, frFR } from '@clerk/localizations';
 import { Outlet, useNavigate, type NavigateFunction } from 'react-router';
 import { isSignInStepReturn } from '../features/auth/sign-in-step-return.ts';
 import { LanguageSync } from '../features/language/LanguageSync.tsx';
-import type { Language } from '../lib/i18n/languages.ts';
 import { useLanguage } from '../lib/i18n/useLanguage.ts';
+import { ForgetQueriesOnSignOut } from '../lib/query/ForgetQueriesOnSignOut.tsx';
 import { AuthStateProvider } from '../state/auth/AuthStateProvider.tsx';
 import { useAppConfig } from './AppConfigContext.tsx';
-
-/** The Clerk components speak the product's language (spec: frFR / enUS). */
-const CLERK_LOCALIZATIONS: Record<Language, typeof enUS> = { FR: frFR, EN: enUS };
+import { useClerkLocalization } from './clerk-localization.ts';
 
 // Defined once: ClerkProvider pushes appearance changes to clerk-js whenever the object identity changes.
 const appearance = {
@@ -39,6 +36,8 @@ export function ClerkProviderWithRouter() {
   const { publishableKey, proxyUrl, clerkJSUrl } = useAppConfig();
   const navigate = useNavigate();
   const { language } = useLanguage();
+  // The Clerk components speak the product's language.
+  const localization = useClerkLocalization(language);
 
   return (
     <ClerkProvider
@@ -48,7 +47,7 @@ export function ClerkProviderWithRouter() {
       clerkJSUrl={clerkJSUrl}
       telemetry={false}
       appearance={appearance}
-      localization={CLERK_LOCALIZATIONS[language]}
+      {...(localization ? { localization } : {})}
       afterSignOutUrl="/"
       taskUrls={{ 'choose-organization': '/tasks/choose-organization' }}
       signInUrl="/sign-in"
@@ -60,6 +59,7 @@ export function ClerkProviderWithRouter() {
     >
       <AuthStateProvider>
         <LanguageSync />
+        <ForgetQueriesOnSignOut />
         <Outlet />
       </AuthStateProvider>
     </ClerkProvider>

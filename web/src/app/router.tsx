@@ -1,24 +1,27 @@
 import type { ReactNode } from 'react';
 import { createBrowserRouter } from 'react-router';
 import { RequireSignedIn } from '../features/auth/RequireSignedIn.tsx';
-import { SignInPage } from '../features/auth/SignInPage.tsx';
-import { SignUpPage } from '../features/auth/SignUpPage.tsx';
-import { DashboardPage } from '../features/dashboard/DashboardPage.tsx';
-import { HelpIndexPage } from '../features/help/HelpIndexPage.tsx';
-import { HelpPage } from '../features/help/HelpPage.tsx';
-import { LandingPage } from '../features/landing/LandingPage.tsx';
-import { ModulePage } from '../features/modules/ModulePage.tsx';
 import { modulePath, MODULES } from '../features/modules/modules.ts';
-import { ChooseOrganizationTaskPage } from '../features/organizations/ChooseOrganizationTaskPage.tsx';
-import { CreateOrganizationPage } from '../features/organizations/CreateOrganizationPage.tsx';
-import { MembersPage } from '../features/organizations/members/MembersPage.tsx';
-import { OrganizationListPage } from '../features/organizations/OrganizationListPage.tsx';
-import { OrganizationProfilePage } from '../features/organizations/OrganizationProfilePage.tsx';
-import { SettingsPage } from '../features/settings/SettingsPage.tsx';
-import { ClientOrganizationsPage } from '../features/vciso/ClientOrganizationsPage.tsx';
 import { AppLayout } from './AppLayout.tsx';
 import { ClerkProviderWithRouter } from './ClerkProviderWithRouter.tsx';
-import { NotFoundPage } from './NotFoundPage.tsx';
+import {
+  ChooseOrganizationTaskPage,
+  ClientOrganizationsPage,
+  CreateOrganizationPage,
+  DashboardPage,
+  DiagnosticsPage,
+  HelpIndexPage,
+  HelpPage,
+  LandingPage,
+  MembersPage,
+  ModulePage,
+  NotFoundPage,
+  OrganizationListPage,
+  OrganizationProfilePage,
+  SettingsPage,
+  SignInPage,
+  SignUpPage,
+} from './pages.ts';
 import { RouteErrorPage } from './RouteErrorPage.tsx';
 
 const signedIn = (page: ReactNode) => <RequireSignedIn>{page}</RequireSignedIn>;
@@ -45,6 +48,7 @@ export const router = createBrowserRouter([
           { path: 'members', element: signedIn(<MembersPage />) },
           { path: 'settings', element: signedIn(<SettingsPage />) },
           { path: 'clients', element: signedIn(<ClientOrganizationsPage />) },
+          { path: 'diagnostics', element: signedIn(<DiagnosticsPage />) },
           // One route per module, so an unknown /modules/<slug> falls through to the not-found page.
           ...MODULES.map((module) => ({
             path: modulePath(module).slice(1),

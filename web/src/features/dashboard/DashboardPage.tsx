@@ -1,9 +1,7 @@
 import { useUser } from '@clerk/clerk-react';
 import { Trans, useTranslation } from 'react-i18next';
 import { PageTitle } from '../../ui/PageTitle.tsx';
-import { ComingNext } from './ComingNext.tsx';
 import { OrganizationCard } from './OrganizationCard.tsx';
-import { ProductApiCard } from './ProductApiCard.tsx';
 
 export function DashboardPage() {
   const { t } = useTranslation();
@@ -41,8 +39,6 @@ export function DashboardPage() {
       </section>
       <div className="dashboard__grid">
         <OrganizationCard />
-        <ProductApiCard />
-        <ComingNext />
       </div>
     </div>
   );

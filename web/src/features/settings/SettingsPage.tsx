@@ -1,3 +1,4 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -17,8 +18,9 @@ import { PageTitle } from '../../ui/PageTitle.tsx';
 import { MODULES, moduleStatuses, type ModuleKey } from '../modules/modules.ts';
 import { useModuleTexts } from '../modules/useModuleTexts.ts';
 import { useCurrentOrganization } from '../organizations/useCurrentOrganization.ts';
-import { patchOrganizationSettings } from './api/patch-organization-settings.ts';
 import { useHttpClient } from '../../lib/http/useHttpClient.ts';
+import { useQueryScope } from '../../lib/query/query-scope.ts';
+import { settingsChange } from './settings-change.ts';
 import './settings.css';
 
 /** The active organisation's modules and interface language; editable with admin rights, read-only otherwise. */
@@ -66,8 +68,6 @@ export function SettingsPage() {
   );
 }
 
-type Feedback = { kind: 'saved' } | { kind: 'error'; error: unknown } | null;
-
 function SettingsForm({
   organizationName,
   metadata,
@@ -79,8 +79,8 @@ function SettingsForm({
 }) {
   const { t } = useTranslation();
   const moduleTexts = useModuleTexts();
-  const http = useHttpClient();
   const dispatch = useAuthDispatch();
+  const saving = useMutation(settingsChange(useHttpClient(), useQueryClient(), useQueryScope()));
   const languageId = useId();
   const [modules, setModules] = useState<Record<ModuleKey, boolean>>(
     () =>
@@ -90,29 +90,24 @@ function SettingsForm({
       >,
   );
   const [language, setLanguage] = useState<UiLanguage>(metadata.uiLanguage ?? 'FR');
-  const [busy, setBusy] = useState(false);
-  const [feedback, setFeedback] = useState<Feedback>(null);
+  const busy = saving.isPending;
   const disabled = !canEdit || busy;
 
-  async function save(event: FormEvent) {
+  function save(event: FormEvent) {
     event.preventDefault();
     if (!canEdit) return;
-    setBusy(true);
-    setFeedback(null);
-    try {
-      const organization = await patchOrganizationSettings(http, { modules, uiLanguage: language });
-      // The dashboard reads the auth state, so it shows the new modules without a reload.
-      dispatch(authEvents.updateOrganizationMetadata(organization.publicMetadata));
-      setFeedback({ kind: 'saved' });
-    } catch (error) {
-      setFeedback({ kind: 'error', error });
-    } finally {
-      setBusy(false);
-    }
+    saving.mutate(
+      { modules, uiLanguage: language },
+      {
+        // The navigation and dashboard read the auth state, so they show the new modules without a reload.
+        onSuccess: (organization) =>
+          dispatch(authEvents.updateOrganizationMetadata(organization.publicMetadata)),
+      },
+    );
   }
 
   return (
-    <form onSubmit={(e) => void save(e)} aria-describedby={canEdit ? undefined : 'settings-readonly-note'}>
+    <form onSubmit={save} aria-describedby={canEdit ? undefined : 'settings-readonly-note'}>
       <p className="muted">
         <Trans
           t={t}
@@ -137,7 +132,8 @@ function SettingsForm({
               onChange={(e) => {
                 const enabled = e.currentTarget.checked;
                 setModules((current) => ({ ...current, [module.key]: enabled }));
-                setFeedback(null);
+                // A new edit hides the outcome of the previous save.
+                saving.reset();
               }}
               data-testid={`settings-module-${module.key}`}
             />
@@ -153,7 +149,7 @@ function SettingsForm({
           value={language}
           onChange={(e) => {
             setLanguage(e.currentTarget.value as UiLanguage);
-            setFeedback(null);
+            saving.reset();
           }}
           data-testid="settings-language"
         >
@@ -172,14 +168,14 @@ function SettingsForm({
         </p>
       )}
       <div aria-live="polite">
-        {feedback?.kind === 'saved' && (
+        {saving.isSuccess && (
           <p className="status status--ok" data-testid="settings-saved">
             {t('settings.saved')}
           </p>
         )}
-        {feedback?.kind === 'error' && (
+        {saving.isError && (
           <p className="status status--error" role="alert" data-testid="settings-error">
-            {errorMessage(feedback.error, t, 'settings.notSaved')}
+            {errorMessage(saving.error, t, 'settings.notSaved')}
           </p>
         )}
       </div>

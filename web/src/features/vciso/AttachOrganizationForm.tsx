@@ -1,11 +1,10 @@
 import { useOrganizationList } from '@clerk/clerk-react';
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useHttpClient } from '../../lib/http/useHttpClient.ts';
 import { roleHasAdminRights } from '../../state/auth/roles.ts';
 import type { ChildOrganization } from './api/child-organization.ts';
 import { attachChildOrganization } from './api/attach-child-organization.ts';
-import { useConsoleAction } from './useConsoleAction.ts';
+import { useHierarchyChange } from './useHierarchyChange.ts';
 
 /**
  * Attaches one of the user's organisations where they are admin or vCISO (Clerk's list of their
@@ -20,13 +19,12 @@ export function AttachOrganizationForm({
   onAttached: (child: ChildOrganization) => void;
 }) {
   const { t } = useTranslation();
-  const http = useHttpClient();
   const id = useId();
   const { isLoaded, userMemberships } = useOrganizationList({
     userMemberships: { infinite: true, pageSize: 50 },
   });
   const [selected, setSelected] = useState('');
-  const { busy, error, run } = useConsoleAction();
+  const { busy, error, run } = useHierarchyChange(attachChildOrganization);
 
   // Every page: the select offers all of them.
   const { hasNextPage, isFetching, fetchNext } = userMemberships;
@@ -48,8 +46,8 @@ export function AttachOrganizationForm({
   function submit(event: FormEvent) {
     event.preventDefault();
     if (!choice) return;
-    void run(async () => {
-      const child = await attachChildOrganization(http, choice);
+    void run(choice).then((child) => {
+      if (!child) return;
       setSelected('');
       onAttached(child);
     });

@@ -1,12 +1,12 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useHttpClient } from '../../lib/http/useHttpClient.ts';
 import { useAuthState } from '../../state/auth/AuthStateProvider.tsx';
 import { MODULES } from '../modules/modules.ts';
 import { useModuleTexts } from '../modules/useModuleTexts.ts';
 import { SubscriptionBadge } from '../subscription/SubscriptionBadge.tsx';
 import type { ChildOrganization } from './api/child-organization.ts';
 import { detachChildOrganization } from './api/detach-child-organization.ts';
+import { useHierarchyChange } from './useHierarchyChange.ts';
 import { useSwitchOrganization } from './useSwitchOrganization.ts';
 import { useVcisoErrorMessage } from './useVcisoErrorMessage.ts';
 
@@ -51,7 +51,7 @@ function ChildOrganizationRow({
   onDetached: (child: ChildOrganization) => void;
 }) {
   const { t } = useTranslation();
-  const http = useHttpClient();
+  const detachment = useHierarchyChange(detachChildOrganization);
   const errorMessage = useVcisoErrorMessage();
   const switchTo = useSwitchOrganization();
   const moduleTexts = useModuleTexts();
@@ -69,9 +69,10 @@ function ChildOrganizationRow({
     }
   }
 
+  // mutateAsync rejects on failure, which `run` words like any other; the list is read again on success.
   const detach = () =>
     run(async () => {
-      await detachChildOrganization(http, child.id);
+      await detachment.mutateAsync(child.id);
       onDetached(child);
     });
 

@@ -58,10 +58,9 @@ function ClientOrganizationsConsole() {
   const [notice, setNotice] = useState<string | null>(null);
   const childIds = state.status === 'loaded' ? state.children.map((child) => child.id) : [];
 
-  /** After a change: say what happened, read the list again, and the memberships a creation added. */
+  /** After a change (the list is already read again): say what happened; read the memberships a creation added. */
   function changed(message: string) {
     setNotice(message);
-    reload();
     void user?.reload().catch((error: unknown) => console.warn('Reloading the user failed.', error));
   }
 

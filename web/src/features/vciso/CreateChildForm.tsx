@@ -1,26 +1,21 @@
 import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useHttpClient } from '../../lib/http/useHttpClient.ts';
 import type { ChildOrganization } from './api/child-organization.ts';
 import { createChildOrganization } from './api/create-child-organization.ts';
-import { useConsoleAction } from './useConsoleAction.ts';
+import { useHierarchyChange } from './useHierarchyChange.ts';
 
 /** Creates a client organisation; the server makes the user its virtual security officer. */
 export function CreateChildForm({ onCreated }: { onCreated: (child: ChildOrganization) => void }) {
   const { t } = useTranslation();
-  const http = useHttpClient();
   const id = useId();
   const [name, setName] = useState('');
   const [slug, setSlug] = useState('');
-  const { busy, error, run } = useConsoleAction();
+  const { busy, error, run } = useHierarchyChange(createChildOrganization);
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    void run(async () => {
-      const child = await createChildOrganization(http, {
-        name: name.trim(),
-        ...(slug.trim() ? { slug: slug.trim() } : {}),
-      });
+    void run({ name: name.trim(), ...(slug.trim() ? { slug: slug.trim() } : {}) }).then((child) => {
+      if (!child) return;
       setName('');
       setSlug('');
       onCreated(child);

@@ -1,33 +1,21 @@
-import { useEffect, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import { useHttpClient } from '../../lib/http/useHttpClient.ts';
-import { useAuthState } from '../../state/auth/AuthStateProvider.tsx';
-import { fetchParentOrganization, type ParentOrganization } from './api/get-parent-organization.ts';
+import { useQueryScope } from '../../lib/query/query-scope.ts';
+import type { ParentOrganization } from './api/get-parent-organization.ts';
+import { parentOrganizationQuery } from './hierarchy-queries.ts';
 
 /**
  * The active organisation's parent: undefined while unknown (loading, or it could not be read: the
  * parent link is an extra, so a failure just leaves it out), null when there is none.
  */
 export function useParentOrganization(): ParentOrganization | null | undefined {
-  const client = useHttpClient();
-  const organizationId = useAuthState().organization?.id ?? null;
-  const [result, setResult] = useState<{ organizationId: string; parent: ParentOrganization | null } | null>(
-    null,
-  );
-
+  const scope = useQueryScope();
+  const query = useQuery(parentOrganizationQuery(useHttpClient(), scope));
+  const { error } = query;
   useEffect(() => {
-    if (!organizationId) return;
-    const controller = new AbortController();
-    fetchParentOrganization(client, { signal: controller.signal }).then(
-      (parent) => {
-        if (!controller.signal.aborted) setResult({ organizationId, parent });
-      },
-      (error: unknown) => {
-        if (!controller.signal.aborted) console.warn('The parent organisation could not be read.', error);
-      },
-    );
-    return () => controller.abort();
-  }, [client, organizationId]);
-
-  if (!organizationId) return null;
-  return result?.organizationId === organizationId ? result.parent : undefined;
+    if (error) console.warn('The parent organisation could not be read.', error);
+  }, [error]);
+  if (!scope.organizationId) return null;
+  return query.data;
 }

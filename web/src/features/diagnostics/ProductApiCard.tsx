@@ -14,32 +14,32 @@ export function ProductApiCard() {
 
   return (
     <section className="card" aria-labelledby="product-api-heading" data-testid="api-me-card">
-      <h2 id="product-api-heading">{t('dashboard.api.heading')}</h2>
+      <h2 id="product-api-heading">{t('diagnostics.api.heading')}</h2>
       <p className="muted">
-        <Trans t={t} i18nKey="dashboard.api.intro" components={{ path: <code /> }} />
+        <Trans t={t} i18nKey="diagnostics.api.intro" components={{ path: <code /> }} />
       </p>
 
       {/* One live region for all three states, so screen readers hear the outcome of each check. */}
       <div aria-live="polite" aria-busy={loading}>
         {state.status === 'loading' && (
-          <Loading testId="api-me-loading">{t('dashboard.api.checking')}</Loading>
+          <Loading testId="api-me-loading">{t('diagnostics.api.checking')}</Loading>
         )}
 
         {state.status === 'verified' && (
           <>
             <p className="status status--ok" data-testid="api-me-status">
-              {t('dashboard.api.verified')}
+              {t('diagnostics.api.verified')}
             </p>
             <dl className="facts">
-              <dt>{t('dashboard.api.userId')}</dt>
+              <dt>{t('diagnostics.api.userId')}</dt>
               <dd>
                 <code data-testid="api-me-user-id">{state.me.userId}</code>
               </dd>
-              <dt>{t('dashboard.api.sessionId')}</dt>
+              <dt>{t('diagnostics.api.sessionId')}</dt>
               <dd>
                 <code data-testid="api-me-session-id">{state.me.sessionId}</code>
               </dd>
-              <dt>{t('dashboard.api.checkedAt')}</dt>
+              <dt>{t('diagnostics.api.checkedAt')}</dt>
               <dd data-testid="api-me-checked-at">{formatTime(state.checkedAt, language)}</dd>
             </dl>
           </>
@@ -47,8 +47,8 @@ export function ProductApiCard() {
 
         {state.status === 'error' && (
           <div className="status status--error" role="alert">
-            <p>{t('dashboard.api.failed')}</p>
-            <p data-testid="api-me-error">{errorMessage(state.error, t, 'dashboard.api.failedUnknown')}</p>
+            <p>{t('diagnostics.api.failed')}</p>
+            <p data-testid="api-me-error">{errorMessage(state.error, t, 'diagnostics.api.failedUnknown')}</p>
           </div>
         )}
       </div>
@@ -60,7 +60,7 @@ export function ProductApiCard() {
         disabled={loading}
         data-testid="api-me-refresh"
       >
-        {t('dashboard.api.checkAgain')}
+        {t('diagnostics.api.checkAgain')}
       </button>
     </section>
   );
