@@ -123,3 +123,17 @@ export async function recordFactorVerification(
   );
   return row!;
 }
+
+/** Opens (true) or closes (false) the session's demand to prove a factor again before a gated action. */
+export async function setReverificationRequested(
+  db: Queryable,
+  sessionId: string,
+  requested: boolean,
+  now: Date,
+): Promise<void> {
+  await db.query('UPDATE sessions SET reverification_requested = $2, updated_at = $3 WHERE id = $1', [
+    sessionId,
+    requested,
+    now,
+  ]);
+}
