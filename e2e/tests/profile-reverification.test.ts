@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomInt } from 'node:crypto';
-import type { Page } from 'playwright-core';
+import type { Page, Response } from 'playwright-core';
 import { errorCodeOf, nextFapiResponse, useSuite } from '../support/suite.ts';
 import { enterCode, PASSWORD, signUp, uniqueEmail } from '../support/flows.ts';
 import { waitForCode, waitForSmsCode } from '../support/outbox.ts';
@@ -26,6 +26,15 @@ async function startVerification(page: Page) {
   });
 }
 
+/** `updated_at` of the signed-in user in the client a Frontend API answer piggy-backs. */
+async function userUpdatedAt(response: Response): Promise<number> {
+  const body = (await response.json()) as {
+    client: { last_active_session_id: string; sessions: { id: string; user: { updated_at: number } }[] };
+  };
+  const session = body.client.sessions.find((s) => s.id === body.client.last_active_session_id);
+  return session!.user.updated_at;
+}
+
 /** The <UserVerification/> modal: the password, then Continue; useReverification retries the call. */
 async function reverifyWithPassword(page: Page) {
   await page.getByText('Enter your current password to continue').first().waitFor();
@@ -48,6 +57,9 @@ describe('<UserProfile/> asks to verify again before adding an address or a numb
     await startVerification(page);
 
     const added = uniqueEmail('reverify-added');
+    const before = await page.evaluate(() =>
+      (window as unknown as { Clerk: { user: { updatedAt: Date } } }).Clerk.user.updatedAt.getTime(),
+    );
     await page.getByRole('button', { name: 'Add email address' }).click();
     await page.locator('input[name=emailAddress]').fill(added);
     const refused = nextFapiResponse(page, 'POST', /\/v1\/me\/email_addresses\/?$/);
@@ -59,8 +71,17 @@ describe('<UserProfile/> asks to verify again before adding an address or a numb
     const since = new Date();
     const retried = nextFapiResponse(page, 'POST', /\/v1\/me\/email_addresses\/?$/);
     await reverifyWithPassword(page);
-    assert.equal((await retried).status(), 200);
+    const addedRes = await retried;
+    assert.equal(addedRes.status(), 200);
+    const verified = nextFapiResponse(page, 'POST', /\/email_addresses\/[^/]+\/attempt_verification$/);
     await enterCode(page, await waitForCode(suite.server.origin, added, since));
+    const verifiedRes = await verified;
+    assert.equal(verifiedRes.status(), 200);
+    // What clerk-js compares before taking the new copy of the user: a strictly larger updated_at in
+    // each answer carrying a change.
+    const addedAt = await userUpdatedAt(addedRes);
+    assert.ok(addedAt > before, `adding moved updated_at (${before} → ${addedAt})`);
+    assert.ok((await userUpdatedAt(verifiedRes)) > addedAt, 'verifying moved updated_at');
 
     // No reload: clerk-js took the new copy of the user because its updated_at grew.
     await page.locator('.cl-profileSectionItem__emailAddresses').filter({ hasText: added }).waitFor();
