@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, it } from 'node:test';
 import { backendApiClient } from './support/backend-api.ts';
 import { forEachBackend } from './support/backends.ts';
-import { signUp } from './support/flows.ts';
+import { PASSWORD, signUp } from './support/flows.ts';
 import { Harness, uniqueEmail, type FapiResponse, type Json } from './support/harness.ts';
 import {
   addVerifiedPhone,
@@ -71,7 +71,7 @@ forEachBackend('phone numbers in <UserProfile/>', (backend) => {
   });
 
   it('the texted code verifies it: the first verified number becomes primary; codes expire and count', async () => {
-    const { browser } = await member();
+    const { browser, sessionId } = await member();
     const phone = uniquePhone();
     const id = (await browser.post('/me/phone_numbers', { phone_number: phone })).body.response.id;
     assertError(
@@ -116,6 +116,20 @@ forEachBackend('phone numbers in <UserProfile/>', (backend) => {
     assert.equal(verified.status, 200, JSON.stringify(verified.body));
     assert.equal(verified.body.response.verification.status, 'verified');
     assert.equal(userOf(verified).primary_phone_number_id, id);
+
+    // Ten minutes have passed since signing in: adding a number and choosing the primary one (gated by
+    // clerk-js's useReverification) ask for the password again first.
+    assertError(
+      await browser.post('/me/phone_numbers/', { phone_number: uniquePhone() }),
+      403,
+      'session_reverification_required',
+    );
+    await browser.post(`/client/sessions/${sessionId}/verify`, { level: 'first_factor' });
+    const reverified = await browser.post(`/client/sessions/${sessionId}/verify/attempt_first_factor`, {
+      strategy: 'password',
+      password: PASSWORD,
+    });
+    assert.equal(reverified.body.response.status, 'complete', JSON.stringify(reverified.body));
 
     // A second verified number does not take the primary role; PATCH /me makes it primary.
     const second = await addVerifiedPhone(h, browser, uniquePhone());

@@ -32,13 +32,18 @@ export function isRecentEnough([first, second]: FactorVerificationAge, rule: Rev
 
 /**
  * Guards a sensitive action: 403 `session_reverification_required` when the session has not proven a
- * factor recently enough. clerk-js's `useReverification` then opens <UserVerification/> and retries.
+ * factor recently enough, or has started a re-verification (`session.startVerification`) not yet complete. clerk-js's `useReverification` then opens <UserVerification/> and retries.
  */
 export async function requireReverification(
   ctx: { tx: Queryable; now: Date },
   session: SessionRow,
   rule: ReverificationRule = STRICT,
 ): Promise<void> {
-  if (isRecentEnough(await factorVerificationAgeOf(ctx.tx, session, ctx.now), rule)) return;
+  if (
+    !session.reverification_requested &&
+    isRecentEnough(await factorVerificationAgeOf(ctx.tx, session, ctx.now), rule)
+  ) {
+    return;
+  }
   throw errors.sessionReverificationRequired(rule);
 }

@@ -22,7 +22,10 @@ export async function sessionBlocker(
 ): Promise<ClerkError | null> {
   const signedIn = await signedInSessionsOfClient(ctx.tx, clientId, ctx.now);
   if (!ctx.deps.config.multiSession) return signedIn.length > 0 ? errors.sessionExists() : null;
-  const same = userId ? signedIn.find((s) => s.user_id === userId) : undefined;
+  // A pending session (a task such as choosing an organisation still open) is not signed in yet for
+  // clerk-js (`isSignedIn` is false, <SignedIn> hides) nor for @clerk/backend: signing in again as its
+  // user goes on to the password, and the new session replaces the pending one (`openSession`).
+  const same = userId ? signedIn.find((s) => s.user_id === userId && s.status === 'active') : undefined;
   return same ? errors.identifierAlreadySignedIn(same.id) : null;
 }
 

@@ -66,6 +66,8 @@ export interface SessionRow {
   first_factor_verified_at: Date;
   /** Null until the session passes a second factor (sign-in or re-verification). */
   second_factor_verified_at: Date | null;
+  /** A re-verification was started and has not completed: gated actions wait for it (reverification/). */
+  reverification_requested: boolean;
   expire_at: Date;
   abandon_at: Date;
   last_active_at: Date;

@@ -67,6 +67,21 @@ export function isSignedIn(session: SessionRow, now: Date): boolean {
   return SIGNED_IN.includes(session.status) && session.expire_at.getTime() > now.getTime();
 }
 
+/**
+ * A user signing in again on a browser where their own session still waits on a task: the new session
+ * takes its place (Clerk's `replaced`), so the account is listed once. Impersonation sessions are left alone.
+ */
+export async function replacePendingSessionsOf(
+  db: Queryable,
+  input: { clientId: string; userId: string; keep: string; now: Date },
+): Promise<void> {
+  await db.query(
+    `UPDATE sessions SET status = 'replaced', updated_at = $4
+     WHERE client_id = $1 AND user_id = $2 AND id <> $3 AND status = 'pending' AND actor IS NULL`,
+    [input.clientId, input.userId, input.keep, input.now],
+  );
+}
+
 export async function setSessionStatus(
   db: Queryable,
   sessionId: string,
@@ -122,4 +137,18 @@ export async function recordFactorVerification(
     [sessionId, now],
   );
   return row!;
+}
+
+/** Opens (true) or closes (false) the session's demand to prove a factor again before a gated action. */
+export async function setReverificationRequested(
+  db: Queryable,
+  sessionId: string,
+  requested: boolean,
+  now: Date,
+): Promise<void> {
+  await db.query('UPDATE sessions SET reverification_requested = $2, updated_at = $3 WHERE id = $1', [
+    sessionId,
+    requested,
+    now,
+  ]);
 }

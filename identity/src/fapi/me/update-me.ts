@@ -8,6 +8,7 @@ import { currentSession } from './me-session.ts';
 import { meResponse } from './me-routes.ts';
 import { refusedToActors } from './actor-guard.ts';
 import { primaryPhoneNumberFor } from './phone-numbers/primary-phone-number.ts';
+import { requireReverification } from '../../reverification/require-reverification.ts';
 
 /** What `user.update()` may send; anything else non-empty is refused rather than silently ignored. */
 const FIELDS = [
@@ -32,6 +33,8 @@ export const updateMeRoute: FapiRoute = refusedToActors(
     async handler(ctx) {
       const session = await currentSession(ctx);
       const userId = session.user_id;
+      // clerk-js gates the username form and "Set as primary", not the names or the metadata.
+      if (CREDENTIAL_FIELDS.some((k) => has(ctx.body, k))) await requireReverification(ctx, session);
       const other = Object.keys(ctx.body).find(
         (k) => !FIELDS.includes(k) && field(ctx.body, k) !== undefined,
       );

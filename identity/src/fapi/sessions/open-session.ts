@@ -1,7 +1,7 @@
 import { secondFactorStateOf, twoFactorEnabled } from '../../second-factors/second-factor-state.ts';
 import { updateClient } from '../../store/clients.ts';
 import type { SessionRow } from '../../store/rows.ts';
-import { createSession, recordFactorVerification } from '../../store/sessions.ts';
+import { createSession, recordFactorVerification, replacePendingSessionsOf } from '../../store/sessions.ts';
 import { recordSessionActivity } from '../../store/session-activities.ts';
 import { recordSignIn } from '../../store/users.ts';
 import type { FapiContext } from '../context.ts';
@@ -66,6 +66,9 @@ export async function openSession(
       clientId: client.id,
       attemptDelay: ctx.deps.config.attemptDelay,
     });
+  if (!impersonation) {
+    await replacePendingSessionsOf(ctx.tx, { clientId: client.id, userId, keep: session.id, now: ctx.now });
+  }
   await updateClient(ctx.tx, client.id, { [finished]: null, last_active_session_id: session.id }, ctx.now);
   ctx.signInStateChanged();
   ctx.rotateClientCredential(client.id);

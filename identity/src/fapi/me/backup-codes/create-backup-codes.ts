@@ -7,6 +7,7 @@ import { replaceBackupCodes } from '../../../store/backup-codes.ts';
 import type { FapiRoute } from '../../context.ts';
 import { currentSession } from '../me-session.ts';
 import { refusedToActors } from '../actor-guard.ts';
+import { requireReverification } from '../../../reverification/require-reverification.ts';
 
 /**
  * POST /me/backup_codes (clerk-js adds a trailing slash, which the router ignores) — a new set of ten;
@@ -17,6 +18,7 @@ export const createBackupCodesRoute: FapiRoute = refusedToActors({
   path: '/me/backup_codes',
   async handler(ctx) {
     const session = await currentSession(ctx);
+    await requireReverification(ctx, session);
     if (!twoFactorEnabled(await secondFactorStateOf(ctx.tx, session.user_id)))
       throw errors.backupCodesNotAvailable();
     const codes = newBackupCodes();

@@ -8,6 +8,7 @@ import { field } from '../../form.ts';
 import { validateEmail } from '../../sign-ups/validate.ts';
 import { currentSession } from '../me-session.ts';
 import { refusedToActors } from '../actor-guard.ts';
+import { requireReverification } from '../../../reverification/require-reverification.ts';
 
 /** Enough for any person; a bound keeps one account from filling the table. */
 const MAX_EMAIL_ADDRESSES = 20;
@@ -23,6 +24,7 @@ export const createEmailAddressRoute: FapiRoute = refusedToActors({
   rateLimits: (req) => [{ key: `email_address_create:ip:${req.ip}`, limit: 20, windowSeconds: 60 }],
   async handler(ctx) {
     const session = await currentSession(ctx);
+    await requireReverification(ctx, session);
     const raw = field(ctx.body, 'email_address');
     if (raw === undefined) throw errors.paramMissing('email_address');
     const email = validateEmail(raw);

@@ -3,6 +3,7 @@ import type { EmailAddressRow } from '../../../store/rows.ts';
 import type { FapiRoute } from '../../context.ts';
 import { ownEmailAddress } from './own-email-address.ts';
 import { refusedToActors } from '../actor-guard.ts';
+import { requireReverification } from '../../../reverification/require-reverification.ts';
 
 /**
  * DELETE /me/email_addresses/:id — Email addresses → Remove. The instance requires an email address,
@@ -15,6 +16,7 @@ export const deleteEmailAddressRoute: FapiRoute = refusedToActors({
   path: '/me/email_addresses/:id',
   async handler(ctx) {
     const { session, email } = await ownEmailAddress(ctx);
+    await requireReverification(ctx, session);
     const others = await ctx.tx.query<EmailAddressRow>(
       `SELECT * FROM email_addresses WHERE user_id = $1 AND id <> $2 AND verified_at IS NOT NULL
        ORDER BY created_at, id`,

@@ -8,6 +8,7 @@ import { assertPhoneNumbersEnabled } from '../../phone-numbers/phone-numbers-ena
 import { currentSession } from '../me-session.ts';
 import { touchUser } from './own-phone-number.ts';
 import { refusedToActors } from '../actor-guard.ts';
+import { requireReverification } from '../../../reverification/require-reverification.ts';
 
 /** Enough for any person; a bound keeps one account from filling the table. */
 const MAX_PHONE_NUMBERS = 10;
@@ -24,6 +25,7 @@ export const createPhoneNumberRoute: FapiRoute = refusedToActors({
   async handler(ctx) {
     assertPhoneNumbersEnabled(ctx.deps);
     const session = await currentSession(ctx);
+    await requireReverification(ctx, session);
     const raw = field(ctx.body, 'phone_number');
     if (raw === undefined) throw errors.paramMissing('phone_number');
     const phone = validatePhoneNumber(raw, { testMode: ctx.deps.config.mode === 'development' });

@@ -10,6 +10,7 @@ import {
   reassignPrimaryPhone,
 } from './phone-roles.ts';
 import { refusedToActors } from '../actor-guard.ts';
+import { requireReverification } from '../../../reverification/require-reverification.ts';
 
 /**
  * DELETE /me/phone_numbers/:id — Phone numbers → Remove, or the number's two-step verification entry.
@@ -22,6 +23,7 @@ export const deletePhoneNumberRoute: FapiRoute = refusedToActors({
   path: '/me/phone_numbers/:id',
   async handler(ctx) {
     const { session, phone } = await ownPhoneNumber(ctx);
+    await requireReverification(ctx, session);
     const userId = session.user_id;
     const user = (await findUserById(ctx.tx, userId))!;
     const emails = (await emailAddressesOf(ctx.tx, [userId])).get(userId) ?? [];

@@ -5,7 +5,7 @@ import { phoneNumberJSON } from '../../../serializers/phone-number.ts';
 import { replaceBackupCodes } from '../../../store/backup-codes.ts';
 import { findOwnPhoneNumber, updatePhoneSecondFactor } from '../../../store/phone-numbers.ts';
 import type { FapiRoute } from '../../context.ts';
-import { booleanField, field } from '../../form.ts';
+import { booleanField, field, has } from '../../form.ts';
 import { ownPhoneNumber, touchUser } from './own-phone-number.ts';
 import {
   dropBackupCodesWithoutSecondFactor,
@@ -13,6 +13,7 @@ import {
   reassignPrimaryPhone,
 } from './phone-roles.ts';
 import { refusedToActors } from '../actor-guard.ts';
+import { requireReverification } from '../../../reverification/require-reverification.ts';
 
 const FIELDS = ['reserved_for_second_factor', 'default_second_factor'];
 
@@ -27,6 +28,8 @@ export const updatePhoneNumberRoute: FapiRoute = refusedToActors({
   path: '/me/phone_numbers/:id',
   async handler(ctx) {
     const { session, phone } = await ownPhoneNumber(ctx);
+    // Turning SMS codes on or off as a second factor is gated; choosing the default one is not.
+    if (has(ctx.body, 'reserved_for_second_factor')) await requireReverification(ctx, session);
     const userId = session.user_id;
     const other = Object.keys(ctx.body).find((k) => !FIELDS.includes(k) && field(ctx.body, k) !== undefined);
     if (other) throw errors.paramValueInvalid(other, `${other} cannot be changed here.`);

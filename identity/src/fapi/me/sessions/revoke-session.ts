@@ -6,6 +6,7 @@ import { activitiesOf } from '../../../store/session-activities.ts';
 import { isSignedIn, setSessionStatus } from '../../../store/sessions.ts';
 import type { FapiRoute } from '../../context.ts';
 import { currentSession } from '../me-session.ts';
+import { requireReverification } from '../../../reverification/require-reverification.ts';
 
 /**
  * POST /me/sessions/:id/revoke — Active devices → "Sign out of device": ends one of the user's own
@@ -22,6 +23,7 @@ export const revokeSessionRoute: FapiRoute = {
       [ctx.params.id, current.user_id],
     );
     if (!target || !isSignedIn(target, ctx.now)) throw errors.notFound('session');
+    await requireReverification(ctx, current);
     const revoked = await setSessionStatus(ctx.tx, target.id, 'revoked', ctx.now);
     if (target.client_id === ctx.client!.id) {
       // Revoking this browser's own session signs it out here too.

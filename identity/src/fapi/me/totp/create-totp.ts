@@ -8,6 +8,7 @@ import { emailAddressesOf, findUserById } from '../../../store/users.ts';
 import type { FapiRoute } from '../../context.ts';
 import { currentSession } from '../me-session.ts';
 import { refusedToActors } from '../actor-guard.ts';
+import { requireReverification } from '../../../reverification/require-reverification.ts';
 
 /**
  * POST /me/totp — <UserProfile/> → Security → Add two-step verification → Authenticator application.
@@ -19,6 +20,7 @@ export const createTotpRoute: FapiRoute = refusedToActors({
   path: '/me/totp',
   async handler(ctx) {
     const session = await currentSession(ctx);
+    await requireReverification(ctx, session);
     const current = await findTotpSecret(ctx.tx, session.user_id);
     if (current?.verified_at) throw errors.totpAlreadyEnabled();
 

@@ -4,7 +4,7 @@ import {
 } from '../../../reverification/session-verification-store.ts';
 import { twoFactorEnabled } from '../../../second-factors/second-factor-state.ts';
 import type { SessionRow, VerificationState } from '../../../store/rows.ts';
-import { recordFactorVerification } from '../../../store/sessions.ts';
+import { recordFactorVerification, setReverificationRequested } from '../../../store/sessions.ts';
 import type { Owner } from '../../../users/load-users.ts';
 import type { FapiContext } from '../../context.ts';
 
@@ -24,6 +24,7 @@ export async function factorVerified(
   await recordFactorVerification(ctx.tx, session.id, factor, ctx.now);
   await ctx.tx.query('UPDATE users SET failed_verification_attempts = 0 WHERE id = $1', [owner.user.id]);
   if (factor === 'second_factor') {
+    await setReverificationRequested(ctx.tx, session.id, false, ctx.now);
     return updateSessionVerification(
       ctx.tx,
       verification.id,
@@ -35,6 +36,7 @@ export async function factorVerified(
     verification.level === 'multi_factor' && twoFactorEnabled(owner.secondFactors)
       ? 'needs_second_factor'
       : 'complete';
+  if (next === 'complete') await setReverificationRequested(ctx.tx, session.id, false, ctx.now);
   return updateSessionVerification(
     ctx.tx,
     verification.id,

@@ -2,6 +2,7 @@ import { errors } from '../../../errors.ts';
 import type { VerificationLevel } from '../../../reverification/require-reverification.ts';
 import { createSessionVerification } from '../../../reverification/session-verification-store.ts';
 import { twoFactorEnabled } from '../../../second-factors/second-factor-state.ts';
+import { setReverificationRequested } from '../../../store/sessions.ts';
 import type { FapiRoute } from '../../context.ts';
 import { field } from '../../form.ts';
 import { loadVerifyingSession } from './load-verification.ts';
@@ -12,7 +13,8 @@ const LEVELS = new Set<VerificationLevel>(['first_factor', 'second_factor', 'mul
 /**
  * POST /client/sessions/:id/verify — <UserVerification/> opening (`session.startVerification`). clerk-js
  * asks for `second_factor` unless told otherwise: the second factor when the user has one, else the
- * first; `multi_factor` asks for both.
+ * first; `multi_factor` asks for both. Until one completes, the session's gated actions are refused
+ * (`requireReverification`), even right after signing in.
  */
 export const startVerificationRoute: FapiRoute = {
   method: 'POST',
@@ -31,6 +33,7 @@ export const startVerificationRoute: FapiRoute = {
       status: secondOnly ? 'needs_second_factor' : 'needs_first_factor',
       now: ctx.now,
     });
+    await setReverificationRequested(ctx.tx, session.id, true, ctx.now);
     return verificationResponse(ctx, verification);
   },
 };
