@@ -19,7 +19,7 @@ import { createHttpClient } from '../src/lib/http/client.ts';
 import { HttpError } from '../src/lib/http/http-error.ts';
 import { createQueryClient, MAX_READ_RETRIES, shouldRetryRead } from '../src/lib/query/query-client.ts';
 import type { QueryScope } from '../src/lib/query/query-scope.ts';
-import { MODULE_FLAGS } from '../src/state/auth/organization-metadata.ts';
+import { defaultOrganizationMetadata, MODULE_FLAGS } from '@app/contract';
 
 const ORIGIN = 'https://app.example.test';
 const ADA_IN_ACME: QueryScope = { userId: 'user_ada', organizationId: 'org_acme' };
@@ -60,7 +60,7 @@ const organization = (id: string, name: string, metadata: Record<string, unknown
   id,
   slug: name.toLowerCase(),
   name,
-  publicMetadata: { uiLanguage: 'EN', hasActiveSubscription: 'NO', ...metadata },
+  publicMetadata: { ...defaultOrganizationMetadata(id), uiLanguage: 'EN', ...metadata },
 });
 
 const child = (id: string, name: string) => ({
