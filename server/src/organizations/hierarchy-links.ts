@@ -1,10 +1,11 @@
-import type { BackendApi, BackendOrganization } from '../api/deps.ts';
 import {
   defaultOrganizationMetadata,
-  MODULE_FLAGS,
-  type ModuleFlag,
-  type SubscriptionStatus,
-} from './default-metadata.ts';
+  moduleFlagsOf,
+  subscriptionStatusOf,
+  type ChildOrganization,
+} from '@app/contract';
+import type { BackendApi, BackendOrganization } from '../api/deps.ts';
+import { isBackendNotFound } from '../api/errors.ts';
 import { VCISO_ROLE, type HierarchyRefusal } from './hierarchy-rules.ts';
 import { attachChild, newChildRefusal, type HierarchyChange } from './hierarchy-store.ts';
 import type { ProductHierarchy } from './product-hierarchy.ts';
@@ -16,33 +17,19 @@ export interface HierarchyLog {
   error(details: object, message: string): void;
 }
 
-/** A client organisation as the console lists it. */
-export interface ChildOrganizationSummary {
-  id: string;
-  name: string;
-  slug: string | null;
-  /** Each module flag of spec §3; only an explicit true is on. */
-  modules: Record<ModuleFlag, boolean>;
-  hasActiveSubscription: SubscriptionStatus;
-}
-
-const SUBSCRIPTION_STATUSES: readonly string[] = ['YES', 'NO', 'TRIAL'];
+/** A client organisation as the console lists it (the contract's `childOrganizationSchema`). */
+export type ChildOrganizationSummary = ChildOrganization;
 
 export function childSummary(organization: BackendOrganization): ChildOrganizationSummary {
   const metadata = organization.publicMetadata ?? {};
-  const subscription = metadata.hasActiveSubscription;
   return {
     id: organization.id,
     name: organization.name,
     slug: organization.slug || null,
-    modules: Object.fromEntries(MODULE_FLAGS.map((flag) => [flag, metadata[flag] === true])) as Record<
-      ModuleFlag,
-      boolean
-    >,
-    // Until billing lands an operator sets it by hand; anything unexpected reads as no subscription.
-    hasActiveSubscription: SUBSCRIPTION_STATUSES.includes(subscription as string)
-      ? (subscription as SubscriptionStatus)
-      : 'NO',
+    // Only an explicit true is on; until billing lands an operator sets the status by hand, and anything
+    // unexpected reads as no subscription.
+    modules: moduleFlagsOf(metadata),
+    hasActiveSubscription: subscriptionStatusOf(metadata),
   };
 }
 
@@ -73,8 +60,6 @@ export class CreationRefused extends Error {
   }
 }
 
-const isNotFound = (error: unknown) => (error as { status?: unknown }).status === 404;
-
 /** The organisation, or null when the Backend API does not know it. */
 export async function findOrganization(
   organizations: Organizations,
@@ -83,7 +68,7 @@ export async function findOrganization(
   try {
     return await organizations.getOrganization({ organizationId });
   } catch (error) {
-    if (isNotFound(error)) return null;
+    if (isBackendNotFound(error)) return null;
     throw error;
   }
 }
@@ -102,7 +87,7 @@ export async function roleIn(
     });
     return data[0]?.role ?? null;
   } catch (error) {
-    if (isNotFound(error)) return null;
+    if (isBackendNotFound(error)) return null;
     throw error;
   }
 }

@@ -6,11 +6,12 @@
  * Public metadata (spec §3) shows each link twice — the child's `parentOrganizationId` and the parent's
  * `vcisoChildOrganizations` — as a projection of the relational state (metadata-projection.ts).
  */
+import { ADMIN_RIGHTS_ROLES, ORG_ROLES } from '@app/contract';
 
-export const VCISO_ROLE = 'org:vciso';
+export const VCISO_ROLE = ORG_ROLES.vciso;
 
 /** Roles that let a user bring an organisation they belong to under their vCISO organisation. */
-export const ATTACH_ROLES: readonly string[] = ['org:admin', 'org:vciso'];
+export const ATTACH_ROLES: readonly string[] = ADMIN_RIGHTS_ROLES;
 
 /**
  * The most organisations above any organisation. The spec sets no depth; this bounds the recursive reads

@@ -1,3 +1,4 @@
+import { ClerkAPIResponseError } from '@clerk/shared/error';
 import assert from 'node:assert/strict';
 import type { BackendApi } from '../../src/api/deps.ts';
 import { sessionToken, type EmbeddedServer, type User } from './embedded-server.ts';
@@ -111,7 +112,10 @@ export class BackendFaults {
           this.calls.push({ operation, args });
           await this.before?.(operation, args);
           if (this.fail?.(operation, args)) {
-            throw Object.assign(new Error('Injected Backend API outage'), { status: 503 });
+            throw new ClerkAPIResponseError('Injected Backend API outage', {
+              status: 503,
+              data: [{ code: 'service_unavailable', message: 'Injected Backend API outage' }],
+            });
           }
           return (value as (...a: unknown[]) => unknown).apply(target, args);
         };

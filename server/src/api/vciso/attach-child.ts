@@ -1,4 +1,6 @@
 import type { FastifyInstance } from 'fastify';
+import { childOrganizationSchema } from '@app/contract';
+import { answerWith } from '../contract-io.ts';
 import { childSummary, findOrganization, roleIn } from '../../organizations/hierarchy-links.ts';
 import { attachPermissionRefusal } from '../../organizations/hierarchy-rules.ts';
 import { attachChild } from '../../organizations/hierarchy-store.ts';
@@ -32,7 +34,7 @@ export function registerAttachChildRoute(api: FastifyInstance, deps: ApiDeps) {
       const change = await attachChild(deps.hierarchy.db, parentId, childId);
       if (change.refusal) throw HierarchyError.from(change.refusal);
       if (change.changed) await deps.hierarchy.afterCommit([parentId, childId]);
-      return childSummary(child);
+      return answerWith(childOrganizationSchema, childSummary(child));
     },
   );
 }

@@ -5,7 +5,7 @@ import {
 } from '../../organizations/organization-with-defaults.ts';
 import { consoleRefusal } from '../../organizations/hierarchy-rules.ts';
 import type { ApiDeps } from '../deps.ts';
-import { ApiError } from '../errors.ts';
+import { ApiError, isBackendNotFound } from '../errors.ts';
 import { authOf, requireAuth } from '../require-auth.ts';
 import { HierarchyError, hierarchyErrorHandler } from './errors.ts';
 
@@ -19,7 +19,7 @@ export async function readActiveOrganization(
   try {
     return await readOrganizationWithDefaults(deps.clerk.organizations, orgId);
   } catch (error) {
-    if ((error as { status?: unknown }).status === 404) throw new ApiError('organization_not_found');
+    if (isBackendNotFound(error)) throw new ApiError('organization_not_found');
     throw error;
   }
 }

@@ -1,4 +1,6 @@
 import type { FastifyInstance } from 'fastify';
+import { childOrganizationSchema } from '@app/contract';
+import { answerWith } from '../contract-io.ts';
 import { childSummary, createChild, CreationRefused } from '../../organizations/hierarchy-links.ts';
 import type { ApiDeps } from '../deps.ts';
 import { authOf } from '../require-auth.ts';
@@ -26,6 +28,6 @@ export function registerCreateChildRoute(api: FastifyInstance, deps: ApiDeps) {
       );
     }
     if (created.refusal) throw HierarchyError.from(created.refusal);
-    return reply.code(201).send(childSummary(created.child));
+    return reply.code(201).send(answerWith(childOrganizationSchema, childSummary(created.child)));
   });
 }

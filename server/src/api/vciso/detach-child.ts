@@ -1,4 +1,6 @@
 import type { FastifyInstance } from 'fastify';
+import { detachedChildSchema } from '@app/contract';
+import { answerWith } from '../contract-io.ts';
 import { detachChild } from '../../organizations/hierarchy-store.ts';
 import type { ApiDeps } from '../deps.ts';
 import { authOf } from '../require-auth.ts';
@@ -22,7 +24,7 @@ export function registerDetachChildRoute(api: FastifyInstance, deps: ApiDeps) {
       const change = await detachChild(deps.hierarchy.db, parentId, childId);
       if (change.refusal) throw HierarchyError.from(change.refusal);
       await deps.hierarchy.afterCommit([parentId, childId]);
-      return { id: childId, detached: true };
+      return answerWith(detachedChildSchema, { id: childId, detached: true });
     },
   );
 }

@@ -1,4 +1,6 @@
 import type { FastifyInstance } from 'fastify';
+import { parentOrganizationAnswerSchema } from '@app/contract';
+import { answerWith } from '../contract-io.ts';
 import { findOrganization, roleIn } from '../../organizations/hierarchy-links.ts';
 import { parentIdOf } from '../../organizations/hierarchy-store.ts';
 import type { ApiDeps } from '../deps.ts';
@@ -24,7 +26,7 @@ export function registerGetParentRoute(api: FastifyInstance, deps: ApiDeps) {
     await deps.hierarchy.ready();
     const parentId = await parentIdOf(deps.hierarchy.db, current.id);
     const parent = parentId ? await findOrganization(deps.clerk.organizations, parentId) : null;
-    if (!parent) return { parent: null };
+    if (!parent) return answerWith(parentOrganizationAnswerSchema, { parent: null });
     const role = await roleIn(deps.clerk.organizations, parent.id, authOf(req).userId);
     const answer: ParentOrganization = {
       id: parent.id,
@@ -32,6 +34,6 @@ export function registerGetParentRoute(api: FastifyInstance, deps: ApiDeps) {
       slug: parent.slug || null,
       isMember: role !== null,
     };
-    return { parent: answer };
+    return answerWith(parentOrganizationAnswerSchema, { parent: answer });
   });
 }

@@ -1,4 +1,6 @@
 import type { FastifyInstance } from 'fastify';
+import { childOrganizationListSchema } from '@app/contract';
+import { answerWith } from '../contract-io.ts';
 import { listChildren } from '../../organizations/hierarchy-links.ts';
 import { childIdsOf } from '../../organizations/hierarchy-store.ts';
 import type { ApiDeps } from '../deps.ts';
@@ -14,6 +16,8 @@ export function registerListChildrenRoute(api: FastifyInstance, deps: ApiDeps) {
   api.get('/organizations/current/children', consoleRouteOptions(deps), async (req) => {
     await deps.hierarchy.ready();
     const childIds = await childIdsOf(deps.hierarchy.db, authOf(req).orgId!);
-    return { data: await listChildren(deps.clerk.organizations, childIds) };
+    return answerWith(childOrganizationListSchema, {
+      data: await listChildren(deps.clerk.organizations, childIds),
+    });
   });
 }
