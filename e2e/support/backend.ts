@@ -34,3 +34,28 @@ export async function createUser(server: TestServer, label: string): Promise<Tes
 export async function createOrganizationFor(clerk: ClerkClient, admin: TestUser, name: string) {
   return clerk.organizations.createOrganization({ name, createdBy: admin.id });
 }
+
+/** Adds the user to the organisation with `role`, as an operator would through the Backend API. */
+export async function addMember(clerk: ClerkClient, organizationId: string, userId: string, role: string) {
+  await clerk.organizations.createOrganizationMembership({ organizationId, userId, role });
+}
+
+const MODULE_FLAGS = {
+  vCiso: 'vCisoModuleEnabled',
+  compliance: 'complianceModuleEnabled',
+  qompanion: 'qompanionModuleEnabled',
+  hexadiag: 'hexadiagModuleEnabled',
+  passport: 'passportModuleEnabled',
+} as const;
+
+/** Writes an organisation's settings (spec §3 metadata) as an operator would: these modules on, the rest off. */
+export async function setOrganizationSettings(
+  clerk: ClerkClient,
+  organizationId: string,
+  settings: { modules: (keyof typeof MODULE_FLAGS)[]; uiLanguage: 'EN' | 'FR' },
+) {
+  const publicMetadata: Record<string, unknown> = { uiLanguage: settings.uiLanguage };
+  for (const [key, flag] of Object.entries(MODULE_FLAGS))
+    publicMetadata[flag] = settings.modules.includes(key as keyof typeof MODULE_FLAGS);
+  await clerk.organizations.updateOrganizationMetadata(organizationId, { publicMetadata });
+}

@@ -188,3 +188,16 @@ export async function settledUrl(page: Page, quietMs = 1_500, timeout = UI_WAIT_
   }
   throw new Error(`the page kept navigating for ${timeout} ms (last at ${last})`);
 }
+
+/**
+ * Signs in through <SignIn/> and waits until the app has settled: on the dashboard with an active
+ * organisation, or on the create-organisation screen for a user without one.
+ */
+export async function signInUntilSettled(page: Page, origin: string, email: string, password = PASSWORD) {
+  await signInWithPassword(page, origin, email, password);
+  await page
+    .getByTestId('dashboard-org-name')
+    .or(page.getByTestId('create-organization-page'))
+    .first()
+    .waitFor();
+}
