@@ -64,12 +64,13 @@ describe('product API bodies', () => {
     assert.equal(parsed, 0);
   });
 
-  test('an authenticated body nested too deep is refused before JSON.parse, quickly', async () => {
-    const started = performance.now();
+  // How fast the refusal is belongs to bench/: a wall-clock bound here fails on a loaded machine.
+  test('an authenticated body nested too deep is refused before JSON.parse', async () => {
+    const before = parsed;
     const res = await patch(`{"uiLanguage":${deep(8000)}}`, 'admin-a');
     assert.equal(res.statusCode, 422);
     assert.equal(res.json().errors[0].code, 'invalid_request');
-    assert.ok(performance.now() - started < 1000);
+    assert.equal(parsed, before, 'no parsed body reached the route');
   });
 
   test('an authenticated body over 16 KiB is 413 body_too_large, by Content-Length or chunked', async () => {
