@@ -160,3 +160,44 @@ export async function waitForClerkSession(page: Page) {
     { timeout: UI_WAIT_MS },
   );
 }
+
+/**
+ * The page's path and query once nothing has navigated for `quietMs`: what a person ends up looking at
+ * after every redirect has run, so a bounce through several pages cannot pass for its first step.
+ */
+export async function settledUrl(page: Page, quietMs = 1_500, timeout = UI_WAIT_MS): Promise<string> {
+  const deadline = Date.now() + timeout;
+  // Quiet before clerk-js has loaded means nothing: the app decides only once it knows who is signed in.
+  await page.waitForFunction(
+    () => !!(window as unknown as { Clerk?: { loaded: boolean } }).Clerk?.loaded,
+    null,
+    {
+      timeout,
+    },
+  );
+  const current = () => page.evaluate(() => location.pathname + location.search);
+  let last = await current();
+  let since = Date.now();
+  while (Date.now() < deadline) {
+    await page.waitForTimeout(100);
+    const now = await current();
+    if (now !== last) {
+      last = now;
+      since = Date.now();
+    } else if (Date.now() - since >= quietMs) return last;
+  }
+  throw new Error(`the page kept navigating for ${timeout} ms (last at ${last})`);
+}
+
+/**
+ * Signs in through <SignIn/> and waits until the app has settled: on the dashboard with an active
+ * organisation, or on the create-organisation screen for a user without one.
+ */
+export async function signInUntilSettled(page: Page, origin: string, email: string, password = PASSWORD) {
+  await signInWithPassword(page, origin, email, password);
+  await page
+    .getByTestId('dashboard-org-name')
+    .or(page.getByTestId('create-organization-page'))
+    .first()
+    .waitFor();
+}

@@ -1,7 +1,9 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useSuite, nextFapiResponse } from '../support/suite.ts';
+import { createUser } from '../support/backend.ts';
 import {
+  settledUrl,
   signInWithPassword,
   signOutFromUserButton,
   signUp,
@@ -57,5 +59,24 @@ describe('account management in the Clerk <UserProfile/>', () => {
     await page.locator('input[name=identifier]').fill(email);
     await page.getByRole('button', { name: 'Continue', exact: true }).click();
     assert.equal((await attempt).status(), 422);
+  });
+
+  test('delete the account of a user without an organisation: it ends on the after-sign-out page /', async () => {
+    // On /create-organization, whose guard used to send the just-deleted user to sign-in before
+    // clerk-js navigated to the after-sign-out page.
+    const user = await createUser(suite.server, 'delete-no-org');
+    const { page } = await suite.newPage();
+    await signInWithPassword(page, suite.server.origin, user.email);
+    await waitForPath(page, '/create-organization');
+    await page.getByTestId('create-organization-page').waitFor();
+    await openSecurity(page);
+    await page.getByRole('button', { name: 'Delete account' }).click();
+    await page.locator('input[name=deleteConfirmation]').fill('Delete account');
+    const del = nextFapiResponse(page, 'DELETE', /\/v1\/me$/);
+    await page.getByRole('button', { name: 'Delete account' }).last().click();
+    assert.equal((await del).status(), 200);
+    await waitForPath(page, '/');
+    assert.equal(await settledUrl(page), '/');
+    await page.getByTestId('landing').waitFor();
   });
 });

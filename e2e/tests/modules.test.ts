@@ -1,13 +1,20 @@
-import { describe, test, before } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createClerkClient } from '@clerk/backend';
 import type { Page } from 'playwright-core';
 import { waitForCode } from '../support/outbox.ts';
+import {
+  addMember,
+  backendClient,
+  createOrganizationFor,
+  createUser,
+  setOrganizationSettings,
+} from '../support/backend.ts';
 import { useSuite } from '../support/suite.ts';
 import {
   enterCode,
   PASSWORD,
   sessionToken,
+  signInUntilSettled,
   signUp,
   uniqueEmail,
   waitForHash,
@@ -42,22 +49,26 @@ async function signUpInAnyLanguage(page: Page, origin: string, email: string) {
 
 describe('modules: navigation, module pages and the not-enabled page', () => {
   const suite = useSuite();
-  let admin: Page;
-  let adminEmail = '';
-  let organizationId = '';
 
-  before(async () => {
-    admin = (await suite.newPage()).page;
-  });
+  /** What the member and switch-off tests need: an organisation with compliance and passport on, in English. */
+  async function organizationWithTwoModules() {
+    const clerk = backendClient(suite.server);
+    const admin = await createUser(suite.server, 'modules-admin');
+    const organization = await createOrganizationFor(clerk, admin, 'Modules Firm');
+    await setOrganizationSettings(clerk, organization.id, {
+      modules: ['compliance', 'passport'],
+      uiLanguage: 'EN',
+    });
+    return { clerk, admin, organizationId: organization.id };
+  }
 
   test('an admin switches on two modules and English; the navigation follows at once', async () => {
-    adminEmail = uniqueEmail('modules-admin');
-    await signUp(admin, suite.server.origin, adminEmail);
+    const { page: admin } = await suite.newPage();
+    await signUp(admin, suite.server.origin, uniqueEmail('modules-admin'));
     const current = await fetch(`${suite.server.origin}/api/organizations/current`, {
       headers: { authorization: `Bearer ${await sessionToken(admin)}` },
     });
     const organization = (await current.json()) as { id: string; publicMetadata: Record<string, unknown> };
-    organizationId = organization.id;
     assert.equal(organization.publicMetadata.uiLanguage, 'FR', 'a new organisation defaults to French');
     await admin.getByTestId('dashboard-modules').waitFor();
     assert.deepEqual(await navModules(admin), [], 'no module is on at first');
@@ -89,16 +100,13 @@ describe('modules: navigation, module pages and the not-enabled page', () => {
   });
 
   test('a member in a browser that chose no language sees exactly those modules, in English, after a reload too', async () => {
+    const { clerk, admin, organizationId } = await organizationWithTwoModules();
     const { page: member } = await suite.newPage({ language: null });
     await signUpInAnyLanguage(member, suite.server.origin, uniqueEmail('modules-member'));
     const userId = await member.evaluate(
       () => (window as unknown as { Clerk: { user: { id: string } } }).Clerk.user.id,
     );
-    const clerk = createClerkClient({
-      apiUrl: `${suite.server.origin}/__clerk_backend`,
-      secretKey: suite.server.app.identity!.secretKey,
-    });
-    await clerk.organizations.createOrganizationMembership({ organizationId, userId, role: 'org:member' });
+    await addMember(clerk, organizationId, userId, 'org:member');
 
     // A fresh load: the organisation rule makes their only organisation the active one.
     await member.goto(`${suite.server.origin}/dashboard`);
@@ -122,7 +130,7 @@ describe('modules: navigation, module pages and the not-enabled page', () => {
     await notEnabled
       .getByRole('heading', { level: 1, name: 'Diagram is not enabled for this organisation' })
       .waitFor();
-    await member.getByTestId('module-admin').filter({ hasText: adminEmail }).waitFor();
+    await member.getByTestId('module-admin').filter({ hasText: admin.email }).waitFor();
     assert.match((await member.getByTestId('module-admin').textContent()) ?? '', /Admin/);
     assert.equal(await member.getByTestId('module-admins').getByTestId('module-admin').count(), 1);
     assert.equal(await member.getByTestId('module-not-enabled-settings-link').count(), 0);
@@ -142,6 +150,9 @@ describe('modules: navigation, module pages and the not-enabled page', () => {
   });
 
   test('the settings switch a module off again and its link leaves the navigation', async () => {
+    const { admin: adminUser } = await organizationWithTwoModules();
+    const { page: admin } = await suite.newPage();
+    await signInUntilSettled(admin, suite.server.origin, adminUser.email);
     await admin.goto(`${suite.server.origin}/settings`);
     await admin.getByTestId('settings-page').waitFor();
     await admin.getByTestId('settings-module-compliance').uncheck();

@@ -1,9 +1,15 @@
-import { describe, test, before } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createClerkClient } from '@clerk/backend';
 import type { Page } from 'playwright-core';
 import { useSuite } from '../support/suite.ts';
-import { sessionToken, signUp, uniqueEmail, waitForClerkSession, waitForPath } from '../support/flows.ts';
+import {
+  addMember,
+  backendClient,
+  createOrganizationFor,
+  createUser,
+  setOrganizationSettings,
+} from '../support/backend.ts';
+import { sessionToken, signInUntilSettled, signUp, uniqueEmail, waitForPath } from '../support/flows.ts';
 
 const MODULE_KEYS = ['vCiso', 'compliance', 'qompanion', 'hexadiag', 'passport'] as const;
 
@@ -14,9 +20,6 @@ interface Organization {
 
 describe('organisation settings: modules and language', () => {
   const suite = useSuite();
-  let admin: Page;
-  let member: Page;
-  let organizationId = '';
 
   const api = async (page: Page, method: 'GET' | 'PATCH', path: string, body?: unknown) => {
     const res = await fetch(`${suite.server.origin}${path}`, {
@@ -30,14 +33,10 @@ describe('organisation settings: modules and language', () => {
     return { status: res.status, body: (await res.json()) as Record<string, unknown> };
   };
 
-  before(async () => {
-    admin = (await suite.newPage()).page;
-    member = (await suite.newPage()).page;
-  });
-
   test('an admin switches modules on and picks a language; the dashboard shows them without a reload', async () => {
+    const { page: admin } = await suite.newPage();
     await signUp(admin, suite.server.origin, uniqueEmail('settings-admin'));
-    organizationId = ((await api(admin, 'GET', '/api/me')).body.orgId as string) ?? '';
+    const organizationId = ((await api(admin, 'GET', '/api/me')).body.orgId as string) ?? '';
     assert.match(organizationId, /^org_/);
 
     await admin.getByTestId('nav-settings').click();
@@ -76,32 +75,18 @@ describe('organisation settings: modules and language', () => {
   });
 
   test('a member sees the settings read-only, and the API refuses their change', async () => {
-    await signUp(member, suite.server.origin, uniqueEmail('settings-member'));
-    const memberUserId = (await api(member, 'GET', '/api/me')).body.userId as string;
-    const clerk = createClerkClient({
-      apiUrl: `${suite.server.origin}/__clerk_backend`,
-      secretKey: suite.server.app.identity!.secretKey,
+    // An organisation whose admin switched on compliance and passport in English, and a member.
+    const clerk = backendClient(suite.server);
+    const admin = await createUser(suite.server, 'settings-admin');
+    const organizationId = (await createOrganizationFor(clerk, admin, 'Settings Firm')).id;
+    await setOrganizationSettings(clerk, organizationId, {
+      modules: ['compliance', 'passport'],
+      uiLanguage: 'EN',
     });
-    await clerk.organizations.createOrganizationMembership({
-      organizationId,
-      userId: memberUserId,
-      role: 'org:member',
-    });
-
-    // Make the admin's organisation the member's active one, through clerk-js as the switcher does.
-    await waitForClerkSession(member);
-    await member.evaluate(async (orgId) => {
-      const clerk = (
-        window as unknown as {
-          Clerk: {
-            user: { reload(): Promise<unknown> };
-            setActive(p: { organization: string }): Promise<void>;
-          };
-        }
-      ).Clerk;
-      await clerk.user.reload();
-      await clerk.setActive({ organization: orgId });
-    }, organizationId);
+    const memberUser = await createUser(suite.server, 'settings-member');
+    await addMember(clerk, organizationId, memberUser.id, 'org:member');
+    const { page: member } = await suite.newPage();
+    await signInUntilSettled(member, suite.server.origin, memberUser.email);
     const me = await api(member, 'GET', '/api/me');
     assert.equal(me.body.orgId, organizationId);
     assert.equal(me.body.orgRole, 'org:member');
@@ -123,7 +108,7 @@ describe('organisation settings: modules and language', () => {
     });
     assert.equal(refused.status, 403);
     assert.equal((refused.body.errors as { code: string }[])[0]?.code, 'forbidden');
-    const after = await api(admin, 'GET', '/api/organizations/current');
-    assert.equal((after.body.publicMetadata as Record<string, unknown>).vCisoModuleEnabled, false);
+    const after = await clerk.organizations.getOrganization({ organizationId });
+    assert.equal(after.publicMetadata?.vCisoModuleEnabled, false);
   });
 });

@@ -1,9 +1,17 @@
-import { describe, test, before } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { useSuite, nextFapiResponse } from '../support/suite.ts';
 import {
+  addMember,
+  backendClient,
+  createOrganizationFor,
+  createUser,
+  type TestUser,
+} from '../support/backend.ts';
+import {
   createOrganization,
+  signInUntilSettled,
   sessionToken,
   signUpUntilSignedIn,
   uniqueEmail,
@@ -43,19 +51,26 @@ describe('organisations through the Clerk UI', () => {
     throw new Error(`no invitation mailed to ${email}`);
   }
 
-  const adminEmail = uniqueEmail('org-admin');
-  const memberEmail = uniqueEmail('org-member');
-  let admin: Page;
-  let member: Page;
-  let memberUserId = '';
+  /** A browser signed in as `user`, settled on its first page. */
+  const signedIn = async (user: TestUser): Promise<Page> => {
+    const { page } = await suite.newPage();
+    await signInUntilSettled(page, suite.server.origin, user.email);
+    return page;
+  };
 
-  before(async () => {
-    admin = (await suite.newPage()).page;
-    member = (await suite.newPage()).page;
-  });
+  /** What a test needs but is not about: an organisation with an admin and, if asked, a member. */
+  async function organizationWith(name: string, opts: { member?: boolean } = {}) {
+    const clerk = backendClient(suite.server);
+    const admin = await createUser(suite.server, 'org-admin');
+    const organization = await createOrganizationFor(clerk, admin, name);
+    const member = opts.member ? await createUser(suite.server, 'org-member') : null;
+    if (member) await addMember(clerk, organization.id, member.id, 'org:member');
+    return { organization, admin, member };
+  }
 
   test('(a) a new user without an organisation is sent to /create-organization, creates one, and is its admin', async () => {
-    await signUpUntilSignedIn(admin, suite.server.origin, adminEmail);
+    const { page: admin } = await suite.newPage();
+    await signUpUntilSignedIn(admin, suite.server.origin, uniqueEmail('org-admin'));
     await waitForPath(admin, '/create-organization');
     await admin.getByTestId('create-organization-page').waitFor();
     await createOrganization(admin, 'Acme Security');
@@ -70,6 +85,10 @@ describe('organisations through the Clerk UI', () => {
   });
 
   test('(b) the admin invites a second address; that person signs up from the emailed link and joins as member', async () => {
+    const { admin: adminUser } = await organizationWith('Acme Security');
+    const admin = await signedIn(adminUser);
+    const memberEmail = uniqueEmail('org-member');
+    const { page: member } = await suite.newPage();
     await admin.goto(`${suite.server.origin}/organization/organization-members`);
     await admin.getByRole('button', { name: 'Invite' }).click();
     // The real invite form: addresses become tags when followed by a comma or space; the role defaults to Member.
@@ -87,12 +106,12 @@ describe('organisations through the Clerk UI', () => {
     await waitForPath(member, '/dashboard');
     await member.getByTestId('dashboard-org-name').filter({ hasText: 'Acme Security' }).waitFor();
     assert.equal(await member.getByTestId('dashboard-role').textContent(), 'Member');
-    const me = await api(member);
-    assert.equal(me.orgRole, 'org:member');
-    memberUserId = me.userId;
+    assert.equal((await api(member)).orgRole, 'org:member');
   });
 
   test('(e) a member cannot open members management or change roles (hidden in the UI, 403 from the API)', async () => {
+    const { member: memberUser } = await organizationWith('Acme Security', { member: true });
+    const member = await signedIn(memberUser!);
     await member.goto(`${suite.server.origin}/members`);
     await member.getByTestId('members-forbidden').waitFor();
     const status = await member.evaluate(async (userId) => {
@@ -107,11 +126,18 @@ describe('organisations through the Clerk UI', () => {
       } catch (err) {
         return `${(err as { status?: number }).status}:${(err as { errors?: { code: string }[] }).errors?.[0]?.code}`;
       }
-    }, memberUserId);
+    }, memberUser!.id);
     assert.equal(status, '403:not_allowed_access');
   });
 
   test('(c) the admin makes the member a virtual security officer; the member sees it after the next token', async () => {
+    const { admin: adminUser, member: memberUser } = await organizationWith('Acme Security', {
+      member: true,
+    });
+    const memberUserId = memberUser!.id;
+    const admin = await signedIn(adminUser);
+    const member = await signedIn(memberUser!);
+    await member.getByTestId('dashboard-role').filter({ hasText: 'Member' }).waitFor();
     await admin.goto(`${suite.server.origin}/members`);
     await admin.getByTestId('members-page').waitFor();
     const updated = nextFapiResponse(admin, 'PATCH', new RegExp(`/memberships/${memberUserId}$`));
@@ -125,7 +151,9 @@ describe('organisations through the Clerk UI', () => {
   });
 
   test('(d) a user in two organisations switches with the switcher and the product API follows', async () => {
-    await admin.goto(`${suite.server.origin}/dashboard`);
+    const { admin: adminUser } = await organizationWith('Acme Security');
+    const admin = await signedIn(adminUser);
+    await admin.getByTestId('dashboard-org-name').filter({ hasText: 'Acme Security' }).waitFor();
     const first = (await api(admin)).orgId;
     await admin.locator('.cl-organizationSwitcherTrigger').click();
     await admin
@@ -148,6 +176,8 @@ describe('organisations through the Clerk UI', () => {
   });
 
   test('(f) leaving an organisation needs its name typed; the user then goes to another organisation or to /create-organization', async () => {
+    const { member: memberUser } = await organizationWith('Acme Security', { member: true });
+    const member = await signedIn(memberUser!);
     await member.goto(`${suite.server.origin}/organization`);
     await member.getByRole('button', { name: 'Leave organization' }).click();
     const confirm = member

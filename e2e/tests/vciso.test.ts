@@ -1,9 +1,15 @@
-import { before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createClerkClient, type ClerkClient } from '@clerk/backend';
 import type { Page } from 'playwright-core';
 import { useSuite } from '../support/suite.ts';
-import { sessionToken, signUp, uniqueEmail, waitForClerkSession, waitForPath } from '../support/flows.ts';
+import {
+  addMember,
+  backendClient,
+  createOrganizationFor,
+  createUser,
+  type TestUser,
+} from '../support/backend.ts';
+import { sessionToken, signInUntilSettled, waitForClerkSession, waitForPath } from '../support/flows.ts';
 
 interface ChildOrganization {
   id: string;
@@ -17,13 +23,6 @@ interface ChildOrganization {
  */
 describe('vCISO console: client organisations, the parent link and the subscription badge', () => {
   const suite = useSuite();
-  let vciso: Page;
-  let admin: Page;
-  let clerk: ClerkClient;
-  let firmId = '';
-  let firmName = '';
-  let vcisoUserId = '';
-  let childId = '';
 
   const api = async (page: Page, method: 'GET' | 'POST', path: string, body?: unknown) => {
     const res = await fetch(`${suite.server.origin}${path}`, {
@@ -66,41 +65,38 @@ describe('vCISO console: client organisations, the parent link and the subscript
       .getByTestId('client-row')
       .filter({ has: page.getByTestId('client-name').getByText(name, { exact: true }) });
 
-  before(async () => {
-    vciso = (await suite.newPage()).page;
-    admin = (await suite.newPage()).page;
-    clerk = createClerkClient({
-      apiUrl: `${suite.server.origin}/__clerk_backend`,
-      secretKey: suite.server.app.identity!.secretKey,
-    });
-  });
+  /** A browser signed in as `user`, settled on its first page. */
+  const signedIn = async (user: TestUser): Promise<Page> => {
+    const { page } = await suite.newPage();
+    await signInUntilSettled(page, suite.server.origin, user.email);
+    return page;
+  };
 
-  test('a vCISO creates a client organisation, switches into it in one click and back through the parent link', async () => {
-    const email = uniqueEmail('vciso');
-    await signUp(vciso, suite.server.origin, email);
-    firmName = `${email.split('@')[0]} team`;
-    const me = await api(vciso, 'GET', '/api/me');
-    firmId = me.body.orgId as string;
-    vcisoUserId = me.body.userId as string;
-    assert.match(firmId, /^org_/);
-
-    // The firm gets a second admin first: its only admin could not be made anything else.
-    await signUp(admin, suite.server.origin, uniqueEmail('vciso-firm-admin'));
-    const adminUserId = (await api(admin, 'GET', '/api/me')).body.userId as string;
-    await clerk.organizations.createOrganizationMembership({
-      organizationId: firmId,
-      userId: adminUserId,
-      role: 'org:admin',
-    });
+  /**
+   * What every test here needs and none is about, through the Backend API: a firm with the vCISO module
+   * on, its vCISO (`org:vciso`) and a second, plain admin (the only admin could not be made a vCISO).
+   */
+  async function vcisoFirm() {
+    const clerk = backendClient(suite.server);
+    const vcisoUser = await createUser(suite.server, 'vciso');
+    const adminUser = await createUser(suite.server, 'vciso-firm-admin');
+    const firmName = `Firm ${vcisoUser.id.slice(-6)}`;
+    const firmId = (await createOrganizationFor(clerk, vcisoUser, firmName)).id;
+    await addMember(clerk, firmId, adminUser.id, 'org:admin');
     await clerk.organizations.updateOrganizationMembership({
       organizationId: firmId,
-      userId: vcisoUserId,
+      userId: vcisoUser.id,
       role: 'org:vciso',
     });
     await clerk.organizations.updateOrganizationMetadata(firmId, {
       publicMetadata: { vCisoModuleEnabled: true },
     });
-    await refreshClerk(vciso);
+    return { clerk, firmId, firmName, vcisoUser, adminUser };
+  }
+
+  test('a vCISO creates a client organisation, switches into it in one click and back through the parent link', async () => {
+    const { clerk, firmName, vcisoUser } = await vcisoFirm();
+    const vciso = await signedIn(vcisoUser);
     assert.equal((await api(vciso, 'GET', '/api/me')).body.orgRole, 'org:vciso');
 
     await vciso.getByTestId('nav-clients').click();
@@ -113,7 +109,7 @@ describe('vCISO console: client organisations, the parent link and the subscript
     await vciso.getByTestId('clients-notice').waitFor();
     const row = rowOf(vciso, childName);
     await row.waitFor();
-    childId = (await row.getAttribute('data-organization-id')) ?? '';
+    const childId = (await row.getAttribute('data-organization-id')) ?? '';
     assert.match(childId, /^org_/);
     assert.equal(await row.getByTestId('subscription-badge').getAttribute('data-status'), 'NO');
 
@@ -160,6 +156,11 @@ describe('vCISO console: client organisations, the parent link and the subscript
   });
 
   test('a vCISO attaches an organisation they administer, then detaches it after confirming', async () => {
+    const { clerk, firmId, vcisoUser } = await vcisoFirm();
+    const vciso = await signedIn(vcisoUser);
+    const vcisoUserId = vcisoUser.id;
+    const childrenBefore = (await clerk.organizations.getOrganization({ organizationId: firmId }))
+      .publicMetadata?.vcisoChildOrganizations;
     const other = await clerk.organizations.createOrganization({ name: `Acquired ${Date.now()}` });
     await clerk.organizations.createOrganizationMembership({
       organizationId: other.id,
@@ -167,6 +168,7 @@ describe('vCISO console: client organisations, the parent link and the subscript
       role: 'org:admin',
     });
     await refreshClerk(vciso);
+    await vciso.goto(`${suite.server.origin}/clients`);
     await vciso.getByTestId('clients-page').waitFor();
 
     await vciso.getByTestId('attach-organization').selectOption(other.id);
@@ -185,11 +187,14 @@ describe('vCISO console: client organisations, the parent link and the subscript
     const detached = await clerk.organizations.getOrganization({ organizationId: other.id });
     assert.equal(detached.publicMetadata?.parentOrganizationId ?? null, null);
     const firm = await clerk.organizations.getOrganization({ organizationId: firmId });
-    assert.deepEqual(firm.publicMetadata?.vcisoChildOrganizations, [childId]);
+    assert.deepEqual(firm.publicMetadata?.vcisoChildOrganizations ?? [], childrenBefore ?? []);
   });
 
   test('a plain admin of the same firm does not get the console, and the API answers 403', async () => {
-    await refreshClerk(admin, firmId);
+    const { clerk, firmId, firmName, adminUser } = await vcisoFirm();
+    const childrenBefore = (await clerk.organizations.getOrganization({ organizationId: firmId }))
+      .publicMetadata?.vcisoChildOrganizations;
+    const admin = await signedIn(adminUser);
     const me = await api(admin, 'GET', '/api/me');
     assert.equal(me.body.orgId, firmId);
     assert.equal(me.body.orgRole, 'org:admin');
@@ -209,6 +214,6 @@ describe('vCISO console: client organisations, the parent link and the subscript
     assert.equal(create.status, 403);
     assert.equal((create.body.errors as { code: string }[])[0]?.code, 'forbidden');
     const firm = await clerk.organizations.getOrganization({ organizationId: firmId });
-    assert.deepEqual(firm.publicMetadata?.vcisoChildOrganizations, [childId]);
+    assert.deepEqual(firm.publicMetadata?.vcisoChildOrganizations ?? [], childrenBefore ?? []);
   });
 });

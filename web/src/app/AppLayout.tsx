@@ -5,10 +5,10 @@ import { DiagnosticsIcon } from '../features/diagnostics/DiagnosticsIcon.tsx';
 import { LanguageToggle } from '../features/language/LanguageToggle.tsx';
 import { OrganizationSwitcherSlot } from '../features/organizations/OrganizationSwitcherSlot.tsx';
 import { PRODUCT_NAME } from '../lib/product.ts';
-import { EmptyOrganizationRule } from '../state/auth/EmptyOrganizationRule.tsx';
 import { Loading } from '../ui/Loading.tsx';
 import { ImpersonationBanner } from './ImpersonationBanner.tsx';
 import { MainNav } from './MainNav.tsx';
+import { NavigationRule } from './navigation/NavigationRule.tsx';
 
 export function AppLayout() {
   const { t } = useTranslation();
@@ -54,7 +54,7 @@ export function AppLayout() {
         </ClerkFailed>
         {/* Every page depends on knowing who is signed in; rendering earlier would flash the wrong content. */}
         <ClerkLoaded>
-          <EmptyOrganizationRule />
+          <NavigationRule />
           <ImpersonationBanner />
           <Outlet />
         </ClerkLoaded>

@@ -3,6 +3,7 @@ import { createBrowserRouter } from 'react-router';
 import { RequireSignedIn } from '../features/auth/RequireSignedIn.tsx';
 import { modulePath, MODULES } from '../features/modules/modules.ts';
 import { AppLayout } from './AppLayout.tsx';
+import { IDENTITY_ROUTE, SIGNED_IN_ROUTE } from './navigation/route-access.ts';
 import { ClerkProviderWithRouter } from './ClerkProviderWithRouter.tsx';
 import {
   ChooseOrganizationTaskPage,
@@ -24,7 +25,11 @@ import {
 } from './pages.ts';
 import { RouteErrorPage } from './RouteErrorPage.tsx';
 
-const signedIn = (page: ReactNode) => <RequireSignedIn>{page}</RequireSignedIn>;
+/** A page for signed-in users: the navigation rule reads the handle, the guard only renders. */
+const signedIn = (page: ReactNode) => ({
+  element: <RequireSignedIn>{page}</RequireSignedIn>,
+  handle: SIGNED_IN_ROUTE,
+});
 
 export const router = createBrowserRouter([
   {
@@ -38,27 +43,32 @@ export const router = createBrowserRouter([
         errorElement: <RouteErrorPage />,
         children: [
           { index: true, element: <LandingPage /> },
-          { path: 'sign-in', element: <SignInPage /> },
-          { path: 'sign-up', element: <SignUpPage /> },
-          { path: 'dashboard', element: signedIn(<DashboardPage />) },
-          { path: 'create-organization', element: signedIn(<CreateOrganizationPage />) },
-          { path: 'organizations', element: signedIn(<OrganizationListPage />) },
+          // clerk-js's own pages: it navigates from them by itself, so the navigation rule leaves them alone.
+          { path: 'sign-in', element: <SignInPage />, handle: IDENTITY_ROUTE },
+          { path: 'sign-up', element: <SignUpPage />, handle: IDENTITY_ROUTE },
+          { path: 'dashboard', ...signedIn(<DashboardPage />) },
+          { path: 'create-organization', ...signedIn(<CreateOrganizationPage />) },
+          { path: 'organizations', ...signedIn(<OrganizationListPage />) },
           // The profile's tabs are sub-paths (path routing), e.g. /organization/organization-members.
-          { path: 'organization/*', element: signedIn(<OrganizationProfilePage />) },
-          { path: 'members', element: signedIn(<MembersPage />) },
-          { path: 'settings', element: signedIn(<SettingsPage />) },
-          { path: 'clients', element: signedIn(<ClientOrganizationsPage />) },
-          { path: 'diagnostics', element: signedIn(<DiagnosticsPage />) },
+          { path: 'organization/*', ...signedIn(<OrganizationProfilePage />) },
+          { path: 'members', ...signedIn(<MembersPage />) },
+          { path: 'settings', ...signedIn(<SettingsPage />) },
+          { path: 'clients', ...signedIn(<ClientOrganizationsPage />) },
+          { path: 'diagnostics', ...signedIn(<DiagnosticsPage />) },
           // One route per module, so an unknown /modules/<slug> falls through to the not-found page.
           ...MODULES.map((module) => ({
             path: modulePath(module).slice(1),
-            element: signedIn(<ModulePage module={module} />),
+            ...signedIn(<ModulePage module={module} />),
           })),
           // Help is static and harmless: readable before signing in too.
           { path: 'help', element: <HelpIndexPage /> },
           { path: 'help/:name', element: <HelpPage /> },
           // Pending sessions are not signed in yet, so this page is not behind the signed-in guard.
-          { path: 'tasks/choose-organization', element: <ChooseOrganizationTaskPage /> },
+          {
+            path: 'tasks/choose-organization',
+            element: <ChooseOrganizationTaskPage />,
+            handle: IDENTITY_ROUTE,
+          },
           { path: '*', element: <NotFoundPage /> },
         ],
       },

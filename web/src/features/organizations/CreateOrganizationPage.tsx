@@ -1,7 +1,7 @@
 import { CreateOrganization } from '@clerk/clerk-react';
 import { Trans, useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { CREATE_ORGANIZATION_PATH } from '../../state/auth/empty-organization-rule.ts';
+import { CREATE_ORGANIZATION_PATH } from '../../app/navigation/navigation-rule.ts';
 import { Loading } from '../../ui/Loading.tsx';
 import { PageTitle } from '../../ui/PageTitle.tsx';
 
