@@ -17,6 +17,7 @@ import { countClientCreation } from '../abuse/client-creation.ts';
 import { hit } from '../store/rate-limits.ts';
 import {
   createClient,
+  findClientById,
   findClientByToken,
   isReplacedClientToken,
   rotateClientToken,
@@ -278,11 +279,7 @@ async function run(
 }
 
 async function reload(tx: Queryable, client: ClientRow): Promise<ClientRow> {
-  const [row] = await tx.query<ClientRow>(
-    'SELECT id, sign_in_id, sign_up_id, last_active_session_id, created_at, updated_at FROM clients WHERE id = $1',
-    [client.id],
-  );
-  return row ?? client;
+  return (await findClientById(tx, client.id)) ?? client;
 }
 
 type ClientTokenSource = 'cookie' | 'dev-browser-cookie' | 'dev-browser-url';
