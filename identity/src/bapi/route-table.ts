@@ -1,11 +1,11 @@
 import { jwks } from '../instance/signing-keys.ts';
-import { actorTokenRoutes } from './actor-tokens/routes.ts';
-import { invitationRoutes } from './invitations/routes.ts';
-import { organizationRoutes } from './organizations/routes.ts';
+import { actorTokenRoutes } from './actor-tokens/actor-token-routes.ts';
+import { invitationRoutes } from './invitations/invitation-routes.ts';
+import { organizationRoutes } from './organizations/organization-routes.ts';
 import type { BapiRoute } from './route.ts';
 import { userLockRoutes } from './users/lock-routes.ts';
 import { passwordResetRoutes } from './users/password-reset-routes.ts';
-import { userRoutes } from './users/routes.ts';
+import { userRoutes } from './users/user-routes.ts';
 
 const jwksRoute: BapiRoute = {
   method: 'GET',

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { IdentityDeps } from '../deps.ts';
-import { JsonBody } from './organizations/request-input.ts';
+import { JsonBody } from './request-input.ts';
 
 export type BapiMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 

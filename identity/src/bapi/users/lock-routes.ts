@@ -1,7 +1,7 @@
 import { errors } from '../../errors.ts';
 import { lockUser, unlockUser } from '../../store/user-admin-changes.ts';
 import type { BapiRoute } from '../route.ts';
-import { userAnswer } from './routes.ts';
+import { userAnswer } from './user-routes.ts';
 
 /**
  * Backend API: lock and unlock a user (@clerk/backend `users.lockUser` / `users.unlockUser`). A lock

@@ -1,7 +1,7 @@
 import { errors } from '../../errors.ts';
 import { setPasswordResetRequired } from '../../store/user-admin-changes.ts';
 import type { BapiRoute } from '../route.ts';
-import { userAnswer } from './routes.ts';
+import { userAnswer } from './user-routes.ts';
 
 /**
  * Backend API: an operator requires a user to set a new password. From then on a correct password at

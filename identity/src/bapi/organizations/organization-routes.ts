@@ -30,7 +30,7 @@ import { findUserById } from '../../store/users.ts';
 import type { Queryable } from '../../db/database.ts';
 import type { IdentityDeps } from '../../deps.ts';
 import type { BapiRoute } from '../route.ts';
-import { orderOf, queryFlag, queryList, queryString } from './request-input.ts';
+import { orderOf, queryFlag, queryList, queryString } from '../request-input.ts';
 
 /**
  * Backend API: organisations and their memberships, as `@clerk/backend` 2.10.1's `organizations.*`

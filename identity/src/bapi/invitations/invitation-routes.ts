@@ -13,7 +13,7 @@ import { invitationJSON } from '../../serializers/organization.ts';
 import { findOrganization } from '../../store/organizations.ts';
 import type { InvitationRow, OrganizationRow } from '../../store/rows.ts';
 import { findUserById } from '../../store/users.ts';
-import { JsonBody } from '../organizations/request-input.ts';
+import { JsonBody } from '../request-input.ts';
 import type { BapiRoute } from '../route.ts';
 
 /**

@@ -5,7 +5,7 @@ import { pageOf } from '../../organizations/invitations.ts';
 import { countUsers, searchUserIds, USER_ORDER_KEYS, type UserFilter } from '../../store/user-search.ts';
 import { lockUserMetadata, setUserMetadata, type UserMetadataKey } from '../../store/user-admin-changes.ts';
 import type { IdentityDeps } from '../../deps.ts';
-import { orderOf } from '../organizations/request-input.ts';
+import { orderOf } from '../request-input.ts';
 import type { BapiRoute } from '../route.ts';
 
 type Query = Record<string, string | string[] | undefined>;

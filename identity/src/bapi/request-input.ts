@@ -1,4 +1,4 @@
-import { errors } from '../../errors.ts';
+import { errors } from '../errors.ts';
 
 /**
  * Typed reads of a snake_case JSON body; `null` counts as absent (the SDK drops nothing in bodies).
