@@ -28,7 +28,7 @@ import type { FapiContext, FapiMethod, FapiRequestInfo, FapiRoute } from './cont
 import type { FormBody } from './form.ts';
 import { registerFormParsers } from './body-parsers.ts';
 import { FapiRouter } from './router.ts';
-import { fapiRoutes } from './routes.ts';
+import { fapiRoutes } from './route-table.ts';
 import { imageHandler } from './images/image-route.ts';
 import { readUpload, registerUploadParsers } from './images/upload.ts';
 import { organizationImage } from '../store/organizations.ts';
