@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
-import { fapiRoutes } from '../src/fapi/routes.ts';
+import { fapiRoutes } from '../src/fapi/route-table.ts';
 import { forEachBackend } from './support/backends.ts';
 import {
   buildWorld,

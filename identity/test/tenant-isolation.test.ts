@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, it } from 'node:test';
 import { decodeJwt } from 'jose';
-import { fapiRoutes } from '../src/fapi/routes.ts';
+import { fapiRoutes } from '../src/fapi/route-table.ts';
 import { forEachBackend } from './support/backends.ts';
 import { BAPI, Harness, testConfig, uniqueEmail, type FapiResponse, type Json } from './support/harness.ts';
 import {

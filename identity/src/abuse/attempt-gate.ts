@@ -2,14 +2,10 @@ import { errors } from '../errors.ts';
 import type { FapiContext } from '../fapi/context.ts';
 import { knownBrowserFailures } from '../store/known-browsers.ts';
 import type { UserRow } from '../store/rows.ts';
-import { lockedForSeconds } from '../store/users.ts';
+import { lockedForSeconds, lockLockoutState, type LockoutState } from '../store/users.ts';
 import { attemptDelaySeconds } from './attempt-delay.ts';
 
 type AttemptContext = Pick<FapiContext, 'tx' | 'deps' | 'now' | 'client'>;
-type LockoutState = Pick<
-  UserRow,
-  'failed_verification_attempts' | 'last_failed_verification_at' | 'locked_until' | 'locked_by_failures'
->;
 
 /**
  * A browser where the user has opened a session before and that has not been guessing itself (fewer
@@ -38,11 +34,7 @@ export async function assertNotLockedOut(ctx: AttemptContext, user: UserRow): Pr
  * first, so concurrent guesses take turns and each sees the failures counted before it.
  */
 export async function assertMayAttempt(ctx: AttemptContext, userId: string): Promise<void> {
-  const [state] = await ctx.tx.query<LockoutState>(
-    `SELECT failed_verification_attempts, last_failed_verification_at, locked_until, locked_by_failures
-     FROM users WHERE id = $1 FOR UPDATE`,
-    [userId],
-  );
+  const state = await lockLockoutState(ctx.tx, userId);
   if (!state) return;
   const locked = lockedForSeconds(state, ctx.now);
   const wait = locked > 0 ? 0 : attemptWaitSeconds(ctx, state);

@@ -1,13 +1,13 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { errors } from '../errors.ts';
-import { BAPI_BODY_LIMIT, refuseDeclaredOversize, UPLOAD_BODY_LIMIT } from '../http/body-limits.ts';
+import { BAPI_BODY_LIMIT, refuseDeclaredOversize } from '../http/body-limits.ts';
 import { jsonNestsDeeperThan } from '../http/json-nesting.ts';
 import { checkJson, checkPathParams, MAX_JSON_DEPTH, parseForm } from '../http/strict-input.ts';
+import type { BapiInput } from './route.ts';
 
-/** Routes whose body is a JSON array (`organizations.createOrganizationInvitationBulk`). */
-const ARRAY_BODY = /\/invitations\/bulk$/;
-/** Routes that take a multipart upload with PUT (`updateOrganizationLogo`). */
-const MULTIPART = /\/logo$/;
+/** What the matched route declares it reads (none for an unknown path, answered 404 after these checks). */
+const inputOf = (req: FastifyRequest): BapiInput =>
+  (req.routeOptions.config as { bapiInput?: BapiInput } | undefined)?.bapiInput ?? {};
 
 /**
  * The Backend API's readers, strict like the Frontend API's (see strict-input.ts): JSON that is an
@@ -15,11 +15,6 @@ const MULTIPART = /\/logo$/;
  * string that is well-formed; no body of another type (415 from Fastify, answered `request_body_invalid`).
  */
 export function registerJsonParser(app: FastifyInstance): void {
-  // A limit on every route, the logo upload's larger: the JSON parser and the Content-Length check read it.
-  app.addHook('onRoute', (route) => {
-    const upload = route.method === 'PUT' && MULTIPART.test(route.url ?? '');
-    route.bodyLimit ??= upload ? UPLOAD_BODY_LIMIT : BAPI_BODY_LIMIT;
-  });
   // @clerk/backend declares `Content-Type: application/json` on bodiless calls too (revokes, deletes),
   // which Fastify's own parser rejects.
   app.removeContentTypeParser(['application/json', 'text/plain']);
@@ -35,7 +30,7 @@ export function registerJsonParser(app: FastifyInstance): void {
     } catch {
       return done(errors.bodyInvalid('The request body is not valid JSON.'), undefined);
     }
-    const array = ARRAY_BODY.test(req.routeOptions.url ?? '');
+    const array = inputOf(req).array === true;
     if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed) !== array) {
       return done(
         errors.bodyInvalid(`The request body must be a JSON ${array ? 'array' : 'object'}.`),
@@ -55,7 +50,7 @@ export function registerJsonParser(app: FastifyInstance): void {
     checkPathParams(req.params);
     refuseDeclaredOversize(req, req.routeOptions.bodyLimit ?? BAPI_BODY_LIMIT);
     const type = req.headers['content-type'] ?? '';
-    if (/^multipart\//i.test(type) && !(req.method === 'PUT' && MULTIPART.test(req.routeOptions.url ?? ''))) {
+    if (/^multipart\//i.test(type) && !inputOf(req).upload) {
       throw errors.bodyInvalid('This request takes a JSON body.');
     }
   });

@@ -1,18 +1,14 @@
+import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import { DatabaseUnavailableError } from '../db/database.ts';
 import type { IdentityDeps } from '../deps.ts';
 import { ClerkError, errorBody, errors } from '../errors.ts';
-import { bodyRefusal } from '../http/body-limits.ts';
-import { jwks } from '../instance/signing-keys.ts';
-import { registerOrganizationBapi } from './organizations/routes.ts';
-import { registerInvitationBapi } from './invitations/routes.ts';
-import { registerActorTokenBapi } from './actor-tokens/routes.ts';
-import { registerUserBapi } from './users/routes.ts';
-import { registerUserLockBapi } from './users/lock-routes.ts';
-import { registerPasswordResetBapi } from './users/password-reset-routes.ts';
+import { BAPI_BODY_LIMIT, bodyRefusal, UPLOAD_BODY_LIMIT } from '../http/body-limits.ts';
+import { MAX_IMAGE_BYTES } from '../images/image-file.ts';
 import { registerJsonParser } from './body-parsers.ts';
+import { fieldsOf, type BapiRoute } from './route.ts';
+import { bapiRoutes } from './route-table.ts';
 import { sendJson } from './send-json.ts';
-import { fullUserJSON, loadUsers } from '../users/load-users.ts';
 
 /** The Backend API subset @clerk/backend 2.10.1 calls, behind secret-key Bearer auth. Register under a prefix. */
 export async function bapiPlugin(app: FastifyInstance, opts: { deps: IdentityDeps }) {
@@ -42,18 +38,35 @@ export async function bapiPlugin(app: FastifyInstance, opts: { deps: IdentityDep
   });
   app.setNotFoundHandler((_req, reply) => sendJson(reply, 404, errorBody(errors.notFound('endpoint'))));
 
-  await registerOrganizationBapi(app, deps);
-  await registerInvitationBapi(app, deps);
-  await registerUserBapi(app, deps);
-  await registerUserLockBapi(app, deps);
-  await registerPasswordResetBapi(app, deps);
-  await registerActorTokenBapi(app, deps);
+  // Uploads in a scope of their own, so the multipart parser applies to those routes only.
+  await app.register(async (uploads) => {
+    await uploads.register(multipart, {
+      limits: { fileSize: MAX_IMAGE_BYTES, files: 1, fields: 10, parts: 11 },
+    });
+    for (const route of bapiRoutes.filter((r) => r.input.upload)) register(uploads, deps, route);
+  });
+  for (const route of bapiRoutes.filter((r) => !r.input.upload)) register(app, deps, route);
+}
 
-  app.get('/v1/jwks', async (_req, reply) => sendJson(reply, 200, jwks(deps.signingKey)));
-
-  app.get<{ Params: { id: string } }>('/v1/users/:id', async (req, reply) => {
-    const owner = (await loadUsers(deps.db, [req.params.id])).get(req.params.id);
-    if (!owner) throw errors.notFound('user');
-    return sendJson(reply, 200, fullUserJSON(deps, owner, deps.clock(), { includePrivate: true }));
+/** One declared route on Fastify; its input declaration also sets how its body is read (see body-parsers.ts). */
+function register(app: FastifyInstance, deps: IdentityDeps, route: BapiRoute): void {
+  app.route({
+    method: route.method,
+    url: route.path,
+    bodyLimit: route.input.upload ? UPLOAD_BODY_LIMIT : BAPI_BODY_LIMIT,
+    config: { bapiInput: route.input },
+    handler: async (req, reply) => {
+      const body = await route.handler(
+        {
+          params: req.params as Record<string, string>,
+          query: req.query as Record<string, string | string[] | undefined>,
+          body: req.body,
+          fields: fieldsOf(route, req.body),
+          raw: req,
+        },
+        deps,
+      );
+      return sendJson(reply, 200, body);
+    },
   });
 }

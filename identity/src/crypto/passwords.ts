@@ -36,6 +36,19 @@ export function hashPassword(password: string): Promise<string> {
   return limited(() => hash(password, OPTIONS));
 }
 
+/**
+ * Argon2 could not check a password at all (a stored hash it cannot decode, an internal failure): a fault
+ * of ours, answered as a server error and never counted as a wrong password, which would lock the user out
+ * for something they did not do. Its message names neither the password nor the hash.
+ */
+export class PasswordCheckError extends Error {
+  constructor(reason: string) {
+    super(`argon2 could not check a password: ${reason}`);
+    this.name = 'PasswordCheckError';
+  }
+}
+
+/** True when `password` matches; false only for a mismatch; a `PasswordCheckError` when argon2 fails. */
 export async function verifyPassword(passwordHash: string | null, password: string): Promise<boolean> {
   if (!passwordHash) {
     // Spend the same time as a real check so unknown accounts cannot be told apart by timing.
@@ -45,8 +58,10 @@ export async function verifyPassword(passwordHash: string | null, password: stri
   return limited(async () => {
     try {
       return await verify(passwordHash, password);
-    } catch {
-      return false;
+    } catch (err) {
+      // Only argon2's own code and message (e.g. `InvalidArg: Decoding failed`), which carry no input.
+      const { code, message } = err as { code?: unknown; message?: unknown };
+      throw new PasswordCheckError(`${String(code ?? 'error')}: ${String(message ?? '')}`);
     }
   });
 }

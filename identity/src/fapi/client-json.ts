@@ -3,7 +3,8 @@ import type { IdentityDeps } from '../deps.ts';
 import { tokenForSession } from '../organizations/active-organization.ts';
 import { factorVerificationAge } from '../reverification/factor-age.ts';
 import { twoFactorEnabled } from '../second-factors/second-factor-state.ts';
-import type { ClientRow, SessionRow, SignInRow, SignUpRow } from '../store/rows.ts';
+import type { ClientRow, SessionRow } from '../store/rows.ts';
+import { findLiveSignIn, findLiveSignUp } from '../store/clients.ts';
 import { signedInSessionsOfClient } from '../store/sessions.ts';
 import { signInJSON } from '../serializers/sign-in.ts';
 import { signUpJSON } from '../serializers/sign-up.ts';
@@ -56,18 +57,8 @@ export async function clientJSON(
   now: Date,
 ) {
   const sessions = await signedInSessionsOfClient(tx, client.id, now);
-  const [signIn] = client.sign_in_id
-    ? await tx.query<SignInRow>('SELECT * FROM sign_ins WHERE id = $1 AND abandon_at > $2', [
-        client.sign_in_id,
-        now,
-      ])
-    : [];
-  const [signUp] = client.sign_up_id
-    ? await tx.query<SignUpRow>('SELECT * FROM sign_ups WHERE id = $1 AND abandon_at > $2', [
-        client.sign_up_id,
-        now,
-      ])
-    : [];
+  const signIn = client.sign_in_id ? await findLiveSignIn(tx, client.sign_in_id, now) : null;
+  const signUp = client.sign_up_id ? await findLiveSignUp(tx, client.sign_up_id, now) : null;
   const owners = await loadUsers(tx, [
     ...sessions.map((s) => s.user_id),
     ...(signIn?.user_id ? [signIn.user_id] : []),

@@ -17,6 +17,7 @@ import { countClientCreation } from '../abuse/client-creation.ts';
 import { hit } from '../store/rate-limits.ts';
 import {
   createClient,
+  findClientById,
   findClientByToken,
   isReplacedClientToken,
   rotateClientToken,
@@ -27,7 +28,7 @@ import type { FapiContext, FapiMethod, FapiRequestInfo, FapiRoute } from './cont
 import type { FormBody } from './form.ts';
 import { registerFormParsers } from './body-parsers.ts';
 import { FapiRouter } from './router.ts';
-import { fapiRoutes } from './routes.ts';
+import { fapiRoutes } from './route-table.ts';
 import { imageHandler } from './images/image-route.ts';
 import { readUpload, registerUploadParsers } from './images/upload.ts';
 import { organizationImage } from '../store/organizations.ts';
@@ -278,11 +279,7 @@ async function run(
 }
 
 async function reload(tx: Queryable, client: ClientRow): Promise<ClientRow> {
-  const [row] = await tx.query<ClientRow>(
-    'SELECT id, sign_in_id, sign_up_id, last_active_session_id, created_at, updated_at FROM clients WHERE id = $1',
-    [client.id],
-  );
-  return row ?? client;
+  return (await findClientById(tx, client.id)) ?? client;
 }
 
 type ClientTokenSource = 'cookie' | 'dev-browser-cookie' | 'dev-browser-url';

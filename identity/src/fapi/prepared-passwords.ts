@@ -1,6 +1,7 @@
 import { hashPassword, isPasswordHashingBusy, verifyPassword } from '../crypto/passwords.ts';
 import { sha256 } from '../crypto/secrets.ts';
 import type { Queryable } from '../db/database.ts';
+import { sessionOfClientToken, userIdOfClientRow } from '../store/clients.ts';
 import type { IdentityDeps } from '../deps.ts';
 import { checkNewPassword } from '../passwords/check-password.ts';
 import type { SessionRow, UserRow } from '../store/rows.ts';
@@ -100,13 +101,8 @@ export async function userOfClientRow(
   clientToken: string | null,
 ): Promise<UserRow | null> {
   if (!clientToken || (!id && table !== 'sessions')) return null;
-  const target = table === 'sessions' ? 'COALESCE($1, c.last_active_session_id)' : '$1';
-  const [row] = await db.query<{ user_id: string | null }>(
-    `SELECT t.user_id FROM clients c JOIN ${table} t ON t.client_id = c.id AND t.id = ${target}
-     WHERE c.token_hash = $2`,
-    [id ?? null, sha256(clientToken)],
-  );
-  return row?.user_id ? findUserById(db, row.user_id) : null;
+  const userId = await userIdOfClientRow(db, table, id ?? null, sha256(clientToken));
+  return userId ? findUserById(db, userId) : null;
 }
 
 /** A session of this browser's client (null id: its last active one), read without locks. */
@@ -116,12 +112,7 @@ export async function sessionOfClient(
   clientToken: string | null,
 ): Promise<SessionRow | null> {
   if (!clientToken) return null;
-  const [row] = await db.query<SessionRow>(
-    `SELECT s.* FROM clients c JOIN sessions s ON s.client_id = c.id AND s.id = COALESCE($1, c.last_active_session_id)
-     WHERE c.token_hash = $2`,
-    [id, sha256(clientToken)],
-  );
-  return row ?? null;
+  return sessionOfClientToken(db, id, sha256(clientToken));
 }
 
 /** `beforeTransaction` of an `attempt_first_factor` with strategy=password, on a sign-in or a session. */

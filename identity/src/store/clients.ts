@@ -1,7 +1,7 @@
 import type { Queryable } from '../db/database.ts';
 import { newId } from '../ids.ts';
 import { randomToken, sha256 } from '../crypto/secrets.ts';
-import type { ClientRow } from './rows.ts';
+import type { ClientRow, SessionRow, SignInRow, SignUpRow } from './rows.ts';
 
 /** `lock` holds the client row for the transaction, so one browser's writes happen one at a time. */
 export async function findClientByToken(
@@ -75,4 +75,63 @@ export async function updateClient(
     [clientId, now, ...keys.map((k) => changes[k])],
   );
   return row!;
+}
+
+export async function findClientById(db: Queryable, id: string): Promise<ClientRow | null> {
+  const [row] = await db.query<ClientRow>(
+    'SELECT id, sign_in_id, sign_up_id, last_active_session_id, created_at, updated_at FROM clients WHERE id = $1',
+    [id],
+  );
+  return row ?? null;
+}
+
+/** The client's sign-in in progress, unless abandoned. */
+export async function findLiveSignIn(db: Queryable, id: string, now: Date): Promise<SignInRow | null> {
+  const [row] = await db.query<SignInRow>('SELECT * FROM sign_ins WHERE id = $1 AND abandon_at > $2', [
+    id,
+    now,
+  ]);
+  return row ?? null;
+}
+
+/** The client's sign-up in progress, unless abandoned. */
+export async function findLiveSignUp(db: Queryable, id: string, now: Date): Promise<SignUpRow | null> {
+  const [row] = await db.query<SignUpRow>('SELECT * FROM sign_ups WHERE id = $1 AND abandon_at > $2', [
+    id,
+    now,
+  ]);
+  return row ?? null;
+}
+
+/**
+ * The user of a sign-in or a session of the client whose token hashes to `tokenHash`, read without locks
+ * (a session id of null: the client's last active session).
+ */
+export async function userIdOfClientRow(
+  db: Queryable,
+  table: 'sign_ins' | 'sessions',
+  id: string | null,
+  tokenHash: string,
+): Promise<string | null> {
+  const target = table === 'sessions' ? 'COALESCE($1, c.last_active_session_id)' : '$1';
+  const [row] = await db.query<{ user_id: string | null }>(
+    `SELECT t.user_id FROM clients c JOIN ${table} t ON t.client_id = c.id AND t.id = ${target}
+     WHERE c.token_hash = $2`,
+    [id, tokenHash],
+  );
+  return row?.user_id ?? null;
+}
+
+/** A session of the client whose token hashes to `tokenHash` (null id: its last active one), without locks. */
+export async function sessionOfClientToken(
+  db: Queryable,
+  id: string | null,
+  tokenHash: string,
+): Promise<SessionRow | null> {
+  const [row] = await db.query<SessionRow>(
+    `SELECT s.* FROM clients c JOIN sessions s ON s.client_id = c.id AND s.id = COALESCE($1, c.last_active_session_id)
+     WHERE c.token_hash = $2`,
+    [id, tokenHash],
+  );
+  return row ?? null;
 }

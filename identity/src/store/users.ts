@@ -159,3 +159,18 @@ export function lockedForSeconds(user: Pick<UserRow, 'locked_until'>, now: Date)
   if (!user.locked_until) return 0;
   return Math.max(0, Math.ceil((user.locked_until.getTime() - now.getTime()) / 1000));
 }
+
+export type LockoutState = Pick<
+  UserRow,
+  'failed_verification_attempts' | 'last_failed_verification_at' | 'locked_until' | 'locked_by_failures'
+>;
+
+/** The user's lockout counters, its row locked until the transaction ends; null: no such user. */
+export async function lockLockoutState(tx: Queryable, userId: string): Promise<LockoutState | null> {
+  const [state] = await tx.query<LockoutState>(
+    `SELECT failed_verification_attempts, last_failed_verification_at, locked_until, locked_by_failures
+     FROM users WHERE id = $1 FOR UPDATE`,
+    [userId],
+  );
+  return state ?? null;
+}

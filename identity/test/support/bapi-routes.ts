@@ -4,10 +4,10 @@ import { BAPI, testConfig } from './harness.ts';
 
 /**
  * Every Backend API route as `METHOD /v1/...`, read from Fastify's `onRoute` hook while the provider
- * registers itself (the Backend API has no route table of its own: each capability registers its
- * routes). HEAD twins of GET routes are left out.
+ * registers itself: what is served, to compare with the declared table. HEAD twins of GET routes are
+ * left out.
  */
-export async function bapiRoutes(): Promise<string[]> {
+export async function servedBapiRoutes(): Promise<string[]> {
   const identity = await createIdentity(testConfig(), { memory: true });
   const app = Fastify();
   const routes = new Set<string>();

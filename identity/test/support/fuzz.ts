@@ -7,6 +7,7 @@ import type { Queryable } from '../../src/db/database.ts';
 import type { Browser, Harness, Json } from './harness.ts';
 import { BAPI, CLERK_QUERY, FAPI, PUBLIC_URL, uniqueEmail } from './harness.ts';
 import { addMember, createOrganization, newMember, type Member } from './organizations.ts';
+import type { BapiFieldKind, BapiQueryKind } from '../../src/bapi/route.ts';
 
 /**
  * Fuzzing the Frontend and Backend APIs with bad input. Every case is a request that is wrong for a
@@ -696,10 +697,9 @@ export function fapiCases(
 // ---------------------------------------------------------------------------------------------------
 // Backend API cases
 
-/** What a Backend API JSON parameter holds (as @clerk/backend sends it). */
-export type BapiKind = 'string' | 'id' | 'email' | 'role' | 'object' | 'integer' | 'number' | 'boolean';
-/** What a Backend API query parameter holds. */
-export type BapiQueryKind = 'page' | 'enum' | 'flag' | 'text';
+/** What a Backend API JSON parameter or query parameter holds: the kinds its routes declare. */
+export type BapiKind = BapiFieldKind;
+export type { BapiQueryKind };
 
 export interface BapiSpec {
   params?: Record<string, BapiKind>;

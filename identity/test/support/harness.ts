@@ -54,6 +54,8 @@ export interface HarnessOptions {
   /** Share an already open database handle (a second instance on the same database). */
   database?: Database;
   clock?: Clock;
+  /** Receives each line the app logs (JSON), for tests of what is logged; without it nothing is. */
+  logs?: string[];
 }
 
 export function testConfig(overrides: Partial<IdentityConfig> = {}): IdentityConfig {
@@ -92,6 +94,7 @@ export class Harness {
     const app = Fastify({
       trustProxy: fastifyTrustProxy(config.trustProxy),
       frameworkErrors: clerkFrameworkErrors([config.fapiPath, BAPI]),
+      ...(opts.logs ? { logger: { stream: { write: (line: string) => opts.logs!.push(line) } } } : {}),
     });
     await identity.register(app, { bapiPath: BAPI });
     await app.ready();

@@ -1,42 +1,38 @@
-import type { FastifyInstance } from 'fastify';
-import type { IdentityDeps } from '../../deps.ts';
 import { errors } from '../../errors.ts';
-import { fullUserJSON, loadUsers } from '../../users/load-users.ts';
-import { sendJson } from '../send-json.ts';
+import { lockUser, unlockUser } from '../../store/user-admin-changes.ts';
+import type { BapiRoute } from '../route.ts';
+import { userAnswer } from './user-routes.ts';
 
 /**
  * Backend API: lock and unlock a user (@clerk/backend `users.lockUser` / `users.unlockUser`). A lock
  * lasts the instance's lockout duration, as one reached by failed attempts; unlocking also clears the
  * count of failures, so the user starts afresh. Sessions already open are left as they are.
  */
-export async function registerUserLockBapi(app: FastifyInstance, deps: IdentityDeps): Promise<void> {
-  const { maxFailedAttempts, durationSeconds } = deps.config.lockout;
-
-  async function respond(id: string, reply: Parameters<typeof sendJson>[0], now: Date) {
-    const owner = (await loadUsers(deps.db, [id])).get(id);
-    if (!owner) throw errors.notFound('user');
-    return sendJson(reply, 200, fullUserJSON(deps, owner, now, { includePrivate: true }));
-  }
-
-  app.post<{ Params: { id: string } }>('/v1/users/:id/lock', async (req, reply) => {
-    const now = deps.clock();
-    const rows = await deps.db.query(
-      `UPDATE users SET locked_until = $2, failed_verification_attempts = $3, locked_by_failures = false, updated_at = $4
-       WHERE id = $1 RETURNING id`,
-      [req.params.id, new Date(now.getTime() + durationSeconds * 1000), maxFailedAttempts, now],
-    );
-    if (!rows.length) throw errors.notFound('user');
-    return respond(req.params.id, reply, now);
-  });
-
-  app.post<{ Params: { id: string } }>('/v1/users/:id/unlock', async (req, reply) => {
-    const now = deps.clock();
-    const rows = await deps.db.query(
-      `UPDATE users SET locked_until = NULL, failed_verification_attempts = 0, updated_at = $2
-       WHERE id = $1 RETURNING id`,
-      [req.params.id, now],
-    );
-    if (!rows.length) throw errors.notFound('user');
-    return respond(req.params.id, reply, now);
-  });
-}
+export const userLockRoutes: BapiRoute[] = [
+  {
+    method: 'POST',
+    path: '/v1/users/:id/lock',
+    permission: 'instance_secret_key',
+    input: {},
+    async handler(req, deps) {
+      const { maxFailedAttempts, durationSeconds } = deps.config.lockout;
+      const now = deps.clock();
+      const until = new Date(now.getTime() + durationSeconds * 1000);
+      if (!(await lockUser(deps.db, req.params.id!, until, maxFailedAttempts, now))) {
+        throw errors.notFound('user');
+      }
+      return userAnswer(deps, req.params.id!, now);
+    },
+  },
+  {
+    method: 'POST',
+    path: '/v1/users/:id/unlock',
+    permission: 'instance_secret_key',
+    input: {},
+    async handler(req, deps) {
+      const now = deps.clock();
+      if (!(await unlockUser(deps.db, req.params.id!, now))) throw errors.notFound('user');
+      return userAnswer(deps, req.params.id!, now);
+    },
+  },
+];

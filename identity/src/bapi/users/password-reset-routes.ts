@@ -1,8 +1,7 @@
-import type { FastifyInstance } from 'fastify';
-import type { IdentityDeps } from '../../deps.ts';
 import { errors } from '../../errors.ts';
-import { fullUserJSON, loadUsers } from '../../users/load-users.ts';
-import { sendJson } from '../send-json.ts';
+import { setPasswordResetRequired } from '../../store/user-admin-changes.ts';
+import type { BapiRoute } from '../route.ts';
+import { userAnswer } from './user-routes.ts';
 
 /**
  * Backend API: an operator requires a user to set a new password. From then on a correct password at
@@ -11,24 +10,21 @@ import { sendJson } from '../send-json.ts';
  * code, email link) still sign in: the demand is about the password, which may have leaked.
  * `DELETE` withdraws the demand. Both answer the user, as Clerk's lock/unlock endpoints do.
  */
-export async function registerPasswordResetBapi(app: FastifyInstance, deps: IdentityDeps): Promise<void> {
-  const setRequired = (required: boolean) => async (req: { params: { id: string } }) => {
+const passwordResetRoute = (method: 'POST' | 'DELETE', required: boolean): BapiRoute => ({
+  method,
+  path: '/v1/users/:id/require_password_reset',
+  permission: 'instance_secret_key',
+  input: {},
+  async handler(req, deps) {
     const now = deps.clock();
-    const rows = await deps.db.query(
-      'UPDATE users SET password_reset_required = $2, updated_at = $3 WHERE id = $1 RETURNING id',
-      [req.params.id, required, now],
-    );
-    if (rows.length === 0) throw errors.notFound('user');
-    const owner = (await loadUsers(deps.db, [req.params.id])).get(req.params.id);
-    if (!owner) throw errors.notFound('user');
-    return fullUserJSON(deps, owner, now, { includePrivate: true });
-  };
-  const demand = setRequired(true);
-  const withdraw = setRequired(false);
-  app.post<{ Params: { id: string } }>('/v1/users/:id/require_password_reset', async (req, reply) =>
-    sendJson(reply, 200, await demand(req)),
-  );
-  app.delete<{ Params: { id: string } }>('/v1/users/:id/require_password_reset', async (req, reply) =>
-    sendJson(reply, 200, await withdraw(req)),
-  );
-}
+    if (!(await setPasswordResetRequired(deps.db, req.params.id!, required, now))) {
+      throw errors.notFound('user');
+    }
+    return userAnswer(deps, req.params.id!, now);
+  },
+});
+
+export const passwordResetRoutes: BapiRoute[] = [
+  passwordResetRoute('POST', true),
+  passwordResetRoute('DELETE', false),
+];

@@ -8,7 +8,7 @@ import { loadActionableSignIn } from './load-sign-in.ts';
 import { signInResponse } from './respond.ts';
 import { updateSignIn } from './sign-in-store.ts';
 import { codeAttemptLimits } from './rate-limits.ts';
-import { attemptCode } from '../code-attempt.ts';
+import { attemptFactorCode } from '../code-attempt.ts';
 import { isResetPasswordStrategy } from '../../password-reset/reset-factors.ts';
 import { attemptResetPasswordFactor } from './reset-password-factor.ts';
 import { attemptPhoneCodeFactor } from './phone-code-factor.ts';
@@ -35,18 +35,14 @@ export const attemptFirstFactorRoute = (config: IdentityConfig): FapiRoute => ({
     const code = field(ctx.body, 'code');
     if (!code) throw errors.paramMissing('code');
 
-    const prepared = signIn.first_factor_verification;
-    if (prepared?.strategy !== 'email_code') throw errors.verificationNotPrepared();
-    const attempt = await attemptCode(ctx, {
-      subject: `sign_in:${signIn.id}:email_code`,
+    return attemptFactorCode(ctx, {
       code,
-      prepared,
-      lockoutUserId: user.id,
+      strategy,
+      source: { sent: `sign_in:${signIn.id}:email_code` },
+      prepared: signIn.first_factor_verification,
+      userId: user.id,
+      keep: (state) => updateSignIn(ctx.tx, signIn.id, { first_factor_verification: state }, ctx.now),
+      verified: async (state) => signInResponse(ctx, await firstFactorVerified(ctx, signIn, user, state)),
     });
-    if (!attempt.ok) {
-      await updateSignIn(ctx.tx, signIn.id, { first_factor_verification: attempt.verification }, ctx.now);
-      return { error: attempt.error };
-    }
-    return signInResponse(ctx, await firstFactorVerified(ctx, signIn, user, attempt.verification));
   },
 });

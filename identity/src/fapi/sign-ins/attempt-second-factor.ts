@@ -1,10 +1,7 @@
 import type { IdentityConfig } from '../../config.ts';
 import { errors } from '../../errors.ts';
 import { secondFactorStateOf, supportedSecondFactors } from '../../second-factors/second-factor-state.ts';
-import { spendSecondFactorCode } from '../../second-factors/spend-second-factor.ts';
-import type { VerificationState } from '../../store/rows.ts';
-import { recordFailedVerification } from '../../store/users.ts';
-import { assertMayAttempt } from '../../abuse/attempt-gate.ts';
+import { attemptFactorCode } from '../code-attempt.ts';
 import type { FapiRoute } from '../context.ts';
 import { field } from '../form.ts';
 import { loadActionableSignIn } from './load-sign-in.ts';
@@ -37,33 +34,14 @@ export const attemptSecondFactorRoute = (config: IdentityConfig): FapiRoute => (
 
     const prior = signIn.second_factor_verification;
     if (prior?.status === 'failed') throw errors.verificationFailed();
-    const attempts = (prior?.attempts ?? 0) + 1;
-    const verification = (status: VerificationState['status']): VerificationState => ({
-      status,
-      strategy,
-      attempts,
-      expire_at: null,
-    });
-
-    await assertMayAttempt(ctx, user.id);
-    const spent = await spendSecondFactorCode(ctx.tx, ctx.deps.keys, {
-      userId: user.id,
-      strategy: strategy as 'totp' | 'backup_code',
+    return attemptFactorCode(ctx, {
       code,
-      now: ctx.now,
+      strategy,
+      source: { spent: strategy as 'totp' | 'backup_code' },
+      prepared: prior,
+      userId: user.id,
+      keep: (state) => updateSignIn(ctx.tx, signIn.id, { second_factor_verification: state }, ctx.now),
+      verified: async (state) => signInResponse(ctx, await secondFactorVerified(ctx, signIn, user, state)),
     });
-    if (!spent) {
-      await recordFailedVerification(ctx.tx, user.id, ctx.deps.config.lockout, ctx.now, ctx.client?.id);
-      const failed = attempts >= ctx.deps.config.maxCodeAttempts;
-      await updateSignIn(
-        ctx.tx,
-        signIn.id,
-        { second_factor_verification: verification(failed ? 'failed' : 'unverified') },
-        ctx.now,
-      );
-      return { error: failed ? errors.verificationFailed() : errors.codeIncorrect() };
-    }
-
-    return signInResponse(ctx, await secondFactorVerified(ctx, signIn, user, verification('verified')));
   },
 });

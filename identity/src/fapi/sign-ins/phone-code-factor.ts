@@ -2,7 +2,7 @@ import { errors } from '../../errors.ts';
 import { chooseSignInPhone } from '../../phone-numbers/phone-factors.ts';
 import { phoneNumbersOfUser } from '../../store/phone-numbers.ts';
 import type { SignInRow, UserRow } from '../../store/rows.ts';
-import { attemptCode } from '../code-attempt.ts';
+import { attemptFactorCode } from '../code-attempt.ts';
 import type { FapiContext, FapiResult } from '../context.ts';
 import { field } from '../form.ts';
 import { sendPhoneCode } from '../phone-numbers/phone-code.ts';
@@ -55,17 +55,13 @@ export async function attemptPhoneCodeFactor(
   }
   const code = field(ctx.body, 'code');
   if (!code) throw errors.paramMissing('code');
-  const prepared = signIn.first_factor_verification;
-  if (prepared?.strategy !== 'phone_code') throw errors.verificationNotPrepared();
-  const attempt = await attemptCode(ctx, {
-    subject: subjectOf(signIn),
+  return attemptFactorCode(ctx, {
     code,
-    prepared,
-    lockoutUserId: user.id,
+    strategy: 'phone_code',
+    source: { sent: subjectOf(signIn) },
+    prepared: signIn.first_factor_verification,
+    userId: user.id,
+    keep: (state) => updateSignIn(ctx.tx, signIn.id, { first_factor_verification: state }, ctx.now),
+    verified: async (state) => signInResponse(ctx, await firstFactorVerified(ctx, signIn, user, state)),
   });
-  if (!attempt.ok) {
-    await updateSignIn(ctx.tx, signIn.id, { first_factor_verification: attempt.verification }, ctx.now);
-    return { error: attempt.error };
-  }
-  return signInResponse(ctx, await firstFactorVerified(ctx, signIn, user, attempt.verification));
 }

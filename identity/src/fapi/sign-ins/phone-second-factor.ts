@@ -1,7 +1,7 @@
 import { errors } from '../../errors.ts';
 import { secondFactorStateOf } from '../../second-factors/second-factor-state.ts';
 import type { SignInRow, UserRow } from '../../store/rows.ts';
-import { attemptCode } from '../code-attempt.ts';
+import { attemptFactorCode } from '../code-attempt.ts';
 import type { FapiContext, FapiResult } from '../context.ts';
 import { field } from '../form.ts';
 import { sendPhoneCode } from '../phone-numbers/phone-code.ts';
@@ -58,16 +58,13 @@ export async function attemptPhoneSecondFactor(
   if (!code) throw errors.paramMissing('code');
   const prepared = signIn.second_factor_verification;
   if (prepared?.status === 'failed') throw errors.verificationFailed();
-  if (prepared?.strategy !== 'phone_code') throw errors.verificationNotPrepared();
-  const attempt = await attemptCode(ctx, {
-    subject: subjectOf(signIn),
+  return attemptFactorCode(ctx, {
     code,
+    strategy: 'phone_code',
+    source: { sent: subjectOf(signIn) },
     prepared,
-    lockoutUserId: user.id,
+    userId: user.id,
+    keep: (state) => updateSignIn(ctx.tx, signIn.id, { second_factor_verification: state }, ctx.now),
+    verified: async (state) => signInResponse(ctx, await secondFactorVerified(ctx, signIn, user, state)),
   });
-  if (!attempt.ok) {
-    await updateSignIn(ctx.tx, signIn.id, { second_factor_verification: attempt.verification }, ctx.now);
-    return { error: attempt.error };
-  }
-  return signInResponse(ctx, await secondFactorVerified(ctx, signIn, user, attempt.verification));
 }

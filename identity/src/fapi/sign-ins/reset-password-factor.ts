@@ -3,7 +3,7 @@ import { resetPasswordFactorsFor, type ResetPasswordStrategy } from '../../passw
 import { checkNewPassword } from '../../passwords/check-password.ts';
 import type { SignInRow, UserRow } from '../../store/rows.ts';
 import { emailAddressesOf } from '../../store/users.ts';
-import { attemptCode } from '../code-attempt.ts';
+import { attemptFactorCode } from '../code-attempt.ts';
 import type { FapiContext, FapiResult } from '../context.ts';
 import { field, rawField } from '../form.ts';
 import { emailOf, sendEmailCode } from './email-code.ts';
@@ -65,28 +65,25 @@ export async function attemptResetPasswordFactor(
   // Checked before the code is spent, so a refused password leaves the code usable.
   const password = rawField(ctx.body, 'password');
   if (password !== undefined) checkNewPassword(password, ctx.deps.config.passwordPolicy, 'password');
-  const prepared = signIn.first_factor_verification;
-  if (prepared?.strategy !== strategy) throw errors.verificationNotPrepared();
-
-  const attempt = await attemptCode(ctx, {
-    subject: subjectOf(signIn, strategy),
+  return attemptFactorCode(ctx, {
     code,
-    prepared,
-    lockoutUserId: user.id,
+    strategy,
+    source: { sent: subjectOf(signIn, strategy) },
+    prepared: signIn.first_factor_verification,
+    userId: user.id,
+    keep: (state) => updateSignIn(ctx.tx, signIn.id, { first_factor_verification: state }, ctx.now),
+    async verified(state) {
+      const waiting = await updateSignIn(
+        ctx.tx,
+        signIn.id,
+        { status: 'needs_new_password', first_factor_verification: state },
+        ctx.now,
+      );
+      if (password === undefined) return signInResponse(ctx, waiting);
+      return signInResponse(
+        ctx,
+        await setNewPassword(ctx, waiting, user, password, { signOutOfOtherSessions: false }),
+      );
+    },
   });
-  if (!attempt.ok) {
-    await updateSignIn(ctx.tx, signIn.id, { first_factor_verification: attempt.verification }, ctx.now);
-    return { error: attempt.error };
-  }
-  const waiting = await updateSignIn(
-    ctx.tx,
-    signIn.id,
-    { status: 'needs_new_password', first_factor_verification: attempt.verification },
-    ctx.now,
-  );
-  if (password === undefined) return signInResponse(ctx, waiting);
-  return signInResponse(
-    ctx,
-    await setNewPassword(ctx, waiting, user, password, { signOutOfOtherSessions: false }),
-  );
 }

@@ -3,11 +3,12 @@ import { errors } from '../../../errors.ts';
 import { offersFirstFactor } from '../../../reverification/verification-factors.ts';
 import { recordFailedVerification } from '../../../store/users.ts';
 import { assertMayAttempt } from '../../../abuse/attempt-gate.ts';
+import { attemptFactorCode } from '../../code-attempt.ts';
 import type { FapiRoute } from '../../context.ts';
+import { updateSessionVerification } from '../../../reverification/session-verification-store.ts';
 import { field, rawField } from '../../form.ts';
 import { codeAttemptLimits } from '../../sign-ins/rate-limits.ts';
-import { checkStepCode } from './check-code.ts';
-import { factorVerified } from './factor-verified.ts';
+import { codeSubject, factorVerified } from './factor-verified.ts';
 import { loadVerificationAt, loadVerifyingSession } from './load-verification.ts';
 import { verificationResponse } from './respond.ts';
 import { checkPassword, precheckAttemptedPassword } from '../../prepared-passwords.ts';
@@ -48,13 +49,19 @@ export const attemptVerificationFirstFactorRoute = (config: IdentityConfig): Fap
     if (!offersFirstFactor(owner, strategy)) throw errors.strategyForUserInvalid();
     const code = field(ctx.body, 'code');
     if (!code) throw errors.paramMissing('code');
-    const prepared = verification.first_factor_verification;
-    if (prepared?.strategy !== strategy) throw errors.verificationNotPrepared();
-    const checked = await checkStepCode(ctx, verification, owner.user.id, 'first_factor', prepared, code);
-    if ('error' in checked) return checked;
-    return verificationResponse(
-      ctx,
-      await factorVerified(ctx, verification, session, owner, 'first_factor', checked.verified),
-    );
+    return attemptFactorCode(ctx, {
+      code,
+      strategy,
+      source: { sent: codeSubject(verification, 'first_factor', strategy) },
+      prepared: verification.first_factor_verification,
+      userId: owner.user.id,
+      keep: (state) =>
+        updateSessionVerification(ctx.tx, verification.id, { first_factor_verification: state }, ctx.now),
+      verified: async (state) =>
+        verificationResponse(
+          ctx,
+          await factorVerified(ctx, verification, session, owner, 'first_factor', state),
+        ),
+    });
   },
 });

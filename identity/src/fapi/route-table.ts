@@ -1,7 +1,7 @@
 import type { IdentityConfig } from '../config.ts';
 import type { FapiRoute } from './context.ts';
-import { organizationRoutes } from './organizations/routes.ts';
-import { invitationRoutes } from './invitations/routes.ts';
+import { organizationRoutes } from './organizations/organization-route-list.ts';
+import { invitationRoutes } from './invitations/invitation-routes.ts';
 import {
   deleteClientRoute,
   deleteClientSessionsRoute,
@@ -18,11 +18,11 @@ import { verifyTotpRoute } from './me/totp/verify-totp.ts';
 import { createTemplateTokenRoute, createTokenRoute } from './sessions/create-token.ts';
 import { endSessionRoute, removeSessionRoute } from './sessions/end-session.ts';
 import { touchSessionRoute } from './sessions/touch-session.ts';
-import { sessionVerificationRoutes } from './sessions/verify/routes.ts';
+import { sessionVerificationRoutes } from './sessions/verify/session-verification-routes.ts';
 import { attemptFirstFactorRoute } from './sign-ins/attempt-first-factor.ts';
 import { attemptSecondFactorRoute } from './sign-ins/attempt-second-factor.ts';
 import { prepareSecondFactorRoute } from './sign-ins/prepare-second-factor.ts';
-import { phoneNumberRoutes } from './me/phone-numbers/routes.ts';
+import { phoneNumberRoutes } from './me/phone-numbers/phone-number-routes.ts';
 import { createSignInRoute } from './sign-ins/create-sign-in.ts';
 import { getSignInRoute } from './sign-ins/get-sign-in.ts';
 import { prepareFirstFactorRoute } from './sign-ins/prepare-first-factor.ts';

@@ -1,40 +1,61 @@
-import { errors } from '../../errors.ts';
+import { errors } from '../errors.ts';
 
-/** Typed reads of a snake_case JSON body; `null` counts as absent (the SDK drops nothing in bodies). */
+/**
+ * Typed reads of a snake_case JSON body; `null` counts as absent (the SDK drops nothing in bodies).
+ * With `declared` (a route's input schema) only those fields may be read, so the schema the fuzz suite
+ * reads is the whole of what the route takes.
+ */
 export class JsonBody {
   private readonly b: Record<string, unknown>;
 
-  constructor(body: unknown) {
+  constructor(
+    body: unknown,
+    private readonly declared?: Record<string, unknown>,
+  ) {
     if (body !== undefined && (typeof body !== 'object' || body === null || Array.isArray(body))) {
       throw errors.bodyInvalid('The request body must be a JSON object.');
     }
     this.b = (body ?? {}) as Record<string, unknown>;
   }
 
+  private read(name: string): unknown {
+    if (this.declared && !Object.hasOwn(this.declared, name)) {
+      throw new Error(`The route reads body field ${name}, which its input schema does not declare.`);
+    }
+    return this.b[name];
+  }
+
   string(name: string): string | undefined {
-    const v = this.b[name];
+    const v = this.read(name);
     if (v === undefined || v === null) return undefined;
     if (typeof v !== 'string') throw errors.paramFormatInvalid(name, 'a string');
     return v;
   }
 
   object(name: string): Record<string, unknown> | undefined {
-    const v = this.b[name];
+    const v = this.read(name);
     if (v === undefined || v === null) return undefined;
     if (typeof v !== 'object' || Array.isArray(v)) throw errors.paramFormatInvalid(name, 'a JSON object');
     return v as Record<string, unknown>;
   }
 
   integer(name: string): number | undefined {
-    const v = this.b[name];
+    const v = this.read(name);
     if (v === undefined || v === null) return undefined;
     if (typeof v !== 'number' || !Number.isInteger(v))
       throw errors.paramFormatInvalid(name, 'a whole number');
     return v;
   }
 
+  number(name: string): number | undefined {
+    const v = this.read(name);
+    if (v === undefined || v === null) return undefined;
+    if (typeof v !== 'number') throw errors.paramFormatInvalid(name, 'a number');
+    return v;
+  }
+
   boolean(name: string): boolean | undefined {
-    const v = this.b[name];
+    const v = this.read(name);
     if (v === undefined || v === null) return undefined;
     if (typeof v !== 'boolean') throw errors.paramFormatInvalid(name, 'true or false');
     return v;

@@ -1,0 +1,30 @@
+import { jwks } from '../instance/signing-keys.ts';
+import { actorTokenRoutes } from './actor-tokens/actor-token-routes.ts';
+import { invitationRoutes } from './invitations/invitation-routes.ts';
+import { organizationRoutes } from './organizations/organization-routes.ts';
+import type { BapiRoute } from './route.ts';
+import { userLockRoutes } from './users/lock-routes.ts';
+import { passwordResetRoutes } from './users/password-reset-routes.ts';
+import { userRoutes } from './users/user-routes.ts';
+
+const jwksRoute: BapiRoute = {
+  method: 'GET',
+  path: '/v1/jwks',
+  permission: 'instance_secret_key',
+  input: {},
+  handler: async (_req, deps) => jwks(deps.signingKey),
+};
+
+/**
+ * Every Backend API route this provider serves, under its prefix. The plugin registers exactly these,
+ * and the fuzz and tenant-isolation suites read this table: a new route is covered by being here.
+ */
+export const bapiRoutes: readonly BapiRoute[] = [
+  jwksRoute,
+  ...userRoutes,
+  ...userLockRoutes,
+  ...passwordResetRoutes,
+  ...organizationRoutes,
+  ...invitationRoutes,
+  ...actorTokenRoutes,
+];
