@@ -189,7 +189,8 @@ export async function sessionToken(user: User, organizationId: string | null): P
   return res.body.jwt;
 }
 
-async function freePort(): Promise<number> {
+/** A port nothing listens on now (the OS picks it), for a process started on it next. */
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = createServer();
     srv.listen(0, '127.0.0.1', () => {
