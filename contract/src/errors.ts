@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod.ts';
 
 /**
  * Every error the product API answers with: one stable machine code, its HTTP status and a default

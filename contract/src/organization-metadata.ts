@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod.ts';
 
 /**
  * An organisation's public metadata (spec §3): which modules are switched on, its language, its

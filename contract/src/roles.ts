@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod.ts';
 
 /**
  * The instance's organisation roles and permissions (spec §6; Clerk's "roles & permissions"

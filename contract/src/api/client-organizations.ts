@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '../zod.ts';
 import { moduleFlagsOf, subscriptionStatusOf, type ModuleFlag } from '../organization-metadata.ts';
 
 /**

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '../zod.ts';
 
 /** Who really acts in an impersonation session (the token's `act` claim), as the product shows it. */
 export const impersonationActorSchema = z.object({
