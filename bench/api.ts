@@ -3,10 +3,13 @@
  * limits (RS256 and argon2id on this machine) and a better-auth peer on the same database.
  *
  *   node --import tsx bench/api.ts [--seconds N] [--concurrency 1,16,64] [--db pglite,postgres] [--no-peer]
+ *                                  [--scenarios minting,noop,me,page-fapi,sign-in,page]
  *
+ * `--scenarios` runs only those rows (default: all), e.g. `--scenarios noop,me` for the session check and the
+ * no-op route it is held against.
  * PostgreSQL: BENCH_DATABASE_URL or TEST_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test);
- * every run gets a schema of its own, dropped at the end. Prints the tables and writes them to
- * bench/results/api.md.
+ * every run gets a schema of its own, dropped at the end. Prints the tables and, for a run of every
+ * scenario, writes them to bench/results/api.md.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -44,14 +47,22 @@ import {
   type Block,
 } from './lib/report.ts';
 import {
-  BENCH_PASSWORD,
   CLERK_QUERY,
   FAPI,
   mintToken,
+  passwordSignInRequest,
   signUpClient,
   tokenRequest,
   type SignedInClient,
 } from './lib/signed-in-client.ts';
+
+/** The rows `--scenarios` selects, in the order they run. */
+const SCENARIO_KEYS = ['minting', 'noop', 'me', 'page-fapi', 'sign-in', 'page'] as const;
+type ScenarioKey = (typeof SCENARIO_KEYS)[number];
+const NOOP_SCENARIO = 'No-op: GET /healthz (unauthenticated, reads nothing)';
+const ME_SCENARIO = 'Session check: GET /api/me (bearer session JWT)';
+/** Issue #13's targets for GET /api/me, at every concurrency measured. */
+const ME_TARGETS = { overPeer: 2, overNoop: 0.5 };
 
 const { values } = parseArgs({
   options: {
@@ -59,11 +70,13 @@ const { values } = parseArgs({
     concurrency: { type: 'string', default: '1,16,64' },
     db: { type: 'string', default: 'pglite,postgres' },
     'no-peer': { type: 'boolean', default: false },
+    scenarios: { type: 'string', default: SCENARIO_KEYS.join(',') },
   },
 });
 const seconds = Number(values.seconds);
 const concurrencies = values.concurrency.split(',').map(Number);
 const databases = values.db.split(',') as DatabaseKind[];
+const selected = new Set(values.scenarios.split(',').filter(Boolean) as ScenarioKey[]);
 const postgresUrl =
   process.env.BENCH_DATABASE_URL ??
   process.env.TEST_DATABASE_URL ??
@@ -74,6 +87,8 @@ if (!(seconds > 0 && seconds <= 45))
 if (!concurrencies.every((c) => Number.isInteger(c) && c > 0)) throw new Error('--concurrency: e.g. 1,16,64');
 if (!databases.every((d) => d === 'pglite' || d === 'postgres'))
   throw new Error('--db: pglite, postgres or both');
+if (selected.size === 0 || ![...selected].every((k) => SCENARIO_KEYS.includes(k)))
+  throw new Error(`--scenarios: some of ${SCENARIO_KEYS.join(',')}`);
 const limitSeconds = Math.min(seconds, 3);
 const withPeer = !values['no-peer'] && peerAvailable();
 const started = Date.now();
@@ -95,7 +110,7 @@ const header: Block[] = [
       `- Machine: ${m.cpu}, ${m.cores} cores, ${m.ramGiB} GiB RAM; Node ${m.node}; PGlite ${m.pglite}` +
         (m.postgres ? `; PostgreSQL ${m.postgres}` : ''),
       `- Run: ${seconds} s per measurement, concurrency ${concurrencies.join(', ')} (autocannon connections), ` +
-        `databases ${databases.join(', ')}; the product server (server/src/main.ts, LOG_LEVEL=error) and the peer ` +
+        `databases ${databases.join(', ')}, scenarios ${SCENARIO_KEYS.filter((k) => selected.has(k)).join(', ')}; the product server (server/src/main.ts, LOG_LEVEL=error) and the peer ` +
         `each run in a process of their own, autocannon in the runner's.`,
       `- Rate limits raised for the run so password sign-in measures the work, not 429s: ` +
         Object.entries(RAISED_LIMITS)
@@ -136,13 +151,13 @@ for (const db of databases) {
       console.log(`[${db}] starting the better-auth peer…`);
       peer = await startPeer(db, postgresUrl);
     }
-    if (!limits) {
+    if (!limits && (['minting', 'me', 'sign-in'] as const).some((k) => selected.has(k))) {
       console.log(`Measuring the limits (${limitSeconds} s each)…`);
       limits = await measureLimits(await mintToken(member), limitSeconds);
     }
     const measured = await measureDatabase(db, server, member, signer, peer);
-    sections.push(...databaseSection(db, measured, peer?.name ?? null));
-    if (!pageMeasured) {
+    if (measured.length) sections.push(...databaseSection(db, measured, peer?.name ?? null));
+    if (!pageMeasured && selected.has('page')) {
       sections.push(...pageSection(await measurePage(db, server)));
       pageMeasured = true;
     }
@@ -152,7 +167,7 @@ for (const db of databases) {
   }
 }
 
-const blocks: Block[] = [...header, ...limitsSection(limits!), ...sections];
+const blocks: Block[] = [...header, ...(limits ? limitsSection(limits) : []), ...sections];
 blocks.push({
   lines: [
     errorRuns.length === 0
@@ -162,15 +177,19 @@ blocks.push({
   ],
 });
 console.log(renderText(blocks.slice(header.length)));
-mkdirSync(`${ROOT}bench/results`, { recursive: true });
-// Formatted as `npm run lint` (prettier --check .) wants it, so the file can be committed as written.
-const resultsFile = `${ROOT}bench/results/api.md`;
-const prettierOptions = (await prettier.resolveConfig(resultsFile)) ?? {};
-writeFileSync(
-  resultsFile,
-  await prettier.format(renderMarkdown(blocks), { ...prettierOptions, parser: 'markdown' }),
-);
-console.log('Written to bench/results/api.md');
+if (selected.size === SCENARIO_KEYS.length) {
+  mkdirSync(`${ROOT}bench/results`, { recursive: true });
+  // Formatted as `npm run lint` (prettier --check .) wants it, so the file can be committed as written.
+  const resultsFile = `${ROOT}bench/results/api.md`;
+  const prettierOptions = (await prettier.resolveConfig(resultsFile)) ?? {};
+  writeFileSync(
+    resultsFile,
+    await prettier.format(renderMarkdown(blocks), { ...prettierOptions, parser: 'markdown' }),
+  );
+  console.log('Written to bench/results/api.md');
+} else {
+  console.log('Some scenarios only (--scenarios): bench/results/api.md, the full run, is left as it was.');
+}
 
 async function measureDatabase(
   db: DatabaseKind,
@@ -183,18 +202,9 @@ async function measureDatabase(
   const me = async (): Promise<BenchRequest[]> => [
     { method: 'GET', path: '/api/me', headers: { authorization: `Bearer ${await mintToken(member)}` } },
   ];
-  const signIn: BenchRequest = {
-    method: 'POST',
-    path: fapi('/client/sign_ins'),
-    // A fresh browser (no cookie): each request creates a client, a sign-in and a session.
-    headers: { origin: server.publicUrl, 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({
-      strategy: 'password',
-      identifier: signer.email,
-      password: BENCH_PASSWORD,
-    }).toString(),
-  };
-  const scenarios: {
+  const signIn: BenchRequest = passwordSignInRequest(signer);
+  const every: {
+    key: ScenarioKey;
     name: string;
     requests: () => Promise<BenchRequest[]>;
     limit?: Measured['limit'];
@@ -202,18 +212,26 @@ async function measureDatabase(
     parts?: string[];
   }[] = [
     {
+      key: 'minting',
       name: 'Token minting: POST /v1/client/sessions/{id}/tokens (active organisation)',
       requests: async () => [tokenRequest(member)],
       limit: 'rs256Sign',
       peer: 'tokenMinting',
     },
     {
-      name: 'Session check: GET /api/me (bearer session JWT)',
+      key: 'noop',
+      name: NOOP_SCENARIO,
+      requests: async () => [{ method: 'GET', path: '/healthz', headers: {} }],
+    },
+    {
+      key: 'me',
+      name: ME_SCENARIO,
       requests: me,
       limit: 'rs256Verify',
       peer: 'sessionCheck',
     },
     {
+      key: 'page-fapi',
       name: 'Page load FAPI calls: GET /v1/environment + GET /v1/client (cookie)',
       requests: async () => [
         { method: 'GET', path: fapi('/environment'), headers: member.browser.headers(false) },
@@ -222,12 +240,14 @@ async function measureDatabase(
       parts: ['GET /v1/environment', 'GET /v1/client'],
     },
     {
+      key: 'sign-in',
       name: 'Password sign-in: POST /v1/client/sign_ins (identifier + password)',
       requests: async () => [signIn],
       limit: 'argon2Verify',
       peer: 'passwordSignIn',
     },
   ];
+  const scenarios = every.filter((s) => selected.has(s.key));
   const warmUp = (origin: string, requests: BenchRequest[]) =>
     runLoad({ origin, requests, connections: Math.min(4, Math.max(...concurrencies)), seconds: 1 });
   console.log(`[${db}] warming up…`);
@@ -329,20 +349,52 @@ function databaseSection(db: DatabaseKind, measured: Measured[], peerName: strin
   return [
     { heading: `${db === 'pglite' ? 'PGlite' : `PostgreSQL ${pgVersion}`}` },
     { table: { headers: [...RESULT_HEADERS, '% of limit', 'ours/peer'], rows } },
+    ...meTargets(measured),
     {
       lines: [
         "- % of limit: the endpoint's req/s over the limit measured above (token minting over RS256 " +
           'signatures/s, /api/me over RS256 verifications/s, password sign-in over argon2id verifications/s).',
         ...(peerName ? [`- ours/peer: our req/s over ${peerName}'s, on the same database kind.`] : []),
         '- Token minting: the request clerk-js sends for `session.getToken()`, with the `__client` cookie and the ' +
-          'active organisation. /api/me: the product route, which verifies the token with @clerk/backend and ' +
-          'loads the user through the Backend API (an HTTP call to the same server).',
+          'active organisation. /api/me: the product route, which verifies the token with @clerk/backend against ' +
+          'the instance keys it holds and reads the user from the token (no network call, no query; the Backend ' +
+          'API only for a token without the `email`/`first_name`/`last_name` claims). No-op: an unauthenticated ' +
+          'route of the same server that reads nothing: what its HTTP stack alone costs.',
         '- Password sign-in: `strategy=password` with identifier and password in one request, as ' +
           '`signIn.create()` sends it, from a fresh browser (no cookie): each request creates a client, a ' +
           'sign-in and a session. The user has no second factor.',
       ],
     },
   ];
+}
+
+/** GET /api/me against its targets: ≥ 2× the peer's session check and ≥ 50 % of the no-op route. */
+function meTargets(measured: Measured[]): Block[] {
+  const rows: string[][] = [];
+  for (const me of measured.filter((m) => m.scenario === ME_SCENARIO)) {
+    const noop = measured.find((m) => m.scenario === NOOP_SCENARIO && m.concurrency === me.concurrency);
+    const verdict = (value: number, target: number) => (value >= target ? 'met' : 'not met');
+    if (me.peer) {
+      const overPeer = me.result.rps / me.peer.result.rps;
+      rows.push([
+        `ours/peer ≥ ${ME_TARGETS.overPeer}×`,
+        String(me.concurrency),
+        ratio(me.result.rps, me.peer.result.rps),
+        verdict(overPeer, ME_TARGETS.overPeer),
+      ]);
+    }
+    if (noop) {
+      const overNoop = me.result.rps / noop.result.rps;
+      rows.push([
+        `/api/me ≥ ${ME_TARGETS.overNoop * 100} % of the no-op route`,
+        String(me.concurrency),
+        percent(overNoop * 100),
+        verdict(overNoop, ME_TARGETS.overNoop),
+      ]);
+    }
+  }
+  if (rows.length === 0) return [];
+  return [{ table: { headers: ['GET /api/me target', 'conc.', 'measured', 'verdict'], rows } }];
 }
 
 function pageSection(measured: Measured[]): Block[] {

@@ -1,33 +1,155 @@
 #!/usr/bin/env node
-// Runs every *.test.ts under the given workspaces (or the given test files) with Node's test runner
-// (TypeScript through tsx). Node 20's runner takes no globs, so the files are listed here.
-import { readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
-import { spawnSync } from 'node:child_process';
+// Runs every *.test.ts under the given workspaces (or the given test files), each file in its own Node
+// test-runner process (TypeScript through tsx), a few files at a time.
+//
+//   node scripts/run-tests.mjs identity server            every test file under these folders
+//   node scripts/run-tests.mjs e2e IDENTITY_KEYS=development e2e/tests/sign-in.test.ts
+//                                                          a NAME=value argument sets that variable for the
+//                                                          files named after it (here: sign-in runs twice,
+//                                                          the second time with development keys)
+//
+// The files share one pool of TEST_CONCURRENCY slots, whatever their settings, so a second set (the
+// development-keys e2e run) fills the slots the first leaves idle instead of running after it. Files that
+// took longest last time start first (durations kept in node_modules/.cache; on a fresh clone the files
+// named in SLOW_FIRST start first), so that no long file starts last and runs alone. A file's output is
+// printed whole when it ends (streamed when only one file runs), then a table of durations.
+//
+// A file with a line beginning `// run-tests: alone` runs with no other file beside it: those start
+// several server processes and PostgreSQL clusters of their own and wait for them with deadlines, which
+// a second file's load on a 2-core machine could push past. They run first, one after the other.
+import { mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 
-const workspaces = process.argv.slice(2);
-const files = [];
-const walk = (dir) => {
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const DURATIONS = join(ROOT, 'node_modules', '.cache', 'run-tests-durations.json');
+// The longest files when the cache is empty (measured on the 2-core CI machine); only their order
+// depends on this list, so a stale entry costs at most some minutes, never a test.
+const SLOW_FIRST = ['e2e/tests/session-refresh.test.ts', 'e2e/tests/mfa.test.ts'];
+const ALONE = /^\/\/ run-tests: alone\b/m;
+
+/** @type {{ file: string, env: Record<string, string>, label: string, alone: boolean }[]} */
+const jobs = [];
+let env = {};
+const walk = (dir, found) => {
   for (const name of readdirSync(dir)) {
     if (name === 'node_modules' || name === 'dist') continue;
     const path = join(dir, name);
-    if (statSync(path).isDirectory()) walk(path);
-    else if (name.endsWith('.test.ts')) files.push(path);
+    if (statSync(path).isDirectory()) walk(path, found);
+    else if (name.endsWith('.test.ts')) found.push(path);
   }
+  return found;
 };
-for (const ws of workspaces) {
-  if (statSync(ws).isDirectory()) walk(ws);
-  else files.push(ws);
+for (const arg of process.argv.slice(2)) {
+  const setting = /^([A-Z][A-Z0-9_]*)=(.*)$/.exec(arg);
+  if (setting) {
+    env = { ...env, [setting[1]]: setting[2] };
+    continue;
+  }
+  const files = statSync(arg).isDirectory() ? walk(arg, []).sort() : [arg];
+  const tag = Object.entries(env)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(' ');
+  for (const file of files)
+    jobs.push({
+      file,
+      env,
+      label: tag ? `${file} [${tag}]` : file,
+      alone: ALONE.test(readFileSync(file, 'utf8')),
+    });
 }
-if (files.length === 0) {
-  console.error(`no test files found in ${workspaces.join(', ')}`);
+if (jobs.length === 0) {
+  console.error(`no test files found in ${process.argv.slice(2).join(', ')}`);
   process.exit(1);
 }
-const concurrency =
-  process.env.TEST_CONCURRENCY ?? (workspaces.some((ws) => ws.startsWith('e2e')) ? '1' : '2');
-const result = spawnSync(
-  process.execPath,
-  ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...files.sort()],
-  { stdio: 'inherit', env: { ...process.env, NODE_ENV: 'test' } },
+
+let previous = {};
+try {
+  previous = JSON.parse(readFileSync(DURATIONS, 'utf8'));
+} catch {
+  // first run in this clone
+}
+const key = (job) =>
+  relative(ROOT, job.file) + (job.label === job.file ? '' : job.label.slice(job.file.length));
+const expected = (job) => {
+  if (previous[key(job)] !== undefined) return previous[key(job)];
+  const hint = SLOW_FIRST.indexOf(relative(ROOT, job.file));
+  // Unknown files first among the rest: a new file may be long.
+  return hint >= 0 ? 1e9 - hint : 1e8;
+};
+// A stable sort: equal expectations keep the order given.
+const queue = jobs
+  .map((job, i) => ({ job, i }))
+  .sort((a, b) => expected(b.job) - expected(a.job) || a.i - b.i);
+
+const concurrency = Math.max(1, Number(process.env.TEST_CONCURRENCY ?? 2));
+const stream = jobs.length === 1;
+const results = [];
+const started = Date.now();
+
+// Stopping the runner stops the files it runs (a CI timeout signals only the runner).
+const children = new Set();
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.once(signal, () => {
+    for (const child of children) child.kill(signal);
+    process.exit(130);
+  });
+}
+
+function run(job) {
+  return new Promise((resolve) => {
+    const t0 = Date.now();
+    const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', job.file], {
+      cwd: process.cwd(),
+      env: { ...process.env, NODE_ENV: 'test', ...job.env },
+      stdio: stream ? 'inherit' : ['ignore', 'pipe', 'pipe'],
+    });
+    children.add(child);
+    const chunks = [];
+    if (!stream) {
+      child.stdout.on('data', (c) => chunks.push(c));
+      child.stderr.on('data', (c) => chunks.push(c));
+    }
+    child.on('close', (code, signal) => {
+      children.delete(child);
+      const seconds = (Date.now() - t0) / 1000;
+      const ok = code === 0;
+      if (!stream) {
+        process.stdout.write(`\n━━ ${ok ? 'pass' : 'FAIL'} ${job.label} (${seconds.toFixed(1)} s)\n`);
+        process.stdout.write(Buffer.concat(chunks));
+      }
+      results.push({ job, seconds, ok, why: ok ? '' : (signal ?? `exit ${code}`) });
+      resolve();
+    });
+  });
+}
+
+async function worker(list) {
+  for (let next = list.shift(); next; next = list.shift()) await run(next.job);
+}
+await worker(queue.filter((q) => q.job.alone));
+const shared = queue.filter((q) => !q.job.alone);
+await Promise.all(Array.from({ length: Math.min(concurrency, shared.length) }, () => worker(shared)));
+
+const durations = { ...previous };
+for (const r of results) durations[key(r.job)] = Math.round(r.seconds * 10) / 10;
+try {
+  mkdirSync(dirname(DURATIONS), { recursive: true });
+  writeFileSync(DURATIONS, JSON.stringify(durations, null, 1));
+} catch {
+  // a read-only checkout only loses the ordering hint
+}
+
+const failed = results.filter((r) => !r.ok);
+const wall = (Date.now() - started) / 1000;
+if (!stream) {
+  console.log(`\n━━ durations (${results.length} files, ${concurrency} at a time)`);
+  for (const r of [...results].sort((a, b) => b.seconds - a.seconds))
+    console.log(`${r.seconds.toFixed(1).padStart(7)} s  ${r.ok ? '' : 'FAIL '}${r.job.label}`);
+}
+console.log(
+  `\n${results.length - failed.length}/${results.length} files passed in ${(wall / 60).toFixed(1)} min` +
+    (failed.length ? `; failed:\n${failed.map((r) => `  ${r.job.label} (${r.why})`).join('\n')}` : ''),
 );
-process.exit(result.status ?? 1);
+process.exit(failed.length ? 1 : 0);

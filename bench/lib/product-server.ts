@@ -1,12 +1,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { freePort } from '../../e2e/support/server.ts';
 import { tail, waitForHttp } from './child-process.ts';
+import { seedDatabase, type ScaleSize } from './seed-scale.ts';
 
 export type DatabaseKind = 'pglite' | 'postgres';
 
@@ -41,14 +42,31 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
  * PostgreSQL a fresh schema of the given server (search_path through the connection string's
  * `options`), dropped on stop.
  */
-export async function startProductServer(db: DatabaseKind, postgresUrl: string): Promise<ProductServer> {
+export async function startProductServer(
+  db: DatabaseKind,
+  postgresUrl: string,
+  opts: {
+    /** Rows put in the identity database before the server starts (bench/lib/seed-scale.ts). */
+    seed?: ScaleSize;
+    /** The checkout whose server runs (default this one): two checkouts compared in the same minute. */
+    root?: string;
+    /** A one-line page instead of a copy of web/dist, for runs that load no page. */
+    stubWeb?: boolean;
+    /** Node flags for the server process (`--cpu-prof`, …). */
+    nodeFlags?: string[];
+  } = {},
+): Promise<ProductServer> {
+  const root = opts.root ?? ROOT;
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-api-'));
   const schema = `bench_api_${randomBytes(6).toString('hex')}`;
   // A copy of the built web app: the static plugin lists the files at start, so a rebuild of web/dist
   // by someone else during the run would turn the new fingerprinted assets into 404s.
   const webDist = join(dataDir, 'web-dist');
-  cpSync(join(ROOT, 'web/dist'), webDist, { recursive: true });
+  if (opts.stubWeb) {
+    mkdirSync(webDist);
+    writeFileSync(join(webDist, 'index.html'), '<!doctype html><title>bench</title>');
+  } else cpSync(join(root, 'web/dist'), webDist, { recursive: true });
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     DATA_DIR: dataDir,
@@ -70,11 +88,23 @@ export async function startProductServer(db: DatabaseKind, postgresUrl: string):
     env.DATABASE_URL = url.toString();
   }
 
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
-    cwd: ROOT,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  // Seeded before the server starts: a PGlite directory is open in one process at a time.
+  if (opts.seed) {
+    await seedDatabase(
+      db === 'postgres' ? { url: postgresUrl, schema } : { dataDir: join(dataDir, 'pglite') },
+      opts.seed,
+    );
+  }
+
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [...(opts.nodeFlags ?? []), '--import', 'tsx', 'server/src/main.ts'],
+    {
+      cwd: root,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   const output = tail(child);
   const cleanup = async () => {
     rmSync(dataDir, { recursive: true, force: true });

@@ -96,6 +96,23 @@ export async function signUpClient(
   return { browser, email, userId, sessionId, organizationId };
 }
 
+/**
+ * `signIn.create()` with identifier and password in one request, from a fresh browser (no cookie): each
+ * request creates a client, a sign-in and a session.
+ */
+export function passwordSignInRequest(c: Pick<SignedInClient, 'browser' | 'email'>) {
+  return {
+    method: 'POST' as const,
+    path: `${FAPI}/client/sign_ins?${CLERK_QUERY}`,
+    headers: { origin: c.browser.publicUrl, 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({
+      strategy: 'password',
+      identifier: c.email,
+      password: BENCH_PASSWORD,
+    }).toString(),
+  };
+}
+
 /** `session.getToken()`: POST /client/sessions/{id}/tokens with the active organisation, as clerk-js sends it. */
 export function tokenRequest(c: SignedInClient) {
   return {

@@ -11,6 +11,17 @@ export interface DashboardLoad {
   requests: number;
   /** bytes over the wire (headers and bodies) as the Resource Timing API reports them */
   transferred: number;
+  /** every request after the document's, in the order they started (Resource Timing) */
+  resources: ResourceEntry[];
+}
+
+export interface ResourceEntry {
+  /** path and query, for this origin's requests */
+  name: string;
+  /** what asked for it: `link` (a preload), `script`, `fetch`, `css`… */
+  initiator: string;
+  start: number;
+  end: number;
 }
 
 export const DASHBOARD_PATH = '/dashboard';
@@ -26,14 +37,20 @@ export async function loadDashboard(
 ): Promise<DashboardLoad> {
   if (how === 'navigate') await page.goto(`${origin}${DASHBOARD_PATH}`, { waitUntil: 'commit' });
   else await page.reload({ waitUntil: 'commit' });
-  const done = `(() => {
-    const marks = window[${JSON.stringify(MARKS_GLOBAL)}];
-    const nav = performance.getEntriesByType('navigation')[0];
-    return !!marks && ${JSON.stringify(MILESTONES.map((m) => m.key))}.every((k) => marks[k] > 0) &&
-      !!nav && nav.loadEventEnd > 0;
-  })()`;
+  // A function, not a string: the page's Content-Security-Policy forbids eval, which a string predicate needs.
+  const done = ({ global, keys }: { global: string; keys: string[] }) => {
+    const marks = (window as unknown as Record<string, Record<string, number> | undefined>)[global];
+    const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined;
+    return !!marks && keys.every((k) => marks[k]! > 0) && !!nav && nav.loadEventEnd > 0;
+  };
   try {
-    await page.waitForFunction(done, null, { timeout: UI_WAIT_MS });
+    await page.waitForFunction(
+      done,
+      { global: MARKS_GLOBAL, keys: MILESTONES.map((m) => m.key) },
+      {
+        timeout: UI_WAIT_MS,
+      },
+    );
   } catch (error) {
     const marks = await page.evaluate(`window[${JSON.stringify(MARKS_GLOBAL)}]`).catch(() => null);
     throw new Error(
@@ -54,6 +71,12 @@ export async function loadDashboard(
       milestones: { ...window[${JSON.stringify(MARKS_GLOBAL)}] },
       requests: 1 + resources.length,
       transferred: nav.transferSize + resources.reduce((sum, r) => sum + r.transferSize, 0),
+      resources: resources.map((r) => ({
+        name: r.name.startsWith(location.origin) ? r.name.slice(location.origin.length) : r.name,
+        initiator: r.initiatorType,
+        start: r.startTime,
+        end: r.responseEnd,
+      })),
     };
   })()`)) as DashboardLoad;
 }

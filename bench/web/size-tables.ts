@@ -102,7 +102,7 @@ export function clerkJsTable(version: string, files: ClerkJsFile[], observed: bo
   };
 }
 
-/** Translations both languages load before the first render (JSON, not JS or CSS; shown apart). */
+/** The translations the dashboard loaded (JSON, not JS or CSS; shown apart): the active language's. */
 export function translationSizes(requestedPaths: string[]): Sizes {
   const files = [...new Set(requestedPaths.filter((p) => /^\/assets\/i18n\/.+\.json$/.test(p)))];
   return sumSizes(
@@ -139,7 +139,7 @@ export function dashboardSplitTable(
     rows: [
       ...parts.map(([label, s]) => [label, ...cells(s), pct(s)]),
       ['total JS + CSS', ...cells(total), '100 %'],
-      ['(besides: translations JSON, both languages)', ...cells(translations), ''],
+      ['(besides: translations JSON the dashboard loaded)', ...cells(translations), ''],
     ],
     notes: [
       'Our code includes our stylesheet(s); the libraries’ parts are JavaScript only.',

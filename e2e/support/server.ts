@@ -20,8 +20,25 @@ export async function startServer(
   opts: { dataDir?: string; port?: number; env?: Record<string, string> } = {},
 ): Promise<TestServer> {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'e2e-data-'));
-  // The port must be known before start: it is the public URL the provider checks redirects against.
-  const port = opts.port ?? (await freePort());
+  // The port must be known before start: it is the public URL the provider checks redirects against. It is
+  // free when picked but may be taken before the server listens (another test file runs at the same time),
+  // so a picked port is tried again with another one.
+  for (let attempt = 1; ; attempt++) {
+    const port = opts.port ?? (await freePort());
+    try {
+      return await startServerOn(dataDir, port, opts.env);
+    } catch (err) {
+      const taken = (err as NodeJS.ErrnoException).code === 'EADDRINUSE';
+      if (!taken || opts.port !== undefined || attempt === 3) throw err;
+    }
+  }
+}
+
+async function startServerOn(
+  dataDir: string,
+  port: number,
+  env: Record<string, string> = {},
+): Promise<TestServer> {
   const config = serverConfigFromEnv({
     ...process.env,
     DATA_DIR: dataDir,
@@ -31,10 +48,16 @@ export async function startServer(
     CLERK_PUBLISHABLE_KEY: '',
     CLERK_SECRET_KEY: '',
     IDENTITY_MODE: 'development',
-    ...opts.env,
+    ...env,
   });
   const app = await createApp(config, { logger: process.env.E2E_LOGS === '1' });
-  const origin = await app.listen();
+  let origin: string;
+  try {
+    origin = await app.listen();
+  } catch (err) {
+    await app.close();
+    throw err;
+  }
   return {
     app,
     origin,

@@ -5,7 +5,7 @@ import { useSuite } from '../support/suite.ts';
 import { sessionToken, signUp, uniqueEmail, waitForPath } from '../support/flows.ts';
 import { openDiagnostics } from '../support/diagnostics.ts';
 import { mintSessionToken } from '../../identity/src/instance/session-token.ts';
-import type { SessionRow } from '../../identity/src/store/rows.ts';
+import { bareTokenInput } from '../../identity/test/support/token-input.ts';
 
 describe('product API: GET /api/me', () => {
   const suite = useSuite();
@@ -101,14 +101,10 @@ describe('product API: GET /api/me', () => {
   test('401 with an expired token signed by the instance key', async () => {
     const deps = suite.server.app.identity!.deps;
     const past = new Date(Date.now() - 5 * 60_000);
-    const session = {
-      id: 'sess_expired',
-      user_id: 'user_expired',
-      status: 'active',
-      actor: null,
-      first_factor_verified_at: past,
-    } as unknown as SessionRow;
-    const expired = await mintSessionToken(deps.tokens, session, null, past);
+    const expired = await mintSessionToken(
+      deps.tokens,
+      bareTokenInput({ sessionId: 'sess_expired', userId: 'user_expired', azp: null, now: past }),
+    );
     await assertUnauthenticated(await me(`Bearer ${expired}`));
   });
 });

@@ -1,3 +1,4 @@
+// run-tests: alone (several server processes and a PostgreSQL cluster of its own, with readiness deadlines)
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';

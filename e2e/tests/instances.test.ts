@@ -1,3 +1,4 @@
+// run-tests: alone (several server processes and a PostgreSQL cluster of its own, with readiness deadlines)
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { decodeJwt, decodeProtectedHeader } from 'jose';

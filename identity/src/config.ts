@@ -74,6 +74,11 @@ export interface IdentityConfig {
   emailLinks: EmailLinkSettings;
   /** SMS codes through Twilio; without it, development keeps them in the outbox and production has none. */
   sms: SmsSettings;
+  /**
+   * The instance settings file (`IDENTITY_SETTINGS_FILE`), applied to the database at start; null keeps
+   * what the database holds (the built-in defaults on a new one). See instance/settings/.
+   */
+  settingsFile: string | null;
 }
 
 export function identityConfigFromEnv(
@@ -117,6 +122,7 @@ export function identityConfigFromEnv(
     passwordPolicy: passwordPolicyFromEnv(env),
     emailLinks: emailLinkSettingsFromEnv(env),
     sms: smsSettingsFromEnv(env),
+    settingsFile: env.IDENTITY_SETTINGS_FILE ? resolve(env.IDENTITY_SETTINGS_FILE) : null,
     ...overrides,
     // Normalised whichever way it was given.
     publicUrl,

@@ -1,18 +1,26 @@
 import type { IdentityConfig } from './config.ts';
 import type { Database } from './db/database.ts';
+import type { EnvironmentCache } from './instance/environment.ts';
 import type { InstanceKeys } from './instance/instance-keys.ts';
 import type { TokenContext } from './instance/session-token.ts';
 import type { SigningKey } from './instance/signing-keys.ts';
+import type { LiveInstanceSettings } from './instance/settings/live-settings.ts';
+import type { SessionActivityBatch } from './sessions/activity-batch.ts';
 import type { Mailer } from './mail/mailer.ts';
 import type { SmsSender } from './sms/sms-sender.ts';
 
-/** Everything a request handler may use; built once at start-up, holds no per-user state. */
+/**
+ * Everything a request handler may use; built once at start-up, holds no per-user state but `activity`
+ * (timestamps waiting to be written, nothing a check depends on).
+ */
 export interface IdentityDeps {
   db: Database;
   config: IdentityConfig;
   keys: InstanceKeys;
   signingKey: SigningKey;
   tokens: TokenContext;
+  /** Activity timestamps of sessions in use, written in bulk (the one state kept between requests). */
+  activity: SessionActivityBatch;
   mailer: Mailer;
   /** Null in production without an SMS provider: phone numbers are then switched off. */
   sms: SmsSender | null;
@@ -23,4 +31,8 @@ export interface IdentityDeps {
   avatarUrl: string;
   /** Absolute URL of the Frontend API (public URL + mount path), for image URLs. */
   fapiBase: string;
+  /** GET /v1/environment's answer, cached: invalidate() it when the instance's settings change. */
+  environment: EnvironmentCache;
+  /** The instance settings, in memory and followed across processes (instance/settings/). */
+  settings: LiveInstanceSettings;
 }

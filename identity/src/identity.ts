@@ -6,6 +6,7 @@ import type { IdentityConfig } from './config.ts';
 import { openDatabase, type Database, type DatabaseOptions } from './db/database.ts';
 import { migrate } from './db/migrate.ts';
 import type { IdentityDeps } from './deps.ts';
+import { EnvironmentCache, environmentJSON } from './instance/environment.ts';
 import { loadInstanceKeys } from './instance/instance-keys.ts';
 import { loadSigningKey } from './instance/signing-keys.ts';
 import { outboxMailer, smtpMailer } from './mail/mailer.ts';
@@ -14,6 +15,13 @@ import { bapiPlugin } from './bapi/plugin.ts';
 import { devOutboxPlugin } from './dev/outbox-plugin.ts';
 import { smsSenderFor } from './sms/choose-sender.ts';
 import { startRetention, type RetentionJob } from './retention/schedule.ts';
+import { applyInstanceSettingsAtStart } from './instance/settings/apply-at-start.ts';
+import type { LiveInstanceSettings, SettingsListener } from './instance/settings/live-settings.ts';
+import {
+  ACTIVITY_BATCH_DEFAULTS,
+  SessionActivityBatch,
+  type ActivityBatchOptions,
+} from './sessions/activity-batch.ts';
 
 export interface Identity {
   deps: IdentityDeps;
@@ -25,7 +33,16 @@ export interface Identity {
   register(app: FastifyInstance, opts: { bapiPath: string }): Promise<void>;
   /** The scheduled purge of expired rows (`config.retention`). */
   retention: RetentionJob;
-  /** Stops the purge, then closes the database. */
+  /** The instance settings this process runs with (shown and changed by `npm run identity -- settings`). */
+  settings: LiveInstanceSettings;
+  /**
+   * Calls `listener` after the instance settings change, here or in another process (seen within a few
+   * seconds): what caches built from them (the environment) drop their copy on. Answers the way to stop.
+   */
+  onInstanceSettingsChanged(listener: SettingsListener): () => void;
+  /** The settings' version: a cheap value to compare with the one a cache was built at. */
+  instanceSettingsVersion(): number;
+  /** Stops the purge, writes the session activity that waits, then closes the database. */
   close(): Promise<void>;
 }
 
@@ -42,7 +59,7 @@ export function cookieSuffixOf(publishableKey: string): string {
 export async function createIdentity(
   config: IdentityConfig,
   database: DatabaseOptions | Database,
-  opts: { clock?: () => Date } = {},
+  opts: { clock?: () => Date; activity?: Partial<ActivityBatchOptions> } = {},
 ): Promise<Identity> {
   if (config.mode === 'production' && !config.smtpUrl) {
     throw new Error('Production mode needs SMTP_URL: there is no development outbox in production.');
@@ -53,6 +70,16 @@ export async function createIdentity(
   await migrate(db);
   const keys = await loadInstanceKeys(db, config);
   const signingKey = await loadSigningKey(db);
+  const clock = opts.clock ?? (() => new Date());
+  const settings = await applyInstanceSettingsAtStart(db, config, clock);
+  const activity = new SessionActivityBatch(db, {
+    ...ACTIVITY_BATCH_DEFAULTS,
+    // The message only: it names a table or the connection, never a session or an address.
+    onError: (err) =>
+      console.warn(`identity: writing session activity failed, kept for the next try: ${err.message}`),
+    ...opts.activity,
+  });
+  activity.start();
   const deps: IdentityDeps = {
     db,
     config,
@@ -63,19 +90,28 @@ export async function createIdentity(
       issuer: `https://${config.frontendApiHost}`,
       ttlSeconds: config.sessionTokenTtlSeconds,
     },
+    activity,
     mailer: config.smtpUrl ? smtpMailer(config.smtpUrl, config.mailFrom) : outboxMailer(),
     sms,
     cookieSuffix: cookieSuffixOf(keys.publishableKey),
-    clock: opts.clock ?? (() => new Date()),
+    clock,
     avatarUrl: `${config.publicUrl}${config.fapiPath}/v1/avatars/avatar_placeholder.svg`,
     fapiBase: `${config.publicUrl}${config.fapiPath}`,
+    environment: new EnvironmentCache(() => environmentJSON(config)),
+    settings,
   };
+  // What clerk-js reads is built from the instance's settings: a change, here or in another process,
+  // drops the cached copy.
+  settings.onChanged(() => deps.environment.invalidate());
   const devOutbox = config.mode === 'development' && !config.smtpUrl;
   const retention = startRetention(db, deps.clock, config.retention.intervalSeconds, (err) =>
     // The message only: it names a table or the connection, never a row's content.
     console.warn(
       `identity: purging expired rows failed, next try in ${config.retention.intervalSeconds}s: ${err.message}`,
     ),
+  );
+  settings.watch((err) =>
+    console.warn(`identity: checking the instance settings' version failed, next try soon: ${err.message}`),
   );
   return {
     deps,
@@ -97,8 +133,14 @@ export async function createIdentity(
       }
     },
     retention,
+    settings,
+    onInstanceSettingsChanged: (listener) => settings.onChanged(listener),
+    instanceSettingsVersion: () => settings.version,
     async close() {
+      settings.stop();
       await retention.stop();
+      // What waits is written before the database closes: a stop loses no activity.
+      await activity.stop();
       await db.close();
     },
   };

@@ -8,9 +8,12 @@ export {
   type Queryable,
   type Transaction,
 } from './db/database.ts';
-export { runMigrations, type MigrationSet } from './db/migrate.ts';
+export { migrate, runMigrations, type MigrationSet } from './db/migrate.ts';
 export { publishableKeyFor } from './instance/instance-keys.ts';
 export { clerkFrameworkErrors } from './http/framework-errors.ts';
 export { fastifyTrustProxy, trustedProxiesFrom, type TrustedProxies } from './http/trusted-proxies.ts';
 export { outboxExposureWarning } from './dev/outbox-exposure.ts';
 export { jsonNestsDeeperThan } from './http/json-nesting.ts';
+export type { LiveInstanceSettings, SettingsListener } from './instance/settings/live-settings.ts';
+export type { StoredInstanceSettings } from './store/instance-settings.ts';
+export type { InstanceSettings } from './instance/settings/schema.ts';

@@ -4,18 +4,11 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, it } from 'node:test';
-import { runCli, USAGE } from '../src/cli/run-cli.ts';
+import { USAGE } from '../src/cli/run-cli.ts';
 import { forEachBackend, type Store } from './support/backends.ts';
+import { cli, cliStore } from './support/cli.ts';
 import { signUp } from './support/flows.ts';
 import { BAPI, FAPI, Harness, PUBLIC_URL, uniqueEmail, type Json } from './support/harness.ts';
-
-/** `npm run identity -- …` in-process: exit status and what went to stdout and stderr. */
-async function cli(argv: string[], env: NodeJS.ProcessEnv) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const status = await runCli(argv, { env, out: (l) => out.push(l), err: (l) => err.push(l) });
-  return { status, out: out.join('\n'), err: err.join('\n') };
-}
 
 const LINK_RE = new RegExp(`^${PUBLIC_URL}${FAPI}/v1/tickets/accept\\?ticket=([\\w-]{43})$`);
 
@@ -45,19 +38,11 @@ forEachBackend('identity CLI: impersonate and revoke-actor-token', (backend) => 
     return res.body.client.sessions[0];
   }
 
+  let dispose: () => Promise<void>;
+
   before(async () => {
     // The server's layout: DATA_DIR holds the PGlite directory `pglite` (and the secret key file).
-    dataDir = mkdtempSync(join(tmpdir(), 'identity-cli-'));
-    if (backend.name === 'pglite') {
-      store = { options: { dataDir: join(dataDir, 'pglite') }, dispose: async () => {} };
-      env = { DATA_DIR: dataDir, PUBLIC_URL };
-    } else {
-      store = await backend.createStore();
-      const { url, schema } = store.options as { url: string; schema: string };
-      const withSchema = new URL(url);
-      withSchema.searchParams.set('options', `-c search_path=${schema}`);
-      env = { DATA_DIR: dataDir, PUBLIC_URL, DATABASE_URL: withSchema.toString() };
-    }
+    ({ dataDir, store, env, dispose } = await cliStore(backend));
     await start();
     const o = { email: uniqueEmail('cli-operator') };
     const c = { email: uniqueEmail('cli-customer') };
@@ -66,8 +51,7 @@ forEachBackend('identity CLI: impersonate and revoke-actor-token', (backend) => 
   });
   after(async () => {
     await stop();
-    await store.dispose();
-    rmSync(dataDir, { recursive: true, force: true });
+    await dispose();
   });
 
   it('impersonate prints only the link on stdout; it signs in as the user with the operator as actor', async () => {

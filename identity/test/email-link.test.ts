@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { emailLinkSettingsFromEnv, type EmailLinkSettings } from '../src/email-links/settings.ts';
-import { DEFAULT_SEND_LIMITS } from '../src/mail/send-limits.ts';
 import { forEachBackend } from './support/backends.ts';
 import { latestLink, openLink } from './support/email-links.ts';
 import { PASSWORD, signUp } from './support/flows.ts';
 import {
   Harness,
   PUBLIC_URL,
+  RAISED_SEND_LIMITS,
   uniqueEmail,
   type Browser,
   type FapiResponse,
@@ -35,7 +35,7 @@ forEachBackend('email links', (backend) => {
       // limit (send-limits.test.ts) is raised out of the way.
       h = await Harness.start(backend, {
         config: {
-          sendLimits: { ...DEFAULT_SEND_LIMITS, perRecipientPer10Minutes: 1000, perRecipientPerDay: 1000 },
+          sendLimits: RAISED_SEND_LIMITS,
         },
       });
       email = uniqueEmail('lin');

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { hashPassword, verifyPassword } from '../src/crypto/passwords.ts';
-import type { Database, Transaction } from '../src/db/database.ts';
-import { checkPassword, hashNewPassword } from '../src/fapi/prepared-passwords.ts';
+import { checkPassword, hashNewPassword, type Prepared } from '../src/fapi/prepared-passwords.ts';
+import { WorkOutsideTransaction } from '../src/fapi/work-outside-transaction.ts';
 import { forEachBackend } from './support/backends.ts';
+import { beforeNextTransaction } from './support/transaction-hooks.ts';
 import { PASSWORD, signUp } from './support/flows.ts';
 import { Harness, uniqueEmail } from './support/harness.ts';
 
@@ -19,23 +20,33 @@ describe('a password check made before the transaction', () => {
     assert.equal(await checkPassword(prepared, stored, 'wrong one'), true);
   });
 
-  it('is ignored for another stored hash (the password changed in between) or another password', async () => {
+  /** What the handler gets after asking for the work outside the transaction (run() in plugin.ts). */
+  async function asked<T>(prepared: Prepared, use: (p: Prepared) => Promise<T>): Promise<T> {
+    const err = await use(prepared).then(
+      () => assert.fail('answered from a check of something else'),
+      (e: unknown) => e,
+    );
+    assert.ok(err instanceof WorkOutsideTransaction, String(err));
+    return use({ ...prepared, ...(await err.work()) });
+  }
+
+  it('is not used for another stored hash (the password changed in between) or another password: the check is asked for', async () => {
     const before = await hashPassword('old password 1');
     const now = await hashPassword('new password 2');
     const prepared = { passwordCheck: { passwordHash: before, password: 'old password 1', ok: true } };
-    assert.equal(await checkPassword(prepared, now, 'old password 1'), false);
-    assert.equal(await checkPassword(prepared, before, 'new password 2'), false);
-    assert.equal(await checkPassword({}, now, 'new password 2'), true);
+    assert.equal(await asked(prepared, (p) => checkPassword(p, now, 'old password 1')), false);
+    assert.equal(await asked(prepared, (p) => checkPassword(p, before, 'new password 2')), false);
+    assert.equal(await asked({}, (p) => checkPassword(p, now, 'new password 2')), true);
     // The dummy check of an unknown identifier, then the account exists after all.
     const unknown = { passwordCheck: { passwordHash: null, password: 'new password 2', ok: false } };
-    assert.equal(await checkPassword(unknown, now, 'new password 2'), true);
+    assert.equal(await asked(unknown, (p) => checkPassword(p, now, 'new password 2')), true);
   });
 
-  it('a new password hashed ahead is used only for the same password', async () => {
+  it('a new password hashed ahead is used only for the same password; another one is asked for', async () => {
     const made = await hashPassword('first choice 1');
     const prepared = { newPassword: { password: 'first choice 1', hash: made } };
     assert.equal(await hashNewPassword(prepared, 'first choice 1'), made);
-    const other = await hashNewPassword(prepared, 'second choice 2');
+    const other = await asked(prepared, (p) => hashNewPassword(p, 'second choice 2'));
     assert.notEqual(other, made);
     assert.equal(await verifyPassword(other, 'second choice 2'), true);
   });
@@ -48,17 +59,6 @@ forEachBackend('password changed between the check and the transaction', (backen
   });
   after(() => h.close());
 
-  /** Runs `change` once, right before the next transaction starts (after the route's beforeTransaction). */
-  function beforeNextTransaction(change: () => Promise<void>): void {
-    const db = h.db as { transaction: Database['transaction'] };
-    const original = db.transaction.bind(h.db);
-    db.transaction = async <T>(fn: (tx: Transaction) => Promise<T>): Promise<T> => {
-      db.transaction = original;
-      await change();
-      return original(fn);
-    };
-  }
-
   async function setPassword(userId: string, password: string): Promise<void> {
     await h.db.query('UPDATE users SET password_hash = $2 WHERE id = $1', [
       userId,
@@ -70,12 +70,12 @@ forEachBackend('password changed between the check and the transaction', (backen
     const email = uniqueEmail('changing');
     const { userId } = await signUp(h, h.browser(), email);
 
-    beforeNextTransaction(() => setPassword(userId, 'replaced password 1'));
+    beforeNextTransaction(h.db, () => setPassword(userId, 'replaced password 1'));
     const old = await h.browser().post('/client/sign_ins', { identifier: email, password: PASSWORD });
     assert.equal(old.status, 422, JSON.stringify(old.body));
     assert.equal(old.body.errors[0].code, 'form_password_incorrect');
 
-    beforeNextTransaction(() => setPassword(userId, 'replaced password 2'));
+    beforeNextTransaction(h.db, () => setPassword(userId, 'replaced password 2'));
     const fresh = await h
       .browser()
       .post('/client/sign_ins', { identifier: email, password: 'replaced password 2' });
@@ -95,12 +95,12 @@ forEachBackend('password changed between the check and the transaction', (backen
         password,
       });
 
-    beforeNextTransaction(() => setPassword(userId, 'replaced password 3'));
+    beforeNextTransaction(h.db, () => setPassword(userId, 'replaced password 3'));
     const old = await attempt(PASSWORD);
     assert.equal(old.status, 422, JSON.stringify(old.body));
     assert.equal(old.body.errors[0].code, 'form_password_incorrect');
 
-    beforeNextTransaction(() => setPassword(userId, 'replaced password 4'));
+    beforeNextTransaction(h.db, () => setPassword(userId, 'replaced password 4'));
     const fresh = await attempt('replaced password 4');
     assert.equal(fresh.status, 200, JSON.stringify(fresh.body));
     assert.equal(fresh.body.response.status, 'complete');
@@ -111,7 +111,7 @@ forEachBackend('password changed between the check and the transaction', (backen
     const other = uniqueEmail('donor');
     const { userId } = await signUp(h, h.browser(), other);
     // The address becomes the donor account's between the check (unknown identifier) and the transaction.
-    beforeNextTransaction(async () => {
+    beforeNextTransaction(h.db, async () => {
       await h.db.query('UPDATE email_addresses SET email_address = $2 WHERE user_id = $1', [userId, email]);
     });
     const res = await h.browser().post('/client/sign_ins', { identifier: email, password: PASSWORD });

@@ -3,8 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { after, before, it } from 'node:test';
 import { verifyToken } from '@clerk/backend';
 import { mintSessionToken } from '../src/instance/session-token.ts';
-import type { SessionRow } from '../src/store/rows.ts';
 import { forEachBackend } from './support/backends.ts';
+import { bareTokenInput } from './support/token-input.ts';
 import { FORGERIES, parts, type ForgeryContext } from './support/forged-tokens.ts';
 import { BAPI, Harness, PUBLIC_URL } from './support/harness.ts';
 import { activate, createOrganization, newMember, type Member } from './support/organizations.ts';
@@ -47,16 +47,17 @@ forEachBackend('forged session tokens and secret keys on the Backend API', (back
     const strangerOrg = await createOrganization(stranger, 'Stranger Org');
     await h.app.listen({ host: '127.0.0.1', port: 0 });
     apiUrl = `http://127.0.0.1:${(h.app.server.address() as AddressInfo).port}${BAPI}`;
-    const session = {
-      id: victim.sessionId,
-      user_id: victim.userId,
-      status: 'active',
-      actor: null,
-      first_factor_verified_at: new Date(),
-    } as unknown as SessionRow;
     ctx = {
       instanceKey: h.identity.deps.signingKey,
-      otherInstanceToken: await mintSessionToken(other.identity.deps.tokens, session, PUBLIC_URL, new Date()),
+      otherInstanceToken: await mintSessionToken(
+        other.identity.deps.tokens,
+        bareTokenInput({
+          sessionId: victim.sessionId,
+          userId: victim.userId,
+          azp: PUBLIC_URL,
+          now: new Date(),
+        }),
+      ),
       other: { userId: stranger.userId, sessionId: stranger.sessionId, organizationId: strangerOrg.id },
     };
   });

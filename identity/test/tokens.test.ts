@@ -1,10 +1,17 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, it } from 'node:test';
-import { createLocalJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify, type JSONWebKeySet } from 'jose';
+import {
+  createLocalJWKSet,
+  decodeJwt,
+  decodeProtectedHeader,
+  jwtVerify,
+  SignJWT,
+  type JSONWebKeySet,
+} from 'jose';
 import { forEachBackend } from './support/backends.ts';
 import { signInWithPassword, signUp } from './support/flows.ts';
 import { FRONTEND_API_HOST, Harness, PUBLIC_URL, uniqueEmail, type Browser } from './support/harness.ts';
-import { createOrganization, newMember } from './support/organizations.ts';
+import { activate, createOrganization, newMember } from './support/organizations.ts';
 
 forEachBackend('session tokens', (backend) => {
   let h: Harness;
@@ -111,6 +118,24 @@ forEachBackend('session tokens', (backend) => {
     await assert.rejects(jwtVerify(`${head}.${forged}.${sig}`, keys, opts), {
       code: 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED',
     });
+  });
+
+  it("the token is byte for byte what jose's SignJWT makes of the same claims and key", async () => {
+    const admin = await newMember(h, 'tokens-bytes');
+    await activate(admin, (await createOrganization(admin, 'Token Bytes Org')).id);
+    const { jwt } = (await admin.browser.post(`/client/sessions/${admin.sessionId}/tokens`, {})).body;
+    const { sub, iss, iat, nbf, exp, ...claims } = decodeJwt(jwt);
+    assert.ok(claims.org_id, 'with organisation claims');
+    const key = h.identity.deps.signingKey;
+    const expected = await new SignJWT(claims)
+      .setProtectedHeader({ alg: 'RS256', kid: key.kid, typ: 'JWT' })
+      .setSubject(sub!)
+      .setIssuer(iss!)
+      .setIssuedAt(iat!)
+      .setNotBefore(nbf!)
+      .setExpirationTime(exp!)
+      .sign(key.privateKey);
+    assert.equal(jwt, expected);
   });
 
   it('the JWKS publishes only the public RSA key', async () => {

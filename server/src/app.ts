@@ -8,8 +8,8 @@ import {
   type Database,
 } from '@app/identity';
 import { Authenticator } from './auth/authenticate.ts';
-import fastifyCompress from '@fastify/compress';
 import { registerProductApi } from './api/product-api.ts';
+import { registerHealthRoute } from './health.ts';
 import { CLERK_JS_URL, registerClerkJs } from './static/clerk-js.ts';
 import { registerSpa } from './static/spa.ts';
 import { registerFapiProxy } from './static/fapi-proxy.ts';
@@ -96,17 +96,15 @@ export async function createApp(config: ServerConfig, opts: AppOptions = {}): Pr
     hosted: config.identity === 'hosted',
   });
 
-  let authenticator: Authenticator | null = null;
   const authorizedParties =
     config.identity === 'embedded'
       ? [config.identityConfig.publicUrl, ...config.identityConfig.allowedOrigins]
       : (process.env.AUTHORIZED_PARTIES ?? config.publicUrl).split(',').filter(Boolean);
-  const lazyAuthenticator = new Proxy({} as Authenticator, {
-    get(_t, prop) {
-      authenticator ??= new Authenticator({ publishableKey, secretKey, apiUrl, authorizedParties });
-      return Reflect.get(authenticator, prop, authenticator);
-    },
-  });
+  const jwtKey = config.identity === 'hosted' ? config.jwtKey : null;
+  // Made on first use: the embedded Backend API's URL is known once the server listens.
+  let authenticator: Authenticator | null = null;
+  const authenticatorNow = () =>
+    (authenticator ??= new Authenticator({ publishableKey, secretKey, apiUrl, jwtKey, authorizedParties }));
 
   fastify.get('/app-config.json', async (_req, reply) => {
     reply.header('cache-control', 'no-store');
@@ -125,7 +123,7 @@ export async function createApp(config: ServerConfig, opts: AppOptions = {}): Pr
   const productDb = opts.productDatabase ?? (await openProductDatabase(config.productDatabase));
   let backendApi: BackendApi | null = null;
   const backend = (): BackendApi => {
-    const client: BackendApi = lazyAuthenticator.clerk;
+    const client: BackendApi = authenticatorNow().clerk;
     backendApi ??= opts.backendApi ? opts.backendApi(client) : client;
     return backendApi;
   };
@@ -138,18 +136,20 @@ export async function createApp(config: ServerConfig, opts: AppOptions = {}): Pr
     if (!opts.productDatabase) await productDb.close();
   });
   const deps: ApiDeps = {
-    authenticate: (req) => lazyAuthenticator.authenticate(req),
+    authenticate: (req) => authenticatorNow().authenticate(req),
     get clerk() {
       return backend();
     },
     hierarchy,
   };
+  registerHealthRoute(fastify);
   await fastify.register(async (api) => registerProductApi(api, deps), { prefix: '/api' });
-  // Compressed: the static files only (clerk-js and the SPA, ~1.6 MB raw per cold load, ~0.4 MB brotli).
-  // API answers are small JSON, where compressing would cost more than it saves.
+  // The static files (clerk-js and the SPA, ~1.6 MB raw per cold load, ~0.4 MB brotli) are compressed once,
+  // not per request: the SPA's at build (web/scripts/precompress.mjs), clerk-js's on first demand, each then
+  // served from memory (static/served-file.ts). API answers are small JSON, where compressing would cost
+  // more than it saves.
   if (opts.serveWeb !== false) {
     await fastify.register(async (assets) => {
-      await assets.register(fastifyCompress, { encodings: ['br', 'gzip'], threshold: 1024 });
       await registerClerkJs(assets);
       await registerSpa(assets, config.webDist);
     });

@@ -34,6 +34,8 @@ export type ServerConfig =
       publishableKey: string;
       secretKey: string;
       apiUrl: string | undefined;
+      /** The instance's PEM public key (the dashboard's "JWT public key"): tokens verified without the JWKS. */
+      jwtKey: string | null;
       proxyUrl: string | null;
       /** Where to forward the proxy path (standalone provider, or hosted Clerk in proxy mode). */
       fapiProxyTarget: string | null;
@@ -62,6 +64,7 @@ export function serverConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Serve
       publishableKey: env.CLERK_PUBLISHABLE_KEY,
       secretKey: env.CLERK_SECRET_KEY,
       apiUrl: env.CLERK_API_URL,
+      jwtKey: env.CLERK_JWT_KEY || null,
       proxyUrl: env.CLERK_PROXY_URL ?? null,
       fapiProxyTarget: env.FAPI_PROXY_TARGET ?? null,
       publicUrl: (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/$/, ''),

@@ -17,6 +17,8 @@ import {
   backendApi,
   namedUser,
   productApiOn,
+  PROFILE_CLAIMS,
+  resignedToken,
   sessionToken,
   storedOrganization,
   teamOrganization,
@@ -292,7 +294,10 @@ describe('product API', () => {
     });
 
     test('500 internal_error, in the API error shape, when the Backend API fails otherwise', async () => {
-      const jwt = await token(team.admin, acme);
+      // Without the profile claims, /api/me asks the Backend API for the user (docs/session-token-claims.md).
+      const jwt = await resignedToken(server, await token(team.admin, acme), (claims) => {
+        for (const claim of PROFILE_CLAIMS) delete claims[claim];
+      });
       faults.failNext((sql) => /\bfrom users\b/i.test(sql), { error: () => new Error('disk on fire') });
       const res = await call(jwt, 'GET', '/api/me');
       faults.clear();

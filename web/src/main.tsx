@@ -1,44 +1,47 @@
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
-import { App } from './app/App.tsx';
-import { loadClerkLocalization } from './app/clerk-localization.ts';
-import { StartupErrorScreen } from './app/StartupErrorScreen.tsx';
+import { loadClerkLocalization } from './app/clerk-localization-loader.ts';
 import { loadAppConfig } from './lib/app-config.ts';
+import { preloadClerkRequests } from './lib/clerk-preload.ts';
 import { keepOwnDevBrowserToken } from './lib/dev-browser-token.ts';
-import { createI18n, followLanguage } from './lib/i18n/create-i18n.ts';
 import { browserStorage, createLanguageStore, languageFromSearch } from './lib/i18n/language-store.ts';
+import { loadTranslations } from './lib/i18n/translations.ts';
 import './app/styles.css';
 
+/**
+ * The entry script only starts what the first screen waits for, all at once: the app's code (its own
+ * chunks: React, the router, Clerk's React SDK, i18next…), the app config, the active language's words
+ * and Clerk's, and, once the config says where the Frontend API is, the two requests clerk-js makes
+ * first. index.html preloads clerk-js itself. Nothing of this waits for the app's code to run.
+ */
 async function start(): Promise<void> {
   // Before clerk-js loads: it would take a development-browser token from the URL over the browser's own.
   keepOwnDevBrowserToken();
   const container = document.getElementById('root');
   if (!container) throw new Error('index.html has no #root element.');
-  const root = createRoot(container);
 
   const languages = createLanguageStore(browserStorage());
   // Read before the first render so a shared `?lang=` link never flashes the other language.
   const fromUrl = languageFromSearch(window.location.search);
   if (fromUrl) languages.choose(fromUrl);
+  const language = languages.get();
+
+  const app = import('./app/start-app.tsx');
+  const config = loadAppConfig();
+  config.then(preloadClerkRequests, () => {});
 
   // ClerkProvider cannot be created without the publishable key and clerk-js URL, and no screen can be
-  // shown without its words, so nothing renders before both have loaded.
+  // shown without its words (Clerk's included), so nothing renders before all have loaded.
   try {
-    const [config, i18n] = await Promise.all([
-      loadAppConfig(),
-      createI18n({ language: languages.get(), production: import.meta.env.PROD }),
-      // Clerk's words for this language are in their own chunk; Clerk must not render without them.
-      loadClerkLocalization(languages.get()),
+    const [{ startApp }, appConfig, words] = await Promise.all([
+      app,
+      config,
+      loadTranslations(language),
+      loadClerkLocalization(language),
     ]);
-    followLanguage(i18n, languages);
-    root.render(
-      <StrictMode>
-        <App config={config} i18n={i18n} languages={languages} />
-      </StrictMode>,
-    );
+    await startApp(container, { config: appConfig, languages, translations: { [language]: words } });
   } catch (error) {
     console.error(error);
-    root.render(<StartupErrorScreen error={error} />);
+    const { showStartupError } = await app;
+    showStartupError(container, error);
   }
 }
 

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createI18n } from '../src/lib/i18n/create-i18n.ts';
+import { createI18n, followLanguage } from '../src/lib/i18n/create-i18n.ts';
 import { firstDayOfWeek, formatDate, formatNumber, weekdayNames } from '../src/lib/i18n/format.ts';
 import {
   createLanguageStore,
@@ -12,9 +12,9 @@ import {
 } from '../src/lib/i18n/language-store.ts';
 import { normalizeLanguage, parseLanguage } from '../src/lib/i18n/languages.ts';
 
-const resources = {
-  en: { translations: { greeting: 'Hello {{name}}' } },
-  fr: { translations: { greeting: 'Bonjour {{name}}' } },
+const translations = {
+  EN: { greeting: 'Hello {{name}}' },
+  FR: { greeting: 'Bonjour {{name}}' },
 };
 
 describe('translations: a missing key (spec §8)', () => {
@@ -24,7 +24,7 @@ describe('translations: a missing key (spec §8)', () => {
       language: 'FR',
       production: false,
       warn: (m) => warnings.push(m),
-      resources,
+      translations,
     });
     assert.equal(i18n.t('greeting', { name: 'Ada' }), 'Bonjour Ada');
     assert.equal(warnings.length, 0);
@@ -39,7 +39,7 @@ describe('translations: a missing key (spec §8)', () => {
       language: 'EN',
       production: true,
       warn: (m) => warnings.push(m),
-      resources,
+      translations,
     });
     assert.equal(i18n.t('nowhere'), '');
     assert.deepEqual(warnings, []);
@@ -51,10 +51,68 @@ describe('translations: a missing key (spec §8)', () => {
       language: 'FR',
       production: false,
       warn: (m) => warnings.push(m),
-      resources: { en: { translations: { onlyEnglish: 'English only' } }, fr: { translations: {} } },
+      translations: { EN: { onlyEnglish: 'English only' }, FR: {} },
     });
     assert.equal(i18n.t('onlyEnglish'), '');
     assert.equal(warnings.length, 1);
+  });
+});
+
+describe('translations: only the active language at start (issue #13)', () => {
+  test('another language is loaded on a switch, and i18next switches once it has arrived', async () => {
+    const i18n = await createI18n({
+      language: 'FR',
+      production: true,
+      translations: { FR: translations.FR },
+    });
+    assert.equal(i18n.hasResourceBundle('en', 'translations'), false);
+    const store = createLanguageStore(null);
+    const asked: string[] = [];
+    let deliver: (words: Record<string, unknown>) => void = () => {};
+    followLanguage(i18n, store, (language) => {
+      asked.push(language);
+      return new Promise((resolve) => (deliver = resolve));
+    });
+    assert.deepEqual(asked, [], 'the starting language is at hand: nothing to load');
+    store.choose('EN');
+    assert.deepEqual(asked, ['EN']);
+    assert.equal(i18n.t('greeting', { name: 'Ada' }), 'Bonjour Ada', 'French until English has arrived');
+    deliver(translations.EN);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    assert.equal(i18n.language, 'en');
+    assert.equal(i18n.t('greeting', { name: 'Ada' }), 'Hello Ada');
+    store.choose('FR');
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    assert.equal(i18n.t('greeting', { name: 'Ada' }), 'Bonjour Ada');
+    assert.deepEqual(asked, ['EN'], 'a language is loaded once');
+  });
+
+  test('a language that cannot be loaded leaves the interface in the one it speaks', async () => {
+    const i18n = await createI18n({
+      language: 'FR',
+      production: true,
+      translations: { FR: translations.FR },
+    });
+    const store = createLanguageStore(null);
+    const warnings: string[] = [];
+    followLanguage(
+      i18n,
+      store,
+      () => Promise.reject(new Error('offline')),
+      (message) => warnings.push(message),
+    );
+    store.choose('EN');
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    assert.equal(i18n.language, 'fr');
+    assert.equal(i18n.t('greeting', { name: 'Ada' }), 'Bonjour Ada');
+    assert.match(warnings[0] ?? '', /EN translations could not be loaded/);
+  });
+
+  test('the starting language must be given', async () => {
+    await assert.rejects(
+      createI18n({ language: 'EN', production: true, translations: { FR: translations.FR } }),
+      /EN translations could not be loaded/,
+    );
   });
 });
 

@@ -22,7 +22,7 @@ const translations = (lang: string) =>
 const i18n = await createI18n({
   language: 'EN',
   production: true,
-  resources: { en: { translations: translations('en') }, fr: { translations: translations('fr') } },
+  translations: { EN: translations('en'), FR: translations('fr') },
 });
 
 const render = (markdown: string, withoutTitle = false): string =>

@@ -30,7 +30,7 @@ async function translator(language: 'FR' | 'EN'): Promise<{ i18n: i18n; warnings
     language,
     production: false,
     warn: (m) => warnings.push(m),
-    resources: { en: { translations: load('en') }, fr: { translations: load('fr') } },
+    translations: { EN: load('en'), FR: load('fr') },
   });
   return { i18n, warnings };
 }

@@ -4,6 +4,7 @@ import { CliError, isUserId, type ActorTokenAdmin, type UserSummary } from './ac
 import { openAdmin } from './open-admin.ts';
 import { openPurgeTarget, type PurgeTarget } from './purge-database.ts';
 import { purgeExpired } from '../retention/purge.ts';
+import { openSettingsTarget, setSetting, showSettings, type SettingsTarget } from './settings-admin.ts';
 
 export const USAGE = `Usage: npm run identity -- <command> [options]
 
@@ -17,6 +18,14 @@ Commands:
 
   revoke-actor-token <actor token id>
       Revokes a link that has not been used yet (the act_… id that impersonate prints).
+
+  settings show
+      Prints the instance settings (a document a settings file may hold) and their version.
+
+  settings set <field> <JSON value>
+      Changes one field, e.g. settings set sessionToken.claims '{"email": "{{user.primary_email_address}}"}'.
+      The document is validated as the settings file is; running servers follow within a few seconds.
+      A server started with IDENTITY_SETTINGS_FILE puts the file's settings back when it starts again.
 
   purge
       Deletes expired rows now (codes, idle clients, old sessions, rate-limit windows, outbox mail), as
@@ -37,6 +46,8 @@ export interface CliIo {
   openAdmin?: (env: NodeJS.ProcessEnv) => Promise<ActorTokenAdmin>;
   /** Tests hand in their own database for `purge`. */
   openDatabase?: (env: NodeJS.ProcessEnv) => Promise<PurgeTarget>;
+  /** Tests hand in their own database for `settings`. */
+  openSettings?: (env: NodeJS.ProcessEnv) => Promise<SettingsTarget>;
 }
 
 /** A mistake in the command line itself: usage is shown, exit status 2. */
@@ -57,6 +68,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     return 0;
   }
   if (command.name === 'purge') return purge(io);
+  if (command.name === 'settings') return settings(command, io);
   let admin: ActorTokenAdmin | null = null;
   try {
     admin = await (io.openAdmin ?? openAdmin)(io.env);
@@ -83,7 +95,9 @@ type Command =
       sessionMaxDurationInSeconds?: number;
     }
   | { name: 'revoke-actor-token'; id: string }
-  | { name: 'purge' };
+  | { name: 'purge' }
+  | { name: 'settings'; action: 'show' }
+  | { name: 'settings'; action: 'set'; field: string; value: string };
 
 function parseCommand(argv: string[]): Command {
   const [name, ...rest] = argv;
@@ -124,15 +138,48 @@ function parseCommand(argv: string[]): Command {
     parseArgs({ args: rest, options: {}, strict: true, allowPositionals: false });
     return { name };
   }
+  if (name === 'settings') {
+    const { positionals } = parseArgs({ args: rest, options: {}, strict: true, allowPositionals: true });
+    const [action, ...args] = positionals;
+    if (action === 'show' && args.length === 0) return { name, action };
+    if (action === 'set' && args.length === 2) return { name, action, field: args[0]!, value: args[1]! };
+    throw new UsageError('settings takes "show", or "set <field> <JSON value>".');
+  }
   throw new UsageError(`Unknown command: ${name}`);
 }
 
-async function purge(io: CliIo): Promise<number> {
-  let target: PurgeTarget | null = null;
-  try {
-    target = await (io.openDatabase ?? openPurgeTarget)(io.env);
-    const deleted = await purgeExpired(target.db, new Date());
+async function settings(command: Extract<Command, { name: 'settings' }>, io: CliIo): Promise<number> {
+  return onDatabase(io, io.openSettings ?? openSettingsTarget, async (db) => {
+    const stored =
+      command.action === 'show' ? await showSettings(db) : await setSetting(db, command.field, command.value);
+    io.out(JSON.stringify(stored.settings, null, 2));
+    io.err(`version ${stored.version}, updated ${stored.updatedAt.toISOString()}`);
+    if (command.action === 'set' && io.env.IDENTITY_SETTINGS_FILE) {
+      io.err(
+        `IDENTITY_SETTINGS_FILE is set: a server started with it puts that file's settings back. Change the file too.`,
+      );
+    }
+  });
+}
+
+function purge(io: CliIo): Promise<number> {
+  return onDatabase(io, io.openDatabase ?? openPurgeTarget, async (db) => {
+    const deleted = await purgeExpired(db, new Date());
     for (const [table, count] of Object.entries(deleted)) io.out(`${table}: ${count}`);
+  });
+}
+
+/** Opens the instance's database, runs `work` on it and closes it: exit 0, or 1 with the reason. */
+async function onDatabase<Db>(
+  io: CliIo,
+  open: (env: NodeJS.ProcessEnv) => Promise<{ db: Db; close(): Promise<void> }>,
+  work: (db: Db) => Promise<void>,
+): Promise<number> {
+  let target: { close(): Promise<void> } | null = null;
+  try {
+    const opened = await open(io.env);
+    target = opened;
+    await work(opened.db);
     return 0;
   } catch (err) {
     io.err(err instanceof CliError ? err.message : `Failed: ${(err as Error).message}`);

@@ -1,14 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Database } from '../db/database.ts';
+import { listOutbox } from '../store/outbox.ts';
 import { isLoopbackRequest } from './loopback.ts';
-
-interface OutboxRow {
-  recipient: string;
-  subject: string | null;
-  text_body: string;
-  html_body: string | null;
-  created_at: Date;
-}
 
 const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -27,13 +20,7 @@ export async function devOutboxPlugin(
     app.addHook('onRequest', async (req, reply) => {
       if (!isLoopbackRequest(req)) return reply.callNotFound();
     });
-  const list = async (channel: 'mail' | 'sms', to: string | undefined) =>
-    opts.db.query<OutboxRow>(
-      `SELECT recipient, subject, text_body, html_body, created_at FROM outbox
-       WHERE channel = $1 AND ($2::text IS NULL OR lower(recipient) = lower($2))
-       ORDER BY created_at DESC LIMIT 200`,
-      [channel, to ?? null],
-    );
+  const list = (channel: 'mail' | 'sms', to: string | undefined) => listOutbox(opts.db, channel, to);
 
   if (opts.channels.mail)
     app.get<{ Querystring: { to?: string } }>('/mail', async (req, reply) => {

@@ -23,6 +23,7 @@ export async function sessionJSON(
 ) {
   const signedIn = session.status === 'active' || session.status === 'pending';
   const fva = factorVerificationAge(session, twoFactorEnabled(owner.secondFactors), now);
+  // One query reads the token's user and organisation with the membership (store/token-subjects.ts).
   const jwt = signedIn
     ? await tokenForSession(deps, tx, session, azp, now, session.last_active_organization_id, fva)
     : null;
@@ -47,7 +48,8 @@ export async function sessionJSON(
 
 /**
  * The full, current client as clerk-js expects it piggy-backed on every mutation: every signed-in
- * session with its user and a fresh token, and the in-progress sign-in and sign-up.
+ * session with its user and a fresh token, and the in-progress sign-in and sign-up. `loaded`: users
+ * already read in this transaction since its last write (the response's), not read again.
  */
 export async function clientJSON(
   deps: IdentityDeps,
@@ -55,14 +57,18 @@ export async function clientJSON(
   client: ClientRow,
   azp: string | null,
   now: Date,
+  loaded?: Map<string, Owner>,
 ) {
   const sessions = await signedInSessionsOfClient(tx, client.id, now);
   const signIn = client.sign_in_id ? await findLiveSignIn(tx, client.sign_in_id, now) : null;
   const signUp = client.sign_up_id ? await findLiveSignUp(tx, client.sign_up_id, now) : null;
-  const owners = await loadUsers(tx, [
-    ...sessions.map((s) => s.user_id),
-    ...(signIn?.user_id ? [signIn.user_id] : []),
-  ]);
+  const wanted = [...sessions.map((s) => s.user_id), ...(signIn?.user_id ? [signIn.user_id] : [])];
+  const owners = new Map(loaded);
+  for (const [id, owner] of await loadUsers(
+    tx,
+    wanted.filter((id) => !owners.has(id)),
+  ))
+    owners.set(id, owner);
   const sessionsJSON = [];
   for (const s of sessions) {
     const owner = owners.get(s.user_id);
@@ -96,6 +102,10 @@ export async function clientJSON(
 
 /** `__client_uat` in seconds: the client's last change while signed in, 0 when signed out. */
 export async function clientUat(tx: Queryable, client: ClientRow, now: Date): Promise<number> {
-  const sessions = await signedInSessionsOfClient(tx, client.id, now);
-  return sessions.length ? Math.floor(client.updated_at.getTime() / 1000) : 0;
+  return clientUatOf(client, (await signedInSessionsOfClient(tx, client.id, now)).length);
+}
+
+/** `__client_uat` of a client with `signedInSessions` signed-in sessions (as its JSON lists them). */
+export function clientUatOf(client: ClientRow, signedInSessions: number): number {
+  return signedInSessions ? Math.floor(client.updated_at.getTime() / 1000) : 0;
 }

@@ -6,6 +6,7 @@ import type { ClientRow } from '../store/rows.ts';
 import type { FormBody } from './form.ts';
 import type { Upload } from './images/upload.ts';
 import type { Prepared } from './prepared-passwords.ts';
+import type { Owner } from '../users/load-users.ts';
 
 export interface FapiRequestInfo {
   params: Record<string, string>;
@@ -41,8 +42,11 @@ export interface FapiContext extends FapiRequestInfo {
 }
 
 export type FapiResult =
-  /** `{response, client}` with the client piggy-backed. */
-  | { response: unknown; status?: number }
+  /**
+   * `{response, client}` with the client piggy-backed. `owners`: users the response was made from after
+   * the handler's last write, which the client's JSON reuses instead of reading them again.
+   */
+  | { response: unknown; status?: number; owners?: Map<string, Owner> }
   /** The resource alone (tokens, dev browser). */
   | { bare: unknown; status?: number }
   /** The client itself as the response (GET/DELETE /client). */
@@ -70,6 +74,34 @@ export interface FapiRoute {
     clientToken: string | null,
   ) => Promise<Prepared>;
   handler: (ctx: FapiContext) => Promise<FapiResult>;
+  /**
+   * The handler changes nothing of the client (GET /client): it runs outside a transaction, and answers
+   * with the client row read before it rather than reading it again. It must not call ensureClient().
+   */
+  readOnly?: boolean;
   /** Takes an image upload (multipart, or a raw octet-stream body); other routes refuse one. */
   upload?: boolean;
 }
+
+/** What a read-only route gets: the request, the browser's client credential as presented, the clock. */
+export interface FapiReadRequest extends FapiRequestInfo {
+  deps: IdentityDeps;
+  now: Date;
+  /** The browser's client token (cookie, or dev-browser token with development keys), not yet looked up. */
+  clientToken: string | null;
+}
+
+/**
+ * A route answered from plain reads, with no transaction and no lock on the browser's client: token
+ * minting, which clerk-js calls every ~50 s per tab. It writes nothing (activity goes to
+ * `deps.activity`), sets no cookie and answers a bare resource, so no commit, credential rotation or
+ * client is needed; everything it checks it reads in one go, so what it answers is the state at one instant.
+ */
+export interface FapiReadRoute {
+  method: FapiMethod;
+  /** Path under /v1, with `:name` segments. */
+  path: string;
+  read: (req: FapiReadRequest) => Promise<{ bare: unknown }>;
+}
+
+export type AnyFapiRoute = FapiRoute | FapiReadRoute;

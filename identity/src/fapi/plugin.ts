@@ -23,12 +23,15 @@ import {
   rotateClientToken,
 } from '../store/clients.ts';
 import type { ClientRow } from '../store/rows.ts';
-import { clientJSON, clientUat } from './client-json.ts';
+import { clientJSON, clientUat, clientUatOf } from './client-json.ts';
 import type { FapiContext, FapiMethod, FapiRequestInfo, FapiRoute } from './context.ts';
 import type { FormBody } from './form.ts';
+import type { Prepared } from './prepared-passwords.ts';
+import { MAX_WORK_OUTSIDE_TRANSACTION, WorkOutsideTransaction } from './work-outside-transaction.ts';
 import { registerFormParsers } from './body-parsers.ts';
 import { FapiRouter } from './router.ts';
 import { fapiRoutes } from './route-table.ts';
+import { environmentHandler } from './environment/environment-routes.ts';
 import { imageHandler } from './images/image-route.ts';
 import { readUpload, registerUploadParsers } from './images/upload.ts';
 import { organizationImage } from '../store/organizations.ts';
@@ -62,7 +65,11 @@ export async function fapiPlugin(app: FastifyInstance, opts: { deps: IdentityDep
     if (!req.routeOptions.url?.endsWith('/*')) return refuseDeclaredOversize(req, FAPI_BODY_LIMIT);
     const target = targetOf(req);
     const matched = target.path.startsWith('/v1/') ? router.match(target.method, target.path.slice(3)) : null;
-    const upload = matched !== null && matched !== 'method_not_allowed' && matched.route.upload === true;
+    const upload =
+      matched !== null &&
+      matched !== 'method_not_allowed' &&
+      'upload' in matched.route &&
+      !!matched.route.upload;
     refuseDeclaredOversize(req, upload ? UPLOAD_BODY_LIMIT : FAPI_BODY_LIMIT);
     if (!upload && /^(multipart\/|application\/octet-stream)/i.test(req.headers['content-type'] ?? '')) {
       throw errors.bodyInvalid('This request takes a form body.');
@@ -85,6 +92,8 @@ export async function fapiPlugin(app: FastifyInstance, opts: { deps: IdentityDep
   app.get('/v1/avatars/avatar_placeholder.svg', async (_req, reply) =>
     reply.type('image/svg+xml').header('cache-control', 'public, max-age=86400').send(DEFAULT_AVATAR_SVG),
   );
+  // Every page load asks for it first: from memory, before the router and its transaction.
+  app.get('/v1/environment', environmentHandler(deps));
   app.get('/v1/images/organizations/:id', imageHandler(deps, organizationImage));
   app.get('/v1/images/users/:id', imageHandler(deps, userImage));
 
@@ -101,7 +110,7 @@ export async function fapiPlugin(app: FastifyInstance, opts: { deps: IdentityDep
     try {
       uploaded = await readUpload(req);
       // Only the image routes take an upload; elsewhere its fields would skip the form's checks.
-      if (uploaded && !matched.route.upload)
+      if (uploaded && !('upload' in matched.route && matched.route.upload))
         return sendError(reply, errors.bodyInvalid('This request takes a form body.'));
     } catch (err) {
       if (err instanceof ClerkError) return sendError(reply, err);
@@ -122,11 +131,17 @@ export async function fapiPlugin(app: FastifyInstance, opts: { deps: IdentityDep
     };
 
     try {
-      for (const rule of matched.route.rateLimits?.(info) ?? []) {
+      const route = matched.route;
+      if ('read' in route) {
+        const clientToken = clientTokenOf(req, info, deps)?.token ?? null;
+        const { bare } = await route.read({ ...info, deps, now: deps.clock(), clientToken });
+        return reply.code(200).header('cache-control', 'no-store').send(bare);
+      }
+      for (const rule of route.rateLimits?.(info) ?? []) {
         const wait = await hit(deps.db, rule, deps.clock());
         if (wait > 0) return sendError(reply, errors.tooManyRequests(wait));
       }
-      const outcome = await run(deps, req, info, matched.route);
+      const outcome = await run(deps, req, info, route);
       // Re-set on every answer that carries the client, so `cookie_expires_at` is what the browser holds.
       if (outcome.clientCookie) {
         setCookie(req, reply, {
@@ -203,9 +218,30 @@ async function run(
   // Argon2 takes 50-100 ms: inside the transaction it would hold PGlite's only connection (every other
   // request waits) or one of PostgreSQL's pool of ten. Routes that hash do it here, before; their handler
   // uses the result only if it is bound to what it reads again under the transaction (the same stored
-  // hash, the same password), else hashes inside as it always did.
-  const prepared = (await route.beforeTransaction?.(info, deps, token)) ?? {};
-  return deps.db.transaction(async (tx) => {
+  // hash, the same password), else asks for the work (WorkOutsideTransaction): the transaction rolls back,
+  // the work is done with no connection held, and the handler runs again.
+  let prepared = (await route.beforeTransaction?.(info, deps, token)) ?? {};
+  for (let asked = 0; ; asked++) {
+    try {
+      return await runInTransaction(deps, req, info, route, presented, prepared);
+    } catch (err) {
+      if (!(err instanceof WorkOutsideTransaction)) throw err;
+      if (asked >= MAX_WORK_OUTSIDE_TRANSACTION) throw errors.tooManyRequests(1);
+      prepared = { ...prepared, ...(await err.work()) };
+    }
+  }
+}
+
+async function runInTransaction(
+  deps: IdentityDeps,
+  req: FastifyRequest,
+  info: FapiRequestInfo,
+  route: FapiRoute,
+  presented: { token: string; via: ClientTokenSource } | null,
+  prepared: Prepared,
+): Promise<Outcome> {
+  const token = presented?.token ?? null;
+  const work = async (tx: Queryable): Promise<Outcome> => {
     const now = deps.clock();
     // Writes lock the browser's client: two tabs cannot, say, both pass the single-session check.
     const client: ClientRow | null = token ? await findClientByToken(tx, token, req.method !== 'GET') : null;
@@ -243,9 +279,31 @@ async function run(
     // client (an email link opened elsewhere) cannot be handed to that browser from here.
     const rotated =
       client && presented && rotations.has(client.id) ? await rotateClientToken(tx, client.id) : null;
+    // The client as the handler left it, read once for both its cookie date and its JSON.
+    const answersClient = !('bare' in result) && !('redirect' in result);
+    // Read again after the handler's writes; a read-only route's is the row just read.
+    const current =
+      ctx.client && (answersClient || stateChanged)
+        ? route.readOnly
+          ? ctx.client
+          : await reload(tx, ctx.client)
+        : null;
+    const clientBody =
+      current && answersClient
+        ? await clientJSON(
+            deps,
+            tx,
+            current,
+            info.origin,
+            now,
+            'response' in result ? result.owners : undefined,
+          )
+        : null;
     const clientUatValue = stateChanged
-      ? ctx.client
-        ? await clientUat(tx, await reload(tx, ctx.client), now)
+      ? current
+        ? clientBody
+          ? clientUatOf(current, clientBody.sessions.length)
+          : await clientUat(tx, current, now)
         : 0
       : null;
     const fromCookie = client && presented?.via === 'cookie' ? token : null;
@@ -262,9 +320,6 @@ async function run(
     if ('redirect' in result)
       return { ...base, status: 303, body: null, error: null, location: result.redirect };
     if (ctx.client && !base.clientCookie) base.clientCookie = fromCookie;
-    const clientBody = ctx.client
-      ? await clientJSON(deps, tx, await reload(tx, ctx.client), info.origin, now)
-      : null;
     if ('error' in result)
       return { ...base, status: result.error.status, body: clientBody, error: result.error };
     if ('clientAsResponse' in result)
@@ -275,7 +330,10 @@ async function run(
       body: { response: result.response, client: clientBody },
       error: null,
     };
-  });
+  };
+  // A route that writes nothing (GET /client) holds no transaction: on PGlite that would keep its only
+  // connection from every other request for the whole answer.
+  return route.readOnly ? work(deps.db) : deps.db.transaction(work);
 }
 
 async function reload(tx: Queryable, client: ClientRow): Promise<ClientRow> {

@@ -10,11 +10,12 @@ import type { FapiRequestInfo } from './context.ts';
 import { field, rawField } from './form.ts';
 import { attemptWaitSeconds } from '../abuse/attempt-gate.ts';
 import type { SignUpInput } from './sign-ups/validate.ts';
+import { WorkOutsideTransaction } from './work-outside-transaction.ts';
 
 /**
- * Argon2 work a route did in `beforeTransaction` (see run() in plugin.ts), outside the transaction and
- * from plain reads. It is only a head start: the handler uses it only when it is bound to what the
- * handler reads again inside the transaction, and otherwise hashes there as before.
+ * Argon2 work done outside the transaction (see run() in plugin.ts): by the route's `beforeTransaction`,
+ * from plain reads, or asked for by the handler (`WorkOutsideTransaction`). The handler uses it only when
+ * it is bound to what the handler reads again inside the transaction, and otherwise asks for it again.
  */
 export interface Prepared {
   /** `password` checked against the stored hash read then; null: no such account (the dummy hash was spent). */
@@ -25,7 +26,12 @@ export interface Prepared {
   signUpInput?: SignUpInput;
 }
 
-/** `verifyPassword`, answered by the check made before the transaction if it was of this very hash and password. */
+/**
+ * Whether `password` matches `passwordHash` (null: no such account, answered false after the dummy hash),
+ * as the check made outside the transaction found it. A check of another hash or password (the password
+ * changed since it was read, or the route skipped it) is asked for: the request runs again after it
+ * (see work-outside-transaction.ts), so argon2 never runs while a transaction holds a connection.
+ */
 export async function checkPassword(
   prepared: Prepared,
   passwordHash: string | null,
@@ -33,18 +39,23 @@ export async function checkPassword(
 ): Promise<boolean> {
   const check = prepared.passwordCheck;
   if (check && check.passwordHash === passwordHash && check.password === password) return check.ok;
-  return verifyPassword(passwordHash, password);
+  throw new WorkOutsideTransaction(async () => ({
+    passwordCheck: { passwordHash, password, ok: await verifyPassword(passwordHash, password) },
+  }));
 }
 
-/** `hashPassword`, or the hash made before the transaction of the same password. */
+/** The hash of a new password made outside the transaction, asked for if there is none of this password. */
 export async function hashNewPassword(prepared: Prepared, password: string): Promise<string> {
   const made = prepared.newPassword;
-  return made && made.password === password ? made.hash : hashPassword(password);
+  if (made && made.password === password) return made.hash;
+  throw new WorkOutsideTransaction(async () => ({
+    newPassword: { password, hash: await hashPassword(password) },
+  }));
 }
 
 /**
- * A new password checked against the policy and hashed: the pre-made hash when it is of this password
- * (it passed the same policy then), else both done now.
+ * A new password checked against the policy and hashed: the hash made outside the transaction when it is
+ * of this password (it passed the same policy then), else the policy checked now and the hash asked for.
  */
 export async function acceptNewPassword(
   prepared: Prepared,
@@ -55,12 +66,12 @@ export async function acceptNewPassword(
   const made = prepared.newPassword;
   if (made && made.password === password) return made.hash;
   checkNewPassword(password, deps.config.passwordPolicy, paramName);
-  return hashPassword(password);
+  return hashNewPassword(prepared, password);
 }
 
 /**
  * Before the transaction: the user's password checked, unless there is none to check or the account is
- * locked or waiting out a delay (guesses then cost no argon2; a trusted browser's is checked inside).
+ * locked or waiting out a delay (guesses then cost no argon2; a trusted browser's is asked for then).
  */
 export async function precheckPassword(
   deps: IdentityDeps,

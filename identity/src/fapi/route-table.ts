@@ -1,5 +1,5 @@
 import type { IdentityConfig } from '../config.ts';
-import type { FapiRoute } from './context.ts';
+import type { AnyFapiRoute } from './context.ts';
 import { organizationRoutes } from './organizations/organization-route-list.ts';
 import { invitationRoutes } from './invitations/invitation-routes.ts';
 import {
@@ -35,9 +35,9 @@ import { prepareVerificationRoute } from './sign-ups/prepare-verification.ts';
 import { updateSignUpRoute } from './sign-ups/update-sign-up.ts';
 
 /** Every Frontend API route this instance serves, under /v1. */
-export function fapiRoutes(config: IdentityConfig): FapiRoute[] {
+export function fapiRoutes(config: IdentityConfig): AnyFapiRoute[] {
   return [
-    ...environmentRoutes(config),
+    ...environmentRoutes,
     getClientRoute,
     putClientRoute,
     deleteClientRoute,

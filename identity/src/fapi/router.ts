@@ -1,7 +1,7 @@
-import type { FapiMethod, FapiRoute } from './context.ts';
+import type { AnyFapiRoute, FapiMethod } from './context.ts';
 
 interface Compiled {
-  route: FapiRoute;
+  route: AnyFapiRoute;
   segments: string[];
 }
 
@@ -9,14 +9,14 @@ interface Compiled {
 export class FapiRouter {
   private readonly compiled: Compiled[];
 
-  constructor(routes: FapiRoute[]) {
+  constructor(routes: AnyFapiRoute[]) {
     this.compiled = routes.map((route) => ({ route, segments: route.path.split('/').filter(Boolean) }));
   }
 
   match(
     method: FapiMethod,
     path: string,
-  ): { route: FapiRoute; params: Record<string, string> } | 'method_not_allowed' | null {
+  ): { route: AnyFapiRoute; params: Record<string, string> } | 'method_not_allowed' | null {
     const parts = path.split('/').filter(Boolean);
     let pathMatched = false;
     for (const { route, segments } of this.compiled) {

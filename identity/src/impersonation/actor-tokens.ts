@@ -4,6 +4,13 @@ import type { IdentityDeps } from '../deps.ts';
 import { errors } from '../errors.ts';
 import { newId } from '../ids.ts';
 import { ticketUrl } from '../organizations/invitations.ts';
+import {
+  findActorTokenByHash,
+  insertActorToken,
+  lockActorToken,
+  markActorTokenAccepted,
+  markActorTokenRevoked,
+} from '../store/actor-tokens.ts';
 import type { ActorTokenRow } from '../store/rows.ts';
 import { findUserById } from '../store/users.ts';
 
@@ -22,9 +29,6 @@ export const MAX_ACTOR_TOKEN_TTL_SECONDS = 30 * 24 * 3600;
 const MAX_TOKEN_LENGTH = 200;
 /** The actor travels in every session token (`act`), refreshed about once a minute: keep it small. */
 const MAX_ACTOR_JSON_LENGTH = 4096;
-
-const COLUMNS = `id, user_id, actor, status, expires_at, session_max_duration_seconds, session_id, created_at,
-  updated_at`;
 
 export interface ActorTokenRequest {
   userId: string | undefined;
@@ -83,22 +87,17 @@ export async function createActorToken(
   if (!(await findUserById(tx, request.userId))) throw errors.notFound('user');
 
   const token = randomToken(32);
-  const [row] = await tx.query<ActorTokenRow>(
-    `INSERT INTO actor_tokens (id, user_id, actor, status, token_hash, expires_at, session_max_duration_seconds,
-       created_at, updated_at)
-     VALUES ($1, $2, $3::jsonb, 'pending', $4, $5, $6, $7, $7) RETURNING ${COLUMNS}`,
-    [
-      newId('act'),
-      request.userId,
-      actorJson,
-      sha256(token),
-      new Date(now.getTime() + expiresIn * 1000),
-      sessionMax,
-      now,
-    ],
-  );
+  const actorToken = await insertActorToken(tx, {
+    id: newId('act'),
+    userId: request.userId,
+    actorJson,
+    tokenHash: sha256(token),
+    expiresAt: new Date(now.getTime() + expiresIn * 1000),
+    sessionMaxDurationSeconds: sessionMax,
+    now,
+  });
   // The same Frontend API ticket link as Clerk's (and as our invitations'): it lands on the sign-in page.
-  return { actorToken: row!, token, url: ticketUrl(deps, token) };
+  return { actorToken, token, url: ticketUrl(deps, token) };
 }
 
 export function isExpired(row: ActorTokenRow, now: Date): boolean {
@@ -106,17 +105,10 @@ export function isExpired(row: ActorTokenRow, now: Date): boolean {
 }
 
 export async function revokeActorToken(tx: Queryable, id: string, now: Date): Promise<ActorTokenRow> {
-  const [row] = await tx.query<ActorTokenRow>(
-    `SELECT ${COLUMNS} FROM actor_tokens WHERE id = $1 FOR UPDATE`,
-    [id],
-  );
+  const row = await lockActorToken(tx, id);
   if (!row) throw errors.notFound('actor token');
   if (row.status !== 'pending') throw errors.actorTokenNotPending(row.status);
-  const [revoked] = await tx.query<ActorTokenRow>(
-    `UPDATE actor_tokens SET status = 'revoked', updated_at = $2 WHERE id = $1 RETURNING ${COLUMNS}`,
-    [id, now],
-  );
-  return revoked!;
+  return markActorTokenRevoked(tx, id, now);
 }
 
 /** The actor token a ticket belongs to (any status), or null; `lock` holds it for this transaction. */
@@ -126,11 +118,7 @@ export async function actorTokenByTicket(
   opts: { lock?: boolean } = {},
 ): Promise<ActorTokenRow | null> {
   if (!ticket || ticket.length > MAX_TOKEN_LENGTH) return null;
-  const [row] = await tx.query<ActorTokenRow>(
-    `SELECT ${COLUMNS} FROM actor_tokens WHERE token_hash = $1${opts.lock ? ' FOR UPDATE' : ''}`,
-    [sha256(ticket)],
-  );
-  return row ?? null;
+  return findActorTokenByHash(tx, sha256(ticket), opts);
 }
 
 /** Clerk's ticket errors for a token that can no longer open a session. */
@@ -149,11 +137,7 @@ export async function acceptActorToken(
   sessionId: string,
   now: Date,
 ): Promise<ActorTokenRow> {
-  const [row] = await tx.query<ActorTokenRow>(
-    `UPDATE actor_tokens SET status = 'accepted', session_id = $2, updated_at = $3
-     WHERE id = $1 AND status = 'pending' RETURNING ${COLUMNS}`,
-    [id, sessionId, now],
-  );
+  const row = await markActorTokenAccepted(tx, id, sessionId, now);
   if (!row) throw errors.actorTokenInvalid();
   return row;
 }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { passwordSettingsJSON } from '../passwords/policy.ts';
 import type { IdentityConfig } from '../config.ts';
 import { phoneNumbersEnabled } from '../sms/choose-sender.ts';
@@ -156,3 +157,50 @@ export function environmentJSON(config: IdentityConfig) {
 export const NAME_MAX_LENGTH = 256;
 export const USERNAME_MIN_LENGTH = 4;
 export const USERNAME_MAX_LENGTH = 64;
+
+/** The environment as GET /v1/environment sends it: the object, its JSON text and that text's ETag. */
+export interface SerialisedEnvironment {
+  json: unknown;
+  body: string;
+  etag: string;
+}
+
+/**
+ * The environment, built and serialised once, then served from memory until invalidate(). Its only inputs
+ * are the instance's settings: whatever changes them calls invalidate() (the instance settings' change
+ * event, `onInstanceSettingsChanged`, is wired to it), and the next request builds it again. clerk-js asks
+ * for it on every page load, before anything else.
+ */
+export class EnvironmentCache {
+  private current: Promise<SerialisedEnvironment> | null = null;
+
+  constructor(private readonly build: () => unknown) {}
+
+  get(): Promise<SerialisedEnvironment> {
+    if (this.current) return this.current;
+    const built = Promise.resolve()
+      .then(this.build)
+      .then((json) => {
+        const body = JSON.stringify(json);
+        return {
+          json,
+          body,
+          etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`,
+        };
+      });
+    this.current = built;
+    // A failed build is not kept: the next request tries again.
+    built.catch(() => {
+      if (this.current === built) this.current = null;
+    });
+    return built;
+  }
+
+  /**
+   * The instance's settings changed: the next request builds the environment again (a build already under
+   * way is dropped with the rest, since it may have read the old settings).
+   */
+  invalidate(): void {
+    this.current = null;
+  }
+}

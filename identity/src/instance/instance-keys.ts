@@ -4,6 +4,7 @@ import type { Database } from '../db/database.ts';
 import { randomBase62 } from '../ids.ts';
 import { constantTimeEqual, randomToken, sha256 } from '../crypto/secrets.ts';
 import type { IdentityConfig, InstanceKeysKind } from '../config.ts';
+import { codePepperOr, storeSecretKeyHash } from '../store/instance-secrets.ts';
 
 export interface InstanceKeys {
   publishableKey: string;
@@ -28,22 +29,12 @@ export function publishableKeyFor(frontendApiHost: string, kind: InstanceKeysKin
 export async function loadInstanceKeys(db: Database, config: IdentityConfig): Promise<InstanceKeys> {
   const secretKey = config.secretKey ?? readOrCreateSecretKeyFile(config.secretKeyFile);
   const secretHash = sha256(secretKey);
-  await db.query(
-    `INSERT INTO instance_settings (key, value) VALUES ('secret_key_sha256', $1)
-     ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value, updated_at = now()`,
-    [secretHash],
-  );
-  await db.query(
-    `INSERT INTO instance_settings (key, value) VALUES ('code_pepper', $1) ON CONFLICT (key) DO NOTHING`,
-    [randomToken(32)],
-  );
-  const [pepper] = await db.query<{ value: string }>(
-    `SELECT value FROM instance_settings WHERE key = 'code_pepper'`,
-  );
+  await storeSecretKeyHash(db, secretHash);
+  const codePepper = await codePepperOr(db, randomToken(32));
   return {
     publishableKey: publishableKeyFor(config.frontendApiHost, config.instanceKeys),
     secretKey,
-    codePepper: pepper!.value,
+    codePepper,
     verifySecretKey: (candidate) => constantTimeEqual(sha256(candidate), secretHash),
   };
 }

@@ -1,6 +1,6 @@
 import nodemailer from 'nodemailer';
 import type { Queryable } from '../db/database.ts';
-import { newId } from '../ids.ts';
+import { insertOutboxMail } from '../store/outbox.ts';
 
 export interface MailMessage {
   to: string;
@@ -24,10 +24,7 @@ export function outboxMailer(): Mailer {
   return {
     kind: 'outbox',
     async send(db, message) {
-      await db.query(
-        `INSERT INTO outbox (id, channel, recipient, subject, text_body, html_body) VALUES ($1, 'mail', $2, $3, $4, $5)`,
-        [newId('msg'), message.to, message.subject, message.text, message.html],
-      );
+      await insertOutboxMail(db, message);
     },
   };
 }

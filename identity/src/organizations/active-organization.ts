@@ -1,20 +1,30 @@
 import type { Queryable } from '../db/database.ts';
 import type { IdentityDeps } from '../deps.ts';
-import { mintSessionToken, type OrganizationClaims } from '../instance/session-token.ts';
+import { mintSessionToken } from '../instance/session-token.ts';
 import { findOrganization, membershipOf } from '../store/organizations.ts';
-import { factorVerificationAgeOf, type FactorVerificationAge } from '../reverification/factor-age.ts';
+import { factorVerificationAge, type FactorVerificationAge } from '../reverification/factor-age.ts';
 import type { SessionRow } from '../store/rows.ts';
+import { organizationChoice, tokenSubjectOfSession, type TokenSubject } from '../store/token-subjects.ts';
 import { permissionsOf } from './roles.ts';
+import { customSessionClaims } from '../instance/settings/custom-claims.ts';
+
+/** A user's place in an organisation, as a session's active organisation. */
+export interface ActiveOrganization {
+  id: string;
+  slug: string;
+  role: string;
+  permissions: string[];
+}
 
 /**
- * The organisation claims for a user in an organisation, or null when they are not (or no longer) a
- * member: a removed member's next token simply carries no organisation.
+ * The user's place in an organisation, or null when they are not (or no longer) a member: a removed
+ * member's next token simply carries no organisation.
  */
 export async function organizationClaims(
   tx: Queryable,
   userId: string,
   organizationId: string | null,
-): Promise<OrganizationClaims | null> {
+): Promise<ActiveOrganization | null> {
   if (!organizationId) return null;
   const org = await findOrganization(tx, organizationId);
   if (!org) return null;
@@ -28,6 +38,33 @@ export async function organizationClaims(
   };
 }
 
+/**
+ * Mints the token of a subject read by store/token-subjects.ts. `session` is the session as the caller
+ * holds it (its status and factors, as changed in the caller's transaction); `fva` when already known.
+ */
+export function tokenForSubject(
+  deps: IdentityDeps,
+  subject: TokenSubject,
+  opts: {
+    session?: Pick<SessionRow, 'id' | 'user_id' | 'status' | 'actor'> &
+      Parameters<typeof factorVerificationAge>[0];
+    azp: string | null;
+    now: Date;
+    fva?: FactorVerificationAge;
+  },
+): Promise<string> {
+  const session = opts.session ?? subject.session;
+  return mintSessionToken(deps.tokens, {
+    session,
+    user: subject.user,
+    organization: subject.organization,
+    fva: opts.fva ?? factorVerificationAge(session, subject.twoFactor, opts.now),
+    azp: opts.azp,
+    now: opts.now,
+    customClaims: customSessionClaims(deps, subject.user, subject.organization),
+  });
+}
+
 /** Mints a token for the session's active organisation (or `organizationId` when the caller names one). */
 export async function tokenForSession(
   deps: IdentityDeps,
@@ -38,13 +75,7 @@ export async function tokenForSession(
   organizationId: string | null = session.last_active_organization_id,
   fva?: FactorVerificationAge,
 ): Promise<string> {
-  const org = await organizationClaims(tx, session.user_id, organizationId);
-  return mintSessionToken(
-    deps.tokens,
-    session,
-    azp,
-    now,
-    org,
-    fva ?? (await factorVerificationAgeOf(tx, session, now)),
-  );
+  const subject = await tokenSubjectOfSession(tx, session.id, organizationChoice(organizationId));
+  if (!subject) throw new Error(`session ${session.id} vanished within its own transaction`);
+  return tokenForSubject(deps, subject, { session, azp, now, ...(fva ? { fva } : {}) });
 }

@@ -10,6 +10,18 @@ import { isTestEmail } from '../instance/test-mode.ts';
 import { chargeRecipients } from '../mail/send-limits.ts';
 import { organizationInvitationMail } from '../mail/templates.ts';
 import { roleName } from '../serializers/organization.ts';
+import {
+  countOpenInvitations,
+  expireOverdueInvitations,
+  findInvitationByTicketHash,
+  findInvitationOfOrganization,
+  inviterNameFields,
+  lockInvitation,
+  lockInvitationToUser,
+  memberEmailsAmong,
+  setInvitationStatus,
+  upsertPendingInvitation,
+} from '../store/invitations.ts';
 import { countMembers, findOrganization, insertMembership, membershipOf } from '../store/organizations.ts';
 import type { InvitationRow, InvitationStatus, OrganizationRow } from '../store/rows.ts';
 import { findUserByEmail } from '../store/users.ts';
@@ -33,13 +45,6 @@ const MAX_PAGE = 500;
 const MAX_OFFSET = 1_000_000_000;
 /** Tickets are 43 base64url characters; anything far longer is not one of ours. */
 const MAX_TICKET_LENGTH = 200;
-
-const COLUMNS = `id, organization_id, email_address, role, status, inviter_user_id, public_metadata,
-  private_metadata, expires_at, created_at, updated_at`;
-/** The same columns, with the status as callers must see it (`$1` is the current time). */
-const CURRENT_COLUMNS = `id, organization_id, email_address, role,
-  CASE WHEN status = 'pending' AND expires_at <= $1 THEN 'expired' ELSE status END AS status,
-  inviter_user_id, public_metadata, private_metadata, expires_at, created_at, updated_at`;
 
 export function currentStatus(inv: InvitationRow, now: Date): InvitationStatus {
   return inv.status === 'pending' && inv.expires_at.getTime() <= now.getTime() ? 'expired' : inv.status;
@@ -204,16 +209,7 @@ export async function createInvitations(
   const byEmail = new Map(valid.map((v) => [v.email, v]));
   const emails = [...byEmail.keys()];
 
-  const members = new Set(
-    (
-      await tx.query<{ email: string }>(
-        `SELECT lower(e.email_address) AS email FROM email_addresses e
-         JOIN organization_memberships m ON m.user_id = e.user_id
-         WHERE m.organization_id = $1 AND e.verified_at IS NOT NULL AND lower(e.email_address) = ANY($2)`,
-        [organization.id, emails],
-      )
-    ).map((r) => r.email),
-  );
+  const members = new Set(await memberEmailsAmong(tx, organization.id, emails));
   const member = emails.find((e) => members.has(e));
   if (member) throw errors.alreadyMemberEmail(member);
   await assertRoomFor(tx, organization, emails, now);
@@ -222,44 +218,24 @@ export async function createInvitations(
   await chargeRecipients(tx, deps.config.sendLimits, 'mail', mailed, now);
 
   // A pending invitation past its expiry is settled as expired, so the address gets a fresh one.
-  await tx.query(
-    `UPDATE organization_invitations SET status = 'expired', updated_at = $3
-     WHERE organization_id = $1 AND lower(email_address) = ANY($2) AND status = 'pending' AND expires_at <= $3`,
-    [organization.id, emails, now],
-  );
+  await expireOverdueInvitations(tx, organization.id, emails, now);
 
   const inviterNames = new Map<string, string | null>();
   const issued: IssuedInvitation[] = [];
   for (const v of byEmail.values()) {
     const ticket = randomToken(32);
-    const [row] = await tx.query<InvitationRow>(
-      `INSERT INTO organization_invitations (id, organization_id, email_address, role, status, ticket_hash,
-         inviter_user_id, public_metadata, private_metadata, expires_at, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, 'pending', $5, $6, COALESCE($7::jsonb, '{}'::jsonb), COALESCE($8::jsonb, '{}'::jsonb),
-         $9, $10, $10)
-       ON CONFLICT (organization_id, lower(email_address)) WHERE status = 'pending' DO UPDATE SET
-         role = EXCLUDED.role,
-         ticket_hash = EXCLUDED.ticket_hash,
-         inviter_user_id = COALESCE(EXCLUDED.inviter_user_id, organization_invitations.inviter_user_id),
-         public_metadata = COALESCE($7::jsonb, organization_invitations.public_metadata),
-         private_metadata = COALESCE($8::jsonb, organization_invitations.private_metadata),
-         expires_at = EXCLUDED.expires_at,
-         updated_at = EXCLUDED.updated_at
-       RETURNING ${COLUMNS}`,
-      [
-        newId('orginv'),
-        organization.id,
-        v.email,
-        v.role,
-        sha256(ticket),
-        v.inviterUserId,
-        v.publicMetadata === undefined ? null : JSON.stringify(v.publicMetadata),
-        v.privateMetadata === undefined ? null : JSON.stringify(v.privateMetadata),
-        new Date(now.getTime() + v.expiresInDays * DAY_MS),
-        now,
-      ],
-    );
-    const invitation = row!;
+    const invitation = await upsertPendingInvitation(tx, {
+      id: newId('orginv'),
+      organizationId: organization.id,
+      email: v.email,
+      role: v.role,
+      ticketHash: sha256(ticket),
+      inviterUserId: v.inviterUserId,
+      publicMetadata: v.publicMetadata,
+      privateMetadata: v.privateMetadata,
+      expiresAt: new Date(now.getTime() + v.expiresInDays * DAY_MS),
+      now,
+    });
     const url = ticketUrl(deps, ticket, v.redirectUrl);
     if (!(deps.config.mode === 'development' && isTestEmail(invitation.email_address))) {
       if (v.inviterUserId && !inviterNames.has(v.inviterUserId)) {
@@ -283,11 +259,7 @@ export async function createInvitations(
 }
 
 async function displayNameOf(tx: Queryable, userId: string): Promise<string | null> {
-  const [row] = await tx.query<{ first_name: string | null; last_name: string | null; email: string | null }>(
-    `SELECT u.first_name, u.last_name, e.email_address AS email FROM users u
-     LEFT JOIN email_addresses e ON e.id = u.primary_email_address_id WHERE u.id = $1`,
-    [userId],
-  );
+  const row = await inviterNameFields(tx, userId);
   if (!row) return null;
   const name = [row.first_name, row.last_name].filter(Boolean).join(' ');
   return name || row.email;
@@ -302,71 +274,14 @@ async function assertRoomFor(
 ): Promise<void> {
   const max = org.max_allowed_memberships;
   if (max <= 0) return;
-  const [row] = await tx.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM organization_invitations
-     WHERE organization_id = $1 AND status = 'pending' AND expires_at > $2 AND NOT (lower(email_address) = ANY($3))`,
-    [org.id, now, emails],
-  );
-  if ((await countMembers(tx, org.id)) + (row?.n ?? 0) + emails.length > max) {
+  const open = await countOpenInvitations(tx, org.id, now, emails);
+  if ((await countMembers(tx, org.id)) + open + emails.length > max) {
     throw errors.organizationMembershipQuotaExceeded(max);
   }
 }
 
 // ---------------------------------------------------------------------------------------------------------
 // Reading
-
-export interface InvitationPage {
-  data: InvitationRow[];
-  total: number;
-}
-
-export async function listOrganizationInvitations(
-  tx: Queryable,
-  organizationId: string,
-  statuses: InvitationStatus[] | null,
-  page: Page,
-  now: Date,
-): Promise<InvitationPage> {
-  return listWhere(tx, 'organization_id = $2', [organizationId], statuses, page, now);
-}
-
-/** Invitations to any verified address of the user, whichever organisation sent them. */
-export async function listUserInvitations(
-  tx: Queryable,
-  userId: string,
-  statuses: InvitationStatus[] | null,
-  page: Page,
-  now: Date,
-): Promise<InvitationPage> {
-  return listWhere(
-    tx,
-    `lower(email_address) IN (SELECT lower(email_address) FROM email_addresses
-                              WHERE user_id = $2 AND verified_at IS NOT NULL)`,
-    [userId],
-    statuses,
-    page,
-    now,
-  );
-}
-
-async function listWhere(
-  tx: Queryable,
-  where: string,
-  params: [string],
-  statuses: InvitationStatus[] | null,
-  page: Page,
-  now: Date,
-): Promise<InvitationPage> {
-  const sql = `SELECT * FROM (SELECT ${CURRENT_COLUMNS} FROM organization_invitations WHERE ${where}) inv
-               WHERE $3::text[] IS NULL OR status = ANY($3::text[])`;
-  const args = [now, ...params, statuses];
-  const data = await tx.query<InvitationRow>(
-    `${sql} ORDER BY created_at DESC, id DESC LIMIT ${page.limit} OFFSET ${page.offset}`,
-    args,
-  );
-  const [count] = await tx.query<{ n: number }>(`SELECT count(*)::int AS n FROM (${sql}) c`, args);
-  return { data, total: count?.n ?? 0 };
-}
 
 export async function findOrganizationInvitation(
   tx: Queryable,
@@ -375,10 +290,7 @@ export async function findOrganizationInvitation(
   now: Date,
   opts: { lock?: boolean } = {},
 ): Promise<InvitationRow | null> {
-  const [row] = await tx.query<InvitationRow>(
-    `SELECT ${COLUMNS} FROM organization_invitations WHERE id = $1 AND organization_id = $2${opts.lock ? ' FOR UPDATE' : ''}`,
-    [invitationId, organizationId],
-  );
+  const row = await findInvitationOfOrganization(tx, organizationId, invitationId, opts);
   return row ? current(row, now) : null;
 }
 
@@ -397,20 +309,7 @@ export async function revokeInvitation(
   if (!invitation) throw errors.notFound('organization invitation');
   assertMayManageRoles(actorRole, invitation.role);
   if (invitation.status !== 'pending') throw errors.organizationInvitationNotPending();
-  return setStatus(tx, invitation.id, 'revoked', now);
-}
-
-async function setStatus(
-  tx: Queryable,
-  id: string,
-  status: InvitationStatus,
-  now: Date,
-): Promise<InvitationRow> {
-  const [row] = await tx.query<InvitationRow>(
-    `UPDATE organization_invitations SET status = $2, updated_at = $3 WHERE id = $1 RETURNING ${COLUMNS}`,
-    [id, status, now],
-  );
-  return row!;
+  return setInvitationStatus(tx, invitation.id, 'revoked', now);
 }
 
 /**
@@ -432,7 +331,7 @@ export async function joinByInvitation(
     }
     await insertMembership(tx, { organizationId: organization.id, userId, role: invitation.role, now });
   }
-  return { invitation: await setStatus(tx, invitation.id, 'accepted', now), organization };
+  return { invitation: await setInvitationStatus(tx, invitation.id, 'accepted', now), organization };
 }
 
 /** `POST /me/organization_invitations/:id/accept`: only invitations to the user's verified addresses. */
@@ -442,13 +341,7 @@ export async function acceptInvitationAsUser(
   invitationId: string,
   now: Date,
 ): Promise<{ invitation: InvitationRow; organization: OrganizationRow }> {
-  const [row] = await tx.query<InvitationRow>(
-    `SELECT ${COLUMNS} FROM organization_invitations
-     WHERE id = $1 AND lower(email_address) IN (SELECT lower(email_address) FROM email_addresses
-                                                WHERE user_id = $2 AND verified_at IS NOT NULL)
-     FOR UPDATE`,
-    [invitationId, userId],
-  );
+  const row = await lockInvitationToUser(tx, invitationId, userId);
   if (!row) throw errors.notFound('organization invitation');
   if (currentStatus(row, now) !== 'pending') throw errors.organizationInvitationNotPending();
   return joinByInvitation(tx, row, userId, now);
@@ -465,10 +358,7 @@ export async function invitationByTicket(
   opts: { lock?: boolean } = {},
 ): Promise<InvitationRow | null> {
   if (!ticket || ticket.length > MAX_TICKET_LENGTH) return null;
-  const [row] = await tx.query<InvitationRow>(
-    `SELECT ${COLUMNS} FROM organization_invitations WHERE ticket_hash = $1${opts.lock ? ' FOR UPDATE' : ''}`,
-    [sha256(ticket)],
-  );
+  const row = await findInvitationByTicketHash(tx, sha256(ticket), opts);
   return row ? current(row, now) : null;
 }
 
@@ -487,10 +377,7 @@ export async function pendingInvitationById(
   invitationId: string,
   now: Date,
 ): Promise<InvitationRow | null> {
-  const [row] = await tx.query<InvitationRow>(
-    `SELECT ${COLUMNS} FROM organization_invitations WHERE id = $1 FOR UPDATE`,
-    [invitationId],
-  );
+  const row = await lockInvitation(tx, invitationId);
   return row && currentStatus(row, now) === 'pending' ? row : null;
 }
 

@@ -15,8 +15,9 @@ import {
   updateMembershipRole,
   type OrganizationCounts,
 } from '../store/organizations.ts';
-import type { MembershipRow, OrganizationRow, UserRow } from '../store/rows.ts';
-import { emailAddressesOf, findUserById } from '../store/users.ts';
+import type { MembershipRow, OrganizationRow } from '../store/rows.ts';
+import { pendSessionsWithoutOrganization } from '../store/user-sessions.ts';
+import { emailAddressesOf, findUserById, findUsersByIds } from '../store/users.ts';
 import { deepMerge } from '../util/deep-merge.ts';
 import { assertMayManageRoles } from './role-management.ts';
 import { ADMIN_ROLE, roleByKey } from './roles.ts';
@@ -154,11 +155,7 @@ export async function settleSessionsWithoutOrganization(
   now: Date,
 ): Promise<void> {
   if (!deps.config.forceOrganizationSelection || !userIds.length) return;
-  await tx.query(
-    `UPDATE sessions SET status = 'pending', updated_at = $2
-     WHERE user_id = ANY($1) AND status = 'active' AND last_active_organization_id IS NULL`,
-    [[...new Set(userIds)], now],
-  );
+  await pendSessionsWithoutOrganization(tx, [...new Set(userIds)], now);
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -172,7 +169,7 @@ export async function publicUserDataOf(
 ): Promise<Map<string, PublicUserData>> {
   const unique = [...new Set(userIds)];
   if (!unique.length) return new Map();
-  const users = await tx.query<UserRow>('SELECT * FROM users WHERE id = ANY($1)', [unique]);
+  const users = await findUsersByIds(tx, unique);
   const emails = await emailAddressesOf(tx, unique);
   return new Map(users.map((u) => [u.id, publicUserDataJSON(u, emails.get(u.id) ?? [], deps)]));
 }

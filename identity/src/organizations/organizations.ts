@@ -6,6 +6,8 @@ import {
   deleteOrganization as deleteOrganizationRow,
   insertMembership,
   insertOrganization,
+  lockOrganizationMetadata,
+  lockOrganizationSlugs,
   setOrganizationImage,
   slugTaken,
   updateOrganization as updateOrganizationRow,
@@ -13,6 +15,7 @@ import {
   type OrganizationImage,
 } from '../store/organizations.ts';
 import type { OrganizationRow, UserRow } from '../store/rows.ts';
+import { usersWithActiveOrganization } from '../store/user-sessions.ts';
 import { deepMerge } from '../util/deep-merge.ts';
 import { settleSessionsWithoutOrganization } from './memberships.ts';
 import { CREATOR_ROLE } from './roles.ts';
@@ -65,14 +68,6 @@ function trimSlug(slug: string, max: number): string {
   return slug.slice(0, max).replace(/-+$/, '');
 }
 
-/**
- * Slug uniqueness is decided under one transaction-scoped lock, so two organisations created at the
- * same time cannot both pick (or both be told they may take) the same slug.
- */
-async function lockSlugs(tx: Queryable): Promise<void> {
-  await tx.query(`SELECT pg_advisory_xact_lock(hashtext('identity:organization_slugs'))`);
-}
-
 /** `base`, or `base-2`, `base-3`, … whichever is free first (kept within the length limit). */
 async function uniqueSlug(tx: Queryable, base: string): Promise<string> {
   if (!(await slugTaken(tx, base))) return base;
@@ -112,7 +107,7 @@ export async function createOrganization(
   const name = validateName(input.name);
   const explicit = input.slug === undefined ? undefined : validateSlug(input.slug);
   if (input.maxAllowedMemberships !== undefined) validateMaxAllowedMemberships(input.maxAllowedMemberships);
-  await lockSlugs(tx);
+  await lockOrganizationSlugs(tx);
   let slug: string;
   if (explicit !== undefined) {
     if (await slugTaken(tx, explicit)) throw errors.organizationSlugTaken();
@@ -171,7 +166,7 @@ export async function updateOrganization(
   if (update.slug !== undefined) {
     const slug = validateSlug(update.slug);
     if (slug !== organization.slug) {
-      await lockSlugs(tx);
+      await lockOrganizationSlugs(tx);
       if (await slugTaken(tx, slug, organization.id)) throw errors.organizationSlugTaken();
       changes.slug = slug;
     }
@@ -196,10 +191,7 @@ export async function mergeOrganizationMetadata(
   patch: { publicMetadata?: Record<string, unknown>; privateMetadata?: Record<string, unknown> },
   now: Date,
 ): Promise<OrganizationRow> {
-  const [current] = await tx.query<Pick<OrganizationRow, 'public_metadata' | 'private_metadata'>>(
-    'SELECT public_metadata, private_metadata FROM organizations WHERE id = $1 FOR UPDATE',
-    [organizationId],
-  );
+  const current = await lockOrganizationMetadata(tx, organizationId);
   if (!current) throw errors.notFound('organization');
   const changes: OrganizationChanges = {};
   if (patch.publicMetadata)
@@ -220,17 +212,9 @@ export async function deleteOrganization(
   organization: OrganizationRow,
   now: Date,
 ): Promise<{ object: 'organization'; id: string; slug: string; deleted: true }> {
-  const affected = await tx.query<{ user_id: string }>(
-    'SELECT DISTINCT user_id FROM sessions WHERE last_active_organization_id = $1',
-    [organization.id],
-  );
+  const affected = await usersWithActiveOrganization(tx, organization.id);
   await deleteOrganizationRow(tx, organization.id);
-  await settleSessionsWithoutOrganization(
-    tx,
-    deps,
-    affected.map((r) => r.user_id),
-    now,
-  );
+  await settleSessionsWithoutOrganization(tx, deps, affected, now);
   return { object: 'organization', id: organization.id, slug: organization.slug, deleted: true };
 }
 

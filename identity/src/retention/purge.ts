@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/database.ts';
+import { deleteExpiredBatch } from '../store/retention.ts';
 import { RETENTION_RULES, type RetentionRule } from './rules.ts';
 
 /** Rows deleted per statement: each batch is its own short transaction, so no table is locked for long. */
@@ -20,14 +21,9 @@ export async function purgeExpired(
   for (const rule of rules) {
     let count = 0;
     for (let batch = 0; batch < PURGE_MAX_BATCHES; batch++) {
-      const rows = await db.query(
-        `DELETE FROM ${rule.table} WHERE ctid IN (
-           SELECT ctid FROM ${rule.table} WHERE ${rule.expired} LIMIT ${PURGE_BATCH_SIZE} FOR UPDATE SKIP LOCKED
-         ) RETURNING 1`,
-        [now],
-      );
-      count += rows.length;
-      if (rows.length < PURGE_BATCH_SIZE) break;
+      const deletedNow = await deleteExpiredBatch(db, rule, now, PURGE_BATCH_SIZE);
+      count += deletedNow;
+      if (deletedNow < PURGE_BATCH_SIZE) break;
     }
     deleted[rule.table] = count;
   }

@@ -1,5 +1,6 @@
 import type { Queryable } from '../db/database.ts';
 import { maskPhoneNumber } from '../phone-numbers/phone-number.ts';
+import { secondFactorColumnsOf, type SecondFactorColumns } from '../store/second-factors.ts';
 
 /** Which second factors a user can sign in with right now. */
 export interface SecondFactorState {
@@ -19,26 +20,6 @@ export interface SecondFactorPhone {
 
 export const NO_SECOND_FACTORS: SecondFactorState = { totp: false, backupCodes: false, phones: [] };
 
-/**
- * A user's second factors as columns of a query over users aliased `u` (u.id): `sf_totp`,
- * `sf_backup_codes`, `sf_phones`. Read back with `secondFactorStateOfRow`.
- */
-export const SECOND_FACTOR_COLUMNS = `
-  EXISTS (SELECT 1 FROM totp_secrets t WHERE t.user_id = u.id AND t.verified_at IS NOT NULL) AS sf_totp,
-  EXISTS (SELECT 1 FROM backup_codes b WHERE b.user_id = u.id AND b.used_at IS NULL) AS sf_backup_codes,
-  COALESCE((SELECT json_agg(json_build_object('id', p.id, 'phone_number', p.phone_number,
-                                              'default', p.default_second_factor)
-                            ORDER BY p.default_second_factor DESC, p.created_at, p.id)
-            FROM phone_numbers p
-            WHERE p.user_id = u.id AND p.reserved_for_second_factor AND p.verified_at IS NOT NULL),
-           '[]'::json) AS sf_phones`;
-
-export interface SecondFactorColumns {
-  sf_totp: boolean;
-  sf_backup_codes: boolean;
-  sf_phones: SecondFactorPhone[];
-}
-
 export function secondFactorStateOfRow(row: SecondFactorColumns): SecondFactorState {
   return { totp: row.sf_totp, backupCodes: row.sf_backup_codes, phones: row.sf_phones };
 }
@@ -48,10 +29,7 @@ export async function secondFactorStates(
   userIds: string[],
 ): Promise<Map<string, SecondFactorState>> {
   if (!userIds.length) return new Map();
-  const rows = await tx.query<{ id: string } & SecondFactorColumns>(
-    `SELECT u.id, ${SECOND_FACTOR_COLUMNS} FROM unnest($1::text[]) AS u(id)`,
-    [userIds],
-  );
+  const rows = await secondFactorColumnsOf(tx, userIds);
   return new Map(rows.map((r) => [r.id, secondFactorStateOfRow(r)]));
 }
 

@@ -12,7 +12,10 @@ export interface PublicUserData {
 }
 
 /** Absolute URL of an organisation's logo, versioned so a new upload is never served from cache. */
-export function organizationImageUrl(org: OrganizationRow, base: string): string {
+export function organizationImageUrl(
+  org: Pick<OrganizationRow, 'id' | 'image_type' | 'updated_at'>,
+  base: string,
+): string {
   return org.image_type ? `${base}/v1/images/organizations/${org.id}?v=${org.updated_at.getTime()}` : '';
 }
 

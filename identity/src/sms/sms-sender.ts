@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/database.ts';
-import { newId } from '../ids.ts';
+import { insertOutboxSms } from '../store/outbox.ts';
 
 export interface SmsMessage {
   /** E.164, e.g. +12015550123. */
@@ -34,10 +34,7 @@ export function outboxSmsSender(): SmsSender {
   return {
     kind: 'outbox',
     async send(db, message) {
-      await db.query(
-        `INSERT INTO outbox (id, channel, recipient, subject, text_body, html_body) VALUES ($1, 'sms', $2, NULL, $3, NULL)`,
-        [newId('msg'), message.to, message.text],
-      );
+      await insertOutboxSms(db, message);
     },
   };
 }

@@ -135,3 +135,13 @@ export async function sessionOfClientToken(
   );
   return row ?? null;
 }
+
+/** The client, locked for the request; null when it is gone. */
+export async function lockClientById(db: Queryable, id: string): Promise<ClientRow | null> {
+  const [row] = await db.query<ClientRow>(
+    `SELECT id, sign_in_id, sign_up_id, last_active_session_id, created_at, updated_at
+     FROM clients WHERE id = $1 FOR UPDATE`,
+    [id],
+  );
+  return row ?? null;
+}

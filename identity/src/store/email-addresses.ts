@@ -56,3 +56,50 @@ export async function markEmailVerified(
   );
   return row!;
 }
+
+/** One of the user's own addresses, read without a lock; another user's is as good as missing. */
+export async function findOwnEmailAddressUnlocked(
+  db: Queryable,
+  userId: string,
+  id: string,
+): Promise<EmailAddressRow | null> {
+  const [row] = await db.query<EmailAddressRow>(
+    'SELECT * FROM email_addresses WHERE id = $1 AND user_id = $2',
+    [id, userId],
+  );
+  return row ?? null;
+}
+
+/** Every address of the user, in no particular order. */
+export async function emailAddressesOfUser(db: Queryable, userId: string): Promise<EmailAddressRow[]> {
+  return db.query<EmailAddressRow>('SELECT * FROM email_addresses WHERE user_id = $1', [userId]);
+}
+
+/** The user's verified addresses but `exceptId`, oldest first. */
+export async function otherVerifiedEmailAddresses(
+  db: Queryable,
+  userId: string,
+  exceptId: string,
+): Promise<EmailAddressRow[]> {
+  return db.query<EmailAddressRow>(
+    `SELECT * FROM email_addresses WHERE user_id = $1 AND id <> $2 AND verified_at IS NOT NULL
+       ORDER BY created_at, id`,
+    [userId, exceptId],
+  );
+}
+
+export async function deleteEmailAddress(db: Queryable, id: string): Promise<void> {
+  await db.query('DELETE FROM email_addresses WHERE id = $1', [id]);
+}
+
+/** The new user's address was verified by an invitation's ticket. */
+export async function markEmailVerifiedByTicket(
+  db: Queryable,
+  userId: string,
+  email: string | null,
+): Promise<void> {
+  await db.query(
+    `UPDATE email_addresses SET verification_strategy = 'ticket' WHERE user_id = $1 AND lower(email_address) = lower($2)`,
+    [userId, email],
+  );
+}

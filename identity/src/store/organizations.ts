@@ -456,3 +456,23 @@ export async function organizationImage(
   if (!row?.image_data || !row.image_type) return null;
   return { data: Buffer.from(row.image_data), type: row.image_type };
 }
+
+/**
+ * Slug uniqueness is decided under one transaction-scoped lock, so two organisations created at the
+ * same time cannot both pick (or both be told they may take) the same slug.
+ */
+export async function lockOrganizationSlugs(tx: Queryable): Promise<void> {
+  await tx.query(`SELECT pg_advisory_xact_lock(hashtext('identity:organization_slugs'))`);
+}
+
+/** The organisation's metadata, its row locked so that concurrent merges do not lose each other's keys. */
+export async function lockOrganizationMetadata(
+  tx: Queryable,
+  organizationId: string,
+): Promise<Pick<OrganizationRow, 'public_metadata' | 'private_metadata'> | null> {
+  const [row] = await tx.query<Pick<OrganizationRow, 'public_metadata' | 'private_metadata'>>(
+    'SELECT public_metadata, private_metadata FROM organizations WHERE id = $1 FOR UPDATE',
+    [organizationId],
+  );
+  return row ?? null;
+}

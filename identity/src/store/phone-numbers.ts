@@ -125,3 +125,37 @@ export async function updatePhoneSecondFactor(
   );
   return row!;
 }
+
+/** `phoneId` becomes the default second factor among the user's reserved numbers, the others stop being it. */
+export async function makeDefaultSecondFactorPhone(
+  db: Queryable,
+  userId: string,
+  phoneId: string,
+  now: Date,
+): Promise<void> {
+  await db.query(
+    `UPDATE phone_numbers SET default_second_factor = (id = $2), updated_at = $3
+         WHERE user_id = $1 AND reserved_for_second_factor`,
+    [userId, phoneId, now],
+  );
+}
+
+/** When reserved numbers exist and none is the default second factor, the oldest becomes it. */
+export async function ensureDefaultSecondFactorPhone(
+  db: Queryable,
+  userId: string,
+  now: Date,
+): Promise<void> {
+  await db.query(
+    `UPDATE phone_numbers SET default_second_factor = true, updated_at = $2
+     WHERE id = (SELECT id FROM phone_numbers WHERE user_id = $1 AND reserved_for_second_factor
+                 ORDER BY created_at, id LIMIT 1)
+       AND NOT EXISTS (SELECT 1 FROM phone_numbers WHERE user_id = $1 AND reserved_for_second_factor
+                       AND default_second_factor)`,
+    [userId, now],
+  );
+}
+
+export async function deletePhoneNumber(db: Queryable, id: string): Promise<void> {
+  await db.query('DELETE FROM phone_numbers WHERE id = $1', [id]);
+}

@@ -63,7 +63,7 @@ export async function findClientSession(
   return row ?? null;
 }
 
-export function isSignedIn(session: SessionRow, now: Date): boolean {
+export function isSignedIn(session: Pick<SessionRow, 'status' | 'expire_at'>, now: Date): boolean {
   return SIGNED_IN.includes(session.status) && session.expire_at.getTime() > now.getTime();
 }
 
@@ -151,4 +151,58 @@ export async function setReverificationRequested(
     requested,
     now,
   ]);
+}
+
+/**
+ * Of the sessions `ids`, those that still exist (`exists`) and those locked here for the rest of the
+ * transaction (`locked`): rows another transaction holds are skipped, not waited for, so a batch of
+ * activity never waits on, nor deadlocks with, a request.
+ */
+export async function lockSessionsWithoutWaiting(
+  db: Queryable,
+  ids: string[],
+): Promise<{ exists: Set<string>; locked: Set<string> }> {
+  const exists = await db.query<{ id: string }>('SELECT id FROM sessions WHERE id = ANY($1)', [ids]);
+  const locked = await db.query<{ id: string }>(
+    'SELECT id FROM sessions WHERE id = ANY($1) ORDER BY id FOR UPDATE SKIP LOCKED',
+    [ids],
+  );
+  return { exists: new Set(exists.map((r) => r.id)), locked: new Set(locked.map((r) => r.id)) };
+}
+
+/**
+ * Moves sessions' `last_active_at` forward to the given times, never back. `updated_at` stays: clerk-js
+ * keys its token cache on it, and activity changes nothing a token says.
+ */
+export async function advanceSessionsLastActive(
+  db: Queryable,
+  activity: { sessionId: string; at: Date }[],
+): Promise<void> {
+  if (!activity.length) return;
+  await db.query(
+    `UPDATE sessions s SET last_active_at = v.at
+     FROM unnest($1::text[], $2::timestamptz[]) AS v(id, at)
+     WHERE s.id = v.id AND s.last_active_at < v.at`,
+    [activity.map((a) => a.sessionId), activity.map((a) => a.at)],
+  );
+}
+
+export async function findSessionById(db: Queryable, id: string): Promise<SessionRow | null> {
+  const [row] = await db.query<SessionRow>('SELECT * FROM sessions WHERE id = $1', [id]);
+  return row ?? null;
+}
+
+/** The session's active organisation and status (`setActive`), with its `updated_at` moved. */
+export async function setActiveOrganization(
+  db: Queryable,
+  sessionId: string,
+  organizationId: string | null,
+  status: SessionRow['status'],
+  now: Date,
+): Promise<SessionRow> {
+  const [row] = await db.query<SessionRow>(
+    `UPDATE sessions SET last_active_organization_id = $2, status = $3, updated_at = $4 WHERE id = $1 RETURNING *`,
+    [sessionId, organizationId, status, now],
+  );
+  return row!;
 }

@@ -174,3 +174,12 @@ export async function lockLockoutState(tx: Queryable, userId: string): Promise<L
   );
   return state ?? null;
 }
+
+export async function findUsersByIds(db: Queryable, ids: string[]): Promise<UserRow[]> {
+  return db.query<UserRow>('SELECT * FROM users WHERE id = ANY($1)', [ids]);
+}
+
+/** A factor proven again (re-verification): the account's run of failures starts over. */
+export async function clearFailedVerifications(db: Queryable, userId: string): Promise<void> {
+  await db.query('UPDATE users SET failed_verification_attempts = 0 WHERE id = $1', [userId]);
+}

@@ -53,3 +53,8 @@ export async function checkCode(
   ]);
   return { ok: true };
 }
+
+/** Codes of every subject that starts with `prefix` (matched with LIKE), spent or not. */
+export async function deleteCodesOfSubjectPrefix(db: Queryable, prefix: string): Promise<void> {
+  await db.query('DELETE FROM verification_codes WHERE subject LIKE $1', [`${prefix}%`]);
+}

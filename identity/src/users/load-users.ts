@@ -6,12 +6,8 @@ import { membershipsWithOrganizationsOfUsers } from '../store/organizations.ts';
 import type { EmailAddressRow, MembershipRow, OrganizationRow, UserRow } from '../store/rows.ts';
 import { emailAddressesOf } from '../store/users.ts';
 import { phoneNumbersOf, type PhoneNumberRow } from '../store/phone-numbers.ts';
-import {
-  SECOND_FACTOR_COLUMNS,
-  secondFactorStateOfRow,
-  type SecondFactorColumns,
-  type SecondFactorState,
-} from '../second-factors/second-factor-state.ts';
+import { secondFactorStateOfRow, type SecondFactorState } from '../second-factors/second-factor-state.ts';
+import { usersWithSecondFactorColumns } from '../store/second-factors.ts';
 
 export interface Owner {
   user: UserRow;
@@ -31,10 +27,7 @@ export async function loadUsers(tx: Queryable, ids: string[]): Promise<Map<strin
   const unique = [...new Set(ids)];
   if (!unique.length) return new Map();
   const [users, emails, phones, { memberships, organizations }] = await Promise.all([
-    tx.query<UserRow & SecondFactorColumns>(
-      `SELECT u.*, ${SECOND_FACTOR_COLUMNS} FROM users u WHERE u.id = ANY($1)`,
-      [unique],
-    ),
+    usersWithSecondFactorColumns(tx, unique),
     emailAddressesOf(tx, unique),
     phoneNumbersOf(tx, unique),
     membershipsWithOrganizationsOfUsers(tx, unique),

@@ -1,4 +1,3 @@
-import type { Queryable } from '../db/database.ts';
 import { errors } from '../errors.ts';
 import { USERNAME_MAX_LENGTH, USERNAME_MIN_LENGTH } from '../instance/environment.ts';
 
@@ -17,19 +16,6 @@ export function validateUsername(raw: string, param = 'username'): string {
   }
   if (!USERNAME_PATTERN.test(username)) throw errors.usernameInvalidCharacter(param);
   return username;
-}
-
-/** Whether another user (not `exceptUserId`) already has this username. */
-export async function usernameTaken(
-  db: Queryable,
-  username: string,
-  exceptUserId: string | null = null,
-): Promise<boolean> {
-  const rows = await db.query(
-    'SELECT 1 FROM users WHERE lower(username) = lower($1) AND ($2::text IS NULL OR id <> $2)',
-    [username, exceptUserId],
-  );
-  return rows.length > 0;
 }
 
 /** A sign-in identifier names a username when it is not an email address. */

@@ -4,6 +4,7 @@ import { identityConfigFromEnv, type IdentityConfig } from '../../src/config.ts'
 import type { Database } from '../../src/db/database.ts';
 import { createIdentity, type Identity } from '../../src/identity.ts';
 import { clerkFrameworkErrors } from '../../src/http/framework-errors.ts';
+import { DEFAULT_SEND_LIMITS, type SendLimitSettings } from '../../src/mail/send-limits.ts';
 import { fastifyTrustProxy } from '../../src/http/trusted-proxies.ts';
 import type { Backend, Store } from './backends.ts';
 
@@ -57,6 +58,16 @@ export interface HarnessOptions {
   /** Receives each line the app logs (JSON), for tests of what is logged; without it nothing is. */
   logs?: string[];
 }
+
+/**
+ * The per-recipient sending limits raised out of the way, for a test that mails one address far more often
+ * than a person would (the limits themselves are send-limits.test.ts's subject).
+ */
+export const RAISED_SEND_LIMITS: SendLimitSettings = {
+  ...DEFAULT_SEND_LIMITS,
+  perRecipientPer10Minutes: 1000,
+  perRecipientPerDay: 1000,
+};
 
 export function testConfig(overrides: Partial<IdentityConfig> = {}): IdentityConfig {
   return identityConfigFromEnv(
@@ -178,7 +189,11 @@ export class Harness {
     this.closed = true;
     await this.app.close();
     if (this.ownsDatabase) await this.identity.close();
-    else await this.identity.retention.stop();
+    else {
+      await this.identity.retention.stop();
+      this.identity.settings.stop();
+      await this.identity.deps.activity.stop();
+    }
     if (this.ownsStore) await this.store.dispose();
   }
 }

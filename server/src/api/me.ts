@@ -1,5 +1,6 @@
 import { meSchema, type ImpersonationActor } from '@app/contract';
 import type { FastifyInstance } from 'fastify';
+import type { SessionProfile } from '../auth/authenticate.ts';
 import { answerWith } from './contract-io.ts';
 import type { ApiDeps, BackendApi } from './deps.ts';
 import { isBackendNotFound } from './errors.ts';
@@ -8,12 +9,16 @@ import { authOf, requireAuth } from './require-auth.ts';
 /**
  * GET /api/me — who the verified session token says the caller is, and in which organisation; `actor`
  * is who impersonates them (from the token's `act` claim), or null.
+ *
+ * The user's name and address come from the token too (its `email`, `first_name` and `last_name`
+ * claims, docs/session-token-claims.md): no call to anyone. A token without them (hosted Clerk whose
+ * session-token template lacks them) makes it ask the Backend API, as does an impersonation's actor.
  */
 export function registerMeRoute(api: FastifyInstance, deps: ApiDeps) {
   api.get('/me', { preHandler: requireAuth(deps) }, async (req) => {
-    const { userId, sessionId, orgId, orgSlug, orgRole, orgPermissions, actorId } = authOf(req);
+    const { userId, sessionId, orgId, orgSlug, orgRole, orgPermissions, actorId, profile } = authOf(req);
     const [user, actor] = await Promise.all([
-      deps.clerk.users.getUser(userId),
+      profile ?? profileFromBackend(deps.clerk, userId),
       actorId ? actorSummary(deps.clerk, actorId) : null,
     ]);
     return answerWith(meSchema, {
@@ -23,15 +28,19 @@ export function registerMeRoute(api: FastifyInstance, deps: ApiDeps) {
       orgSlug,
       orgRole,
       orgPermissions,
-      user: {
-        id: user.id,
-        firstName: user.firstName,
-        lastName: user.lastName,
-        primaryEmailAddress: user.primaryEmailAddress?.emailAddress ?? null,
-      },
+      user: { id: userId, ...user },
       actor,
     });
   });
+}
+
+async function profileFromBackend(clerk: BackendApi, userId: string): Promise<SessionProfile> {
+  const user = await clerk.users.getUser(userId);
+  return {
+    firstName: user.firstName,
+    lastName: user.lastName,
+    primaryEmailAddress: user.primaryEmailAddress?.emailAddress ?? null,
+  };
 }
 
 /**

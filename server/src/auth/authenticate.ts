@@ -1,5 +1,11 @@
 import { createClerkClient, type ClerkClient } from '@clerk/backend';
+import { verifyJwt } from '@clerk/backend/jwt';
+import { __experimental_JWTPayloadToAuthObjectProperties as authPropertiesOf } from '@clerk/shared/jwtPayloadParser';
 import type { FastifyRequest } from 'fastify';
+import { JwksKeys, PemKey, type JwksTiming, type SessionTokenKeys } from './session-token-keys.ts';
+
+/** A verified token's claims, as @clerk/backend returns them. */
+type JwtPayload = Awaited<ReturnType<typeof verifyJwt>>;
 
 export interface AuthContext {
   userId: string;
@@ -16,6 +22,18 @@ export interface AuthContext {
    * absent) when the user acts for themselves.
    */
   actorId?: string | null;
+  /**
+   * The user's name and primary address from the token's custom claims (`first_name`, `last_name`,
+   * `email`: the instance's session-token template); null when the token does not carry all three.
+   */
+  profile?: SessionProfile | null;
+}
+
+/** What the session-token template puts in every token about its user. */
+export interface SessionProfile {
+  firstName: string | null;
+  lastName: string | null;
+  primaryEmailAddress: string | null;
 }
 
 export type AuthResult = { ok: true; auth: AuthContext } | { ok: false; reason: string };
@@ -25,41 +43,59 @@ export interface RequestAuthenticator {
   authenticate(req: FastifyRequest): Promise<AuthResult>;
 }
 
+export interface AuthenticatorOptions {
+  publishableKey: string;
+  secretKey: string;
+  apiUrl?: string;
+  /** The instance's PEM public key (hosted Clerk's `CLERK_JWT_KEY`): the JWKS is then never fetched. */
+  jwtKey?: string | null;
+  /** The origins a token's `azp` may name; empty: any. */
+  authorizedParties: string[];
+  jwksTiming?: JwksTiming;
+}
+
 /**
- * Verifies the `Authorization: Bearer <session token>` of a product API call with @clerk/backend,
- * exactly as against hosted Clerk (JWKS fetched from the Backend API with the secret key).
+ * Verifies the `Authorization: Bearer <session token>` of a product API call with @clerk/backend, the same
+ * way against hosted Clerk and the embedded provider, with no network call on the way: the instance's
+ * keys are held (`jwtKey`, or the JWKS fetched with the secret key and kept, see session-token-keys.ts)
+ * and @clerk/backend's `verifyJwt` checks the token against them: RS256 signature, `exp`/`nbf`/`iat`
+ * with its 5 s clock skew, `azp` among the authorized parties, `sub`.
+ *
+ * This is what `authenticateRequest` does for a token in the Authorization header, without the rest of
+ * it: a Request built per call, its cookies and handshake parameters parsed (a header token is never
+ * refreshed nor handshaken: only cookie sessions on document requests are), and `toAuth()`, which builds
+ * a Backend API client per request. A pending session (`sts`) is refused, as `toAuth()` treats it.
  */
 export class Authenticator implements RequestAuthenticator {
   readonly clerk: ClerkClient;
+  private readonly keys: SessionTokenKeys;
+  private readonly authorizedParties: string[] | undefined;
 
-  constructor(
-    private readonly opts: {
-      publishableKey: string;
-      secretKey: string;
-      apiUrl?: string;
-      authorizedParties: string[];
-    },
-  ) {
+  constructor(opts: AuthenticatorOptions) {
     this.clerk = createClerkClient({
       publishableKey: opts.publishableKey,
       secretKey: opts.secretKey,
       apiUrl: opts.apiUrl,
     });
+    this.keys = opts.jwtKey
+      ? new PemKey(opts.jwtKey)
+      : new JwksKeys(() => this.clerk.jwks.getJwks(), opts.jwksTiming);
+    this.authorizedParties = opts.authorizedParties.length ? opts.authorizedParties : undefined;
   }
 
   async authenticate(req: FastifyRequest): Promise<AuthResult> {
     const header = req.headers.authorization;
     if (!header?.startsWith('Bearer ') || header.length <= 7)
       return { ok: false, reason: 'Missing bearer session token.' };
-    const request = new Request(`http://internal${req.url}`, { headers: { authorization: header } });
-    const state = await this.clerk.authenticateRequest(request, {
-      acceptsToken: 'session_token',
-      authorizedParties: this.opts.authorizedParties.length ? this.opts.authorizedParties : undefined,
-    });
-    if (!state.isAuthenticated)
-      return { ok: false, reason: state.message || 'Invalid or expired session token.' };
-    const auth = state.toAuth();
-    if (!auth.userId || !auth.sessionId) return { ok: false, reason: 'Session is not active.' };
+    let claims: JwtPayload;
+    try {
+      claims = await this.verify(header.slice(7));
+    } catch (err) {
+      return { ok: false, reason: (err as Error)?.message || 'Invalid or expired session token.' };
+    }
+    const auth = authPropertiesOf(claims);
+    if (!auth.userId || !auth.sessionId || auth.sessionStatus === 'pending')
+      return { ok: false, reason: 'Session is not active.' };
     // The organisation claims are only ever read from the verified token: never from the request.
     return {
       ok: true,
@@ -71,7 +107,48 @@ export class Authenticator implements RequestAuthenticator {
         orgRole: auth.orgId ? (auth.orgRole ?? null) : null,
         orgPermissions: auth.orgId ? (auth.orgPermissions ?? []) : [],
         actorId: typeof auth.actor?.sub === 'string' ? auth.actor.sub : null,
+        profile: profileOf(claims),
       },
     };
   }
+
+  private async verify(token: string): Promise<JwtPayload> {
+    const kid = kidOf(token);
+    const key = await this.keys.keyFor(kid);
+    if (!key) {
+      // @clerk/backend's words for the same refusal (JWKKidMismatch).
+      throw new Error(
+        `Unable to find a signing key in JWKS that matches the kid='${kid}' of the provided session token.`,
+      );
+    }
+    return verifyJwt(token, { key, authorizedParties: this.authorizedParties });
+  }
+}
+
+/** The `kid` of the token's header; a token that is not three base64url JSON parts is refused here. */
+function kidOf(token: string): string | undefined {
+  const parts = token.split('.');
+  let header: unknown;
+  try {
+    header = parts.length === 3 ? JSON.parse(Buffer.from(parts[0]!, 'base64url').toString('utf8')) : null;
+  } catch {
+    header = null;
+  }
+  if (!header || typeof header !== 'object')
+    throw new Error('Invalid JWT form. A JWT consists of three parts separated by dots.');
+  const { kid } = header as { kid?: unknown };
+  return typeof kid === 'string' ? kid : undefined;
+}
+
+const nameOrNull = (value: unknown): value is string | null => value === null || typeof value === 'string';
+
+/**
+ * `email`, `first_name` and `last_name` as the session-token template puts them (a user without one
+ * gets null). All three or none: a token without them (hosted Clerk without the template) makes the
+ * product ask the Backend API instead.
+ */
+function profileOf(claims: JwtPayload): SessionProfile | null {
+  const { email, first_name: firstName, last_name: lastName } = claims as Record<string, unknown>;
+  if (!nameOrNull(email) || !nameOrNull(firstName) || !nameOrNull(lastName)) return null;
+  return { firstName: firstName || null, lastName: lastName || null, primaryEmailAddress: email || null };
 }

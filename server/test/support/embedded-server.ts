@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -43,7 +43,10 @@ export async function startEmbeddedServer(
 ): Promise<EmbeddedServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'server-test-'));
   // A placeholder web app: these tests speak HTTP only, and `npm run test:unit` runs before the web build.
-  writeFileSync(join(dataDir, 'index.html'), '<!doctype html><title>test</title>');
+  // In a folder of its own: the server serves (and holds in memory) every file of WEB_DIST.
+  const webDist = join(dataDir, 'web');
+  mkdirSync(webDist);
+  writeFileSync(join(webDist, 'index.html'), '<!doctype html><title>test</title>');
   const schema = `test_${randomBytes(6).toString('hex')}`;
   // The product's own tables: in a fresh schema of their own on PostgreSQL, else in DATA_DIR/product.
   const productSchema = `${schema}_product`;
@@ -57,7 +60,7 @@ export async function startEmbeddedServer(
     PORT: String(port),
     HOST: '127.0.0.1',
     PUBLIC_URL: origin,
-    WEB_DIST: dataDir,
+    WEB_DIST: webDist,
     IDENTITY_MODE: 'development',
     ...(opts.databaseUrl ? { DATABASE_URL: opts.databaseUrl, PRODUCT_DATABASE_SCHEMA: productSchema } : {}),
     ...opts.env,

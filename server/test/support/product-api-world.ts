@@ -1,11 +1,13 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import { createClerkClient, type ClerkClient } from '@clerk/backend';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { SignJWT } from 'jose';
 import { BAPI_PATH } from '../../src/app.ts';
 import { registerProductApi } from '../../src/api/product-api.ts';
 import type { ApiDeps } from '../../src/api/deps.ts';
-import { Authenticator } from '../../src/auth/authenticate.ts';
+import { Authenticator, type AuthenticatorOptions } from '../../src/auth/authenticate.ts';
 import { sessionToken, signUpUser, type ApiBody, type EmbeddedServer, type User } from './embedded-server.ts';
 
 /**
@@ -92,6 +94,8 @@ export async function storedOrganization(
 export async function productApiOn(
   server: EmbeddedServer,
   extend: (api: FastifyInstance, deps: ApiDeps) => void = () => {},
+  /** Authenticator options besides the instance's keys and URL (hosted mode's `jwtKey`, JWKS timing). */
+  authOptions: Pick<AuthenticatorOptions, 'jwtKey' | 'jwksTiming'> = {},
 ): Promise<{ app: FastifyInstance; call: Call }> {
   const identity = server.app.identity;
   assert.ok(identity, 'the embedded provider runs');
@@ -100,6 +104,7 @@ export async function productApiOn(
     secretKey: identity.secretKey,
     apiUrl: `${server.origin}${BAPI_PATH}`,
     authorizedParties: [server.origin],
+    ...authOptions,
   });
   const deps: ApiDeps = {
     authenticate: (req) => authenticator.authenticate(req),
@@ -139,3 +144,38 @@ export type Call = (
 ) => Promise<{ status: number; headers: Record<string, unknown>; body: ApiBody }>;
 
 export { sessionToken };
+
+/**
+ * The claims of a genuine session token changed, signed again with the instance's own signing key: a
+ * token the instance itself could have minted (as a session-token template changes what it mints), the
+ * way to give the product API tokens with or without the profile claims whatever the provider puts.
+ */
+export async function resignedToken(
+  server: EmbeddedServer,
+  genuine: string,
+  change: (claims: Record<string, unknown>) => void,
+): Promise<string> {
+  const identity = server.app.identity;
+  assert.ok(identity, 'the embedded provider runs');
+  const claims = JSON.parse(Buffer.from(genuine.split('.')[1]!, 'base64url').toString('utf8'));
+  change(claims);
+  const { kid, privateKey } = identity.deps.signingKey;
+  return new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid, typ: 'JWT' }).sign(privateKey);
+}
+
+/** The session-token template's claims about the user (docs/session-token-claims.md). */
+export const PROFILE_CLAIMS = ['email', 'first_name', 'last_name'] as const;
+
+/**
+ * Every request that reaches the embedded Backend API over HTTP (what @clerk/backend sends: the JWKS, users),
+ * counted on the server's socket as it arrives: the real traffic, whoever sends it.
+ */
+export function backendApiRequests(server: EmbeddedServer): { paths: string[]; stop(): void } {
+  const paths: string[] = [];
+  const listener = (req: IncomingMessage) => {
+    const path = (req.url ?? '').split('?')[0]!;
+    if (path === BAPI_PATH || path.startsWith(`${BAPI_PATH}/`)) paths.push(`${req.method} ${path}`);
+  };
+  server.app.fastify.server.on('request', listener);
+  return { paths, stop: () => server.app.fastify.server.off('request', listener) };
+}

@@ -3,6 +3,7 @@ import { createBrowserRouter } from 'react-router';
 import { RequireSignedIn } from '../features/auth/RequireSignedIn.tsx';
 import { modulePath, MODULES } from '../features/modules/modules.ts';
 import { AppLayout } from './AppLayout.tsx';
+import { preloadPageOf } from './lazy-page.tsx';
 import { IDENTITY_ROUTE, SIGNED_IN_ROUTE } from './navigation/route-access.ts';
 import { ClerkProviderWithRouter } from './ClerkProviderWithRouter.tsx';
 import {
@@ -75,3 +76,6 @@ export const router = createBrowserRouter([
     ],
   },
 ]);
+
+// The page of the address the app opens on, requested now (see preloadPageOf).
+for (const match of router.state.matches) preloadPageOf(match.route.element);

@@ -3,13 +3,13 @@ import { errors } from '../../errors.ts';
 import {
   createInvitations,
   findOrganizationInvitation,
-  listOrganizationInvitations,
   pageOf,
   revokeInvitation,
   statusFilterOf,
   type InvitationRequest,
 } from '../../organizations/invitations.ts';
 import { invitationJSON } from '../../serializers/organization.ts';
+import { listOrganizationInvitations } from '../../store/invitations.ts';
 import { findOrganization } from '../../store/organizations.ts';
 import type { InvitationRow, OrganizationRow } from '../../store/rows.ts';
 import { findUserById } from '../../store/users.ts';

@@ -6,6 +6,8 @@ import type { FapiContext, FapiRoute } from '../context.ts';
 export const getClientRoute: FapiRoute = {
   method: 'GET',
   path: '/client',
+  // Every page load asks for it: no transaction, and the client row is read once.
+  readOnly: true,
   async handler(ctx) {
     return ctx.client ? { clientAsResponse: true } : { response: null };
   },

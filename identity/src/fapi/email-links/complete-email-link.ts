@@ -1,13 +1,13 @@
-import type { EmailLinkRow } from '../../email-links/email-link-store.ts';
-import { consumeEmailLink } from '../../email-links/email-link-store.ts';
+import type { EmailLinkRow } from '../../store/email-links.ts';
+import { consumeEmailLink } from '../../store/email-links.ts';
 import type { ClientRow, VerificationState } from '../../store/rows.ts';
 import { sessionBlocker } from '../../sessions/may-open-session.ts';
 import { emailAddressesOf, emailAddressTaken, findUserById, lockedForSeconds } from '../../store/users.ts';
 import type { FapiContext } from '../context.ts';
 import { firstFactorVerified } from '../sign-ins/first-factor-verified.ts';
-import { findClientSignIn, updateSignIn } from '../sign-ins/sign-in-store.ts';
+import { findClientSignIn, updateSignIn } from '../../store/sign-ins.ts';
 import { completeIfReady } from '../sign-ups/complete-sign-up.ts';
-import { findClientSignUp, updateSignUp } from '../sign-ups/sign-up-store.ts';
+import { findClientSignUp, updateSignUp } from '../../store/sign-ups.ts';
 
 /** Where the link was opened: that browser's client id, which clerk-js compares with its own. */
 export interface Landing {

@@ -1,5 +1,5 @@
 import { errors } from '../../errors.ts';
-import { issueEmailLink, type EmailLinkPurpose } from '../../email-links/email-link-store.ts';
+import { issueEmailLink, type EmailLinkPurpose } from '../../store/email-links.ts';
 import { isAllowedRedirect } from '../../http/redirects.ts';
 import { chargeRecipients } from '../../mail/send-limits.ts';
 import { emailLinkMail } from '../../mail/templates.ts';

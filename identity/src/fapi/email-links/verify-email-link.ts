@@ -1,4 +1,5 @@
-import { consumeEmailLink, findEmailLink, type EmailLinkRow } from '../../email-links/email-link-store.ts';
+import { consumeEmailLink, findEmailLink, type EmailLinkRow } from '../../store/email-links.ts';
+import { lockClientById } from '../../store/clients.ts';
 import type { ClientRow } from '../../store/rows.ts';
 import type { FapiContext, FapiRoute } from '../context.ts';
 import { completeSignInLink, completeSignUpLink, expireLinkVerification } from './complete-email-link.ts';
@@ -24,7 +25,7 @@ export const verifyEmailLinkRoute: FapiRoute = {
     const named = await findEmailLink(ctx.tx, token, pepper);
     if (!named) return { redirect: landingUrl(fallbackUrl(ctx), 'failed') };
     // Locks in the order every write takes them: the attempt's client first, then the link and the attempt.
-    const client = await lockedClient(ctx, named.client_id);
+    const client = await lockClientById(ctx.tx, named.client_id);
     const link = client ? await findEmailLink(ctx.tx, token, pepper, { lock: true }) : null;
     if (!client || !link) return { redirect: landingUrl(fallbackUrl(ctx), 'failed') };
     const { outcome, createdSessionId } = await verify(ctx, link, client);
@@ -57,15 +58,6 @@ async function verify(
       : await completeSignUpLink(origin, link, landing);
   if (!done) return { outcome: 'failed' };
   return { outcome: 'verified', createdSessionId: done.createdSessionId };
-}
-
-async function lockedClient(ctx: FapiContext, id: string): Promise<ClientRow | null> {
-  const [row] = await ctx.tx.query<ClientRow>(
-    `SELECT id, sign_in_id, sign_up_id, last_active_session_id, created_at, updated_at
-     FROM clients WHERE id = $1 FOR UPDATE`,
-    [id],
-  );
-  return row ?? null;
 }
 
 /** The product's sign-in page at clerk-js's email-link route (hash routing, as `<SignIn/>` is mounted). */

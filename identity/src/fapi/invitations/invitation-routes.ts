@@ -4,13 +4,12 @@ import { chargeSends, invitationRules } from '../../mail/send-limits.ts';
 import {
   acceptInvitationAsUser,
   createInvitations,
-  listOrganizationInvitations,
-  listUserInvitations,
   pageOf,
   revokeInvitation,
   statusFilterOf,
 } from '../../organizations/invitations.ts';
 import { invitationJSON, userInvitationJSON } from '../../serializers/organization.ts';
+import { listOrganizationInvitations, listUserInvitations } from '../../store/invitations.ts';
 import { organizationsByIds } from '../../store/organizations.ts';
 import type { FapiContext, FapiRoute } from '../context.ts';
 import { field, type FormBody } from '../form.ts';

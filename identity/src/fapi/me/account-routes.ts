@@ -10,6 +10,8 @@ import {
 } from '../../reverification/require-reverification.ts';
 import { factorVerificationAgeOf } from '../../reverification/factor-age.ts';
 import { isSignedIn } from '../../store/sessions.ts';
+import { deleteUser, replacePassword } from '../../store/user-profile.ts';
+import { revokeOtherSessionsOfUser } from '../../store/user-sessions.ts';
 import {
   acceptNewPassword,
   checkPassword,
@@ -60,18 +62,9 @@ export const changePasswordRoute: FapiRoute = refusedToActors({
       }
     }
     const passwordHash = await acceptNewPassword(ctx.prepared, newPassword, ctx.deps, 'new_password');
-    await ctx.tx.query(
-      // A new password also answers an operator's demand for one.
-      `UPDATE users SET password_hash = $2, password_updated_at = $3, password_reset_required = false,
-         updated_at = $3 WHERE id = $1`,
-      [user.id, passwordHash, ctx.now],
-    );
+    await replacePassword(ctx.tx, user.id, passwordHash, ctx.now);
     if (booleanField(ctx.body, 'sign_out_of_other_sessions')) {
-      await ctx.tx.query(
-        `UPDATE sessions SET status = 'revoked', updated_at = $3
-         WHERE user_id = $1 AND id <> $2 AND status IN ('active', 'pending')`,
-        [user.id, session.id, ctx.now],
-      );
+      await revokeOtherSessionsOfUser(ctx.tx, user.id, session.id, ctx.now);
     }
     return meResponse(ctx, user.id);
   },
@@ -87,7 +80,7 @@ export const deleteMeRoute: FapiRoute = refusedToActors({
     if (!ctx.deps.config.deleteSelfEnabled || !user.delete_self_enabled) throw errors.deleteSelfNotAllowed();
     await requireReverification(ctx, session);
     // Sessions, emails and attempts go with the user (ON DELETE CASCADE).
-    await ctx.tx.query('DELETE FROM users WHERE id = $1', [user.id]);
+    await deleteUser(ctx.tx, user.id);
     await updateClient(ctx.tx, ctx.client!.id, { last_active_session_id: null }, ctx.now);
     ctx.signInStateChanged();
     ctx.rotateClientCredential(ctx.client!.id);

@@ -1,5 +1,6 @@
 import { errors } from '../../errors.ts';
 import { emailAddressesOf, findUserById, recordFailedVerification } from '../../store/users.ts';
+import { removePassword } from '../../store/user-profile.ts';
 import type { FapiRoute } from '../context.ts';
 import { rawField } from '../form.ts';
 import { currentSession } from './me-session.ts';
@@ -48,10 +49,7 @@ export const removePasswordRoute: FapiRoute = refusedToActors({
         'Verify an email address first: without a password, you sign in with a code sent to it.',
       );
     }
-    await ctx.tx.query(
-      'UPDATE users SET password_hash = NULL, password_updated_at = $2, updated_at = $2 WHERE id = $1',
-      [user.id, ctx.now],
-    );
+    await removePassword(ctx.tx, user.id, ctx.now);
     return meResponse(ctx, user.id);
   },
 });

@@ -1,6 +1,7 @@
 import { errors } from '../../errors.ts';
-import type { EmailAddressRow } from '../../store/rows.ts';
-import { usernameTaken, validateUsername } from '../../users/usernames.ts';
+import { findOwnEmailAddressUnlocked } from '../../store/email-addresses.ts';
+import { updateProfile, usernameTaken, type ProfileChanges } from '../../store/user-profile.ts';
+import { validateUsername } from '../../users/usernames.ts';
 import type { FapiRoute } from '../context.ts';
 import { field, has, jsonObjectField } from '../form.ts';
 import { parseSignUpInput } from '../sign-ups/validate.ts';
@@ -40,19 +41,14 @@ export const updateMeRoute: FapiRoute = refusedToActors(
       );
       if (other) throw errors.paramValueInvalid(other, `${other} cannot be changed here.`);
 
-      const sets: string[] = [];
-      const values: unknown[] = [userId, ctx.now];
-      const set = (column: string, value: unknown) => {
-        values.push(value);
-        sets.push(`${column} = $${values.length}`);
-      };
+      const changes: ProfileChanges = {};
 
       const names = parseSignUpInput(
         { first_name: ctx.body.first_name, last_name: ctx.body.last_name },
         ctx.deps.config.passwordPolicy,
       );
-      if (has(ctx.body, 'first_name')) set('first_name', names.firstName ?? null);
-      if (has(ctx.body, 'last_name')) set('last_name', names.lastName ?? null);
+      if (has(ctx.body, 'first_name')) changes.first_name = names.firstName ?? null;
+      if (has(ctx.body, 'last_name')) changes.last_name = names.lastName ?? null;
 
       if (has(ctx.body, 'username')) {
         // The username is optional on this instance: an empty value removes it.
@@ -60,15 +56,12 @@ export const updateMeRoute: FapiRoute = refusedToActors(
         const username = raw === undefined ? null : validateUsername(raw);
         if (username && (await usernameTaken(ctx.tx, username, userId)))
           throw errors.identifierExists('username');
-        set('username', username);
+        changes.username = username;
       }
 
       const primaryId = field(ctx.body, 'primary_email_address_id');
       if (primaryId !== undefined) {
-        const [email] = await ctx.tx.query<EmailAddressRow>(
-          'SELECT * FROM email_addresses WHERE id = $1 AND user_id = $2',
-          [primaryId, userId],
-        );
+        const email = await findOwnEmailAddressUnlocked(ctx.tx, userId, primaryId);
         if (!email) {
           throw errors.paramValueInvalid(
             'primary_email_address_id',
@@ -81,26 +74,23 @@ export const updateMeRoute: FapiRoute = refusedToActors(
             'Verify this email address before making it primary.',
           );
         }
-        set('primary_email_address_id', email.id);
+        changes.primary_email_address_id = email.id;
       }
 
       const primaryPhoneId = field(ctx.body, 'primary_phone_number_id');
       if (primaryPhoneId !== undefined) {
-        set('primary_phone_number_id', await primaryPhoneNumberFor(ctx.tx, userId, primaryPhoneId));
+        changes.primary_phone_number_id = await primaryPhoneNumberFor(ctx.tx, userId, primaryPhoneId);
       }
 
       const unsafeMetadata = jsonObjectField(ctx.body, 'unsafe_metadata');
-      if (unsafeMetadata !== undefined) set('unsafe_metadata', JSON.stringify(unsafeMetadata));
+      if (unsafeMetadata !== undefined) changes.unsafe_metadata = unsafeMetadata;
 
-      if (sets.length) {
-        await ctx.tx
-          .query(`UPDATE users SET ${[...sets, 'updated_at = $2'].join(', ')} WHERE id = $1`, values)
-          .catch((err: unknown) => {
-            // Two users taking one username at the same moment: the unique index decides.
-            if ((err as { code?: string }).code === UNIQUE_VIOLATION)
-              throw errors.identifierExists('username');
-            throw err;
-          });
+      if (Object.keys(changes).length) {
+        await updateProfile(ctx.tx, userId, changes, ctx.now).catch((err: unknown) => {
+          // Two users taking one username at the same moment: the unique index decides.
+          if ((err as { code?: string }).code === UNIQUE_VIOLATION) throw errors.identifierExists('username');
+          throw err;
+        });
       }
       return meResponse(ctx, userId);
     },

@@ -2,7 +2,7 @@ import { errors } from '../../errors.ts';
 import { organizationClaims } from '../../organizations/active-organization.ts';
 import { updateClient } from '../../store/clients.ts';
 import type { SessionRow } from '../../store/rows.ts';
-import { touchSession } from '../../store/sessions.ts';
+import { setActiveOrganization, touchSession } from '../../store/sessions.ts';
 import { recordSessionActivity } from '../../store/session-activities.ts';
 import type { FapiRoute } from '../context.ts';
 import { field, has } from '../form.ts';
@@ -30,10 +30,7 @@ export const touchSessionRoute: FapiRoute = {
       const status: SessionRow['status'] = forced && !claims ? 'pending' : 'active';
       const orgId = claims?.id ?? null;
       if (orgId !== session.last_active_organization_id || status !== session.status) {
-        [touched] = (await ctx.tx.query<SessionRow>(
-          `UPDATE sessions SET last_active_organization_id = $2, status = $3, updated_at = $4 WHERE id = $1 RETURNING *`,
-          [session.id, orgId, status, ctx.now],
-        )) as [SessionRow];
+        touched = await setActiveOrganization(ctx.tx, session.id, orgId, status, ctx.now);
         ctx.signInStateChanged();
       }
     }

@@ -6,7 +6,7 @@ import { attemptPassword } from './attempt-password.ts';
 import { firstFactorVerified } from './first-factor-verified.ts';
 import { loadActionableSignIn } from './load-sign-in.ts';
 import { signInResponse } from './respond.ts';
-import { updateSignIn } from './sign-in-store.ts';
+import { updateSignIn } from '../../store/sign-ins.ts';
 import { codeAttemptLimits } from './rate-limits.ts';
 import { attemptFactorCode } from '../code-attempt.ts';
 import { isResetPasswordStrategy } from '../../password-reset/reset-factors.ts';

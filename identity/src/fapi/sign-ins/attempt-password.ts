@@ -6,7 +6,7 @@ import { assertMayAttempt } from '../../abuse/attempt-gate.ts';
 import type { FapiContext, FapiResult } from '../context.ts';
 import { firstFactorVerified } from './first-factor-verified.ts';
 import { signInResponse } from './respond.ts';
-import { updateSignIn } from './sign-in-store.ts';
+import { updateSignIn } from '../../store/sign-ins.ts';
 
 export async function attemptPassword(
   ctx: FapiContext,

@@ -8,7 +8,7 @@ import { loadActionableSignIn } from './load-sign-in.ts';
 import { codeAttemptLimits } from './rate-limits.ts';
 import { signInResponse } from './respond.ts';
 import { secondFactorVerified } from './second-factor-verified.ts';
-import { updateSignIn } from './sign-in-store.ts';
+import { updateSignIn } from '../../store/sign-ins.ts';
 import { attemptPhoneSecondFactor } from './phone-second-factor.ts';
 
 /**

@@ -2,7 +2,7 @@ import type { SignInRow, UserRow, VerificationState } from '../../store/rows.ts'
 import { openSession, type SecondFactorProof } from '../sessions/open-session.ts';
 import type { FapiContext } from '../context.ts';
 import { acceptTicketOfSignIn } from '../tickets/sign-in-ticket-invitation.ts';
-import { updateSignIn } from './sign-in-store.ts';
+import { updateSignIn } from '../../store/sign-ins.ts';
 
 /**
  * The end of every sign-in: opens the session (which checks `proof` against the user's second factors)

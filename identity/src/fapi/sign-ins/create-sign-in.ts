@@ -10,7 +10,7 @@ import { field, rawField } from '../form.ts';
 import { attemptPassword } from './attempt-password.ts';
 import { emailOf, sendEmailCode } from './email-code.ts';
 import { signInResponse } from './respond.ts';
-import { createSignIn, updateSignIn } from './sign-in-store.ts';
+import { createSignIn, updateSignIn } from '../../store/sign-ins.ts';
 import { identifierLimitReached, limitSignInsOfIdentifier, signInAttemptLimits } from './rate-limits.ts';
 import type { IdentityConfig } from '../../config.ts';
 import { assertRedirectParams } from '../redirect-params.ts';
@@ -60,6 +60,8 @@ export const createSignInRoute = (config: IdentityConfig): FapiRoute => ({
   },
   async handler(ctx) {
     assertRedirectParams(ctx.body, ctx.deps.config);
+    // A client made by this request has no session yet, nor any account that knows it.
+    const newClient = ctx.client === null;
     const client = await ctx.ensureClient();
     const identifier = normalizeSignInIdentifier(field(ctx.body, 'identifier'), {
       testMode: ctx.deps.config.mode === 'development',
@@ -74,7 +76,7 @@ export const createSignInRoute = (config: IdentityConfig): FapiRoute => ({
     // Tickets check the signed-in session themselves: an actor token replaces it (impersonation).
     if (strategy === 'ticket') return signInWithTicket(ctx, client, field(ctx.body, 'ticket'));
     // Single-session: one signed-in session per browser (multi-session: checked once the account is known).
-    await assertMayOpenSession(ctx, client.id, null);
+    if (!newClient) await assertMayOpenSession(ctx, client.id, null);
     if (!identifier) {
       if (strategy) throw errors.paramMissing('identifier');
       // An empty body starts over.
@@ -90,7 +92,7 @@ export const createSignInRoute = (config: IdentityConfig): FapiRoute => ({
     }
 
     const user = await findUserByIdentifier(ctx.tx, identifier);
-    await limitSignInsOfIdentifier(ctx, identifier, user);
+    await limitSignInsOfIdentifier(ctx, identifier, newClient ? null : user);
     if (!user) {
       // A password sent with an unknown identifier is hashed all the same, so that a guess costs the
       // same time whether the account exists (the answer itself is Clerk's form_identifier_not_found).
@@ -99,7 +101,7 @@ export const createSignInRoute = (config: IdentityConfig): FapiRoute => ({
       return { error: errors.identifierNotFound() };
     }
     await assertNotLockedOut(ctx, user);
-    await assertMayOpenSession(ctx, client.id, user.id);
+    if (!newClient) await assertMayOpenSession(ctx, client.id, user.id);
 
     let signIn = await createSignIn(ctx.tx, {
       clientId: client.id,

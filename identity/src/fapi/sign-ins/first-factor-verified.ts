@@ -1,8 +1,8 @@
-import { secondFactorStateOf, twoFactorEnabled } from '../../second-factors/second-factor-state.ts';
 import type { SignInRow, UserRow, VerificationState } from '../../store/rows.ts';
 import type { FapiContext } from '../context.ts';
+import { SecondFactorNotProvenError } from '../sessions/open-session.ts';
 import { completeSignIn } from './complete-sign-in.ts';
-import { updateSignIn } from './sign-in-store.ts';
+import { updateSignIn } from '../../store/sign-ins.ts';
 
 /**
  * A first factor (password, code, email link, reset password, ticket) is verified: the sign-in
@@ -15,14 +15,19 @@ export async function firstFactorVerified(
   user: UserRow,
   verification: VerificationState,
 ): Promise<SignInRow> {
-  if (!twoFactorEnabled(await secondFactorStateOf(ctx.tx, user.id))) {
-    return completeSignIn(
+  // openSession reads the user's second factors and refuses, before writing anything, to open a session
+  // with the first factor alone for a user who has one: that refusal is the answer "ask for it", so the
+  // factors are read once and by the same check that guards every other path.
+  try {
+    return await completeSignIn(
       ctx,
       signIn,
       user,
       { secondFactor: 'not_enrolled' },
       { first_factor_verification: verification },
     );
+  } catch (err) {
+    if (!(err instanceof SecondFactorNotProvenError)) throw err;
   }
   return updateSignIn(
     ctx.tx,

@@ -1,7 +1,7 @@
 import { errors } from '../../errors.ts';
 import type { FapiRoute } from '../context.ts';
 import { signInResponse } from './respond.ts';
-import { findClientSignIn, updateSignIn } from './sign-in-store.ts';
+import { findClientSignIn, updateSignIn } from '../../store/sign-ins.ts';
 import { staleEmailLink } from '../email-links/send-email-link.ts';
 
 /** GET /client/sign_ins/:id — `signIn.reload()`, also the email-link tab's polling (every second). */

@@ -4,7 +4,7 @@ import { findUserById } from '../../store/users.ts';
 import { assertNotLockedOut } from '../../abuse/attempt-gate.ts';
 import { assertMayOpenSession } from '../../sessions/may-open-session.ts';
 import type { FapiContext } from '../context.ts';
-import { findClientSignIn } from './sign-in-store.ts';
+import { findClientSignIn } from '../../store/sign-ins.ts';
 
 /** The sign-in named in the path, belonging to this browser's client and still in progress. */
 export async function loadActionableSignIn(ctx: FapiContext): Promise<{ signIn: SignInRow; user: UserRow }> {

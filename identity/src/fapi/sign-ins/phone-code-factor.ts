@@ -8,7 +8,7 @@ import { field } from '../form.ts';
 import { sendPhoneCode } from '../phone-numbers/phone-code.ts';
 import { firstFactorVerified } from './first-factor-verified.ts';
 import { signInResponse } from './respond.ts';
-import { updateSignIn } from './sign-in-store.ts';
+import { updateSignIn } from '../../store/sign-ins.ts';
 
 const subjectOf = (signIn: SignInRow) => `sign_in:${signIn.id}:phone_code`;
 

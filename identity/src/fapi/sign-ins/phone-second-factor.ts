@@ -7,7 +7,7 @@ import { field } from '../form.ts';
 import { sendPhoneCode } from '../phone-numbers/phone-code.ts';
 import { signInResponse } from './respond.ts';
 import { secondFactorVerified } from './second-factor-verified.ts';
-import { updateSignIn } from './sign-in-store.ts';
+import { updateSignIn } from '../../store/sign-ins.ts';
 
 const subjectOf = (signIn: SignInRow) => `sign_in:${signIn.id}:second_factor:phone_code`;
 

@@ -5,7 +5,7 @@ import { field } from '../form.ts';
 import { emailOf, sendEmailCode } from './email-code.ts';
 import { loadActionableSignIn } from './load-sign-in.ts';
 import { signInResponse } from './respond.ts';
-import { updateSignIn } from './sign-in-store.ts';
+import { updateSignIn } from '../../store/sign-ins.ts';
 import { isResetPasswordStrategy } from '../../password-reset/reset-factors.ts';
 import { sendEmailLink } from '../email-links/send-email-link.ts';
 import { prepareResetPasswordFactor } from './reset-password-factor.ts';

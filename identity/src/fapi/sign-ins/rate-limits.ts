@@ -23,6 +23,7 @@ export function identifierLimit(config: IdentityConfig, identifier: string): Rat
 /**
  * Counted in the transaction, once the account is known: the owner's own browser is not held back by a
  * limit that anyone can fill with the address alone (`429 too_many_requests` for every other one).
+ * `user` null: no account, or a browser new to every account (counted without looking it up).
  */
 export async function limitSignInsOfIdentifier(
   ctx: FapiContext,

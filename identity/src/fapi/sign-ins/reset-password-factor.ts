@@ -9,7 +9,7 @@ import { field, rawField } from '../form.ts';
 import { emailOf, sendEmailCode } from './email-code.ts';
 import { signInResponse } from './respond.ts';
 import { setNewPassword } from './set-new-password.ts';
-import { updateSignIn } from './sign-in-store.ts';
+import { updateSignIn } from '../../store/sign-ins.ts';
 import { prepareResetPasswordPhoneCode } from './reset-password-phone-code.ts';
 
 const subjectOf = (signIn: SignInRow, strategy: ResetPasswordStrategy) => `sign_in:${signIn.id}:${strategy}`;

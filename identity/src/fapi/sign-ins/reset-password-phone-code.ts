@@ -6,7 +6,7 @@ import type { FapiContext, FapiResult } from '../context.ts';
 import { field } from '../form.ts';
 import { sendPhoneCode } from '../phone-numbers/phone-code.ts';
 import { signInResponse } from './respond.ts';
-import { updateSignIn } from './sign-in-store.ts';
+import { updateSignIn } from '../../store/sign-ins.ts';
 
 /**
  * "Forgot password?" by SMS (`reset_password_phone_code`): the reset code goes to `phone_number_id`, by

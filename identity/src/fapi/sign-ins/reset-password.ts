@@ -3,6 +3,7 @@ import { checkNewPassword } from '../../passwords/check-password.ts';
 import type { FapiRoute } from '../context.ts';
 import { booleanField, rawField } from '../form.ts';
 import { loadActionableSignIn } from './load-sign-in.ts';
+import { prehashNewPassword, userOfClientRow } from '../prepared-passwords.ts';
 import { signInResponse } from './respond.ts';
 import { setNewPassword } from './set-new-password.ts';
 
@@ -15,6 +16,12 @@ export const resetPasswordRoute: FapiRoute = {
   method: 'POST',
   path: '/client/sign_ins/:id/reset_password',
   rateLimits: (req) => [{ key: `reset_password:ip:${req.ip}`, limit: 10, windowSeconds: 60 }],
+  // The new password hashed before the transaction if it passes the policy and the sign-in is this
+  // browser's (a refused password, or a request for someone else's sign-in, costs no hash).
+  async beforeTransaction(req, deps, clientToken) {
+    if (!(await userOfClientRow(deps.db, 'sign_ins', req.params.id, clientToken))) return {};
+    return prehashNewPassword(deps, rawField(req.body, 'password'), 'password');
+  },
   async handler(ctx) {
     const { signIn, user } = await loadActionableSignIn(ctx);
     if (signIn.status !== 'needs_new_password' || signIn.first_factor_verification?.status !== 'verified') {

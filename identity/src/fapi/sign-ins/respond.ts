@@ -3,9 +3,12 @@ import type { SignInRow } from '../../store/rows.ts';
 import { loadUsers } from '../../users/load-users.ts';
 import type { FapiContext, FapiResult } from '../context.ts';
 
+/** The sign-in as the answer; made after the handler's last write, so the client's JSON reuses its user. */
 export async function signInResponse(ctx: FapiContext, signIn: SignInRow): Promise<FapiResult> {
-  const owner = signIn.user_id ? (await loadUsers(ctx.tx, [signIn.user_id])).get(signIn.user_id) : undefined;
+  const owners = signIn.user_id ? await loadUsers(ctx.tx, [signIn.user_id]) : undefined;
+  const owner = signIn.user_id ? owners?.get(signIn.user_id) : undefined;
   return {
+    owners,
     response: signInJSON(
       signIn,
       owner?.user ?? null,

@@ -1,5 +1,6 @@
-import { hashPassword } from '../../crypto/passwords.ts';
+import { replacePassword, revokeSignedInSessionsOfUser } from '../../store/password-resets.ts';
 import type { SignInRow, UserRow } from '../../store/rows.ts';
+import { hashNewPassword } from '../prepared-passwords.ts';
 import type { FapiContext } from '../context.ts';
 import { firstFactorVerified } from './first-factor-verified.ts';
 
@@ -15,20 +16,12 @@ export async function setNewPassword(
   password: string,
   opts: { signOutOfOtherSessions: boolean },
 ): Promise<SignInRow> {
-  const passwordHash = await hashPassword(password);
-  await ctx.tx.query(
-    `UPDATE users SET password_hash = $2, password_updated_at = $3, password_reset_required = false,
-       updated_at = $3 WHERE id = $1`,
-    [user.id, passwordHash, ctx.now],
-  );
-  if (opts.signOutOfOtherSessions) {
-    // This browser has no session of its own yet (one signed-in session per browser), so every
-    // signed-in session of the user is another one.
-    await ctx.tx.query(
-      `UPDATE sessions SET status = 'revoked', updated_at = $2 WHERE user_id = $1 AND status IN ('active', 'pending')`,
-      [user.id, ctx.now],
-    );
-  }
+  // Hashed outside the transaction: by the route's beforeTransaction, or asked for now.
+  const passwordHash = await hashNewPassword(ctx.prepared, password);
+  await replacePassword(ctx.tx, user.id, passwordHash, ctx.now);
+  // This browser has no session of its own yet (one signed-in session per browser), so every signed-in
+  // session of the user is another one.
+  if (opts.signOutOfOtherSessions) await revokeSignedInSessionsOfUser(ctx.tx, user.id, ctx.now);
   return firstFactorVerified(
     ctx,
     signIn,

@@ -6,7 +6,7 @@ import { field } from '../form.ts';
 import { codeAttemptLimits } from '../sign-ins/rate-limits.ts';
 import { completeIfReady } from './complete-sign-up.ts';
 import { loadSignUp } from './load-sign-up.ts';
-import { updateSignUp } from './sign-up-store.ts';
+import { updateSignUp } from '../../store/sign-ups.ts';
 import { attemptPhoneSignUpVerification } from './phone-verification.ts';
 
 /** POST /client/sign_ups/:id/attempt_verification — checks the emailed code, completing the sign-up. */

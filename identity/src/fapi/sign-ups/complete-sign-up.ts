@@ -5,11 +5,11 @@ import { openSession } from '../sessions/open-session.ts';
 import { createUserWithVerifiedEmail, emailAddressTaken } from '../../store/users.ts';
 import type { FapiContext, FapiResult } from '../context.ts';
 import { acceptTicketOfSignUp } from '../tickets/sign-up-ticket.ts';
-import { usernameTaken } from '../../users/usernames.ts';
+import { usernameTaken } from '../../store/user-profile.ts';
 import { assertSignUpPhoneAvailable, attachSignUpPhoneNumber } from './sign-up-phone-number.ts';
 
 const UNIQUE_VIOLATION = '23505';
-import { updateSignUp } from './sign-up-store.ts';
+import { updateSignUp } from '../../store/sign-ups.ts';
 
 /**
  * When nothing is missing or unverified any more, creates the user, its verified email and a session

@@ -4,7 +4,7 @@ import type { FapiRoute } from '../context.ts';
 import { assertRedirectParams } from '../redirect-params.ts';
 import { changesFromInput } from './apply-input.ts';
 import { completeIfReady } from './complete-sign-up.ts';
-import { insertSignUp } from './sign-up-store.ts';
+import { insertSignUp } from '../../store/sign-ups.ts';
 import { parseSignUpInput } from './validate.ts';
 import { prepareSignUpInput } from './prepare-input.ts';
 

@@ -1,7 +1,7 @@
 import { signUpJSON } from '../../serializers/sign-up.ts';
 import type { FapiRoute } from '../context.ts';
 import { loadSignUp } from './load-sign-up.ts';
-import { updateSignUp } from './sign-up-store.ts';
+import { updateSignUp } from '../../store/sign-ups.ts';
 import { staleEmailLink } from '../email-links/send-email-link.ts';
 
 /** GET /client/sign_ups/:id — `signUp.reload()`, also the email-link tab's polling (every second). */

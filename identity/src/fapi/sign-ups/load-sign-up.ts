@@ -2,7 +2,7 @@ import { errors } from '../../errors.ts';
 import type { SignUpRow } from '../../store/rows.ts';
 import type { FapiContext } from '../context.ts';
 import { assertMayOpenSession } from '../../sessions/may-open-session.ts';
-import { findClientSignUp } from './sign-up-store.ts';
+import { findClientSignUp } from '../../store/sign-ups.ts';
 
 export async function loadSignUp(ctx: FapiContext, opts: { actionable: boolean }): Promise<SignUpRow> {
   const signUp = ctx.client ? await findClientSignUp(ctx.tx, ctx.client.id, ctx.params.id!, ctx.now) : null;

@@ -9,7 +9,7 @@ import { field } from '../form.ts';
 import { sendPhoneCode } from '../phone-numbers/phone-code.ts';
 import { phoneNumbersDisabled } from '../phone-numbers/phone-numbers-enabled.ts';
 import { completeIfReady } from './complete-sign-up.ts';
-import { updateSignUp, type SignUpChanges } from './sign-up-store.ts';
+import { updateSignUp, type SignUpChanges } from '../../store/sign-ups.ts';
 
 /** The code subject names the number: changing it leaves any earlier code for the old one useless. */
 const subjectOf = (signUp: Pick<SignUpRow, 'id' | 'phone_number'>) =>

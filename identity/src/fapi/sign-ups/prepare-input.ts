@@ -1,6 +1,7 @@
 import { hashPassword } from '../../crypto/passwords.ts';
 import { sha256 } from '../../crypto/secrets.ts';
 import type { IdentityDeps } from '../../deps.ts';
+import { clientSignUpMissesRequirements } from '../../store/sign-ups.ts';
 import type { FapiRequestInfo } from '../context.ts';
 import type { Prepared } from '../prepared-passwords.ts';
 import { assertRedirectParams } from '../redirect-params.ts';
@@ -20,14 +21,10 @@ export async function prepareSignUpInput(
   const input = parseSignUpInput(req.body, deps.config.passwordPolicy);
   if (input.password === undefined) return { signUpInput: input };
   if (update) {
-    const rows = update.clientToken
-      ? await deps.db.query(
-          `SELECT 1 FROM sign_ups s JOIN clients c ON c.id = s.client_id
-           WHERE s.id = $1 AND c.token_hash = $2 AND s.status = 'missing_requirements'`,
-          [req.params.id, sha256(update.clientToken)],
-        )
-      : [];
-    if (rows.length === 0) return { signUpInput: input };
+    const ownSignUpMissingRequirements = update.clientToken
+      ? await clientSignUpMissesRequirements(deps.db, req.params.id, sha256(update.clientToken))
+      : false;
+    if (!ownSignUpMissingRequirements) return { signUpInput: input };
   }
   return {
     signUpInput: input,

@@ -5,7 +5,7 @@ import { field } from '../form.ts';
 import { sendEmailCode } from '../sign-ins/email-code.ts';
 import { sendEmailLink } from '../email-links/send-email-link.ts';
 import { loadSignUp } from './load-sign-up.ts';
-import { updateSignUp } from './sign-up-store.ts';
+import { updateSignUp } from '../../store/sign-ups.ts';
 import { preparePhoneSignUpVerification } from './phone-verification.ts';
 
 /**

@@ -1,6 +1,7 @@
 import { errors } from '../../errors.ts';
 import { dropUnverifiedPhoneCopies, insertPhoneNumber, phoneNumberTaken } from '../../store/phone-numbers.ts';
 import type { SignUpRow } from '../../store/rows.ts';
+import { setPrimaryPhoneNumber } from '../../store/user-profile.ts';
 import type { FapiContext } from '../context.ts';
 
 const UNIQUE_VIOLATION = '23505';
@@ -31,6 +32,6 @@ export async function attachSignUpPhoneNumber(
     if ((err as { code?: string }).code === UNIQUE_VIOLATION) throw errors.identifierExists('phone_number');
     throw err;
   });
-  await ctx.tx.query('UPDATE users SET primary_phone_number_id = $2 WHERE id = $1', [userId, phone.id]);
+  await setPrimaryPhoneNumber(ctx.tx, userId, phone.id);
   await dropUnverifiedPhoneCopies(ctx.tx, phone.phone_number, userId);
 }

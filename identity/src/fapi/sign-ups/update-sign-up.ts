@@ -3,7 +3,7 @@ import { assertRedirectParams } from '../redirect-params.ts';
 import { changesFromInput } from './apply-input.ts';
 import { completeIfReady } from './complete-sign-up.ts';
 import { loadSignUp } from './load-sign-up.ts';
-import { updateSignUp } from './sign-up-store.ts';
+import { updateSignUp } from '../../store/sign-ups.ts';
 import { parseSignUpInput } from './validate.ts';
 import { prepareSignUpInput } from './prepare-input.ts';
 

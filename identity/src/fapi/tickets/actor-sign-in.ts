@@ -7,7 +7,7 @@ import { emailAddressesOf, findUserById, lockedForSeconds } from '../../store/us
 import type { FapiContext, FapiResult } from '../context.ts';
 import { completeSignIn } from '../sign-ins/complete-sign-in.ts';
 import { signInResponse } from '../sign-ins/respond.ts';
-import { createSignIn } from '../sign-ins/sign-in-store.ts';
+import { createSignIn } from '../../store/sign-ins.ts';
 
 /**
  * `POST /client/sign_ins strategy=ticket` with an actor token: the token is the first factor, and the

@@ -8,7 +8,7 @@ import { findUserByEmail, lockedForSeconds } from '../../store/users.ts';
 import type { FapiContext, FapiResult } from '../context.ts';
 import { firstFactorVerified } from '../sign-ins/first-factor-verified.ts';
 import { signInResponse } from '../sign-ins/respond.ts';
-import { createSignIn } from '../sign-ins/sign-in-store.ts';
+import { createSignIn } from '../../store/sign-ins.ts';
 import { signInWithActorToken } from './actor-sign-in.ts';
 import { ticketSignInVerification } from './sign-in-ticket-invitation.ts';
 

@@ -5,9 +5,10 @@ import {
   redeemableInvitation,
 } from '../../organizations/invitations.ts';
 import type { SignUpRow, VerificationState } from '../../store/rows.ts';
+import { markEmailVerifiedByTicket } from '../../store/email-addresses.ts';
 import { emailAddressTaken } from '../../store/users.ts';
 import type { FapiContext } from '../context.ts';
-import type { SignUpChanges } from '../sign-ups/sign-up-store.ts';
+import type { SignUpChanges } from '../../store/sign-ups.ts';
 
 /**
  * A ticket proves the invited address: the sign-up's email verification is `verified` by strategy
@@ -64,10 +65,7 @@ export async function acceptTicketOfSignUp(
 ): Promise<void> {
   const invitationId = ticketInvitationOf(signUp);
   if (!invitationId) return;
-  await ctx.tx.query(
-    `UPDATE email_addresses SET verification_strategy = 'ticket' WHERE user_id = $1 AND lower(email_address) = lower($2)`,
-    [userId, signUp.email_address],
-  );
+  await markEmailVerifiedByTicket(ctx.tx, userId, signUp.email_address);
   const invitation = await pendingInvitationById(ctx.tx, invitationId, ctx.now);
   if (invitation && invitation.email_address.toLowerCase() === signUp.email_address?.toLowerCase()) {
     await joinByInvitation(ctx.tx, invitation, userId, ctx.now);

@@ -1,34 +1,38 @@
-import i18next, { type i18n, type Resource } from 'i18next';
-import HttpBackend from 'i18next-http-backend';
+import i18next, { type i18n } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { languagePathCode, LANGUAGES, type Language } from './languages.ts';
 import { missingKeyHandler } from './missing-key.ts';
-
-/** Spec §7: GET /assets/i18n/{lang}/translations.json, language in lowercase. */
-export const TRANSLATIONS_LOAD_PATH = '/assets/i18n/{{lng}}/{{ns}}.json';
-export const TRANSLATIONS_NAMESPACE = 'translations';
+import { TRANSLATIONS_NAMESPACE, type Translations } from './translations.ts';
 
 export interface CreateI18nOptions {
   language: Language;
   production: boolean;
   warn?: (message: string) => void;
-  /** In-memory translations (tests); without them both languages are fetched over HTTP. */
-  resources?: Resource;
+  /** The translations at hand, by language: at least the starting language's. */
+  translations: Partial<Record<Language, Translations>>;
 }
 
 /**
- * An i18next instance for the product. Both languages are loaded before the first render, so the toggle
- * switches at once with no loading state. No fallback language: a key missing in French must show up as
- * missing (a warning and nothing rendered), never as English in the French interface.
+ * An i18next instance for the product, speaking `language`, whose translations must be given: main.tsx
+ * fetches the starting language's before the first render, and `followLanguage` adds another one when
+ * the interface switches to it. No fallback language: a key missing in French must show up as missing
+ * (a warning and nothing rendered), never as English in the French interface.
  */
 export async function createI18n(options: CreateI18nOptions): Promise<i18n> {
+  if (!options.translations[options.language]) {
+    throw new Error(`The ${options.language} translations could not be loaded.`);
+  }
+  const resources = Object.fromEntries(
+    LANGUAGES.flatMap((language) => {
+      const words = options.translations[language];
+      return words ? [[languagePathCode(language), { [TRANSLATIONS_NAMESPACE]: words }]] : [];
+    }),
+  );
   const instance = i18next.createInstance();
-  if (!options.resources) instance.use(HttpBackend);
   instance.use(initReactI18next);
   await instance.init({
     lng: languagePathCode(options.language),
     supportedLngs: LANGUAGES.map(languagePathCode),
-    preload: LANGUAGES.map(languagePathCode),
     load: 'currentOnly',
     fallbackLng: false,
     // An empty translation counts as missing (i18next 27's default, stated for i18next 26).
@@ -42,29 +46,39 @@ export async function createI18n(options: CreateI18nOptions): Promise<i18n> {
       warn: options.warn ?? ((message) => console.warn(message)),
     }),
     react: { useSuspense: false },
-    ...(options.resources
-      ? { resources: options.resources }
-      : { backend: { loadPath: TRANSLATIONS_LOAD_PATH } }),
+    resources,
   });
-  // i18next logs a failed load and carries on; without its words the interface would be blank.
-  for (const language of LANGUAGES) {
-    if (!instance.hasResourceBundle(languagePathCode(language), TRANSLATIONS_NAMESPACE)) {
-      throw new Error(`The ${language} translations could not be loaded.`);
-    }
-  }
   return instance;
 }
 
-/** Keeps i18next (and the page's `lang` attribute) on the store's language. */
+/**
+ * Keeps i18next (and the page's `lang` attribute) on the store's language. A language whose
+ * translations are not in i18next yet is loaded first (`load`), and i18next (and `lang`) switch once
+ * they have arrived, so no screen renders with keys missing in between; if they cannot be loaded the interface
+ * stays in the language it speaks.
+ */
 export function followLanguage(
   instance: i18n,
   store: { get(): Language; subscribe(listener: () => void): () => void },
+  load: (language: Language) => Promise<Translations>,
+  warn: (message: string, error: unknown) => void = (message, error) => console.warn(message, error),
 ): () => void {
-  const apply = () => {
-    const code = languagePathCode(store.get());
+  const apply = async () => {
+    const language = store.get();
+    const code = languagePathCode(language);
+    if (!instance.hasResourceBundle(code, TRANSLATIONS_NAMESPACE)) {
+      try {
+        instance.addResourceBundle(code, TRANSLATIONS_NAMESPACE, await load(language));
+      } catch (error) {
+        warn(`The ${language} translations could not be loaded.`, error);
+        return;
+      }
+    }
+    // Another switch may have come while this language was loading: the latest one wins.
+    if (store.get() !== language) return;
     if (typeof document !== 'undefined') document.documentElement.lang = code;
-    if (instance.language !== code) void instance.changeLanguage(code);
+    if (instance.language !== code) await instance.changeLanguage(code);
   };
-  apply();
-  return store.subscribe(apply);
+  void apply();
+  return store.subscribe(() => void apply());
 }

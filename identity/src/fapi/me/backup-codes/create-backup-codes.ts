@@ -4,6 +4,7 @@ import { newBackupCodes } from '../../../second-factors/backup-codes.ts';
 import { secondFactorStateOf, twoFactorEnabled } from '../../../second-factors/second-factor-state.ts';
 import { backupCodeJSON } from '../../../serializers/second-factors.ts';
 import { replaceBackupCodes } from '../../../store/backup-codes.ts';
+import { touchUser } from '../../../store/user-profile.ts';
 import type { FapiRoute } from '../../context.ts';
 import { currentSession } from '../me-session.ts';
 import { refusedToActors } from '../actor-guard.ts';
@@ -28,7 +29,7 @@ export const createBackupCodesRoute: FapiRoute = refusedToActors({
       pepper: ctx.deps.keys.codePepper,
       now: ctx.now,
     });
-    await ctx.tx.query('UPDATE users SET updated_at = $2 WHERE id = $1', [session.user_id, ctx.now]);
+    await touchUser(ctx.tx, session.user_id, ctx.now);
     return { response: backupCodeJSON(newId('bcode'), codes, ctx.now) };
   },
 });

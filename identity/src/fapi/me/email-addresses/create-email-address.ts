@@ -1,7 +1,6 @@
 import { errors } from '../../../errors.ts';
 import { emailAddressJSON } from '../../../serializers/user.ts';
-import { insertUnverifiedEmailAddress } from '../../../store/email-addresses.ts';
-import type { EmailAddressRow } from '../../../store/rows.ts';
+import { emailAddressesOfUser, insertUnverifiedEmailAddress } from '../../../store/email-addresses.ts';
 import { emailAddressTaken } from '../../../store/users.ts';
 import type { FapiRoute } from '../../context.ts';
 import { field } from '../../form.ts';
@@ -28,9 +27,7 @@ export const createEmailAddressRoute: FapiRoute = refusedToActors({
     const raw = field(ctx.body, 'email_address');
     if (raw === undefined) throw errors.paramMissing('email_address');
     const email = validateEmail(raw);
-    const mine = await ctx.tx.query<EmailAddressRow>('SELECT * FROM email_addresses WHERE user_id = $1', [
-      session.user_id,
-    ]);
+    const mine = await emailAddressesOfUser(ctx.tx, session.user_id);
     if (
       mine.some((e) => e.email_address.toLowerCase() === email) ||
       (await emailAddressTaken(ctx.tx, email))

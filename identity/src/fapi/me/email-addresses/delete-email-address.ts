@@ -1,5 +1,7 @@
 import { errors } from '../../../errors.ts';
-import type { EmailAddressRow } from '../../../store/rows.ts';
+import { deleteEmailAddress, otherVerifiedEmailAddresses } from '../../../store/email-addresses.ts';
+import { lockPrimaryEmailAddressId, setPrimaryEmailAddress } from '../../../store/user-profile.ts';
+import { deleteCodesOfSubjectPrefix } from '../../../store/verification-codes.ts';
 import type { FapiRoute } from '../../context.ts';
 import { ownEmailAddress } from './own-email-address.ts';
 import { refusedToActors } from '../actor-guard.ts';
@@ -17,27 +19,14 @@ export const deleteEmailAddressRoute: FapiRoute = refusedToActors({
   async handler(ctx) {
     const { session, email } = await ownEmailAddress(ctx);
     await requireReverification(ctx, session);
-    const others = await ctx.tx.query<EmailAddressRow>(
-      `SELECT * FROM email_addresses WHERE user_id = $1 AND id <> $2 AND verified_at IS NOT NULL
-       ORDER BY created_at, id`,
-      [session.user_id, email.id],
-    );
+    const others = await otherVerifiedEmailAddresses(ctx.tx, session.user_id, email.id);
     if (email.verified_at && others.length === 0) throw errors.identificationDeletionFailed();
-    const [user] = await ctx.tx.query<{ primary_email_address_id: string | null }>(
-      'SELECT primary_email_address_id FROM users WHERE id = $1 FOR UPDATE',
-      [session.user_id],
-    );
+    const user = await lockPrimaryEmailAddressId(ctx.tx, session.user_id);
     if (user?.primary_email_address_id === email.id) {
-      await ctx.tx.query('UPDATE users SET primary_email_address_id = $2, updated_at = $3 WHERE id = $1', [
-        session.user_id,
-        others[0]!.id,
-        ctx.now,
-      ]);
+      await setPrimaryEmailAddress(ctx.tx, session.user_id, others[0]!.id, ctx.now);
     }
-    await ctx.tx.query('DELETE FROM email_addresses WHERE id = $1', [email.id]);
-    await ctx.tx.query('DELETE FROM verification_codes WHERE subject LIKE $1', [
-      `email_address:${email.id}:%`,
-    ]);
+    await deleteEmailAddress(ctx.tx, email.id);
+    await deleteCodesOfSubjectPrefix(ctx.tx, `email_address:${email.id}:`);
     return { response: { object: 'email_address', id: email.id, deleted: true } };
   },
 });

@@ -7,11 +7,12 @@ import {
   phoneNumberTaken,
   setPhoneVerification,
 } from '../../../store/phone-numbers.ts';
+import { setPrimaryPhoneNumberIfNone, touchUser } from '../../../store/user-profile.ts';
 import { attemptCode } from '../../code-attempt.ts';
 import type { FapiRoute } from '../../context.ts';
 import { field } from '../../form.ts';
 import { codeAttemptLimits } from '../../sign-ins/rate-limits.ts';
-import { ownPhoneNumber, phoneVerificationSubject, touchUser } from './own-phone-number.ts';
+import { ownPhoneNumber, phoneVerificationSubject } from './own-phone-number.ts';
 import { refusedToActors } from '../actor-guard.ts';
 
 const UNIQUE_VIOLATION = '23505';
@@ -46,11 +47,8 @@ export const attemptPhoneVerificationRoute = (config: IdentityConfig): FapiRoute
         throw err;
       });
       await dropUnverifiedPhoneCopies(ctx.tx, verified.phone_number, session.user_id);
-      await ctx.tx.query(
-        `UPDATE users SET primary_phone_number_id = $2 WHERE id = $1 AND primary_phone_number_id IS NULL`,
-        [session.user_id, verified.id],
-      );
-      await touchUser(ctx, session.user_id);
+      await setPrimaryPhoneNumberIfNone(ctx.tx, session.user_id, verified.id);
+      await touchUser(ctx.tx, session.user_id, ctx.now);
       return { response: phoneNumberJSON(verified) };
     },
   });

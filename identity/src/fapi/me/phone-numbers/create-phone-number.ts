@@ -2,11 +2,11 @@ import { errors } from '../../../errors.ts';
 import { validatePhoneNumber } from '../../../phone-numbers/phone-number.ts';
 import { phoneNumberJSON } from '../../../serializers/phone-number.ts';
 import { insertPhoneNumber, phoneNumbersOfUser, phoneNumberTaken } from '../../../store/phone-numbers.ts';
+import { touchUser } from '../../../store/user-profile.ts';
 import type { FapiRoute } from '../../context.ts';
 import { field } from '../../form.ts';
 import { assertPhoneNumbersEnabled } from '../../phone-numbers/phone-numbers-enabled.ts';
 import { currentSession } from '../me-session.ts';
-import { touchUser } from './own-phone-number.ts';
 import { refusedToActors } from '../actor-guard.ts';
 import { requireReverification } from '../../../reverification/require-reverification.ts';
 
@@ -45,7 +45,7 @@ export const createPhoneNumberRoute: FapiRoute = refusedToActors({
       verifiedAt: null,
       now: ctx.now,
     });
-    await touchUser(ctx, session.user_id);
+    await touchUser(ctx.tx, session.user_id, ctx.now);
     return { response: phoneNumberJSON(created) };
   },
 });

@@ -1,14 +1,16 @@
 import { errors } from '../../../errors.ts';
 import { signInPhoneNumbers } from '../../../phone-numbers/phone-factors.ts';
-import { phoneNumbersOfUser } from '../../../store/phone-numbers.ts';
-import { emailAddressesOf, findUserById } from '../../../store/users.ts';
-import type { FapiRoute } from '../../context.ts';
-import { ownPhoneNumber, touchUser } from './own-phone-number.ts';
 import {
-  dropBackupCodesWithoutSecondFactor,
+  deletePhoneNumber,
   ensureDefaultSecondFactorPhone,
-  reassignPrimaryPhone,
-} from './phone-roles.ts';
+  phoneNumbersOfUser,
+} from '../../../store/phone-numbers.ts';
+import { reassignPrimaryPhoneNumber, touchUser } from '../../../store/user-profile.ts';
+import { emailAddressesOf, findUserById } from '../../../store/users.ts';
+import { deleteCodesOfSubjectPrefix } from '../../../store/verification-codes.ts';
+import type { FapiRoute } from '../../context.ts';
+import { ownPhoneNumber } from './own-phone-number.ts';
+import { dropBackupCodesWithoutSecondFactor } from './phone-roles.ts';
 import { refusedToActors } from '../actor-guard.ts';
 import { requireReverification } from '../../../reverification/require-reverification.ts';
 
@@ -36,14 +38,12 @@ export const deletePhoneNumberRoute: FapiRoute = refusedToActors({
       (!!user.username && !!user.password_hash);
     if (!remains) throw errors.identificationDeletionFailed();
 
-    await reassignPrimaryPhone(ctx, userId, phone.id);
-    await ctx.tx.query('DELETE FROM phone_numbers WHERE id = $1', [phone.id]);
-    await ctx.tx.query('DELETE FROM verification_codes WHERE subject LIKE $1', [
-      `phone_number:${phone.id}:%`,
-    ]);
-    await ensureDefaultSecondFactorPhone(ctx, userId);
+    await reassignPrimaryPhoneNumber(ctx.tx, userId, phone.id);
+    await deletePhoneNumber(ctx.tx, phone.id);
+    await deleteCodesOfSubjectPrefix(ctx.tx, `phone_number:${phone.id}:`);
+    await ensureDefaultSecondFactorPhone(ctx.tx, userId, ctx.now);
     await dropBackupCodesWithoutSecondFactor(ctx, userId);
-    await touchUser(ctx, userId);
+    await touchUser(ctx.tx, userId, ctx.now);
     return { response: { object: 'phone_number', id: phone.id, deleted: true } };
   },
 });

@@ -18,7 +18,3 @@ export async function ownPhoneNumber(
 export function phoneVerificationSubject(phone: Pick<PhoneNumberRow, 'id' | 'phone_number'>): string {
   return `phone_number:${phone.id}:${phone.phone_number}`;
 }
-
-export async function touchUser(ctx: FapiContext, userId: string): Promise<void> {
-  await ctx.tx.query('UPDATE users SET updated_at = $2 WHERE id = $1', [userId, ctx.now]);
-}

@@ -3,15 +3,17 @@ import { newBackupCodes } from '../../../second-factors/backup-codes.ts';
 import { secondFactorStateOf } from '../../../second-factors/second-factor-state.ts';
 import { phoneNumberJSON } from '../../../serializers/phone-number.ts';
 import { replaceBackupCodes } from '../../../store/backup-codes.ts';
-import { findOwnPhoneNumber, updatePhoneSecondFactor } from '../../../store/phone-numbers.ts';
+import {
+  ensureDefaultSecondFactorPhone,
+  findOwnPhoneNumber,
+  makeDefaultSecondFactorPhone,
+  updatePhoneSecondFactor,
+} from '../../../store/phone-numbers.ts';
+import { reassignPrimaryPhoneNumber, touchUser } from '../../../store/user-profile.ts';
 import type { FapiRoute } from '../../context.ts';
 import { booleanField, field, has } from '../../form.ts';
-import { ownPhoneNumber, touchUser } from './own-phone-number.ts';
-import {
-  dropBackupCodesWithoutSecondFactor,
-  ensureDefaultSecondFactorPhone,
-  reassignPrimaryPhone,
-} from './phone-roles.ts';
+import { ownPhoneNumber } from './own-phone-number.ts';
+import { dropBackupCodesWithoutSecondFactor } from './phone-roles.ts';
 import { refusedToActors } from '../actor-guard.ts';
 import { requireReverification } from '../../../reverification/require-reverification.ts';
 
@@ -46,8 +48,8 @@ export const updatePhoneNumberRoute: FapiRoute = refusedToActors({
       }
       const before = await secondFactorStateOf(ctx.tx, userId);
       await updatePhoneSecondFactor(ctx.tx, phone.id, { reserved_for_second_factor: true }, ctx.now);
-      await reassignPrimaryPhone(ctx, userId, phone.id);
-      await ensureDefaultSecondFactorPhone(ctx, userId);
+      await reassignPrimaryPhoneNumber(ctx.tx, userId, phone.id);
+      await ensureDefaultSecondFactorPhone(ctx.tx, userId, ctx.now);
       if (!before.backupCodes) {
         backupCodes = newBackupCodes();
         await replaceBackupCodes(ctx.tx, {
@@ -64,7 +66,7 @@ export const updatePhoneNumberRoute: FapiRoute = refusedToActors({
         { reserved_for_second_factor: false, default_second_factor: false },
         ctx.now,
       );
-      await ensureDefaultSecondFactorPhone(ctx, userId);
+      await ensureDefaultSecondFactorPhone(ctx.tx, userId, ctx.now);
       await dropBackupCodesWithoutSecondFactor(ctx, userId);
     }
 
@@ -76,13 +78,9 @@ export const updatePhoneNumberRoute: FapiRoute = refusedToActors({
           'Only a phone number used for two-step verification can be the default.',
         );
       }
-      await ctx.tx.query(
-        `UPDATE phone_numbers SET default_second_factor = (id = $2), updated_at = $3
-         WHERE user_id = $1 AND reserved_for_second_factor`,
-        [userId, phone.id, ctx.now],
-      );
+      await makeDefaultSecondFactorPhone(ctx.tx, userId, phone.id, ctx.now);
     }
-    await touchUser(ctx, userId);
+    await touchUser(ctx.tx, userId, ctx.now);
     const updated = (await findOwnPhoneNumber(ctx.tx, userId, phone.id))!;
     return { response: phoneNumberJSON(updated, { backupCodes }) };
   },

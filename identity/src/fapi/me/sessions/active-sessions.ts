@@ -1,6 +1,6 @@
 import { sessionWithActivitiesJSON } from '../../../serializers/session-with-activities.ts';
-import type { SessionRow } from '../../../store/rows.ts';
 import { activitiesOf } from '../../../store/session-activities.ts';
+import { signedInSessionsOfUser } from '../../../store/user-sessions.ts';
 import type { FapiRoute } from '../../context.ts';
 import { currentSession } from '../me-session.ts';
 
@@ -10,11 +10,7 @@ export const activeSessionsRoute: FapiRoute = {
   path: '/me/sessions/active',
   async handler(ctx) {
     const session = await currentSession(ctx);
-    const sessions = await ctx.tx.query<SessionRow>(
-      `SELECT * FROM sessions WHERE user_id = $1 AND status IN ('active', 'pending') AND expire_at > $2
-       ORDER BY last_active_at DESC`,
-      [session.user_id, ctx.now],
-    );
+    const sessions = await signedInSessionsOfUser(ctx.tx, session.user_id, ctx.now);
     const activities = await activitiesOf(
       ctx.tx,
       sessions.map((s) => s.id),

@@ -1,9 +1,9 @@
 import { errors } from '../../../errors.ts';
 import { sessionWithActivitiesJSON } from '../../../serializers/session-with-activities.ts';
 import { updateClient } from '../../../store/clients.ts';
-import type { SessionRow } from '../../../store/rows.ts';
 import { activitiesOf } from '../../../store/session-activities.ts';
 import { isSignedIn, setSessionStatus } from '../../../store/sessions.ts';
+import { lockOwnSession } from '../../../store/user-sessions.ts';
 import type { FapiRoute } from '../../context.ts';
 import { currentSession } from '../me-session.ts';
 import { requireReverification } from '../../../reverification/require-reverification.ts';
@@ -18,10 +18,7 @@ export const revokeSessionRoute: FapiRoute = {
   path: '/me/sessions/:id/revoke',
   async handler(ctx) {
     const current = await currentSession(ctx);
-    const [target] = await ctx.tx.query<SessionRow>(
-      'SELECT * FROM sessions WHERE id = $1 AND user_id = $2 FOR UPDATE',
-      [ctx.params.id, current.user_id],
-    );
+    const target = await lockOwnSession(ctx.tx, current.user_id, ctx.params.id!);
     if (!target || !isSignedIn(target, ctx.now)) throw errors.notFound('session');
     await requireReverification(ctx, current);
     const revoked = await setSessionStatus(ctx.tx, target.id, 'revoked', ctx.now);

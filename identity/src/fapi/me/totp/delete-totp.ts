@@ -3,6 +3,7 @@ import { requireReverification } from '../../../reverification/require-reverific
 import { secondFactorStateOf, twoFactorEnabled } from '../../../second-factors/second-factor-state.ts';
 import { deleteBackupCodes } from '../../../store/backup-codes.ts';
 import { deleteTotpSecret, findTotpSecret } from '../../../store/totp-secrets.ts';
+import { touchUser } from '../../../store/user-profile.ts';
 import type { FapiRoute } from '../../context.ts';
 import { currentSession } from '../me-session.ts';
 import { refusedToActors } from '../actor-guard.ts';
@@ -23,7 +24,7 @@ export const deleteTotpRoute: FapiRoute = refusedToActors({
     if (!twoFactorEnabled(await secondFactorStateOf(ctx.tx, session.user_id))) {
       await deleteBackupCodes(ctx.tx, session.user_id);
     }
-    await ctx.tx.query('UPDATE users SET updated_at = $2 WHERE id = $1', [session.user_id, ctx.now]);
+    await touchUser(ctx.tx, session.user_id, ctx.now);
     return { response: { object: 'totp', id: row.id, deleted: true } };
   },
 });

@@ -6,6 +6,7 @@ import { spendTotpCode } from '../../../second-factors/spend-totp-code.ts';
 import { totpJSON } from '../../../serializers/second-factors.ts';
 import { replaceBackupCodes } from '../../../store/backup-codes.ts';
 import { findTotpSecret } from '../../../store/totp-secrets.ts';
+import { touchUser } from '../../../store/user-profile.ts';
 import type { FapiRoute } from '../../context.ts';
 import { field } from '../../form.ts';
 import { currentSession } from '../me-session.ts';
@@ -37,7 +38,7 @@ export const verifyTotpRoute = (config: IdentityConfig): FapiRoute =>
         now: ctx.now,
       });
       if (!verified) throw errors.codeIncorrect();
-      await ctx.tx.query('UPDATE users SET updated_at = $2 WHERE id = $1', [session.user_id, ctx.now]);
+      await touchUser(ctx.tx, session.user_id, ctx.now);
 
       let backupCodes: string[] | undefined;
       if (!(await secondFactorStateOf(ctx.tx, session.user_id)).backupCodes) {

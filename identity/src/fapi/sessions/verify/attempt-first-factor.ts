@@ -5,7 +5,7 @@ import { recordFailedVerification } from '../../../store/users.ts';
 import { assertMayAttempt } from '../../../abuse/attempt-gate.ts';
 import { attemptFactorCode } from '../../code-attempt.ts';
 import type { FapiRoute } from '../../context.ts';
-import { updateSessionVerification } from '../../../reverification/session-verification-store.ts';
+import { updateSessionVerification } from '../../../store/session-verifications.ts';
 import { field, rawField } from '../../form.ts';
 import { codeAttemptLimits } from '../../sign-ins/rate-limits.ts';
 import { codeSubject, factorVerified } from './factor-verified.ts';

@@ -1,6 +1,6 @@
 import type { IdentityConfig } from '../../../config.ts';
 import { errors } from '../../../errors.ts';
-import { updateSessionVerification } from '../../../reverification/session-verification-store.ts';
+import { updateSessionVerification } from '../../../store/session-verifications.ts';
 import { supportedSecondFactors } from '../../../second-factors/second-factor-state.ts';
 import { attemptFactorCode } from '../../code-attempt.ts';
 import type { FapiRoute } from '../../context.ts';

@@ -1,10 +1,11 @@
 import {
   updateSessionVerification,
   type SessionVerificationRow,
-} from '../../../reverification/session-verification-store.ts';
+} from '../../../store/session-verifications.ts';
 import { twoFactorEnabled } from '../../../second-factors/second-factor-state.ts';
 import type { SessionRow, VerificationState } from '../../../store/rows.ts';
 import { recordFactorVerification, setReverificationRequested } from '../../../store/sessions.ts';
+import { clearFailedVerifications } from '../../../store/users.ts';
 import type { Owner } from '../../../users/load-users.ts';
 import type { FapiContext } from '../../context.ts';
 
@@ -22,7 +23,7 @@ export async function factorVerified(
   state: VerificationState,
 ): Promise<SessionVerificationRow> {
   await recordFactorVerification(ctx.tx, session.id, factor, ctx.now);
-  await ctx.tx.query('UPDATE users SET failed_verification_attempts = 0 WHERE id = $1', [owner.user.id]);
+  await clearFailedVerifications(ctx.tx, owner.user.id);
   if (factor === 'second_factor') {
     await setReverificationRequested(ctx.tx, session.id, false, ctx.now);
     return updateSessionVerification(

@@ -2,7 +2,7 @@ import { errors } from '../../../errors.ts';
 import {
   currentSessionVerification,
   type SessionVerificationRow,
-} from '../../../reverification/session-verification-store.ts';
+} from '../../../store/session-verifications.ts';
 import type { SessionRow } from '../../../store/rows.ts';
 import { assertNotLockedOut } from '../../../abuse/attempt-gate.ts';
 import { loadUsers, type Owner } from '../../../users/load-users.ts';

@@ -1,5 +1,5 @@
 import { errors } from '../../../errors.ts';
-import { updateSessionVerification } from '../../../reverification/session-verification-store.ts';
+import { updateSessionVerification } from '../../../store/session-verifications.ts';
 import type { FapiRoute } from '../../context.ts';
 import { field } from '../../form.ts';
 import { sendPhoneCode } from '../../phone-numbers/phone-code.ts';

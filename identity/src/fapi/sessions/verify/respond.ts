@@ -1,11 +1,11 @@
 import { errors } from '../../../errors.ts';
-import type { SessionVerificationRow } from '../../../reverification/session-verification-store.ts';
+import type { SessionVerificationRow } from '../../../store/session-verifications.ts';
 import {
   verificationFirstFactors,
   verificationSecondFactors,
 } from '../../../reverification/verification-factors.ts';
 import { verificationJSON } from '../../../serializers/user.ts';
-import type { SessionRow } from '../../../store/rows.ts';
+import { findSessionById } from '../../../store/sessions.ts';
 import { loadUsers } from '../../../users/load-users.ts';
 import { sessionJSON } from '../../client-json.ts';
 import type { FapiContext, FapiResult } from '../../context.ts';
@@ -18,9 +18,7 @@ export async function verificationResponse(
   ctx: FapiContext,
   verification: SessionVerificationRow,
 ): Promise<FapiResult> {
-  const [session] = await ctx.tx.query<SessionRow>('SELECT * FROM sessions WHERE id = $1', [
-    verification.session_id,
-  ]);
+  const session = await findSessionById(ctx.tx, verification.session_id);
   // Reloaded: a backup code just spent, a factor just added, change what is offered.
   const owner = session ? (await loadUsers(ctx.tx, [session.user_id])).get(session.user_id) : undefined;
   if (!session || !owner) throw errors.notFound('session');

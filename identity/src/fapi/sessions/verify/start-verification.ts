@@ -1,6 +1,6 @@
 import { errors } from '../../../errors.ts';
 import type { VerificationLevel } from '../../../reverification/require-reverification.ts';
-import { createSessionVerification } from '../../../reverification/session-verification-store.ts';
+import { createSessionVerification } from '../../../store/session-verifications.ts';
 import { twoFactorEnabled } from '../../../second-factors/second-factor-state.ts';
 import { setReverificationRequested } from '../../../store/sessions.ts';
 import type { FapiRoute } from '../../context.ts';

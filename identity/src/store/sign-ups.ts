@@ -1,6 +1,6 @@
-import type { Queryable } from '../../db/database.ts';
-import { newId } from '../../ids.ts';
-import type { SignUpRow } from '../../store/rows.ts';
+import type { Queryable } from '../db/database.ts';
+import { newId } from '../ids.ts';
+import type { SignUpRow } from './rows.ts';
 
 const SIGN_UP_ABANDON_MS = 24 * 3600 * 1000;
 
@@ -70,4 +70,21 @@ export async function findClientSignUp(
     [id, clientId, now],
   );
   return row ?? null;
+}
+
+/**
+ * Whether the sign-up belongs to the client whose token hashes to `clientTokenHash` and still misses
+ * requirements (read without locks, before the transaction).
+ */
+export async function clientSignUpMissesRequirements(
+  db: Queryable,
+  signUpId: string | undefined,
+  clientTokenHash: string,
+): Promise<boolean> {
+  const rows = await db.query(
+    `SELECT 1 FROM sign_ups s JOIN clients c ON c.id = s.client_id
+           WHERE s.id = $1 AND c.token_hash = $2 AND s.status = 'missing_requirements'`,
+    [signUpId, clientTokenHash],
+  );
+  return rows.length > 0;
 }

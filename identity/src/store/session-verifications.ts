@@ -1,7 +1,7 @@
 import type { Queryable } from '../db/database.ts';
 import { randomBase62 } from '../ids.ts';
-import type { VerificationState } from '../store/rows.ts';
-import type { VerificationLevel } from './require-reverification.ts';
+import type { VerificationState } from './rows.ts';
+import type { VerificationLevel } from '../reverification/require-reverification.ts';
 
 export type SessionVerificationStatus = 'needs_first_factor' | 'needs_second_factor' | 'complete';
 

@@ -1,6 +1,6 @@
-import type { Queryable } from '../../db/database.ts';
-import { newId } from '../../ids.ts';
-import type { SignInRow, SignInStatus, VerificationState } from '../../store/rows.ts';
+import type { Queryable } from '../db/database.ts';
+import { newId } from '../ids.ts';
+import type { SignInRow, SignInStatus, VerificationState } from './rows.ts';
 
 /** An unfinished sign-in stops being resumable after a day, like Clerk's. */
 const SIGN_IN_ABANDON_MS = 24 * 3600 * 1000;
