@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
-import { openDatabase } from '../src/db/database.ts';
+import { DEFAULT_POOL_MAX, openDatabase, poolMaxFrom } from '../src/db/database.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { createIdentity } from '../src/identity.ts';
 import { backends, forEachBackend } from './support/backends.ts';
@@ -95,3 +95,80 @@ for (const backend of backends.filter((b) => b.name === 'postgres')) {
     });
   });
 }
+
+describe(
+  'a PostgreSQL server with no room for another connection [postgres]',
+  { skip: !process.env.TEST_DATABASE_URL },
+  () => {
+    const url = process.env.TEST_DATABASE_URL!;
+    // A role limited to two connections stands in for a server at max_connections: PostgreSQL refuses the
+    // third with the same 53300 (too_many_connections).
+    const role = `test_limited_${randomBytes(4).toString('hex')}`;
+    const roleUrl = () => {
+      const u = new URL(url);
+      u.username = role;
+      u.password = '';
+      return u.toString();
+    };
+    const admin = async (sql: string) => {
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        await client.query(sql);
+      } finally {
+        await client.end();
+      }
+    };
+    before(() => admin(`CREATE ROLE ${role} LOGIN CONNECTION LIMIT 2`));
+    after(() => admin(`DROP ROLE IF EXISTS ${role}`));
+
+    it('a burst wider than the room waits for a connection instead of failing', async () => {
+      const db = await openDatabase({ url: roleUrl(), poolMax: 6 });
+      try {
+        const held = await Promise.all(
+          Array.from({ length: 6 }, (_, i) =>
+            db.transaction(async (tx) => {
+              await tx.query('SELECT pg_sleep(0.05)');
+              return i;
+            }),
+          ),
+        );
+        assert.deepEqual(held, [0, 1, 2, 3, 4, 5]);
+        const plain = await Promise.all(
+          Array.from({ length: 6 }, () => db.query<{ n: number }>('SELECT 1 AS n')),
+        );
+        assert.ok(plain.every((rows) => rows[0]!.n === 1));
+      } finally {
+        await db.close();
+      }
+    });
+
+    it('when no room comes, the failure is "unavailable" (a 503), not an error of ours', async () => {
+      // Two connections held outside the pool for longer than a request waits.
+      const holders = [
+        new pg.Client({ connectionString: roleUrl() }),
+        new pg.Client({ connectionString: roleUrl() }),
+      ];
+      for (const c of holders) await c.connect();
+      const db = await openDatabase({ url: roleUrl(), poolMax: 2 });
+      try {
+        const started = Date.now();
+        await assert.rejects(db.query('SELECT 1'), (err: Error) => err.name === 'DatabaseUnavailableError');
+        assert.ok(Date.now() - started >= 4000, 'it waited for room before giving up');
+      } finally {
+        await db.close();
+        for (const c of holders) await c.end();
+      }
+    });
+  },
+);
+
+describe('DATABASE_POOL_MAX', () => {
+  it('defaults to 10 and refuses what is not a count of connections', () => {
+    assert.equal(poolMaxFrom({}), DEFAULT_POOL_MAX);
+    assert.equal(poolMaxFrom({ DATABASE_POOL_MAX: '4' }), 4);
+    for (const bad of ['0', '-1', '2.5', 'ten', '1001']) {
+      assert.throws(() => poolMaxFrom({ DATABASE_POOL_MAX: bad }), /DATABASE_POOL_MAX/);
+    }
+  });
+});

@@ -53,6 +53,9 @@ describe('two server processes on one PostgreSQL change one hierarchy [postgres]
           HOST: '127.0.0.1',
           WEB_DIST: webDist,
           LOG_LEVEL: 'warn',
+          // Two servers, the provider and this test share the server's max_connections with whatever
+          // else the suite runs beside: each server keeps a small pool.
+          DATABASE_POOL_MAX: '4',
         },
         stdio: ['ignore', 'pipe', 'pipe'],
       });

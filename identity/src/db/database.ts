@@ -24,14 +24,38 @@ export interface Database extends Queryable {
   close(): Promise<void>;
 }
 
-export type DatabaseOptions = { url: string; schema?: string } | { dataDir: string } | { memory: true };
+export type DatabaseOptions =
+  { url: string; schema?: string; poolMax?: number } | { dataDir: string } | { memory: true };
+
+/** Connections one process keeps to a PostgreSQL server, per database it opens. */
+export const DEFAULT_POOL_MAX = 10;
+
+/**
+ * `DATABASE_POOL_MAX`, read where every PostgreSQL pool is made so the server, the CLI and the tools agree:
+ * several processes on one server must fit its `max_connections` together.
+ */
+export function poolMaxFrom(env: NodeJS.ProcessEnv): number {
+  const raw = env.DATABASE_POOL_MAX;
+  if (raw === undefined || raw === '') return DEFAULT_POOL_MAX;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1 || n > 1000) {
+    throw new Error('DATABASE_POOL_MAX must be a whole number of connections from 1 to 1000.');
+  }
+  return n;
+}
+
+/** How long a request waits for a connection (a free one in the pool, or the server's room for one). */
+const CONNECT_TIMEOUT_MS = 5000;
 
 /** Thrown when the database cannot be reached, so HTTP layers can answer 503 instead of 500. */
 export class DatabaseUnavailableError extends Error {
   override readonly name = 'DatabaseUnavailableError';
 }
 
+// 53300: the server is at max_connections (or the role at its limit). Said as unavailable when waiting
+// for room (see connectWithRoom) did not find any in time.
 const CONNECTION_ERROR_CODES = new Set([
+  '53300',
   'ECONNREFUSED',
   'ECONNRESET',
   'ETIMEDOUT',
@@ -60,7 +84,9 @@ function mapError(err: unknown): unknown {
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  if ('url' in options) return openPostgres(options.url, options.schema);
+  if ('url' in options) {
+    return openPostgres(options.url, options.schema, options.poolMax ?? poolMaxFrom(process.env));
+  }
   if ('dataDir' in options) mkdirSync(options.dataDir, { recursive: true });
   return openPglite('dataDir' in options ? options.dataDir : undefined);
 }
@@ -103,11 +129,11 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
   };
 }
 
-async function openPostgres(url: string, schema: string | undefined): Promise<Database> {
+async function openPostgres(url: string, schema: string | undefined, poolMax: number): Promise<Database> {
   const pool = new pg.Pool({
     connectionString: url,
-    max: 10,
-    connectionTimeoutMillis: 5000,
+    max: poolMax,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
     // Quoted like the CREATE SCHEMA below, so mixed-case names resolve to the same schema.
     ...(schema ? { options: `-c search_path="${schema.replace(/"/g, '')}"` } : {}),
   });
@@ -132,16 +158,37 @@ async function openPostgres(url: string, schema: string | undefined): Promise<Da
       throw mapError(err);
     }
   };
+  // A server at max_connections refuses a new connection at once (53300) while its other clients, often
+  // this process's own pool or another instance's, free theirs within milliseconds. Waiting for that, as
+  // for a busy pool, turns a burst into latency instead of failed requests.
+  const connectWithRoom = async (): Promise<pg.PoolClient> => {
+    const until = Date.now() + CONNECT_TIMEOUT_MS;
+    for (;;) {
+      try {
+        return await pool.connect();
+      } catch (err) {
+        if ((err as { code?: string }).code !== '53300' || Date.now() >= until) throw mapError(err);
+        await new Promise((resolve) => setTimeout(resolve, 20 + Math.random() * 80));
+      }
+    }
+  };
   return {
     kind: 'postgres',
-    query: (sql, params) => run(pool, sql, params),
-    async transaction(fn) {
-      let client: pg.PoolClient;
+    async query(sql, params) {
+      const client = await connectWithRoom();
+      let failed: Error | undefined;
       try {
-        client = await pool.connect();
+        return await run(client, sql, params);
       } catch (err) {
-        throw mapError(err);
+        failed = err as Error;
+        throw err;
+      } finally {
+        // Like pg's own pool.query: a client whose query failed is closed, not reused.
+        client.release(failed);
       }
+    },
+    async transaction(fn) {
+      const client = await connectWithRoom();
       // A connection runs one query at a time: queries sent together (Promise.all) wait their turn here
       // rather than in pg's own queue, which pg 8 deprecates.
       let last: Promise<unknown> = Promise.resolve();

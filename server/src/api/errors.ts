@@ -1,5 +1,6 @@
 import { isClerkAPIResponseError } from '@clerk/shared/error';
 import { API_ERRORS, apiErrorBody, type ApiErrorCode } from '@app/contract';
+import { DatabaseUnavailableError } from '@app/identity';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 /**
@@ -47,6 +48,12 @@ export function registerApiErrorHandler(api: FastifyInstance) {
     if (unavailable) {
       req.log.warn('product API request failed: the Backend API is unavailable');
       reply.header('retry-after', String(unavailable.retryAfter ?? 2));
+      return sendApiError(reply, new ApiError('service_unavailable'));
+    }
+    // The product's own database is away or full: as passing as the Backend API's 503, and said alike.
+    if (error instanceof DatabaseUnavailableError) {
+      req.log.warn('product API request failed: the database is unavailable');
+      reply.header('retry-after', '2');
       return sendApiError(reply, new ApiError('service_unavailable'));
     }
     req.log.error({ err: error }, 'product API request failed');
