@@ -1,6 +1,7 @@
 import type { Queryable } from '../db/database.ts';
 import type { IdentityDeps } from '../deps.ts';
-import { tokenForSession } from '../organizations/active-organization.ts';
+import { tokenForSubject } from '../organizations/active-organization.ts';
+import { tokenSubjectOfOwner } from '../sessions/token-subject-of-owner.ts';
 import { factorVerificationAge } from '../reverification/factor-age.ts';
 import { twoFactorEnabled } from '../second-factors/second-factor-state.ts';
 import type { ClientRow, SessionRow } from '../store/rows.ts';
@@ -23,9 +24,9 @@ export async function sessionJSON(
 ) {
   const signedIn = session.status === 'active' || session.status === 'pending';
   const fva = factorVerificationAge(session, twoFactorEnabled(owner.secondFactors), now);
-  // One query reads the token's user and organisation with the membership (store/token-subjects.ts).
+  // The token's user and organisation come from the owner already loaded for the JSON: no query.
   const jwt = signedIn
-    ? await tokenForSession(deps, tx, session, azp, now, session.last_active_organization_id, fva)
+    ? await tokenForSubject(deps, tokenSubjectOfOwner(session, owner), { session, azp, now, fva })
     : null;
   return {
     object: 'session',

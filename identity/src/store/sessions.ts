@@ -34,21 +34,29 @@ export async function createSession(
   return row!;
 }
 
-/** Sessions of a client that still count as signed in; expired ones are marked on the way. */
+/**
+ * Sessions of a client that still count as signed in; expired ones are marked on the way. Every page load
+ * and every Frontend API answer asks, and expiry is rare: one read, and a write only when one has lapsed.
+ */
 export async function signedInSessionsOfClient(
   db: Queryable,
   clientId: string,
   now: Date,
 ): Promise<SessionRow[]> {
-  await db.query(
-    `UPDATE sessions SET status = 'expired', updated_at = $2
-     WHERE client_id = $1 AND status = ANY($3) AND expire_at <= $2`,
-    [clientId, now, SIGNED_IN],
-  );
-  return db.query<SessionRow>(
+  const rows = await db.query<SessionRow>(
     'SELECT * FROM sessions WHERE client_id = $1 AND status = ANY($2) ORDER BY created_at',
     [clientId, SIGNED_IN],
   );
+  const lapsed = rows.filter((s) => s.expire_at.getTime() <= now.getTime());
+  if (!lapsed.length) return rows;
+  // Guarded by expire_at again: a session extended meanwhile by another request stays signed in.
+  const expired = await db.query<{ id: string }>(
+    `UPDATE sessions SET status = 'expired', updated_at = $3
+     WHERE id = ANY($1) AND client_id = $2 AND status = ANY($4) AND expire_at <= $3 RETURNING id`,
+    [lapsed.map((s) => s.id), clientId, now, SIGNED_IN],
+  );
+  const gone = new Set(expired.map((r) => r.id));
+  return rows.filter((s) => !gone.has(s.id));
 }
 
 export async function findClientSession(

@@ -2,7 +2,14 @@ import { createClerkClient, type ClerkClient } from '@clerk/backend';
 import { verifyJwt } from '@clerk/backend/jwt';
 import { __experimental_JWTPayloadToAuthObjectProperties as authPropertiesOf } from '@clerk/shared/jwtPayloadParser';
 import type { FastifyRequest } from 'fastify';
-import { JwksKeys, PemKey, type JwksTiming, type SessionTokenKeys } from './session-token-keys.ts';
+import {
+  JwksKeys,
+  PemKey,
+  type JwksTiming,
+  type SessionTokenKeys,
+  type VerificationKey,
+} from './session-token-keys.ts';
+import { VerifiedTokens } from './verified-tokens.ts';
 
 /** A verified token's claims, as @clerk/backend returns them. */
 type JwtPayload = Awaited<ReturnType<typeof verifyJwt>>;
@@ -52,7 +59,15 @@ export interface AuthenticatorOptions {
   /** The origins a token's `azp` may name; empty: any. */
   authorizedParties: string[];
   jwksTiming?: JwksTiming;
+  /** Where the keys come from, instead of `jwtKey` or the JWKS (tests). */
+  keys?: SessionTokenKeys;
+  /** How many verified tokens are remembered (verified-tokens.ts); 0: none. */
+  verifiedTokens?: number;
+  /** The clock of the remembered tokens' expiry (tests); @clerk/backend's checks read the real one. */
+  now?: () => number;
 }
+
+type Authenticated = Extract<AuthResult, { ok: true }>;
 
 /**
  * Verifies the `Authorization: Bearer <session token>` of a product API call with @clerk/backend, the same
@@ -70,6 +85,8 @@ export class Authenticator implements RequestAuthenticator {
   readonly clerk: ClerkClient;
   private readonly keys: SessionTokenKeys;
   private readonly authorizedParties: string[] | undefined;
+  private readonly verified: VerifiedTokens<Authenticated> | null;
+  private readonly now: () => number;
 
   constructor(opts: AuthenticatorOptions) {
     this.clerk = createClerkClient({
@@ -77,22 +94,51 @@ export class Authenticator implements RequestAuthenticator {
       secretKey: opts.secretKey,
       apiUrl: opts.apiUrl,
     });
-    this.keys = opts.jwtKey
-      ? new PemKey(opts.jwtKey)
-      : new JwksKeys(() => this.clerk.jwks.getJwks(), opts.jwksTiming);
+    this.keys =
+      opts.keys ??
+      (opts.jwtKey
+        ? new PemKey(opts.jwtKey)
+        : new JwksKeys(() => this.clerk.jwks.getJwks(), opts.jwksTiming));
     this.authorizedParties = opts.authorizedParties.length ? opts.authorizedParties : undefined;
+    const remembered = opts.verifiedTokens ?? 10_000;
+    this.verified = remembered > 0 ? new VerifiedTokens(remembered) : null;
+    this.now = opts.now ?? Date.now;
   }
 
   async authenticate(req: FastifyRequest): Promise<AuthResult> {
     const header = req.headers.authorization;
     if (!header?.startsWith('Bearer ') || header.length <= 7)
       return { ok: false, reason: 'Missing bearer session token.' };
-    let claims: JwtPayload;
+    const token = header.slice(7);
+    const known = this.verified?.get(token, this.now());
+    if (known) {
+      // Still the instance's key for that kid (a key dropped since is refused, as the first time would).
+      if ((await this.keys.keyFor(known.kid).catch(() => null)) === known.key) return known.value;
+      this.verified!.forget(token);
+    }
+    let verified: { claims: JwtPayload; key: VerificationKey; kid: string | undefined };
     try {
-      claims = await this.verify(header.slice(7));
+      verified = await this.verify(token);
     } catch (err) {
       return { ok: false, reason: (err as Error)?.message || 'Invalid or expired session token.' };
     }
+    const result = this.authenticated(verified.claims);
+    if (result.ok && typeof verified.claims.exp === 'number') {
+      // Shared by every request with this token: nothing may change it.
+      Object.freeze(result.auth.orgPermissions);
+      if (result.auth.profile) Object.freeze(result.auth.profile);
+      Object.freeze(result.auth);
+      this.verified?.set(token, {
+        value: Object.freeze(result),
+        key: verified.key,
+        kid: verified.kid,
+        expiresAt: verified.claims.exp * 1000,
+      });
+    }
+    return result;
+  }
+
+  private authenticated(claims: JwtPayload): AuthResult {
     const auth = authPropertiesOf(claims);
     if (!auth.userId || !auth.sessionId || auth.sessionStatus === 'pending')
       return { ok: false, reason: 'Session is not active.' };
@@ -112,7 +158,9 @@ export class Authenticator implements RequestAuthenticator {
     };
   }
 
-  private async verify(token: string): Promise<JwtPayload> {
+  private async verify(
+    token: string,
+  ): Promise<{ claims: JwtPayload; key: VerificationKey; kid: string | undefined }> {
     const kid = kidOf(token);
     const key = await this.keys.keyFor(kid);
     if (!key) {
@@ -121,7 +169,7 @@ export class Authenticator implements RequestAuthenticator {
         `Unable to find a signing key in JWKS that matches the kid='${kid}' of the provided session token.`,
       );
     }
-    return verifyJwt(token, { key, authorizedParties: this.authorizedParties });
+    return { claims: await verifyJwt(token, { key, authorizedParties: this.authorizedParties }), key, kid };
   }
 }
 
