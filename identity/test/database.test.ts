@@ -3,7 +3,13 @@ import { randomBytes } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
-import { DEFAULT_POOL_MAX, openDatabase, poolMaxFrom } from '../src/db/database.ts';
+import {
+  DEFAULT_POOL_MAX,
+  openDatabase,
+  poolMaxFrom,
+  preparedStatementsFrom,
+  type Database,
+} from '../src/db/database.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { createIdentity } from '../src/identity.ts';
 import { backends, forEachBackend } from './support/backends.ts';
@@ -170,5 +176,97 @@ describe('DATABASE_POOL_MAX', () => {
     for (const bad of ['0', '-1', '2.5', 'ten', '1001']) {
       assert.throws(() => poolMaxFrom({ DATABASE_POOL_MAX: bad }), /DATABASE_POOL_MAX/);
     }
+  });
+});
+
+forEachBackend('prepared statements', (backend) => {
+  const open = () =>
+    backend.name === 'postgres'
+      ? openDatabase({
+          url: process.env.TEST_DATABASE_URL!,
+          schema: `test_prep_${randomBytes(4).toString('hex')}`,
+        })
+      : openDatabase({ memory: true });
+  const preparedLike = (tx: { query: Database['query'] }, text: string) =>
+    tx.query<{ name: string }>('SELECT name FROM pg_prepared_statements WHERE statement = $1', [text]);
+
+  it('a statement with parameters is prepared once per connection and run by name after', async () => {
+    const db = await open();
+    try {
+      const text = 'SELECT $1::int + 1 AS n';
+      await db.transaction(async (tx) => {
+        assert.deepEqual(await tx.query(text, [1]), [{ n: 2 }]);
+        assert.deepEqual(await tx.query(text, [41]), [{ n: 42 }]);
+        assert.equal((await preparedLike(tx, text)).length, 1);
+      });
+    } finally {
+      await dropAndClose(db);
+    }
+  });
+
+  it('a statement a schema change invalidated runs again, unnamed, after at most one refusal', async () => {
+    const db = await open();
+    try {
+      await db.query('CREATE TABLE prep_t (a int)');
+      await db.query('INSERT INTO prep_t VALUES (1)');
+      const text = 'SELECT * FROM prep_t WHERE a = $1';
+      assert.deepEqual(await db.query(text, [1]), [{ a: 1 }]);
+      await db.query('ALTER TABLE prep_t ADD COLUMN b int');
+      let refusals = 0;
+      let rows: unknown[] = [];
+      for (let i = 0; i < 3; i++) {
+        try {
+          rows = await db.query(text, [1]);
+          break;
+        } catch (err) {
+          assert.match(String(err), /cached plan/);
+          refusals++;
+        }
+      }
+      assert.ok(refusals <= 1, `${refusals} refusals`);
+      assert.deepEqual(rows, [{ a: 1, b: null }]);
+    } finally {
+      await dropAndClose(db);
+    }
+  });
+
+  it('DATABASE_PREPARED_STATEMENTS=false: nothing is prepared', async () => {
+    process.env.DATABASE_PREPARED_STATEMENTS = 'false';
+    let db: Database;
+    try {
+      db = await open();
+    } finally {
+      delete process.env.DATABASE_PREPARED_STATEMENTS;
+    }
+    try {
+      const text = 'SELECT $1::int + 2 AS n';
+      await db.transaction(async (tx) => {
+        assert.deepEqual(await tx.query(text, [1]), [{ n: 3 }]);
+        assert.deepEqual(await preparedLike(tx, text), []);
+      });
+    } finally {
+      await dropAndClose(db);
+    }
+  });
+
+  async function dropAndClose(db: Database) {
+    if (backend.name === 'postgres') {
+      const [row] = await db.query<{ schema: string }>('SELECT current_schema() AS schema');
+      await db.query(`DROP SCHEMA "${row!.schema}" CASCADE`);
+    }
+    await db.close();
+  }
+});
+
+describe('DATABASE_PREPARED_STATEMENTS', () => {
+  it('on by default; true/false/1/0; anything else refused', () => {
+    assert.equal(preparedStatementsFrom({}), true);
+    assert.equal(preparedStatementsFrom({ DATABASE_PREPARED_STATEMENTS: 'false' }), false);
+    assert.equal(preparedStatementsFrom({ DATABASE_PREPARED_STATEMENTS: '0' }), false);
+    assert.equal(preparedStatementsFrom({ DATABASE_PREPARED_STATEMENTS: 'TRUE' }), true);
+    assert.throws(
+      () => preparedStatementsFrom({ DATABASE_PREPARED_STATEMENTS: 'off' }),
+      /DATABASE_PREPARED_STATEMENTS/,
+    );
   });
 });

@@ -1,5 +1,7 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
+import { createPgConfig } from '@electric-sql/pglite/node-postgres';
 import pg from 'pg';
 import { lockDataDir } from './pglite-lock.ts';
 
@@ -85,43 +87,151 @@ function mapError(err: unknown): unknown {
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if ('url' in options) {
-    return openPostgres(options.url, options.schema, options.poolMax ?? poolMaxFrom(process.env));
+    return openPostgres(
+      options.url,
+      options.schema,
+      options.poolMax ?? poolMaxFrom(process.env),
+      preparedStatementsFrom(process.env),
+    );
   }
   if ('dataDir' in options) mkdirSync(options.dataDir, { recursive: true });
-  return openPglite('dataDir' in options ? options.dataDir : undefined);
+  return openPglite('dataDir' in options ? options.dataDir : undefined, preparedStatementsFrom(process.env));
 }
 
-async function openPglite(dataDir: string | undefined): Promise<Database> {
+/**
+ * Parameterised statements are prepared once per connection and run by name after (pg's named
+ * statements): PostgreSQL then skips parsing and planning, which for a query of several joins (token
+ * minting's) costs several times its execution. Named by a hash of their text, so a text is one
+ * statement; bounded, so SQL built at run time cannot fill a connection with statements. A statement a
+ * schema change invalidated ("cached plan must not change result type", after a migration added a column
+ * to a `SELECT *`) runs unnamed from then on. `DATABASE_PREPARED_STATEMENTS=false` turns it off, for a
+ * pooler that cannot keep them (PgBouncer in transaction mode before 1.21).
+ */
+class PreparedStatements {
+  private readonly names = new Map<string, string>();
+  private readonly stale = new Set<string>();
+
+  constructor(
+    private readonly enabled: boolean,
+    private readonly max = 2_000,
+  ) {}
+
+  nameOf(sql: string): string | undefined {
+    if (!this.enabled || this.stale.has(sql)) return undefined;
+    let name = this.names.get(sql);
+    if (!name && this.names.size < this.max) {
+      name = `s_${createHash('sha256').update(sql).digest('base64url').slice(0, 24)}`;
+      this.names.set(sql, name);
+    }
+    return name;
+  }
+
+  /** After a schema change: this text runs unnamed from now on, on every connection. */
+  invalidate(sql: string): void {
+    this.stale.add(sql);
+  }
+}
+
+/** `DATABASE_PREPARED_STATEMENTS`: on unless `false` or `0`. */
+export function preparedStatementsFrom(env: NodeJS.ProcessEnv): boolean {
+  const raw = env.DATABASE_PREPARED_STATEMENTS?.trim().toLowerCase();
+  if (raw === undefined || raw === '' || raw === 'true' || raw === '1') return true;
+  if (raw === 'false' || raw === '0') return false;
+  throw new Error('DATABASE_PREPARED_STATEMENTS must be true or false.');
+}
+
+const isStalePlan = (err: unknown) =>
+  (err as { code?: string }).code === '0A000' &&
+  /cached plan must not change/i.test(String((err as Error).message));
+
+/** Runs statements on pg clients (of a PostgreSQL pool, or the one client of PGlite) the same way. */
+function statementRunner(statements: PreparedStatements) {
+  return async function run<T>(client: pg.ClientBase, sql: string, params?: unknown[]): Promise<T[]> {
+    // Without parameters pg uses the simple query protocol, which also takes a script of statements.
+    const name = params === undefined ? undefined : statements.nameOf(sql);
+    try {
+      const res =
+        params === undefined
+          ? await client.query(sql)
+          : name
+            ? await client.query({ name, text: sql, values: params })
+            : await client.query(sql, params);
+      return (Array.isArray(res) ? [] : res.rows) as T[];
+    } catch (err) {
+      if (name && isStalePlan(err)) statements.invalidate(sql);
+      throw mapError(err);
+    }
+  };
+}
+
+/**
+ * One transaction on `client`, which nothing else uses meanwhile. A connection runs one query at a time:
+ * queries sent together (Promise.all) wait their turn here rather than in pg's own queue, which pg 8
+ * deprecates.
+ */
+async function transactionOn<R>(
+  client: pg.ClientBase,
+  run: ReturnType<typeof statementRunner>,
+  fn: (tx: Transaction) => Promise<R>,
+): Promise<R> {
+  let last: Promise<unknown> = Promise.resolve();
+  const query = <T>(sql: string, params?: unknown[]): Promise<T[]> => {
+    const next = last.then(() => run<T>(client, sql, params));
+    last = next.catch(() => {});
+    return next;
+  };
+  try {
+    await run(client, 'BEGIN');
+    const exec = async (sql: string): Promise<void> => {
+      await query(sql);
+    };
+    const result = await fn({ query, exec });
+    await run(client, 'COMMIT');
+    return result;
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw err;
+  }
+}
+
+/**
+ * PGlite through node-postgres (PGlite's own adapter, `@electric-sql/pglite/node-postgres`): the same
+ * client code, type parsers and named statements as a PostgreSQL server, and a round trip a third of
+ * PGlite's own `query`. PGlite has one connection: a transaction has it to itself, and queries outside
+ * one wait their turn, in order.
+ */
+async function openPglite(dataDir: string | undefined, prepared: boolean): Promise<Database> {
   // One process per directory (see pglite-lock.ts): a second server, or the CLI, is refused.
   const release = dataDir ? lockDataDir(dataDir) : () => {};
-  let db: PGlite;
+  let lite: PGlite;
+  let client: pg.Client;
   try {
-    db = dataDir ? await PGlite.create(dataDir) : await PGlite.create();
+    lite = dataDir ? await PGlite.create(dataDir) : await PGlite.create();
+    client = new pg.Client(createPgConfig(lite) as unknown as pg.ClientConfig);
+    // Reported by the query that meets it; unheard, it would end the process.
+    client.on('error', () => {});
+    await client.connect();
   } catch (err) {
     release();
     throw err;
   }
-  const wrap = (q: Pick<PGlite, 'query'>): Queryable => ({
-    async query<T>(sql: string, params: unknown[] = []) {
-      const res = await q.query<T>(sql, params);
-      return res.rows;
-    },
-  });
+  const run = statementRunner(new PreparedStatements(prepared));
+  let turn: Promise<unknown> = Promise.resolve();
+  const exclusive = <R>(work: () => Promise<R>): Promise<R> => {
+    const next = turn.then(work);
+    turn = next.catch(() => {});
+    return next;
+  };
   return {
     kind: 'pglite',
-    ...wrap(db),
-    transaction: (fn) =>
-      db.transaction((tx) =>
-        fn({
-          ...wrap(tx),
-          async exec(sql) {
-            await tx.exec(sql);
-          },
-        }),
-      ),
+    query: (sql, params) => exclusive(() => run(client, sql, params)),
+    transaction: (fn) => exclusive(() => transactionOn(client, run, fn)),
     async close() {
       try {
-        await db.close();
+        await exclusive(async () => {
+          await client.end();
+          await lite.close();
+        });
       } finally {
         release();
       }
@@ -129,7 +239,12 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
   };
 }
 
-async function openPostgres(url: string, schema: string | undefined, poolMax: number): Promise<Database> {
+async function openPostgres(
+  url: string,
+  schema: string | undefined,
+  poolMax: number,
+  prepared: boolean,
+): Promise<Database> {
   const pool = new pg.Pool({
     connectionString: url,
     max: poolMax,
@@ -149,15 +264,7 @@ async function openPostgres(url: string, schema: string | undefined, poolMax: nu
     await admin.query(`CREATE SCHEMA IF NOT EXISTS "${schema.replace(/"/g, '')}"`);
     await admin.end();
   }
-  const run = async <T>(client: pg.Pool | pg.PoolClient, sql: string, params?: unknown[]) => {
-    try {
-      // Without parameters pg uses the simple query protocol, which also takes a script of statements.
-      const res = params === undefined ? await client.query(sql) : await client.query(sql, params);
-      return (Array.isArray(res) ? [] : res.rows) as T[];
-    } catch (err) {
-      throw mapError(err);
-    }
-  };
+  const run = statementRunner(new PreparedStatements(prepared));
   // A server at max_connections refuses a new connection at once (53300) while its other clients, often
   // this process's own pool or another instance's, free theirs within milliseconds. Waiting for that, as
   // for a busy pool, turns a burst into latency instead of failed requests.
@@ -176,38 +283,21 @@ async function openPostgres(url: string, schema: string | undefined, poolMax: nu
     kind: 'postgres',
     async query(sql, params) {
       const client = await connectWithRoom();
-      let failed: Error | undefined;
+      let lost: Error | undefined;
       try {
         return await run(client, sql, params);
       } catch (err) {
-        failed = err as Error;
+        // A connection that failed is closed, not reused; one whose statement was refused stays.
+        if (err instanceof DatabaseUnavailableError) lost = err;
         throw err;
       } finally {
-        // Like pg's own pool.query: a client whose query failed is closed, not reused.
-        client.release(failed);
+        client.release(lost);
       }
     },
     async transaction(fn) {
       const client = await connectWithRoom();
-      // A connection runs one query at a time: queries sent together (Promise.all) wait their turn here
-      // rather than in pg's own queue, which pg 8 deprecates.
-      let last: Promise<unknown> = Promise.resolve();
-      const query = <T>(sql: string, params?: unknown[]): Promise<T[]> => {
-        const next = last.then(() => run<T>(client, sql, params));
-        last = next.catch(() => {});
-        return next;
-      };
       try {
-        await run(client, 'BEGIN');
-        const exec = async (sql: string): Promise<void> => {
-          await query(sql);
-        };
-        const result = await fn({ query, exec });
-        await run(client, 'COMMIT');
-        return result;
-      } catch (err) {
-        await client.query('ROLLBACK').catch(() => {});
-        throw err;
+        return await transactionOn(client, run, fn);
       } finally {
         client.release();
       }
