@@ -3,10 +3,12 @@
  * limits (RS256 and argon2id on this machine) and a better-auth peer on the same database.
  *
  *   node --import tsx bench/api.ts [--seconds N] [--concurrency 1,16,64] [--db pglite,postgres] [--no-peer]
- *                                  [--scenarios minting,noop,me,page-fapi,sign-in,page]
+ *                                  [--scenarios minting,noop,me,page-fapi,sign-in,page] [--scale]
  *
  * `--scenarios` runs only those rows (default: all), e.g. `--scenarios noop,me` for the session check and the
- * no-op route it is held against.
+ * no-op route it is held against. `--scale` fills each identity database first with 100,000 users, 10,000
+ * organisations and 1,000,000 sessions (bench/lib/seed-scale.ts), for issue #13's scale row: the same
+ * figures must hold within 15 %; a full run with it writes bench/results/api-scale.md.
  * PostgreSQL: BENCH_DATABASE_URL or TEST_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test);
  * every run gets a schema of its own, dropped at the end. Prints the tables and, for a run of every
  * scenario, writes them to bench/results/api.md.
@@ -20,6 +22,7 @@ import { runLoad, type BenchRequest, type LoadResult } from './lib/autocannon-ru
 import { measureLimits, type Limits } from './lib/limits.ts';
 import { machine } from './lib/machine.ts';
 import { pageAssets } from './lib/page-assets.ts';
+import { SCALE } from './lib/seed-scale.ts';
 import {
   peerAvailable,
   startPeer,
@@ -71,6 +74,7 @@ const { values } = parseArgs({
     db: { type: 'string', default: 'pglite,postgres' },
     'no-peer': { type: 'boolean', default: false },
     scenarios: { type: 'string', default: SCENARIO_KEYS.join(',') },
+    scale: { type: 'boolean', default: false },
   },
 });
 const seconds = Number(values.seconds);
@@ -104,7 +108,7 @@ if (!existsSync(WEB_INDEX)) {
 const pgVersion = databases.includes('postgres') ? await postgresVersion(postgresUrl) : null;
 const m = machine(pgVersion);
 const header: Block[] = [
-  { heading: 'API benchmark' },
+  { heading: values.scale ? 'API benchmark at scale (100,000 users, 1,000,000 sessions)' : 'API benchmark' },
   {
     lines: [
       `- Machine: ${m.cpu}, ${m.cores} cores, ${m.ramGiB} GiB RAM; Node ${m.node}; PGlite ${m.pglite}` +
@@ -142,7 +146,8 @@ let pageMeasured = false;
 
 for (const db of databases) {
   console.log(`[${db}] starting the product server…`);
-  const server = await startProductServer(db, postgresUrl);
+  if (values.scale) console.log(`[${db}] seeding ${SCALE.users} users, ${SCALE.sessions} sessions…`);
+  const server = await startProductServer(db, postgresUrl, values.scale ? { seed: SCALE } : {});
   let peer: PeerProcess | null = null;
   try {
     const member = await signUpClient(server.origin, server.publicUrl, 'member', { organization: true });
@@ -180,13 +185,13 @@ console.log(renderText(blocks.slice(header.length)));
 if (selected.size === SCENARIO_KEYS.length) {
   mkdirSync(`${ROOT}bench/results`, { recursive: true });
   // Formatted as `npm run lint` (prettier --check .) wants it, so the file can be committed as written.
-  const resultsFile = `${ROOT}bench/results/api.md`;
+  const resultsFile = `${ROOT}bench/results/${values.scale ? 'api-scale' : 'api'}.md`;
   const prettierOptions = (await prettier.resolveConfig(resultsFile)) ?? {};
   writeFileSync(
     resultsFile,
     await prettier.format(renderMarkdown(blocks), { ...prettierOptions, parser: 'markdown' }),
   );
-  console.log('Written to bench/results/api.md');
+  console.log(`Written to ${resultsFile.slice(ROOT.length)}`);
 } else {
   console.log('Some scenarios only (--scenarios): bench/results/api.md, the full run, is left as it was.');
 }
