@@ -30,6 +30,8 @@ export interface FapiContext extends FapiRequestInfo {
   client: ClientRow | null;
   /** The client of this browser, created (and its cookie set) on first use. */
   ensureClient(): Promise<ClientRow>;
+  /** The client was created by this request (by ensureClient): it has no earlier sessions. */
+  readonly clientCreatedNow: boolean;
   /** Marks the response as changing sign-in state, so `__client_uat` is rewritten. */
   signInStateChanged(): void;
   /**

@@ -266,6 +266,9 @@ async function runInTransaction(
         ctx.client = created.client;
         return created.client;
       },
+      get clientCreatedNow() {
+        return newClientToken !== null;
+      },
       signInStateChanged() {
         stateChanged = true;
       },

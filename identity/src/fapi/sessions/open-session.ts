@@ -66,7 +66,8 @@ export async function openSession(
       clientId: client.id,
       attemptDelay: ctx.deps.config.attemptDelay,
     });
-  if (!impersonation) {
+  // A client this request made has no other session to replace (a one-request password sign-in).
+  if (!impersonation && !ctx.clientCreatedNow) {
     await replacePendingSessionsOf(ctx.tx, { clientId: client.id, userId, keep: session.id, now: ctx.now });
   }
   await updateClient(ctx.tx, client.id, { [finished]: null, last_active_session_id: session.id }, ctx.now);
