@@ -50,13 +50,13 @@ import {
   type Block,
 } from './lib/report.ts';
 import {
-  CLERK_QUERY,
-  FAPI,
+  fapiGetRequest,
+  meRequest,
   mintToken,
   passwordSignInRequest,
+  type SignedInClient,
   signUpClient,
   tokenRequest,
-  type SignedInClient,
 } from './lib/signed-in-client.ts';
 
 /** The rows `--scenarios` selects, in the order they run. */
@@ -203,10 +203,7 @@ async function measureDatabase(
   signer: SignedInClient,
   peer: PeerDescription | null,
 ): Promise<Measured[]> {
-  const fapi = (path: string) => `${FAPI}${path}?${CLERK_QUERY}`;
-  const me = async (): Promise<BenchRequest[]> => [
-    { method: 'GET', path: '/api/me', headers: { authorization: `Bearer ${await mintToken(member)}` } },
-  ];
+  const me = async (): Promise<BenchRequest[]> => [meRequest(await mintToken(member))];
   const signIn: BenchRequest = passwordSignInRequest(signer);
   const every: {
     key: ScenarioKey;
@@ -238,10 +235,7 @@ async function measureDatabase(
     {
       key: 'page-fapi',
       name: 'Page load FAPI calls: GET /v1/environment + GET /v1/client (cookie)',
-      requests: async () => [
-        { method: 'GET', path: fapi('/environment'), headers: member.browser.headers(false) },
-        { method: 'GET', path: fapi('/client'), headers: member.browser.headers(false) },
-      ],
+      requests: async () => [fapiGetRequest(member, '/environment'), fapiGetRequest(member, '/client')],
       parts: ['GET /v1/environment', 'GET /v1/client'],
     },
     {

@@ -21,13 +21,13 @@ import { summarize, type CpuProfile, type Share } from './lib/cpu-profile-summar
 import { machine } from './lib/machine.ts';
 import { postgresVersion, startProductServer, type DatabaseKind } from './lib/product-server.ts';
 import {
-  CLERK_QUERY,
-  FAPI,
+  fapiGetRequest,
+  meRequest,
   mintToken,
   passwordSignInRequest,
+  type SignedInClient,
   signUpClient,
   tokenRequest,
-  type SignedInClient,
 } from './lib/signed-in-client.ts';
 
 const SCENARIOS = ['noop', 'me', 'minting', 'client', 'sign-in'] as const;
@@ -76,11 +76,11 @@ function requestFor(
     case 'noop':
       return { method: 'GET', path: '/healthz', headers: {} };
     case 'me':
-      return { method: 'GET', path: '/api/me', headers: { authorization: `Bearer ${token}` } };
+      return meRequest(token);
     case 'minting':
       return tokenRequest(member);
     case 'client':
-      return { method: 'GET', path: `${FAPI}/client?${CLERK_QUERY}`, headers: member.browser.headers(false) };
+      return fapiGetRequest(member, '/client');
     case 'sign-in':
       return passwordSignInRequest(signer);
   }

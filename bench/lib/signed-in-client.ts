@@ -123,6 +123,16 @@ export function tokenRequest(c: SignedInClient) {
   };
 }
 
+/** A GET of the Frontend API as this browser sends it (its cookie, its Origin): `/client`, `/environment`. */
+export function fapiGetRequest(c: Pick<SignedInClient, 'browser'>, path: string) {
+  return { method: 'GET' as const, path: `${FAPI}${path}?${CLERK_QUERY}`, headers: c.browser.headers(false) };
+}
+
+/** `GET /api/me` with a session token, as the web app calls the product API. */
+export function meRequest(token: string) {
+  return { method: 'GET' as const, path: '/api/me', headers: { authorization: `Bearer ${token}` } };
+}
+
 export async function mintToken(c: SignedInClient): Promise<string> {
   const res = await fetch(`${c.browser.origin}${tokenRequest(c).path}`, {
     method: 'POST',
