@@ -4,7 +4,7 @@ import { mintSessionToken } from '../instance/session-token.ts';
 import { findOrganization, membershipOf } from '../store/organizations.ts';
 import { factorVerificationAge, type FactorVerificationAge } from '../reverification/factor-age.ts';
 import type { SessionRow } from '../store/rows.ts';
-import { organizationChoice, tokenSubjectOfSession, type TokenSubject } from '../store/token-subjects.ts';
+import type { TokenSubject } from '../store/token-subjects.ts';
 import { permissionsOf } from './roles.ts';
 import { customSessionClaims } from '../instance/settings/custom-claims.ts';
 
@@ -63,19 +63,4 @@ export function tokenForSubject(
     now: opts.now,
     customClaims: customSessionClaims(deps, subject.user, subject.organization),
   });
-}
-
-/** Mints a token for the session's active organisation (or `organizationId` when the caller names one). */
-export async function tokenForSession(
-  deps: IdentityDeps,
-  tx: Queryable,
-  session: SessionRow,
-  azp: string | null,
-  now: Date,
-  organizationId: string | null = session.last_active_organization_id,
-  fva?: FactorVerificationAge,
-): Promise<string> {
-  const subject = await tokenSubjectOfSession(tx, session.id, organizationChoice(organizationId));
-  if (!subject) throw new Error(`session ${session.id} vanished within its own transaction`);
-  return tokenForSubject(deps, subject, { session, azp, now, ...(fva ? { fva } : {}) });
 }

@@ -148,19 +148,6 @@ export async function tokenSubjectByClientToken(
   return { client: true, subject: row.s_id ? subjectOf(row as SubjectRow) : null };
 }
 
-/** The same subject for a session already read (the tokens piggy-backed on a client's sessions). */
-export async function tokenSubjectOfSession(
-  db: Queryable,
-  sessionId: string,
-  organization: TokenOrganizationChoice,
-): Promise<TokenSubject | null> {
-  const [row] = await db.query<SubjectRow>(
-    `SELECT ${SUBJECT_COLUMNS} FROM sessions s ${subjectJoins(2)} WHERE s.id = $1`,
-    [sessionId, ...organizationParams(organization)],
-  );
-  return row ? subjectOf(row) : null;
-}
-
 function subjectOf(r: SubjectRow): TokenSubject {
   return {
     session: {
