@@ -164,6 +164,16 @@ function statementRunner(statements: PreparedStatements) {
   };
 }
 
+/** Runs the work given to it one at a time, in the order given; a failure does not stop the next. */
+function oneAtATime(): <R>(work: () => Promise<R>) => Promise<R> {
+  let last: Promise<unknown> = Promise.resolve();
+  return (work) => {
+    const next = last.then(work);
+    last = next.catch(() => {});
+    return next;
+  };
+}
+
 /**
  * One transaction on `client`, which nothing else uses meanwhile. A connection runs one query at a time:
  * queries sent together (Promise.all) wait their turn here rather than in pg's own queue, which pg 8
@@ -174,12 +184,9 @@ async function transactionOn<R>(
   run: ReturnType<typeof statementRunner>,
   fn: (tx: Transaction) => Promise<R>,
 ): Promise<R> {
-  let last: Promise<unknown> = Promise.resolve();
-  const query = <T>(sql: string, params?: unknown[]): Promise<T[]> => {
-    const next = last.then(() => run<T>(client, sql, params));
-    last = next.catch(() => {});
-    return next;
-  };
+  const inTurn = oneAtATime();
+  const query = <T>(sql: string, params?: unknown[]): Promise<T[]> =>
+    inTurn(() => run<T>(client, sql, params));
   try {
     await run(client, 'BEGIN');
     const exec = async (sql: string): Promise<void> => {
@@ -216,12 +223,7 @@ async function openPglite(dataDir: string | undefined, prepared: boolean): Promi
     throw err;
   }
   const run = statementRunner(new PreparedStatements(prepared));
-  let turn: Promise<unknown> = Promise.resolve();
-  const exclusive = <R>(work: () => Promise<R>): Promise<R> => {
-    const next = turn.then(work);
-    turn = next.catch(() => {});
-    return next;
-  };
+  const exclusive = oneAtATime();
   return {
     kind: 'pglite',
     query: (sql, params) => exclusive(() => run(client, sql, params)),
