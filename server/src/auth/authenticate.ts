@@ -61,10 +61,6 @@ export interface AuthenticatorOptions {
   jwksTiming?: JwksTiming;
   /** Where the keys come from, instead of `jwtKey` or the JWKS (tests). */
   keys?: SessionTokenKeys;
-  /** How many verified tokens are remembered (verified-tokens.ts); 0: none. */
-  verifiedTokens?: number;
-  /** The clock of the remembered tokens' expiry (tests); @clerk/backend's checks read the real one. */
-  now?: () => number;
 }
 
 type Authenticated = Extract<AuthResult, { ok: true }>;
@@ -85,8 +81,7 @@ export class Authenticator implements RequestAuthenticator {
   readonly clerk: ClerkClient;
   private readonly keys: SessionTokenKeys;
   private readonly authorizedParties: string[] | undefined;
-  private readonly verified: VerifiedTokens<Authenticated> | null;
-  private readonly now: () => number;
+  private readonly verified = new VerifiedTokens<Authenticated>();
 
   constructor(opts: AuthenticatorOptions) {
     this.clerk = createClerkClient({
@@ -100,9 +95,6 @@ export class Authenticator implements RequestAuthenticator {
         ? new PemKey(opts.jwtKey)
         : new JwksKeys(() => this.clerk.jwks.getJwks(), opts.jwksTiming));
     this.authorizedParties = opts.authorizedParties.length ? opts.authorizedParties : undefined;
-    const remembered = opts.verifiedTokens ?? 10_000;
-    this.verified = remembered > 0 ? new VerifiedTokens(remembered) : null;
-    this.now = opts.now ?? Date.now;
   }
 
   async authenticate(req: FastifyRequest): Promise<AuthResult> {
@@ -110,11 +102,11 @@ export class Authenticator implements RequestAuthenticator {
     if (!header?.startsWith('Bearer ') || header.length <= 7)
       return { ok: false, reason: 'Missing bearer session token.' };
     const token = header.slice(7);
-    const known = this.verified?.get(token, this.now());
+    const known = this.verified.get(token, Date.now());
     if (known) {
       // Still the instance's key for that kid (a key dropped since is refused, as the first time would).
       if ((await this.keys.keyFor(known.kid).catch(() => null)) === known.key) return known.value;
-      this.verified!.forget(token);
+      this.verified.forget(token);
     }
     let verified: { claims: JwtPayload; key: VerificationKey; kid: string | undefined };
     try {
@@ -128,7 +120,7 @@ export class Authenticator implements RequestAuthenticator {
       Object.freeze(result.auth.orgPermissions);
       if (result.auth.profile) Object.freeze(result.auth.profile);
       Object.freeze(result.auth);
-      this.verified?.set(token, {
+      this.verified.set(token, {
         value: Object.freeze(result),
         key: verified.key,
         kid: verified.kid,
