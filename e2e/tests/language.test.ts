@@ -146,7 +146,11 @@ describe('interface language: French by default, English on demand', () => {
 
     await markNoReload(page);
     await page.getByTestId('language-EN').click();
-    await page.getByTestId('dashboard-role').filter({ hasText: 'Admin' }).waitFor();
+    // Exact: 'Admin' is also the start of the French 'Administrateur', which would end the wait at once.
+    await page
+      .getByTestId('dashboard-role')
+      .filter({ hasText: /^Admin$/ })
+      .waitFor();
     assert.equal(await pageLang(page), 'en');
     const before = requests.length;
     await openDiagnostics(page);
