@@ -146,6 +146,8 @@ forEachBackend('sign-in with a password', (backend) => {
     assert.equal(res.body.response.status, 'complete');
     assert.equal(res.body.client.sessions[0].id, res.body.response.created_session_id);
     assert.equal(res.body.client.sessions[0].status, 'active');
+    assert.equal(res.body.client.sign_in, null, 'a complete sign-in is no longer on the client');
+    assert.equal(res.body.client.last_active_session_id, res.body.response.created_session_id);
   });
 
   it('strategy=password without a password is 422 form_param_nil; an unknown strategy 422 form_param_value_invalid', async () => {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { appendFileSync, mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import { createPgConfig } from '@electric-sql/pglite/node-postgres';
 import pg from 'pg';
@@ -146,9 +146,13 @@ const isStalePlan = (err: unknown) =>
 
 /** Runs statements on pg clients (of a PostgreSQL pool, or the one client of PGlite) the same way. */
 function statementRunner(statements: PreparedStatements) {
+  // DATABASE_STATEMENT_TRACE=<file>: every statement's text (never its parameters) appended to the file,
+  // for counting what a request costs (bench/statements.ts). Off unless set; not for production.
+  const traceFile = process.env.DATABASE_STATEMENT_TRACE || null;
   return async function run<T>(client: pg.ClientBase, sql: string, params?: unknown[]): Promise<T[]> {
     // Without parameters pg uses the simple query protocol, which also takes a script of statements.
     const name = params === undefined ? undefined : statements.nameOf(sql);
+    if (traceFile) appendFileSync(traceFile, `${sql.replace(/\s+/g, ' ').trim()}\n`);
     try {
       const res =
         params === undefined

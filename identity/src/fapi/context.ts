@@ -2,6 +2,7 @@ import type { Queryable } from '../db/database.ts';
 import type { IdentityDeps } from '../deps.ts';
 import type { ClerkError } from '../errors.ts';
 import type { RateLimitRule } from '../store/rate-limits.ts';
+import type { ClientChanges } from '../store/clients.ts';
 import type { ClientRow } from '../store/rows.ts';
 import type { FormBody } from './form.ts';
 import type { Upload } from './images/upload.ts';
@@ -30,6 +31,12 @@ export interface FapiContext extends FapiRequestInfo {
   client: ClientRow | null;
   /** The client of this browser, created (and its cookie set) on first use. */
   ensureClient(): Promise<ClientRow>;
+  /**
+   * Changes this browser's client (which must exist: ensureClient first) and keeps `client` the row as
+   * written, so the answer's client JSON needs no second read. The only writer of the client's columns
+   * that its JSON shows: a write that went around it would answer a stale client.
+   */
+  updateClient(changes: ClientChanges): Promise<ClientRow>;
   /** The client was created by this request (by ensureClient): it has no earlier sessions. */
   readonly clientCreatedNow: boolean;
   /** Marks the response as changing sign-in state, so `__client_uat` is rewritten. */

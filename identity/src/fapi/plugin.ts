@@ -17,10 +17,10 @@ import { countClientCreation } from '../abuse/client-creation.ts';
 import { hit } from '../store/rate-limits.ts';
 import {
   createClient,
-  findClientById,
   findClientByToken,
   isReplacedClientToken,
   rotateClientToken,
+  updateClient,
 } from '../store/clients.ts';
 import type { ClientRow } from '../store/rows.ts';
 import { clientJSON, clientUat, clientUatOf } from './client-json.ts';
@@ -266,6 +266,11 @@ async function runInTransaction(
         ctx.client = created.client;
         return created.client;
       },
+      async updateClient(changes) {
+        if (!ctx.client) throw new Error('updateClient before the client exists');
+        ctx.client = await updateClient(tx, ctx.client.id, changes, now);
+        return ctx.client;
+      },
       get clientCreatedNow() {
         return newClientToken !== null;
       },
@@ -282,15 +287,10 @@ async function runInTransaction(
     // client (an email link opened elsewhere) cannot be handed to that browser from here.
     const rotated =
       client && presented && rotations.has(client.id) ? await rotateClientToken(tx, client.id) : null;
-    // The client as the handler left it, read once for both its cookie date and its JSON.
+    // The client as the handler left it (ctx.updateClient keeps the row as written; the row is locked
+    // for the transaction), for both its cookie date and its JSON.
     const answersClient = !('bare' in result) && !('redirect' in result);
-    // Read again after the handler's writes; a read-only route's is the row just read.
-    const current =
-      ctx.client && (answersClient || stateChanged)
-        ? route.readOnly
-          ? ctx.client
-          : await reload(tx, ctx.client)
-        : null;
+    const current = ctx.client && (answersClient || stateChanged) ? ctx.client : null;
     const clientBody =
       current && answersClient
         ? await clientJSON(
@@ -337,10 +337,6 @@ async function runInTransaction(
   // A route that writes nothing (GET /client) holds no transaction: on PGlite that would keep its only
   // connection from every other request for the whole answer.
   return route.readOnly ? work(deps.db) : deps.db.transaction(work);
-}
-
-async function reload(tx: Queryable, client: ClientRow): Promise<ClientRow> {
-  return (await findClientById(tx, client.id)) ?? client;
 }
 
 type ClientTokenSource = 'cookie' | 'dev-browser-cookie' | 'dev-browser-url';

@@ -16,21 +16,6 @@ export async function knownBrowserFailures(
   return row ? row.failed_attempts : null;
 }
 
-/** A session opened for the user on this browser: known from now on, its own failures forgiven. */
-export async function rememberBrowser(
-  db: Queryable,
-  userId: string,
-  clientId: string,
-  now: Date,
-): Promise<void> {
-  await db.query(
-    `INSERT INTO known_browsers (user_id, client_id, failed_attempts, created_at, updated_at)
-     VALUES ($1, $2, 0, $3, $3)
-     ON CONFLICT (user_id, client_id) DO UPDATE SET failed_attempts = 0, updated_at = $3`,
-    [userId, clientId, now],
-  );
-}
-
 /** A wrong password or code from this browser, if it is known to the account (else nothing to count). */
 export async function countBrowserFailure(
   db: Queryable,

@@ -1,5 +1,7 @@
 import type { Queryable } from '../db/database.ts';
 import { newId } from '../ids.ts';
+import { parseUserAgent } from '../sessions/user-agent.ts';
+import type { SessionRequest } from './session-activities.ts';
 import type { SessionRow, SessionStatus } from './rows.ts';
 
 const SIGNED_IN: SessionStatus[] = ['active', 'pending'];
@@ -13,14 +15,27 @@ export async function createSession(
     status?: SessionStatus;
     /** Who is really acting, for an impersonation session (Clerk's `actor`, the token's `act`). */
     actor?: Record<string, unknown> | null;
+    /** The second factor was proven as the session opened (its `fva` counts from now). */
+    secondFactorVerified?: boolean;
+    /** Where it is opened from: its first activity row, written by the same statement. */
+    openedFrom: SessionRequest;
     now: Date;
   },
 ): Promise<SessionRow> {
   const expireAt = new Date(input.now.getTime() + input.lifetimeSeconds * 1000);
+  const device = parseUserAgent(input.openedFrom.userAgent);
+  // One statement for the session and its activity: a sign-in pays for each round trip.
   const [row] = await db.query<SessionRow>(
-    `INSERT INTO sessions (id, client_id, user_id, status, actor, first_factor_verified_at, expire_at, abandon_at,
-                           last_active_at, created_at, updated_at)
-     VALUES ($1, $2, $3, $6, $7::jsonb, $4, $5, $5, $4, $4, $4) RETURNING *`,
+    `WITH s AS (
+       INSERT INTO sessions (id, client_id, user_id, status, actor, first_factor_verified_at,
+                             second_factor_verified_at, expire_at, abandon_at, last_active_at, created_at, updated_at)
+       VALUES ($1, $2, $3, $6, $7::jsonb, $4, CASE WHEN $8::boolean THEN $4::timestamptz END, $5, $5, $4, $4, $4)
+       RETURNING *),
+     a AS (
+       INSERT INTO session_activities (session_id, browser_name, browser_version, os_name, device_type,
+                                       is_mobile, ip_address, created_at, updated_at)
+       SELECT s.id, $9, $10, $11, $12, $13, $14, $4, $4 FROM s)
+     SELECT * FROM s`,
     [
       newId('sess'),
       input.clientId,
@@ -29,6 +44,13 @@ export async function createSession(
       expireAt,
       input.status ?? 'active',
       input.actor ? JSON.stringify(input.actor) : null,
+      input.secondFactorVerified ?? false,
+      device.browserName,
+      device.browserVersion,
+      device.osName,
+      device.deviceType,
+      device.isMobile,
+      input.openedFrom.ip || null,
     ],
   );
   return row!;

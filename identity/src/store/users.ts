@@ -2,7 +2,7 @@ import type { Queryable } from '../db/database.ts';
 import { newId } from '../ids.ts';
 import type { EmailAddressRow, UserRow } from './rows.ts';
 import { findUserByPhoneNumber } from './phone-numbers.ts';
-import { countBrowserFailure, rememberBrowser } from './known-browsers.ts';
+import { countBrowserFailure } from './known-browsers.ts';
 
 export async function findUserById(db: Queryable, id: string): Promise<UserRow | null> {
   const [row] = await db.query<UserRow>('SELECT * FROM users WHERE id = $1', [id]);
@@ -113,20 +113,25 @@ export async function recordSignIn(
   opts: { clientId: string; attemptDelay: { freeAttempts: number; maxDelaySeconds: number } },
 ): Promise<void> {
   const delay = opts.attemptDelay;
+  // The account and this browser, now known to it (its failures start over), in one statement.
   await db.query(
     `WITH cur AS (
        SELECT locked_until > $2
          OR (failed_verification_attempts >= $3 AND last_failed_verification_at
              + make_interval(secs => LEAST($4::double precision, power(2, LEAST(failed_verification_attempts - $3, 30)))) > $2)
          AS attacked
-       FROM users WHERE id = $1)
-     UPDATE users SET last_sign_in_at = $2, last_active_at = $2,
-       failed_verification_attempts = CASE WHEN cur.attacked THEN failed_verification_attempts ELSE 0 END,
-       locked_until = CASE WHEN cur.attacked THEN locked_until ELSE NULL END
-     FROM cur WHERE users.id = $1`,
-    [userId, now, delay.freeAttempts, delay.maxDelaySeconds],
+       FROM users WHERE id = $1),
+     account AS (
+       UPDATE users SET last_sign_in_at = $2, last_active_at = $2,
+         failed_verification_attempts = CASE WHEN cur.attacked THEN failed_verification_attempts ELSE 0 END,
+         locked_until = CASE WHEN cur.attacked THEN locked_until ELSE NULL END
+       FROM cur WHERE users.id = $1
+       RETURNING users.id)
+     INSERT INTO known_browsers (user_id, client_id, failed_attempts, created_at, updated_at)
+     SELECT id, $5, 0, $2, $2 FROM account
+     ON CONFLICT (user_id, client_id) DO UPDATE SET failed_attempts = 0, updated_at = $2`,
+    [userId, now, delay.freeAttempts, delay.maxDelaySeconds, opts.clientId],
   );
-  await rememberBrowser(db, userId, opts.clientId, now);
 }
 
 /**

@@ -1,4 +1,3 @@
-import { updateClient } from '../../store/clients.ts';
 import { endSessionsOfClient } from '../../store/sessions.ts';
 import type { FapiContext, FapiRoute } from '../context.ts';
 
@@ -26,13 +25,10 @@ export const putClientRoute: FapiRoute = {
 async function signOutEverywhere(ctx: FapiContext, clearAttempts: boolean) {
   if (!ctx.client) return { response: null };
   await endSessionsOfClient(ctx.tx, ctx.client.id, ctx.now);
-  await updateClient(
-    ctx.tx,
-    ctx.client.id,
+  await ctx.updateClient(
     clearAttempts
       ? { last_active_session_id: null, sign_in_id: null, sign_up_id: null }
       : { last_active_session_id: null },
-    ctx.now,
   );
   ctx.signInStateChanged();
   ctx.rotateClientCredential(ctx.client.id);

@@ -1,5 +1,4 @@
 import { errors } from '../../errors.ts';
-import { updateClient } from '../../store/clients.ts';
 import { findUserById, recordFailedVerification } from '../../store/users.ts';
 import type { FapiRoute } from '../context.ts';
 import { booleanField, rawField } from '../form.ts';
@@ -81,7 +80,7 @@ export const deleteMeRoute: FapiRoute = refusedToActors({
     await requireReverification(ctx, session);
     // Sessions, emails and attempts go with the user (ON DELETE CASCADE).
     await deleteUser(ctx.tx, user.id);
-    await updateClient(ctx.tx, ctx.client!.id, { last_active_session_id: null }, ctx.now);
+    await ctx.updateClient({ last_active_session_id: null });
     ctx.signInStateChanged();
     ctx.rotateClientCredential(ctx.client!.id);
     return { response: { object: 'user', id: user.id, deleted: true } };

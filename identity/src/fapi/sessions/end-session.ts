@@ -1,4 +1,3 @@
-import { updateClient } from '../../store/clients.ts';
 import { setSessionStatus } from '../../store/sessions.ts';
 import type { FapiRoute } from '../context.ts';
 import { loadSignedInSession } from './load-session.ts';
@@ -17,11 +16,8 @@ function endingRoute(action: 'end' | 'remove'): FapiRoute {
         ctx.now,
       );
       const client = ctx.client!;
-      await updateClient(
-        ctx.tx,
-        client.id,
+      await ctx.updateClient(
         client.last_active_session_id === session.id ? { last_active_session_id: null } : {},
-        ctx.now,
       );
       ctx.signInStateChanged();
       ctx.rotateClientCredential(client.id);

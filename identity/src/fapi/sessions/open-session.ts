@@ -1,8 +1,6 @@
 import { secondFactorStateOf, twoFactorEnabled } from '../../second-factors/second-factor-state.ts';
-import { updateClient } from '../../store/clients.ts';
 import type { SessionRow } from '../../store/rows.ts';
-import { createSession, recordFactorVerification, replacePendingSessionsOf } from '../../store/sessions.ts';
-import { recordSessionActivity } from '../../store/session-activities.ts';
+import { createSession, replacePendingSessionsOf } from '../../store/sessions.ts';
 import { recordSignIn } from '../../store/users.ts';
 import type { FapiContext } from '../context.ts';
 
@@ -47,19 +45,17 @@ export async function openSession(
   }
   const impersonation = proof.secondFactor === 'impersonation' ? proof.impersonation : null;
   const client = await ctx.ensureClient();
-  let session = await createSession(ctx.tx, {
+  const session = await createSession(ctx.tx, {
     clientId: client.id,
     userId,
     lifetimeSeconds: impersonation?.lifetimeSeconds ?? ctx.deps.config.sessionLifetimeSeconds,
     // An instance that forces an organisation starts every session on the choose-organization task.
     status: ctx.deps.config.forceOrganizationSelection ? 'pending' : 'active',
     actor: impersonation?.actor ?? null,
+    secondFactorVerified: proof.secondFactor === 'verified',
+    openedFrom: ctx,
     now: ctx.now,
   });
-  if (proof.secondFactor === 'verified') {
-    session = await recordFactorVerification(ctx.tx, session.id, 'second_factor', ctx.now);
-  }
-  await recordSessionActivity(ctx.tx, session.id, ctx, ctx.now);
   // Someone acting for the user is not the user signing in: their last sign-in and lockout stay as they were.
   if (!impersonation)
     await recordSignIn(ctx.tx, userId, ctx.now, {
@@ -70,7 +66,7 @@ export async function openSession(
   if (!impersonation && !ctx.clientCreatedNow) {
     await replacePendingSessionsOf(ctx.tx, { clientId: client.id, userId, keep: session.id, now: ctx.now });
   }
-  await updateClient(ctx.tx, client.id, { [finished]: null, last_active_session_id: session.id }, ctx.now);
+  await ctx.updateClient({ [finished]: null, last_active_session_id: session.id });
   ctx.signInStateChanged();
   ctx.rotateClientCredential(client.id);
   return session;

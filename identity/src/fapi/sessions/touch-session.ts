@@ -1,6 +1,5 @@
 import { errors } from '../../errors.ts';
 import { organizationClaims } from '../../organizations/active-organization.ts';
-import { updateClient } from '../../store/clients.ts';
 import type { SessionRow } from '../../store/rows.ts';
 import { setActiveOrganization, touchSession } from '../../store/sessions.ts';
 import { recordSessionActivity } from '../../store/session-activities.ts';
@@ -35,7 +34,7 @@ export const touchSessionRoute: FapiRoute = {
       }
     }
     if (ctx.client!.last_active_session_id !== session.id) {
-      await updateClient(ctx.tx, ctx.client!.id, { last_active_session_id: session.id }, ctx.now);
+      await ctx.updateClient({ last_active_session_id: session.id });
       ctx.signInStateChanged();
     }
     return sessionResponse(ctx, touched);

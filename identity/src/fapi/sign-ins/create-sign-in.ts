@@ -1,7 +1,6 @@
 import { isPasswordHashingBusy, verifyPassword } from '../../crypto/passwords.ts';
 import { checkPassword, precheckPassword } from '../prepared-passwords.ts';
 import { errors } from '../../errors.ts';
-import { updateClient } from '../../store/clients.ts';
 import { assertMayOpenSession } from '../../sessions/may-open-session.ts';
 import { emailAddressesOf, findUserByIdentifier } from '../../store/users.ts';
 import { assertNotLockedOut } from '../../abuse/attempt-gate.ts';
@@ -9,7 +8,7 @@ import type { FapiRoute } from '../context.ts';
 import { field, rawField } from '../form.ts';
 import { attemptPassword } from './attempt-password.ts';
 import { emailOf, sendEmailCode } from './email-code.ts';
-import { signInResponse } from './respond.ts';
+import { isCompleteSignIn, signInResponse } from './respond.ts';
 import { createSignIn, updateSignIn } from '../../store/sign-ins.ts';
 import { identifierLimitReached, limitSignInsOfIdentifier, signInAttemptLimits } from './rate-limits.ts';
 import type { IdentityConfig } from '../../config.ts';
@@ -87,7 +86,7 @@ export const createSignInRoute = (config: IdentityConfig): FapiRoute => ({
         userId: null,
         now: ctx.now,
       });
-      await updateClient(ctx.tx, client.id, { sign_in_id: blank.id }, ctx.now);
+      await ctx.updateClient({ sign_in_id: blank.id });
       return signInResponse(ctx, blank);
     }
 
@@ -110,7 +109,16 @@ export const createSignInRoute = (config: IdentityConfig): FapiRoute => ({
       userId: user.id,
       now: ctx.now,
     });
-    await updateClient(ctx.tx, client.id, { sign_in_id: signIn.id }, ctx.now);
+    const password = rawField(ctx.body, 'password');
+    if (strategy === 'password' || (password !== undefined && !strategy)) {
+      if (password === undefined) throw errors.paramMissing('password');
+      const result = await attemptPassword(ctx, signIn, user, password);
+      // A sign-in that goes on (a wrong password, a second factor, a new password to set) stays on the
+      // client; a complete one has left it already (openSession). Attached only now: one write less.
+      if (!isCompleteSignIn(result)) await ctx.updateClient({ sign_in_id: signIn.id });
+      return result;
+    }
+    await ctx.updateClient({ sign_in_id: signIn.id });
 
     // A link or a reset code at once (custom flows): as prepare_first_factor, to the typed address.
     if (strategy === 'email_link') {
@@ -131,11 +139,7 @@ export const createSignInRoute = (config: IdentityConfig): FapiRoute => ({
     if (isResetPasswordStrategy(strategy)) return prepareResetPasswordFactor(ctx, signIn, user, strategy);
     if (strategy === 'phone_code') return preparePhoneCodeFactor(ctx, signIn, user);
 
-    const password = rawField(ctx.body, 'password');
-    if (strategy === 'password' || password !== undefined) {
-      if (password === undefined) throw errors.paramMissing('password');
-      return attemptPassword(ctx, signIn, user, password);
-    }
+    if (password !== undefined) return attemptPassword(ctx, signIn, user, password);
     if (strategy === 'email_code') {
       const emails = (await emailAddressesOf(ctx.tx, [user.id])).get(user.id) ?? [];
       const email = emailOf(emails, undefined, user.primary_email_address_id);

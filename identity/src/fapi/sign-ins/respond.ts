@@ -19,3 +19,8 @@ export async function signInResponse(ctx: FapiContext, signIn: SignInRow): Promi
     ),
   };
 }
+
+/** Whether a handler's answer is a sign-in that completed (its session is open). */
+export function isCompleteSignIn(result: FapiResult): boolean {
+  return 'response' in result && (result.response as { status?: unknown } | null)?.status === 'complete';
+}

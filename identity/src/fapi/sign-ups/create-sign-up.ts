@@ -1,4 +1,3 @@
-import { updateClient } from '../../store/clients.ts';
 import { assertMayOpenSession } from '../../sessions/may-open-session.ts';
 import type { FapiRoute } from '../context.ts';
 import { assertRedirectParams } from '../redirect-params.ts';
@@ -20,7 +19,7 @@ export const createSignUpRoute: FapiRoute = {
     const client = await ctx.ensureClient();
     await assertMayOpenSession(ctx, client.id, null);
     const signUp = await insertSignUp(ctx.tx, client.id, await changesFromInput(ctx, input, null), ctx.now);
-    await updateClient(ctx.tx, client.id, { sign_up_id: signUp.id }, ctx.now);
+    await ctx.updateClient({ sign_up_id: signUp.id });
     return completeIfReady(ctx, signUp);
   },
 };

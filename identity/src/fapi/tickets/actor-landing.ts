@@ -1,6 +1,6 @@
 import type { IdentityConfig } from '../../config.ts';
 import { isExpired } from '../../impersonation/actor-tokens.ts';
-import { lockClient, updateClient } from '../../store/clients.ts';
+import { lockClient } from '../../store/clients.ts';
 import type { ActorTokenRow } from '../../store/rows.ts';
 import { endSessionsOfClient, signedInSessionsOfClient } from '../../store/sessions.ts';
 import type { FapiContext } from '../context.ts';
@@ -26,7 +26,7 @@ export async function actorTicketLanding(
     await lockClient(ctx.tx, ctx.client.id);
     if ((await signedInSessionsOfClient(ctx.tx, ctx.client.id, ctx.now)).length > 0) {
       await endSessionsOfClient(ctx.tx, ctx.client.id, ctx.now);
-      await updateClient(ctx.tx, ctx.client.id, { last_active_session_id: null }, ctx.now);
+      await ctx.updateClient({ last_active_session_id: null });
       ctx.signInStateChanged();
       ctx.rotateClientCredential(ctx.client.id);
     }

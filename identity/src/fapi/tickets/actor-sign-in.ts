@@ -1,6 +1,5 @@
 import { errors } from '../../errors.ts';
 import { acceptActorToken, assertRedeemable } from '../../impersonation/actor-tokens.ts';
-import { updateClient } from '../../store/clients.ts';
 import type { ActorTokenRow, ClientRow } from '../../store/rows.ts';
 import { endSessionsOfClient } from '../../store/sessions.ts';
 import { emailAddressesOf, findUserById, lockedForSeconds } from '../../store/users.ts';
@@ -47,7 +46,7 @@ export async function signInWithActorToken(
     userId: user.id,
     now: ctx.now,
   });
-  await updateClient(ctx.tx, client.id, { sign_in_id: signIn.id }, ctx.now);
+  await ctx.updateClient({ sign_in_id: signIn.id });
   // Impersonation is the operator's Backend API privilege: as on hosted Clerk, no factor of the user is
   // asked, their second factor included. This is the one sign-in that opens a session without it, and
   // the session shows it: `fva` has no second factor, and credential changes are refused (me/actor-guard.ts).

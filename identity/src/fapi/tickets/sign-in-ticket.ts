@@ -1,7 +1,6 @@
 import { errors } from '../../errors.ts';
 import { actorTokenByTicket } from '../../impersonation/actor-tokens.ts';
 import { redeemableInvitation } from '../../organizations/invitations.ts';
-import { updateClient } from '../../store/clients.ts';
 import type { ClientRow } from '../../store/rows.ts';
 import { assertMayOpenSession } from '../../sessions/may-open-session.ts';
 import { findUserByEmail, lockedForSeconds } from '../../store/users.ts';
@@ -41,7 +40,7 @@ export async function signInWithTicket(
     userId: user.id,
     now: ctx.now,
   });
-  await updateClient(ctx.tx, client.id, { sign_in_id: signIn.id }, ctx.now);
+  await ctx.updateClient({ sign_in_id: signIn.id });
   const done = await firstFactorVerified(ctx, signIn, user, ticketSignInVerification(invitation.id));
   return signInResponse(ctx, done);
 }

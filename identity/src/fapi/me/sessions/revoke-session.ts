@@ -1,6 +1,5 @@
 import { errors } from '../../../errors.ts';
 import { sessionWithActivitiesJSON } from '../../../serializers/session-with-activities.ts';
-import { updateClient } from '../../../store/clients.ts';
 import { activitiesOf } from '../../../store/session-activities.ts';
 import { isSignedIn, setSessionStatus } from '../../../store/sessions.ts';
 import { lockOwnSession } from '../../../store/user-sessions.ts';
@@ -25,7 +24,7 @@ export const revokeSessionRoute: FapiRoute = {
     if (target.client_id === ctx.client!.id) {
       // Revoking this browser's own session signs it out here too.
       if (ctx.client!.last_active_session_id === target.id) {
-        await updateClient(ctx.tx, ctx.client!.id, { last_active_session_id: null }, ctx.now);
+        await ctx.updateClient({ last_active_session_id: null });
       }
       ctx.signInStateChanged();
       ctx.rotateClientCredential(target.client_id);
