@@ -43,6 +43,29 @@ forEachBackend('loadUsers', (backend) => {
       assert.equal(res.status, 200, JSON.stringify(res.body));
     }
     loner = (await signUp(h, h.browser(), uniqueEmail('loner'))).userId;
+    // What the JSON path of the one-statement read must bring back as the tables' own queries do: an
+    // address still being verified (its verification object keeps its strings), a second-factor number,
+    // timestamps with microseconds.
+    await h.db.query(
+      `INSERT INTO email_addresses (id, user_id, email_address, verification, created_at, updated_at)
+       VALUES ('idn_second', $1, $2, $3::jsonb, now(), now())`,
+      [
+        member,
+        uniqueEmail('second'),
+        JSON.stringify({
+          status: 'unverified',
+          strategy: 'email_code',
+          attempts: 0,
+          expire_at: 1_900_000_000_000,
+        }),
+      ],
+    );
+    await h.db.query(
+      `INSERT INTO phone_numbers (id, user_id, phone_number, verified_at, reserved_for_second_factor,
+                                  default_second_factor, created_at, updated_at)
+       VALUES ('idn_phone', $1, '+15555550100', now(), true, true, now(), now())`,
+      [member],
+    );
   });
   after(async () => {
     process.off('warning', onWarning);
@@ -55,6 +78,10 @@ forEachBackend('loadUsers', (backend) => {
     const got = owners.get(member)!;
     assert.equal(got.memberships.length, 2);
     assert.equal(got.organizations.size, 2);
+    assert.equal(got.emails.length, 2);
+    assert.equal(got.phones.length, 1);
+    assert.ok(got.phones[0]!.created_at instanceof Date);
+    assert.equal(got.secondFactors.phones.length, 1);
     assert.deepEqual(got, await ownerPieceByPiece(h.db, member));
     const alone = owners.get(loner)!;
     assert.deepEqual(alone.memberships, []);

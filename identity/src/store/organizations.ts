@@ -3,7 +3,7 @@ import { newId } from '../ids.ts';
 import type { MembershipRow, OrganizationRow } from './rows.ts';
 
 /** Every column but the logo bytes, which are read only by the image route. */
-const ORG_COLUMNS = `id, name, slug, image_type, public_metadata, private_metadata, max_allowed_memberships,
+export const ORG_COLUMNS = `id, name, slug, image_type, public_metadata, private_metadata, max_allowed_memberships,
   admin_delete_enabled, created_by, created_at, updated_at`;
 
 export async function findOrganization(db: Queryable, idOrSlug: string): Promise<OrganizationRow | null> {
@@ -124,39 +124,6 @@ export async function membershipsOfUsers(db: Queryable, userIds: string[]): Prom
     'SELECT * FROM organization_memberships WHERE user_id = ANY($1) ORDER BY created_at, id',
     [[...new Set(userIds)]],
   );
-}
-
-const ORG_COLUMNS_PREFIXED = ORG_COLUMNS.split(',')
-  .map((c) => `o.${c.trim()} AS "org.${c.trim()}"`)
-  .join(', ');
-
-/**
- * The users' memberships and their organisations in one query (a membership always has its organisation:
- * it goes with it). The organisation's columns come back prefixed `org.`.
- */
-export async function membershipsWithOrganizationsOfUsers(
-  db: Queryable,
-  userIds: string[],
-): Promise<{ memberships: MembershipRow[]; organizations: Map<string, OrganizationRow> }> {
-  const organizations = new Map<string, OrganizationRow>();
-  if (!userIds.length) return { memberships: [], organizations };
-  const rows = await db.query<Record<string, unknown>>(
-    `SELECT m.*, ${ORG_COLUMNS_PREFIXED}
-     FROM organization_memberships m JOIN organizations o ON o.id = m.organization_id
-     WHERE m.user_id = ANY($1) ORDER BY m.created_at, m.id`,
-    [[...new Set(userIds)]],
-  );
-  const memberships = rows.map((row) => {
-    const membership: Record<string, unknown> = {};
-    const org: Record<string, unknown> = {};
-    for (const [key, value] of Object.entries(row)) {
-      if (key.startsWith('org.')) org[key.slice(4)] = value;
-      else membership[key] = value;
-    }
-    organizations.set(org.id as string, org as unknown as OrganizationRow);
-    return membership as unknown as MembershipRow;
-  });
-  return { memberships, organizations };
 }
 
 export async function insertMembership(

@@ -1,6 +1,5 @@
 import type { Queryable } from '../db/database.ts';
 import type { SecondFactorPhone } from '../second-factors/second-factor-state.ts';
-import type { UserRow } from './rows.ts';
 
 /**
  * A user's second factors as columns of a query over users aliased `u` (u.id): `sf_totp`,
@@ -31,16 +30,5 @@ export async function secondFactorColumnsOf(
   return tx.query<{ id: string } & SecondFactorColumns>(
     `SELECT u.id, ${SECOND_FACTOR_COLUMNS} FROM unnest($1::text[]) AS u(id)`,
     [userIds],
-  );
-}
-
-/** The users' rows, each with its second-factor columns. */
-export async function usersWithSecondFactorColumns(
-  tx: Queryable,
-  ids: string[],
-): Promise<(UserRow & SecondFactorColumns)[]> {
-  return tx.query<UserRow & SecondFactorColumns>(
-    `SELECT u.*, ${SECOND_FACTOR_COLUMNS} FROM users u WHERE u.id = ANY($1)`,
-    [ids],
   );
 }

@@ -2,12 +2,10 @@ import type { Queryable } from '../db/database.ts';
 import type { IdentityDeps } from '../deps.ts';
 import { membershipJSON } from '../serializers/organization.ts';
 import { publicUserDataJSON, userJSON } from '../serializers/user.ts';
-import { membershipsWithOrganizationsOfUsers } from '../store/organizations.ts';
 import type { EmailAddressRow, MembershipRow, OrganizationRow, UserRow } from '../store/rows.ts';
-import { emailAddressesOf } from '../store/users.ts';
-import { phoneNumbersOf, type PhoneNumberRow } from '../store/phone-numbers.ts';
+import type { PhoneNumberRow } from '../store/phone-numbers.ts';
+import { ownerRowsOf } from '../store/owners.ts';
 import { secondFactorStateOfRow, type SecondFactorState } from '../second-factors/second-factor-state.ts';
-import { usersWithSecondFactorColumns } from '../store/second-factors.ts';
 
 export interface Owner {
   user: UserRow;
@@ -19,29 +17,30 @@ export interface Owner {
 }
 
 /**
- * Users with their email addresses, phone numbers, organisation memberships and second factors, in four
- * queries sent together (every Backend API user read, /api/me's included, pays for them: on PostgreSQL
- * outside a transaction they run on separate pool connections; PGlite runs them one after the other).
+ * Users with their email addresses, phone numbers, organisation memberships and second factors, in one
+ * statement (store/owners.ts): every answer with a client and every Backend API user read pays for it.
  */
 export async function loadUsers(tx: Queryable, ids: string[]): Promise<Map<string, Owner>> {
   const unique = [...new Set(ids)];
   if (!unique.length) return new Map();
-  const [users, emails, phones, { memberships, organizations }] = await Promise.all([
-    usersWithSecondFactorColumns(tx, unique),
-    emailAddressesOf(tx, unique),
-    phoneNumbersOf(tx, unique),
-    membershipsWithOrganizationsOfUsers(tx, unique),
-  ]);
+  const rows = await ownerRowsOf(tx, unique);
+  // One organisation object for all the users given, as a client's users share them.
+  const organizations = new Map<string, OrganizationRow>();
+  for (const row of rows) {
+    for (const { organization } of row.memberships) {
+      if (!organizations.has(organization.id)) organizations.set(organization.id, organization);
+    }
+  }
   return new Map(
-    users.map(({ sf_totp, sf_backup_codes, sf_phones, ...user }) => [
-      user.id,
+    rows.map((row) => [
+      row.user.id,
       {
-        user,
-        emails: emails.get(user.id) ?? [],
-        phones: phones.get(user.id) ?? [],
-        memberships: memberships.filter((m) => m.user_id === user.id),
+        user: row.user,
+        emails: row.emails,
+        phones: row.phones,
+        memberships: row.memberships.map((m) => m.membership),
         organizations,
-        secondFactors: secondFactorStateOfRow({ sf_totp, sf_backup_codes, sf_phones }),
+        secondFactors: secondFactorStateOfRow(row),
       },
     ]),
   );

@@ -1,5 +1,5 @@
 import { consumeEmailLink, findEmailLink, type EmailLinkRow } from '../../store/email-links.ts';
-import { lockClientById } from '../../store/clients.ts';
+import { lockClientById, updateClient } from '../../store/clients.ts';
 import type { ClientRow } from '../../store/rows.ts';
 import type { FapiContext, FapiRoute } from '../context.ts';
 import { completeSignInLink, completeSignUpLink, expireLinkVerification } from './complete-email-link.ts';
@@ -50,7 +50,7 @@ async function verify(
   // The attempt completes on the browser that started it, whichever browser opened the link.
   const origin: FapiContext & { client: ClientRow } = sameClient
     ? { ...ctx, client }
-    : { ...ctx, client, ensureClient: () => Promise.resolve(client) };
+    : contextOfOtherClient(ctx, client);
   const landing = { verifiedAtClient: ctx.client?.id ?? null };
   const done =
     link.purpose === 'sign_in'
@@ -58,6 +58,23 @@ async function verify(
       : await completeSignUpLink(origin, link, landing);
   if (!done) return { outcome: 'failed' };
   return { outcome: 'verified', createdSessionId: done.createdSessionId };
+}
+
+/**
+ * The request's context acting on another browser's client (the one that asked for the link): its writes
+ * go to that client, never to the browser that opened the link.
+ */
+function contextOfOtherClient(ctx: FapiContext, client: ClientRow): FapiContext & { client: ClientRow } {
+  const other: FapiContext & { client: ClientRow } = {
+    ...ctx,
+    client,
+    ensureClient: () => Promise.resolve(other.client),
+    async updateClient(changes) {
+      other.client = await updateClient(ctx.tx, other.client.id, changes, ctx.now);
+      return other.client;
+    },
+  };
+  return other;
 }
 
 /** The product's sign-in page at clerk-js's email-link route (hash routing, as `<SignIn/>` is mounted). */

@@ -1,0 +1,69 @@
+import type { Queryable } from '../db/database.ts';
+import type { PhoneNumberRow } from './phone-numbers.ts';
+import type { EmailAddressRow, MembershipRow, OrganizationRow, UserRow } from './rows.ts';
+import { SECOND_FACTOR_COLUMNS, type SecondFactorColumns } from './second-factors.ts';
+import { ORG_COLUMNS } from './organizations.ts';
+
+/** A user row with everything its JSON embeds, as one query returns it. */
+export interface OwnerRow extends SecondFactorColumns {
+  user: UserRow;
+  emails: EmailAddressRow[];
+  phones: PhoneNumberRow[];
+  memberships: { membership: MembershipRow; organization: OrganizationRow }[];
+}
+
+const ORG_OBJECT = `json_build_object(${ORG_COLUMNS.split(',')
+  .map((c) => `'${c.trim()}', o.${c.trim()}`)
+  .join(', ')})`;
+
+/**
+ * The users with their addresses, phone numbers, memberships (each with its organisation) and second
+ * factors in one statement: every answer that carries a client (page loads, sign-ins) or a user (the
+ * Backend API) reads them, and on PGlite each statement costs more than the rows it returns. The embedded
+ * rows come back as JSON and are turned into the same rows the tables' own queries return
+ * (identity/test/load-users.test.ts compares them).
+ */
+export async function ownerRowsOf(db: Queryable, ids: string[]): Promise<OwnerRow[]> {
+  const rows = await db.query<
+    UserRow & SecondFactorColumns & { j_emails: Json[]; j_phones: Json[]; j_memberships: Json[] }
+  >(
+    `SELECT u.*, ${SECOND_FACTOR_COLUMNS},
+       COALESCE((SELECT json_agg(e ORDER BY e.created_at) FROM email_addresses e WHERE e.user_id = u.id),
+                '[]'::json) AS j_emails,
+       COALESCE((SELECT json_agg(p ORDER BY p.created_at, p.id) FROM phone_numbers p WHERE p.user_id = u.id),
+                '[]'::json) AS j_phones,
+       COALESCE((SELECT json_agg(json_build_object('m', m, 'o', ${ORG_OBJECT}) ORDER BY m.created_at, m.id)
+                 FROM organization_memberships m JOIN organizations o ON o.id = m.organization_id
+                 WHERE m.user_id = u.id),
+                '[]'::json) AS j_memberships
+     FROM users u WHERE u.id = ANY($1)`,
+    [ids],
+  );
+  return rows.map(({ j_emails, j_phones, j_memberships, sf_totp, sf_backup_codes, sf_phones, ...user }) => ({
+    user,
+    sf_totp,
+    sf_backup_codes,
+    sf_phones,
+    emails: j_emails.map((e) => withDates<EmailAddressRow>(e)),
+    phones: j_phones.map((p) => withDates<PhoneNumberRow>(p)),
+    memberships: j_memberships.map((pair) => ({
+      membership: withDates<MembershipRow>(pair.m as Json),
+      organization: withDates<OrganizationRow>(pair.o as Json),
+    })),
+  }));
+}
+
+type Json = Record<string, unknown>;
+
+/**
+ * A row read as JSON, with its timestamps (the `…_at` columns, at the top level only: a `verification`
+ * object keeps its own strings, as jsonb read by pg does) turned into Dates as pg turns them. Both keep
+ * milliseconds and drop the microseconds.
+ */
+function withDates<T>(row: Json): T {
+  const out: Json = {};
+  for (const [key, value] of Object.entries(row)) {
+    out[key] = key.endsWith('_at') && typeof value === 'string' ? new Date(value) : value;
+  }
+  return out as T;
+}
