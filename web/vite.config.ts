@@ -17,9 +17,9 @@ const proxy: Record<string, ProxyOptions> = Object.fromEntries(
 /**
  * The server serves the clerk-js it depends on at /__clerk-js/<version>/clerk.browser.js in every mode
  * (server/src/static/clerk-js.ts), so its address is known when the page is built. Preloading it from
- * index.html downloads it alongside our own scripts instead of after them (clerk-react only adds the
- * script once our app has rendered). crossorigin="anonymous" is how clerk-react loads it: a preload is
- * only used by a request of the same mode.
+ * index.html downloads it alongside our own scripts instead of after them (main.tsx adds the script once
+ * the app config is known, see startClerkJs). crossorigin="anonymous" is how that script, and
+ * clerk-react's own loader, ask for it: a preload is only used by a request of the same mode.
  */
 function preloadClerkJs(): Plugin {
   const require = createRequire(new URL('../server/package.json', import.meta.url));

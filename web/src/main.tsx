@@ -1,6 +1,6 @@
 import { loadClerkLocalization } from './app/clerk-localization-loader.ts';
 import { loadAppConfig } from './lib/app-config.ts';
-import { preloadClerkRequests } from './lib/clerk-preload.ts';
+import { preloadClerkRequests, startClerkJs } from './lib/clerk-preload.ts';
 import { keepOwnDevBrowserToken } from './lib/dev-browser-token.ts';
 import { browserStorage, createLanguageStore, languageFromSearch } from './lib/i18n/language-store.ts';
 import { loadTranslations } from './lib/i18n/translations.ts';
@@ -26,7 +26,13 @@ async function start(): Promise<void> {
 
   const app = import('./app/start-app.tsx');
   const config = loadAppConfig();
-  config.then(preloadClerkRequests, () => {});
+  config.then(
+    (appConfig) => {
+      preloadClerkRequests(appConfig);
+      startClerkJs(appConfig);
+    },
+    () => {},
+  );
 
   // ClerkProvider cannot be created without the publishable key and clerk-js URL, and no screen can be
   // shown without its words (Clerk's included), so nothing renders before all have loaded.

@@ -1,4 +1,4 @@
-import { isValidElement, lazy, Suspense, type ComponentType, type ReactNode } from 'react';
+import { isValidElement, useEffect, useState, type ComponentType, type ReactNode } from 'react';
 import { Loading } from '../ui/Loading.tsx';
 
 /**
@@ -9,21 +9,42 @@ import { Loading } from '../ui/Loading.tsx';
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- props are checked where the page is declared
 export function lazyPage<P extends Record<string, any>>(load: () => Promise<ComponentType<P>>) {
   let loading: Promise<ComponentType<P>> | undefined;
+  let loaded: ComponentType<P> | undefined;
   // One request, whether preloaded or rendered first; a failed one is asked again on the next try.
   const start = () => {
-    loading ??= load().catch((error: unknown) => {
-      loading = undefined;
-      throw error;
-    });
+    loading ??= load().then(
+      (page) => (loaded = page),
+      (error: unknown) => {
+        loading = undefined;
+        throw error;
+      },
+    );
     return loading;
   };
-  const Page = lazy(async () => ({ default: await start() }));
+  // Not React.lazy and Suspense: a page that suspends, even for a tick with its code already here, shows
+  // its fallback, and React then holds the content back for up to 300 ms after that fallback showed. The
+  // dashboard appeared that much later than it could. A page whose code has arrived (preloaded while
+  // clerk-js loaded) renders at once; one whose code is on its way shows the loading line in its place
+  // and renders when the code arrives, as a plain update.
   function LazyPage(props: P) {
-    return (
-      <Suspense fallback={<Loading testId="page-loading" />}>
-        <Page {...props} />
-      </Suspense>
-    );
+    const [state, setState] = useState<{ page?: ComponentType<P>; error?: unknown }>(() => ({
+      page: loaded,
+    }));
+    useEffect(() => {
+      if (state.page || state.error !== undefined) return;
+      let current = true;
+      start().then(
+        (page) => current && setState({ page }),
+        (error: unknown) => current && setState({ error }),
+      );
+      return () => {
+        current = false;
+      };
+    }, [state]);
+    // To the route's error boundary, as a failed lazy() did.
+    if (state.error !== undefined) throw state.error;
+    const Page = state.page;
+    return Page ? <Page {...props} /> : <Loading testId="page-loading" />;
   }
   return Object.assign(LazyPage, { preload: start });
 }

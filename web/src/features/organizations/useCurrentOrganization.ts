@@ -1,3 +1,5 @@
+import { organizationMetadataWithDefaults } from '@app/contract';
+import { useOrganization } from '@clerk/clerk-react';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -18,19 +20,35 @@ export type CurrentOrganizationState =
 /**
  * The active organisation as the product API answers it (one request shared by every component that
  * shows it), with the metadata it answers (defaults included) merged into the auth state, which Clerk's
- * copy may not have yet.
+ * copy may not have yet. Until the answer arrives, clerk-js's own copy of the organisation stands in when
+ * it is the same organisation (its metadata read as the server reads it, defaults under what is stored): the dashboard shows the name as
+ * soon as the session is known, instead of after a request that waits for clerk-js's UI to load.
  */
 export function useCurrentOrganization(): { state: CurrentOrganizationState; retry: () => void } {
   const { t } = useTranslation();
   const client = useHttpClient();
   const dispatch = useAuthDispatch();
   const scope = useQueryScope();
-  const query = useQuery(currentOrganizationQuery(client, scope));
+  const { organization: clerkCopy } = useOrganization();
+  const placeholder: CurrentOrganization | undefined =
+    clerkCopy && clerkCopy.id === scope.organizationId
+      ? {
+          id: clerkCopy.id,
+          slug: clerkCopy.slug,
+          name: clerkCopy.name,
+          publicMetadata: organizationMetadataWithDefaults(clerkCopy.id, clerkCopy.publicMetadata),
+        }
+      : undefined;
+  const query = useQuery({
+    ...currentOrganizationQuery(client, scope),
+    placeholderData: placeholder,
+  });
   const { data, refetch } = query;
+  const answered = data && !query.isPlaceholderData ? data : null;
 
   useEffect(() => {
-    if (data) dispatch(authEvents.updateOrganizationMetadata(data.publicMetadata));
-  }, [data, dispatch]);
+    if (answered) dispatch(authEvents.updateOrganizationMetadata(answered.publicMetadata));
+  }, [answered, dispatch]);
 
   const retry = () => void refetch();
   if (!scope.organizationId) return { state: { status: 'none' }, retry };
