@@ -1,7 +1,8 @@
 /**
  * What the dashboard shows as it loads, in order, each by an element that exists only from then on.
  * The headline is the organisation's name: it needs clerk-js loaded, the session restored with its active
- * organisation, our signed-in route rendered and the product API's answer.
+ * organisation and our signed-in route rendered (clerk-js's copy of the organisation stands in until the
+ * product API answers, web/src/features/organizations/useCurrentOrganization.ts).
  */
 export const MILESTONES = [
   {
