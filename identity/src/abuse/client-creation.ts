@@ -1,6 +1,6 @@
 import type { Queryable } from '../db/database.ts';
 import { errors } from '../errors.ts';
-import { hit } from '../store/rate-limits.ts';
+import { waitIfReached, type RateLimitRule } from '../store/rate-limits.ts';
 import { positiveInteger } from './abuse-settings.ts';
 
 /** The window of the client-creation limit. */
@@ -23,20 +23,22 @@ export function clientCreationsPerIpFromEnv(env: NodeJS.ProcessEnv): number {
 }
 
 /**
- * Counts a client about to be created for `ip`, in the transaction that creates it, whichever route does
- * (`PUT /client`, `POST /dev_browser`, a first sign-in or sign-up): past the limit, `429 too_many_requests`
- * and no client. A request that fails creates no client and so counts nothing.
+ * Checks, then counts at commit, a client about to be created for `ip`, in the transaction that creates
+ * it, whichever route does (`PUT /client`, `POST /dev_browser`, a first sign-in or sign-up): past the
+ * limit, `429 too_many_requests` and no client. A request that fails creates no client and so counts
+ * nothing. Counted at commit (`countAtCommit`), not here: the counter's row, one per address, would
+ * otherwise stay locked for the rest of the transaction and every new browser of that address would
+ * wait for the whole of the one before it. Requests checked at the same moment may together pass the
+ * limit by as many as run at once.
  */
 export async function countClientCreation(
-  tx: Queryable,
+  ctx: { tx: Queryable; countAtCommit(rule: RateLimitRule): void },
   limit: number,
   ip: string,
   now: Date,
 ): Promise<void> {
-  const wait = await hit(
-    tx,
-    { key: `client_create:ip:${ip}`, limit, windowSeconds: CLIENT_CREATION_WINDOW_SECONDS },
-    now,
-  );
+  const rule = { key: `client_create:ip:${ip}`, limit, windowSeconds: CLIENT_CREATION_WINDOW_SECONDS };
+  const wait = await waitIfReached(ctx.tx, rule, now);
   if (wait > 0) throw errors.tooManyRequests(wait);
+  ctx.countAtCommit(rule);
 }

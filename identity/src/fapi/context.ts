@@ -37,6 +37,11 @@ export interface FapiContext extends FapiRequestInfo {
    * that its JSON shows: a write that went around it would answer a stale client.
    */
   updateClient(changes: ClientChanges): Promise<ClientRow>;
+  /**
+   * Adds one to a rate limit's counter as the transaction's last statement (with the others, in one),
+   * for a limit the caller has just checked (`waitIfReached`): its row is then locked only for the commit.
+   */
+  countAtCommit(rule: RateLimitRule): void;
   /** The client was created by this request (by ensureClient): it has no earlier sessions. */
   readonly clientCreatedNow: boolean;
   /** Marks the response as changing sign-in state, so `__client_uat` is rewritten. */

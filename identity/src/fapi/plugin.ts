@@ -14,7 +14,7 @@ import {
 import { setCookie } from '../http/cookies.ts';
 import { requestOriginGuard } from '../http/origins.ts';
 import { countClientCreation } from '../abuse/client-creation.ts';
-import { hit } from '../store/rate-limits.ts';
+import { hit, hitAll, type RateLimitRule } from '../store/rate-limits.ts';
 import {
   createClient,
   findClientByToken,
@@ -241,6 +241,8 @@ async function runInTransaction(
   prepared: Prepared,
 ): Promise<Outcome> {
   const token = presented?.token ?? null;
+  // Rate-limit counts the handler checked, added by the transaction's last statement (countAtCommit).
+  const counts: { rules: RateLimitRule[]; at: Date | null } = { rules: [], at: null };
   const work = async (tx: Queryable): Promise<Outcome> => {
     const now = deps.clock();
     // Writes lock the browser's client: two tabs cannot, say, both pass the single-session check.
@@ -260,7 +262,7 @@ async function runInTransaction(
       client,
       async ensureClient() {
         if (ctx.client) return ctx.client;
-        await countClientCreation(tx, deps.config.clientCreationsPerIp, info.ip, now);
+        await countClientCreation(ctx, deps.config.clientCreationsPerIp, info.ip, now);
         const created = await createClient(tx, now);
         newClientToken = created.token;
         ctx.client = created.client;
@@ -270,6 +272,10 @@ async function runInTransaction(
         if (!ctx.client) throw new Error('updateClient before the client exists');
         ctx.client = await updateClient(tx, ctx.client.id, changes, now);
         return ctx.client;
+      },
+      countAtCommit(rule) {
+        counts.rules.push(rule);
+        counts.at = now;
       },
       get clientCreatedNow() {
         return newClientToken !== null;
@@ -336,7 +342,12 @@ async function runInTransaction(
   };
   // A route that writes nothing (GET /client) holds no transaction: on PGlite that would keep its only
   // connection from every other request for the whole answer.
-  return route.readOnly ? work(deps.db) : deps.db.transaction(work);
+  if (route.readOnly) return work(deps.db);
+  return deps.db.transaction(async (tx) => {
+    const outcome = await work(tx);
+    if (counts.at) await hitAll(tx, counts.rules, counts.at);
+    return outcome;
+  });
 }
 
 type ClientTokenSource = 'cookie' | 'dev-browser-cookie' | 'dev-browser-url';
