@@ -89,7 +89,7 @@ export async function advanceUsersLastActive(
   }
   const ids = [...latest.keys()];
   const locked = await db.query<{ id: string }>(
-    'SELECT id FROM users WHERE id = ANY($1) ORDER BY id FOR UPDATE SKIP LOCKED',
+    'SELECT id FROM users WHERE id = ANY($1) ORDER BY id FOR NO KEY UPDATE SKIP LOCKED',
     [ids],
   );
   const lockedIds = locked.map((r) => r.id);

@@ -52,7 +52,7 @@ export async function lockUserMetadata(
   id: string,
 ): Promise<Record<UserMetadataKey, Record<string, unknown>> | null> {
   const [user] = await tx.query<Record<UserMetadataKey, Record<string, unknown>>>(
-    'SELECT public_metadata, private_metadata, unsafe_metadata FROM users WHERE id = $1 FOR UPDATE',
+    'SELECT public_metadata, private_metadata, unsafe_metadata FROM users WHERE id = $1 FOR NO KEY UPDATE',
     [id],
   );
   return user ?? null;

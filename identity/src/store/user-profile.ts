@@ -80,7 +80,7 @@ export async function lockPrimaryEmailAddressId(
   userId: string,
 ): Promise<{ primary_email_address_id: string | null } | null> {
   const [row] = await tx.query<{ primary_email_address_id: string | null }>(
-    'SELECT primary_email_address_id FROM users WHERE id = $1 FOR UPDATE',
+    'SELECT primary_email_address_id FROM users WHERE id = $1 FOR NO KEY UPDATE',
     [userId],
   );
   return row ?? null;

@@ -170,11 +170,17 @@ export type LockoutState = Pick<
   'failed_verification_attempts' | 'last_failed_verification_at' | 'locked_until' | 'locked_by_failures'
 >;
 
-/** The user's lockout counters, its row locked until the transaction ends; null: no such user. */
+/**
+ * The user's lockout counters, its row locked until the transaction ends; null: no such user. `FOR NO KEY
+ * UPDATE`, the lock an UPDATE of its counters takes anyway: attempts on one account still take turns, and
+ * it does not wait for a row that merely references the user (a sign-in or session being inserted holds
+ * `FOR KEY SHARE` on it). `FOR UPDATE` waited for those, and two sign-ins of one account that had each
+ * inserted their sign-in before locking deadlocked.
+ */
 export async function lockLockoutState(tx: Queryable, userId: string): Promise<LockoutState | null> {
   const [state] = await tx.query<LockoutState>(
     `SELECT failed_verification_attempts, last_failed_verification_at, locked_until, locked_by_failures
-     FROM users WHERE id = $1 FOR UPDATE`,
+     FROM users WHERE id = $1 FOR NO KEY UPDATE`,
     [userId],
   );
   return state ?? null;
