@@ -44,3 +44,74 @@ forEachBackend('concurrent sign-ins of one account', (backend) => {
     );
   });
 });
+
+/**
+ * Guesses at one account all at once, past its lockout: each attempt is decided on the lockout state as it
+ * read it, without locking the account's row, and that state is confirmed by the statement that counts
+ * its failure (abuse/account-attempts.ts). Concurrent guesses must still each see the failures counted
+ * before them: exactly the limit's worth are answered "incorrect", every other one `user_locked`.
+ */
+forEachBackend('concurrent guesses against the lockout', (backend) => {
+  const maxFailedAttempts = 3;
+  let h: Harness;
+  before(async () => {
+    h = await Harness.start(backend, {
+      config: {
+        lockout: { maxFailedAttempts, durationSeconds: 600 },
+        // No progressive delay before the lock: every guess is either counted or refused by the lock.
+        attemptDelay: { freeAttempts: 100, maxDelaySeconds: 1 },
+      },
+    });
+  });
+  after(() => h.close());
+
+  it('twelve wrong passwords at once: three counted, nine user_locked, the account locked', async () => {
+    const email = uniqueEmail('guessed');
+    await signUp(h, h.browser(), email);
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        h
+          .browser()
+          .post('/client/sign_ins', { identifier: email, password: `wrong ${i}`, strategy: 'password' }),
+      ),
+    );
+    const codes = answers.map((res) => `${res.status} ${res.body.errors?.[0]?.code}`).sort();
+    assert.deepEqual(codes, [
+      ...Array.from({ length: 12 - maxFailedAttempts }, () => '403 user_locked'),
+      ...Array.from({ length: maxFailedAttempts }, () => '422 form_password_incorrect'),
+    ]);
+    const right = await h
+      .browser()
+      .post('/client/sign_ins', { identifier: email, password: PASSWORD, strategy: 'password' });
+    assert.equal(right.status, 403);
+    assert.equal(right.body.errors[0].code, 'user_locked');
+  });
+
+  it('a right password sent with a flood of wrong ones: it completes only while the account is not locked', async () => {
+    const email = uniqueEmail('raced');
+    await signUp(h, h.browser(), email);
+    const attempt = (password: string) =>
+      h.browser().post('/client/sign_ins', { identifier: email, password, strategy: 'password' });
+    const answers = await Promise.all([
+      ...Array.from({ length: 4 }, (_, i) => attempt(`wrong ${i}`)),
+      attempt(PASSWORD),
+      ...Array.from({ length: 4 }, (_, i) => attempt(`wrong ${i + 4}`)),
+    ]);
+    const right = answers[4]!;
+    const wrong = [...answers.slice(0, 4), ...answers.slice(5)];
+    const incorrect = wrong.filter((res) => res.body.errors?.[0]?.code === 'form_password_incorrect').length;
+    assert.ok(
+      wrong.every((res) => ['form_password_incorrect', 'user_locked'].includes(res.body.errors?.[0]?.code)),
+      JSON.stringify(wrong.map((res) => res.body)),
+    );
+    if (right.status === 200) {
+      // The sign-in started the count over: at most the limit before it and the limit after it.
+      assert.equal(right.body.response.status, 'complete');
+      assert.ok(incorrect <= 2 * maxFailedAttempts, `${incorrect} answered incorrect`);
+    } else {
+      // Refused: only because the wrong ones had locked the account first.
+      assert.equal(right.body.errors[0].code, 'user_locked', JSON.stringify(right.body));
+      assert.equal(incorrect, maxFailedAttempts);
+    }
+  });
+});

@@ -2,10 +2,17 @@ import { errors } from '../errors.ts';
 import type { FapiContext } from '../fapi/context.ts';
 import { knownBrowserFailures } from '../store/known-browsers.ts';
 import type { UserRow } from '../store/rows.ts';
-import { lockedForSeconds, lockLockoutState, type LockoutState } from '../store/users.ts';
+import {
+  clearFailedVerifications,
+  lockedForSeconds,
+  readLockoutState,
+  recordFailedVerification,
+  type LockoutState,
+} from '../store/users.ts';
+import { AttemptRaced } from './account-attempts.ts';
 import { attemptDelaySeconds } from './attempt-delay.ts';
 
-type AttemptContext = Pick<FapiContext, 'tx' | 'deps' | 'now' | 'client'>;
+type AttemptContext = Pick<FapiContext, 'tx' | 'deps' | 'now' | 'client' | 'attempts'>;
 
 /**
  * A browser where the user has opened a session before and that has not been guessing itself (fewer
@@ -30,18 +37,48 @@ export async function assertNotLockedOut(ctx: AttemptContext, user: UserRow): Pr
 
 /**
  * Before a password or code of the account is checked: `user_locked` during a lock, `429 too_many_requests`
- * (Retry-After) during the progressive delay, except on a trusted browser. The account's row is locked
- * first, so concurrent guesses take turns and each sees the failures counted before it.
+ * (Retry-After) during the progressive delay, except on a trusted browser. Decided on the state as read,
+ * which the attempt's outcome confirms when it is written (account-attempts.ts), so concurrent guesses
+ * each see the failures counted before them.
  */
 export async function assertMayAttempt(ctx: AttemptContext, userId: string): Promise<void> {
-  const state = await lockLockoutState(ctx.tx, userId);
+  const state = await readLockoutState(ctx.tx, userId);
   if (!state) return;
+  ctx.attempts.decidedOn(userId, state.mark);
   const locked = lockedForSeconds(state, ctx.now);
   const wait = locked > 0 ? 0 : attemptWaitSeconds(ctx, state);
   if (locked === 0 && wait === 0) return;
   if ((locked === 0 || state.locked_by_failures) && (await isTrustedBrowser(ctx, userId))) return;
   if (locked > 0) throw errors.userLocked(locked);
   throw errors.tooManyRequests(wait);
+}
+
+/**
+ * A wrong password or code after `assertMayAttempt`: counted against the account (and this browser) if the
+ * account is still in the state the attempt was decided on; otherwise the request runs again and decides
+ * afresh (a concurrent failure may have locked it meanwhile: the answer is then `user_locked`).
+ */
+export async function countFailedAttempt(ctx: AttemptContext, userId: string): Promise<void> {
+  const counted = await recordFailedVerification(
+    ctx.tx,
+    userId,
+    ctx.deps.config.lockout,
+    ctx.now,
+    ctx.client?.id,
+    ctx.attempts.markOf(userId),
+  );
+  if (!counted) throw new AttemptRaced();
+  ctx.attempts.confirmed(userId);
+}
+
+/**
+ * A right factor after `assertMayAttempt` outside a sign-in (re-verification): the account's run of failures
+ * starts over, if it is still in the state the attempt was decided on; otherwise the request runs again.
+ */
+export async function clearFailedAttempts(ctx: AttemptContext, userId: string): Promise<void> {
+  if (!(await clearFailedVerifications(ctx.tx, userId, ctx.attempts.markOf(userId))))
+    throw new AttemptRaced();
+  ctx.attempts.confirmed(userId);
 }
 
 /** The progressive delay still to wait before the account's next attempt (0: none). */

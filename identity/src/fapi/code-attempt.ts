@@ -1,7 +1,6 @@
 import { errors, type ClerkError } from '../errors.ts';
 import type { VerificationState } from '../store/rows.ts';
-import { recordFailedVerification } from '../store/users.ts';
-import { assertMayAttempt } from '../abuse/attempt-gate.ts';
+import { assertMayAttempt, countFailedAttempt } from '../abuse/attempt-gate.ts';
 import { checkCode, type CodeCheck } from '../store/verification-codes.ts';
 import { spendSecondFactorCode } from '../second-factors/spend-second-factor.ts';
 import type { FapiContext, FapiResult } from './context.ts';
@@ -60,13 +59,7 @@ export async function attemptCode(
     };
   }
   if (input.lockoutUserId && (result.reason === 'incorrect' || result.reason === 'too_many_attempts')) {
-    await recordFailedVerification(
-      ctx.tx,
-      input.lockoutUserId,
-      ctx.deps.config.lockout,
-      ctx.now,
-      ctx.client?.id,
-    );
+    await countFailedAttempt(ctx, input.lockoutUserId);
   }
   return { ok: false, ...codeFailure(prepared, result) };
 }
@@ -131,7 +124,7 @@ export async function attemptFactorCode(ctx: FapiContext, step: FactorCodeStep):
     now: ctx.now,
   });
   if (!spent) {
-    await recordFailedVerification(ctx.tx, userId, ctx.deps.config.lockout, ctx.now, ctx.client?.id);
+    await countFailedAttempt(ctx, userId);
     const failed = attempts >= ctx.deps.config.maxCodeAttempts;
     await step.keep(state(failed ? 'failed' : 'unverified'));
     return { error: failed ? errors.verificationFailed() : errors.codeIncorrect() };

@@ -8,6 +8,7 @@ import type { FormBody } from './form.ts';
 import type { Upload } from './images/upload.ts';
 import type { Prepared } from './prepared-passwords.ts';
 import type { Owner } from '../users/load-users.ts';
+import type { AccountAttempts } from '../abuse/account-attempts.ts';
 
 export interface FapiRequestInfo {
   params: Record<string, string>;
@@ -42,6 +43,11 @@ export interface FapiContext extends FapiRequestInfo {
    * for a limit the caller has just checked (`waitIfReached`): its row is then locked only for the commit.
    */
   countAtCommit(rule: RateLimitRule): void;
+  /**
+   * Attempts on accounts decided in this transaction, and the sessions it opened: their lockout state is
+   * confirmed, and the sign-ins recorded, by the transaction's last statements (abuse/account-attempts.ts).
+   */
+  readonly attempts: AccountAttempts;
   /** The client was created by this request (by ensureClient): it has no earlier sessions. */
   readonly clientCreatedNow: boolean;
   /** Marks the response as changing sign-in state, so `__client_uat` is rewritten. */

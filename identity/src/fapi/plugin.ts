@@ -14,6 +14,7 @@ import {
 import { setCookie } from '../http/cookies.ts';
 import { requestOriginGuard } from '../http/origins.ts';
 import { countClientCreation } from '../abuse/client-creation.ts';
+import { AccountAttempts, AttemptRaced, MAX_ATTEMPT_RACES } from '../abuse/account-attempts.ts';
 import { hit, hitAll, type RateLimitRule } from '../store/rate-limits.ts';
 import {
   createClient,
@@ -221,12 +222,17 @@ async function run(
   // hash, the same password), else asks for the work (WorkOutsideTransaction): the transaction rolls back,
   // the work is done with no connection held, and the handler runs again.
   let prepared = (await route.beforeTransaction?.(info, deps, token)) ?? {};
-  for (let asked = 0; ; asked++) {
+  for (let asked = 0, raced = 0; ;) {
     try {
       return await runInTransaction(deps, req, info, route, presented, prepared);
     } catch (err) {
+      // An account attempt decided on a lockout state that moved before it was confirmed: decide again.
+      if (err instanceof AttemptRaced) {
+        if (++raced > MAX_ATTEMPT_RACES) throw errors.tooManyRequests(1);
+        continue;
+      }
       if (!(err instanceof WorkOutsideTransaction)) throw err;
-      if (asked >= MAX_WORK_OUTSIDE_TRANSACTION) throw errors.tooManyRequests(1);
+      if (++asked > MAX_WORK_OUTSIDE_TRANSACTION) throw errors.tooManyRequests(1);
       prepared = { ...prepared, ...(await err.work()) };
     }
   }
@@ -254,6 +260,7 @@ async function runInTransaction(
     let newClientToken: string | null = null;
     let stateChanged = false;
     const rotations = new Set<string>();
+    const attempts = new AccountAttempts(deps.config.attemptDelay);
     const ctx: FapiContext = {
       ...info,
       deps,
@@ -277,6 +284,7 @@ async function runInTransaction(
         counts.rules.push(rule);
         counts.at = now;
       },
+      attempts,
       get clientCreatedNow() {
         return newClientToken !== null;
       },
@@ -289,6 +297,8 @@ async function runInTransaction(
       prepared,
     };
     const result = await route.handler(ctx);
+    // Before the client's JSON is read, which shows the accounts as these leave them.
+    await attempts.settle(tx, now);
     // Only the credential this browser presented is replaced: a session opened on another browser's
     // client (an email link opened elsewhere) cannot be handed to that browser from here.
     const rotated =
@@ -305,7 +315,7 @@ async function runInTransaction(
             current,
             info.origin,
             now,
-            'response' in result ? result.owners : undefined,
+            attempts.asSettled('response' in result ? result.owners : undefined),
           )
         : null;
     const clientUatValue = stateChanged

@@ -101,43 +101,70 @@ export async function createUserWithVerifiedEmail(db: Queryable, input: NewUser)
 }
 
 /**
+ * The account's lockout columns as one value, compared exactly (timestamps at full precision, NULLs
+ * included): what an attempt was decided on, confirmed by the statement that writes its outcome
+ * (abuse/account-attempts.ts). Its own row's columns, so that PostgreSQL compares them again on the row as
+ * a concurrent writer left it once that writer commits (an UPDATE waits, then re-checks its WHERE).
+ */
+const LOCKOUT_MARK = `(failed_verification_attempts, last_failed_verification_at, locked_until, locked_by_failures)::text`;
+
+/**
+ * A lock or a delay raised by failed attempts is running (SQL on the row's own columns: $2 now, $3 free
+ * attempts, $4 the longest delay in seconds; the formula of abuse/attempt-delay.ts).
+ */
+const UNDER_ATTACK = `(locked_until > $2
+  OR (failed_verification_attempts >= $3 AND last_failed_verification_at
+      + make_interval(secs => LEAST($4::double precision, power(2, LEAST(failed_verification_attempts - $3, 30)))) > $2))`;
+
+/**
  * A session opened for the user on this browser: the browser becomes known to the account (see
  * abuse/attempt-gate.ts) and its own failures are forgiven. The account's failures start again from zero,
  * unless a lock or a delay raised by failed attempts is running: then a known browser got through it, and
- * the attack it let the owner past goes on where it was.
+ * the attack it let the owner past goes on where it was. With `lockoutMark` (the state a password or code
+ * attempt was decided on) nothing is written unless the account is still in that state: null then.
+ * Answers the account's columns it wrote.
  */
 export async function recordSignIn(
   db: Queryable,
   userId: string,
   now: Date,
-  opts: { clientId: string; attemptDelay: { freeAttempts: number; maxDelaySeconds: number } },
-): Promise<void> {
+  opts: {
+    clientId: string;
+    attemptDelay: { freeAttempts: number; maxDelaySeconds: number };
+    lockoutMark?: string;
+  },
+): Promise<SignInColumns | null> {
   const delay = opts.attemptDelay;
-  // The account and this browser, now known to it (its failures start over), in one statement.
-  await db.query(
-    `WITH cur AS (
-       SELECT locked_until > $2
-         OR (failed_verification_attempts >= $3 AND last_failed_verification_at
-             + make_interval(secs => LEAST($4::double precision, power(2, LEAST(failed_verification_attempts - $3, 30)))) > $2)
-         AS attacked
-       FROM users WHERE id = $1),
-     account AS (
+  // The account and this browser, now known to it (its failures start over), in one statement. The SET
+  // expressions read the row as updated last, not as this transaction's snapshot saw it.
+  const [row] = await db.query<SignInColumns>(
+    `WITH account AS (
        UPDATE users SET last_sign_in_at = $2, last_active_at = $2,
-         failed_verification_attempts = CASE WHEN cur.attacked THEN failed_verification_attempts ELSE 0 END,
-         locked_until = CASE WHEN cur.attacked THEN locked_until ELSE NULL END
-       FROM cur WHERE users.id = $1
-       RETURNING users.id)
-     INSERT INTO known_browsers (user_id, client_id, failed_attempts, created_at, updated_at)
-     SELECT id, $5, 0, $2, $2 FROM account
-     ON CONFLICT (user_id, client_id) DO UPDATE SET failed_attempts = 0, updated_at = $2`,
-    [userId, now, delay.freeAttempts, delay.maxDelaySeconds, opts.clientId],
+         failed_verification_attempts = CASE WHEN ${UNDER_ATTACK} THEN failed_verification_attempts ELSE 0 END,
+         locked_until = CASE WHEN ${UNDER_ATTACK} THEN locked_until ELSE NULL END
+       WHERE id = $1 AND ($6::text IS NULL OR ${LOCKOUT_MARK} = $6)
+       RETURNING id, last_sign_in_at, last_active_at, failed_verification_attempts, locked_until),
+     browser AS (
+       INSERT INTO known_browsers (user_id, client_id, failed_attempts, created_at, updated_at)
+       SELECT id, $5, 0, $2, $2 FROM account
+       ON CONFLICT (user_id, client_id) DO UPDATE SET failed_attempts = 0, updated_at = $2)
+     SELECT last_sign_in_at, last_active_at, failed_verification_attempts, locked_until FROM account`,
+    [userId, now, delay.freeAttempts, delay.maxDelaySeconds, opts.clientId, opts.lockoutMark ?? null],
   );
+  return row ?? null;
 }
+
+/** What recording a sign-in writes to the account's row. */
+export type SignInColumns = Pick<
+  UserRow,
+  'last_sign_in_at' | 'last_active_at' | 'failed_verification_attempts' | 'locked_until'
+>;
 
 /**
  * Counts a failed password or code attempt against the account (whoever sent it, so that guesses spread
  * over many addresses still add up) and, from a known browser, against that browser too; locks the
- * account once the limit is reached.
+ * account once the limit is reached. With `lockoutMark`, only if the account is still in the state the
+ * attempt was decided on: false, and nothing counted, otherwise.
  */
 export async function recordFailedVerification(
   db: Queryable,
@@ -145,19 +172,22 @@ export async function recordFailedVerification(
   lockout: { maxFailedAttempts: number; durationSeconds: number },
   now: Date,
   clientId: string | null = null,
-): Promise<void> {
-  // A lock that has run out starts a fresh count.
-  await db.query(
-    `WITH cur AS (
-       SELECT CASE WHEN locked_until IS NOT NULL AND locked_until <= $3 THEN 0 ELSE failed_verification_attempts END + 1 AS n
-       FROM users WHERE id = $1)
-     UPDATE users SET failed_verification_attempts = cur.n, last_failed_verification_at = $3,
-       locked_until = CASE WHEN cur.n >= $2 THEN $3::timestamptz + make_interval(secs => $4) ELSE NULL END,
-       locked_by_failures = cur.n >= $2
-     FROM cur WHERE users.id = $1`,
-    [userId, lockout.maxFailedAttempts, now, lockout.durationSeconds],
+  lockoutMark?: string,
+): Promise<boolean> {
+  // A lock that has run out starts a fresh count. Computed on the row as updated last (never from a
+  // snapshot read before), so that concurrent failures each add one.
+  const n = `(CASE WHEN locked_until IS NOT NULL AND locked_until <= $3 THEN 0 ELSE failed_verification_attempts END + 1)`;
+  const rows = await db.query(
+    `UPDATE users SET failed_verification_attempts = ${n}, last_failed_verification_at = $3,
+       locked_until = CASE WHEN ${n} >= $2 THEN $3::timestamptz + make_interval(secs => $4) ELSE NULL END,
+       locked_by_failures = ${n} >= $2
+     WHERE id = $1 AND ($5::text IS NULL OR ${LOCKOUT_MARK} = $5)
+     RETURNING id`,
+    [userId, lockout.maxFailedAttempts, now, lockout.durationSeconds, lockoutMark ?? null],
   );
+  if (rows.length === 0) return false;
   if (clientId) await countBrowserFailure(db, userId, clientId, now);
+  return true;
 }
 
 export function lockedForSeconds(user: Pick<UserRow, 'locked_until'>, now: Date): number {
@@ -168,29 +198,53 @@ export function lockedForSeconds(user: Pick<UserRow, 'locked_until'>, now: Date)
 export type LockoutState = Pick<
   UserRow,
   'failed_verification_attempts' | 'last_failed_verification_at' | 'locked_until' | 'locked_by_failures'
->;
+> & {
+  /** The same columns as one value, to confirm later that the account is still in this state. */
+  mark: string;
+};
 
 /**
- * The user's lockout counters, its row locked until the transaction ends; null: no such user. `FOR NO KEY
- * UPDATE`, the lock an UPDATE of its counters takes anyway: attempts on one account still take turns, and
- * it does not wait for a row that merely references the user (a sign-in or session being inserted holds
- * `FOR KEY SHARE` on it). `FOR UPDATE` waited for those, and two sign-ins of one account that had each
- * inserted their sign-in before locking deadlocked.
+ * The user's lockout counters, read without a lock; null: no such user. An attempt decided on them
+ * confirms them when it writes its outcome (recordSignIn, recordFailedVerification with the mark) or at
+ * commit (lockoutStateIs): locking the row instead made every sign-in of one account wait for the whole
+ * transaction of the one before it.
  */
-export async function lockLockoutState(tx: Queryable, userId: string): Promise<LockoutState | null> {
+export async function readLockoutState(tx: Queryable, userId: string): Promise<LockoutState | null> {
   const [state] = await tx.query<LockoutState>(
-    `SELECT failed_verification_attempts, last_failed_verification_at, locked_until, locked_by_failures
-     FROM users WHERE id = $1 FOR NO KEY UPDATE`,
+    `SELECT failed_verification_attempts, last_failed_verification_at, locked_until, locked_by_failures,
+       ${LOCKOUT_MARK} AS mark
+     FROM users WHERE id = $1`,
     [userId],
   );
   return state ?? null;
+}
+
+/** Whether the account's lockout columns are still those of `mark` (readLockoutState). */
+export async function lockoutStateIs(tx: Queryable, userId: string, mark: string): Promise<boolean> {
+  const [row] = await tx.query<{ same: boolean }>(
+    `SELECT ${LOCKOUT_MARK} = $2 AS same FROM users WHERE id = $1`,
+    [userId, mark],
+  );
+  return row?.same === true;
 }
 
 export async function findUsersByIds(db: Queryable, ids: string[]): Promise<UserRow[]> {
   return db.query<UserRow>('SELECT * FROM users WHERE id = ANY($1)', [ids]);
 }
 
-/** A factor proven again (re-verification): the account's run of failures starts over. */
-export async function clearFailedVerifications(db: Queryable, userId: string): Promise<void> {
-  await db.query('UPDATE users SET failed_verification_attempts = 0 WHERE id = $1', [userId]);
+/**
+ * A factor proven again (re-verification): the account's run of failures starts over. With `lockoutMark`,
+ * only if the account is still in the state the attempt was decided on: false, and nothing written, otherwise.
+ */
+export async function clearFailedVerifications(
+  db: Queryable,
+  userId: string,
+  lockoutMark?: string,
+): Promise<boolean> {
+  const rows = await db.query(
+    `UPDATE users SET failed_verification_attempts = 0
+     WHERE id = $1 AND ($2::text IS NULL OR ${LOCKOUT_MARK} = $2) RETURNING id`,
+    [userId, lockoutMark ?? null],
+  );
+  return rows.length > 0;
 }

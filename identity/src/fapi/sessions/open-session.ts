@@ -1,7 +1,6 @@
 import { secondFactorStateOf, twoFactorEnabled } from '../../second-factors/second-factor-state.ts';
 import type { SessionRow } from '../../store/rows.ts';
 import { createSession, replacePendingSessionsOf } from '../../store/sessions.ts';
-import { recordSignIn } from '../../store/users.ts';
 import type { FapiContext } from '../context.ts';
 
 /** An impersonation: who acts, and how long the session may last (shorter than an ordinary one). */
@@ -56,12 +55,9 @@ export async function openSession(
     openedFrom: ctx,
     now: ctx.now,
   });
-  // Someone acting for the user is not the user signing in: their last sign-in and lockout stay as they were.
-  if (!impersonation)
-    await recordSignIn(ctx.tx, userId, ctx.now, {
-      clientId: client.id,
-      attemptDelay: ctx.deps.config.attemptDelay,
-    });
+  // Someone acting for the user is not the user signing in: their last sign-in and lockout stay as they
+  // were. Recorded as the transaction ends, so that the account's row is locked only for the commit.
+  if (!impersonation) ctx.attempts.signedIn(userId, client.id);
   // A client this request made has no other session to replace (a one-request password sign-in).
   if (!impersonation && !ctx.clientCreatedNow) {
     await replacePendingSessionsOf(ctx.tx, { clientId: client.id, userId, keep: session.id, now: ctx.now });

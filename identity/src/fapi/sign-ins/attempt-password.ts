@@ -1,8 +1,7 @@
 import { checkPassword } from '../prepared-passwords.ts';
 import { errors } from '../../errors.ts';
 import type { SignInRow, UserRow } from '../../store/rows.ts';
-import { recordFailedVerification } from '../../store/users.ts';
-import { assertMayAttempt } from '../../abuse/attempt-gate.ts';
+import { assertMayAttempt, countFailedAttempt } from '../../abuse/attempt-gate.ts';
 import type { FapiContext, FapiResult } from '../context.ts';
 import { firstFactorVerified } from './first-factor-verified.ts';
 import { signInResponse } from './respond.ts';
@@ -17,7 +16,7 @@ export async function attemptPassword(
   if (!user.password_hash) throw errors.strategyForUserInvalid();
   await assertMayAttempt(ctx, user.id);
   if (!(await checkPassword(ctx.prepared, user.password_hash, password))) {
-    await recordFailedVerification(ctx.tx, user.id, ctx.deps.config.lockout, ctx.now, ctx.client?.id);
+    await countFailedAttempt(ctx, user.id);
     return { error: errors.passwordIncorrect() };
   }
   const verification = { status: 'verified', strategy: 'password', attempts: null, expire_at: null } as const;

@@ -1,8 +1,7 @@
 import type { IdentityConfig } from '../../../config.ts';
 import { errors } from '../../../errors.ts';
 import { offersFirstFactor } from '../../../reverification/verification-factors.ts';
-import { recordFailedVerification } from '../../../store/users.ts';
-import { assertMayAttempt } from '../../../abuse/attempt-gate.ts';
+import { assertMayAttempt, countFailedAttempt } from '../../../abuse/attempt-gate.ts';
 import { attemptFactorCode } from '../../code-attempt.ts';
 import type { FapiRoute } from '../../context.ts';
 import { updateSessionVerification } from '../../../store/session-verifications.ts';
@@ -27,7 +26,6 @@ export const attemptVerificationFirstFactorRoute = (config: IdentityConfig): Fap
     const { session, owner } = await loadVerifyingSession(ctx);
     const verification = await loadVerificationAt(ctx, session, 'needs_first_factor');
     const strategy = field(ctx.body, 'strategy');
-    const lockout = ctx.deps.config.lockout;
 
     if (strategy === 'password') {
       const password = rawField(ctx.body, 'password');
@@ -35,7 +33,7 @@ export const attemptVerificationFirstFactorRoute = (config: IdentityConfig): Fap
       if (!owner.user.password_hash) throw errors.strategyForUserInvalid();
       await assertMayAttempt(ctx, owner.user.id);
       if (!(await checkPassword(ctx.prepared, owner.user.password_hash, password))) {
-        await recordFailedVerification(ctx.tx, owner.user.id, lockout, ctx.now, ctx.client?.id);
+        await countFailedAttempt(ctx, owner.user.id);
         return { error: errors.passwordIncorrect() };
       }
       const state = { status: 'verified', strategy, attempts: null, expire_at: null } as const;

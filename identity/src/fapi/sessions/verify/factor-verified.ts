@@ -5,7 +5,7 @@ import {
 import { twoFactorEnabled } from '../../../second-factors/second-factor-state.ts';
 import type { SessionRow, VerificationState } from '../../../store/rows.ts';
 import { recordFactorVerification, setReverificationRequested } from '../../../store/sessions.ts';
-import { clearFailedVerifications } from '../../../store/users.ts';
+import { clearFailedAttempts } from '../../../abuse/attempt-gate.ts';
 import type { Owner } from '../../../users/load-users.ts';
 import type { FapiContext } from '../../context.ts';
 
@@ -23,7 +23,7 @@ export async function factorVerified(
   state: VerificationState,
 ): Promise<SessionVerificationRow> {
   await recordFactorVerification(ctx.tx, session.id, factor, ctx.now);
-  await clearFailedVerifications(ctx.tx, owner.user.id);
+  await clearFailedAttempts(ctx, owner.user.id);
   if (factor === 'second_factor') {
     await setReverificationRequested(ctx.tx, session.id, false, ctx.now);
     return updateSessionVerification(
