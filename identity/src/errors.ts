@@ -37,6 +37,50 @@ const PASSWORD_CLASS_NAMES = {
 } as const;
 
 export const errors = {
+  // Social sign-in (OAuth). These travel inside the attempt's verification (`error`) more often than as an
+  // answer: the callback is a browser navigation, and clerk-js shows them on <SignIn/> or <SignUp/>.
+  oauthAccessDenied: () =>
+    new ClerkError(
+      422,
+      'oauth_access_denied',
+      'Access denied',
+      'You did not grant access to your account with the provider, so you were not signed in.',
+    ),
+  oauthCallbackInvalid: () =>
+    new ClerkError(
+      422,
+      'oauth_callback_invalid',
+      'Sign-in link invalid',
+      'This sign-in with an external provider is invalid, expired or was started in another browser. Please try again.',
+    ),
+  oauthProviderFailed: () =>
+    new ClerkError(
+      422,
+      'external_account_verification_failed',
+      'Verification failed',
+      'The provider did not confirm your account. Please try again.',
+    ),
+  externalAccountNotFound: () =>
+    new ClerkError(
+      422,
+      'external_account_not_found',
+      'External account not found',
+      'The External Account was not found.',
+    ),
+  externalAccountExists: () =>
+    new ClerkError(
+      422,
+      'external_account_exists',
+      'External account exists',
+      'This external account already exists.',
+    ),
+  notAllowedToSignUp: () =>
+    new ClerkError(
+      403,
+      'not_allowed_to_sign_up',
+      'Not allowed to sign up',
+      'Sign ups with this provider are not allowed for this application.',
+    ),
   identifierNotFound: () =>
     new ClerkError(
       422,

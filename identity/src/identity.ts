@@ -1,4 +1,5 @@
 import { configurePasswordHashing } from './crypto/passwords.ts';
+import { registerSocialLogos } from './social/logo-route.ts';
 import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
@@ -97,7 +98,7 @@ export async function createIdentity(
     clock,
     avatarUrl: `${config.publicUrl}${config.fapiPath}/v1/avatars/avatar_placeholder.svg`,
     fapiBase: `${config.publicUrl}${config.fapiPath}`,
-    environment: new EnvironmentCache(() => environmentJSON(config)),
+    environment: new EnvironmentCache(() => environmentJSON(config, settings.settings)),
     settings,
   };
   // What clerk-js reads is built from the instance's settings: a change, here or in another process,
@@ -121,6 +122,7 @@ export async function createIdentity(
     async register(app, { bapiPath }) {
       if (!app.hasDecorator('parseCookie')) await app.register(cookie);
       await app.register(fapiPlugin, { prefix: config.fapiPath, deps });
+      registerSocialLogos(app, config.fapiPath);
       await app.register(bapiPlugin, { prefix: bapiPath, deps });
       const smsOutbox = sms?.kind === 'outbox';
       if (devOutbox || smsOutbox) {

@@ -16,6 +16,8 @@ export function randomBase62(length: number): string {
 /** Clerk's conventional prefixes; clerk-js and @clerk/backend check some of them (`org_`, `user_`). */
 export type IdPrefix =
   | 'client'
+  | 'eac'
+  | 'oas'
   | 'sess'
   | 'sia'
   | 'sua'

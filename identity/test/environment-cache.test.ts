@@ -12,7 +12,7 @@ forEachBackend('the environment, built once and cached until invalidated', (back
   after(() => h.close());
 
   it('GET /v1/environment sends exactly what the builder makes, through either route', async () => {
-    const expected = JSON.stringify(environmentJSON(h.config));
+    const expected = JSON.stringify(environmentJSON(h.config, h.identity.settings.settings));
     const direct = await h.browser().get('/environment');
     assert.equal(direct.status, 200);
     assert.match(String(direct.headers['content-type']), /^application\/json/);
@@ -63,7 +63,10 @@ forEachBackend('the environment, built once and cached until invalidated', (back
       const rebuilt = await h.browser().get('/environment');
       assert.equal(rebuilt.body.display_config.application_name, 'Renamed instance');
       assert.notEqual(rebuilt.headers['etag'], before.headers['etag']);
-      assert.equal(JSON.stringify(rebuilt.body), JSON.stringify(environmentJSON(h.config)));
+      assert.equal(
+        JSON.stringify(rebuilt.body),
+        JSON.stringify(environmentJSON(h.config, h.identity.settings.settings)),
+      );
       const stale = await h.app.inject({
         method: 'GET',
         url: '/__clerk/v1/environment',

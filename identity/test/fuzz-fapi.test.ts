@@ -96,6 +96,10 @@ const SPECS: Record<string, FapiSpec> = {
   'POST /client/sign_ups/:id/attempt_verification': { params: { strategy: 'enum', code: 'code' } },
   'GET /verify': { navigate: true, params: { token: 'token' } },
   'GET /tickets/accept': { navigate: true, params: { ticket: 'token', redirect_url: 'url' } },
+  'GET /oauth_callback': {
+    navigate: true,
+    params: { state: 'token', code: 'token', error: 'text', iss: 'url' },
+  },
   'POST /client/sessions/:id/touch': { params: { active_organization_id: 'id' } },
   // A token for an organisation the user is not (or no longer) in is a token without it, not an error:
   // clerk-js asks with the session's last organisation, and a 4xx on refresh signs the user out.

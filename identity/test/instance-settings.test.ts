@@ -51,9 +51,10 @@ describe('instance settings file', () => {
   });
 
   it('a document without settings is the empty template; $schema is allowed and dropped', () => {
-    assert.deepEqual(parseInstanceSettings({}), { sessionToken: { claims: {} } });
+    assert.deepEqual(parseInstanceSettings({}), { sessionToken: { claims: {} }, social: {} });
     assert.deepEqual(parseInstanceSettings({ $schema: './x.json', sessionToken: {} }), {
       sessionToken: { claims: {} },
+      social: {},
     });
   });
 
@@ -74,6 +75,26 @@ describe('instance settings file', () => {
       [{ sessionToken: { claims: [] } }, /sessionToken\.claims: /],
       [{ sessionToken: { claim: {} } }, /sessionToken: Unrecognized key/],
       [{ signIn: true }, /\(document\): Unrecognized key.*signIn/],
+      [
+        { social: { oauth_foo: { clientId: 'a', clientSecret: { env: 'A' } } } },
+        /social\.oauth_foo: is not a social strategy/,
+      ],
+      [
+        { social: { oauth_custom_acme: { clientId: 'a', clientSecret: { env: 'A' } } } },
+        /social\.oauth_custom_acme: a custom provider needs its issuer/,
+      ],
+      [
+        { social: { oauth_google: { clientId: 'a', clientSecret: 'plain-secret' } } },
+        /social\.oauth_google\.clientSecret: /,
+      ],
+      [
+        { social: { oauth_google: { clientId: 'a', clientSecret: { env: 'A' }, issuer: 'javascript:x' } } },
+        /social\.oauth_google\.issuer: must be an http\(s\) URL/,
+      ],
+      [
+        { social: { oauth_google: { clientId: 'a', clientSecret: { env: 'A' }, secret: 'x' } } },
+        /Unrecognized key/,
+      ],
       ['[1, 2', /is not valid JSON/],
       ['[]', /\(document\): /],
     ];

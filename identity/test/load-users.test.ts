@@ -4,6 +4,7 @@ import type { Queryable } from '../src/db/database.ts';
 import { secondFactorStates } from '../src/second-factors/second-factor-state.ts';
 import { membershipsOfUsers, organizationsByIds } from '../src/store/organizations.ts';
 import { phoneNumbersOf } from '../src/store/phone-numbers.ts';
+import { externalAccountsOf } from '../src/store/external-accounts.ts';
 import { emailAddressesOf, findUserById } from '../src/store/users.ts';
 import { loadUsers, type Owner } from '../src/users/load-users.ts';
 import { forEachBackend } from './support/backends.ts';
@@ -23,6 +24,7 @@ async function ownerPieceByPiece(db: Queryable, id: string): Promise<Owner> {
       memberships.map((m) => m.organization_id),
     ),
     secondFactors: (await secondFactorStates(db, [id])).get(id)!,
+    externalAccounts: await externalAccountsOf(db, [id]),
   };
 }
 

@@ -11,10 +11,12 @@ import { field, rawField } from './form.ts';
 import { attemptWaitSeconds } from '../abuse/attempt-gate.ts';
 import type { SignUpInput } from './sign-ups/validate.ts';
 import { WorkOutsideTransaction } from './work-outside-transaction.ts';
+import type { ClerkErrorJSON } from '../errors.ts';
+import type { ExternalIdentity } from '../social/oauth-client.ts';
 
 /**
- * Argon2 work done outside the transaction (see run() in plugin.ts): by the route's `beforeTransaction`,
- * from plain reads, or asked for by the handler (`WorkOutsideTransaction`). The handler uses it only when
+ * Slow work done outside the transaction (see run() in plugin.ts: argon2, a provider's answer): by the
+ * route's `beforeTransaction`, from plain reads, or asked for by the handler (`WorkOutsideTransaction`). The handler uses it only when
  * it is bound to what the handler reads again inside the transaction, and otherwise asks for it again.
  */
 export interface Prepared {
@@ -24,7 +26,12 @@ export interface Prepared {
   newPassword?: { password: string; hash: string };
   /** The sign-up form, validated (its strength check is too slow to run twice). */
   signUpInput?: SignUpInput;
+  /** A provider's answer to an OAuth callback (network I/O), for the one state it was obtained with. */
+  oauthCallback?: { stateId: string; answer: ProviderAnswer };
 }
+
+/** What a provider answered: who signed in, or the refusal to show. */
+export type ProviderAnswer = { identity: ExternalIdentity } | { refusal: ClerkErrorJSON };
 
 /**
  * Whether `password` matches `passwordHash` (null: no such account, answered false after the dummy hash),

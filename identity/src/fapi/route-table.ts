@@ -33,6 +33,7 @@ import { createSignUpRoute } from './sign-ups/create-sign-up.ts';
 import { getSignUpRoute } from './sign-ups/get-sign-up.ts';
 import { prepareVerificationRoute } from './sign-ups/prepare-verification.ts';
 import { updateSignUpRoute } from './sign-ups/update-sign-up.ts';
+import { oauthCallbackRoute } from './oauth/oauth-callback.ts';
 
 /** Every Frontend API route this instance serves, under /v1. */
 export function fapiRoutes(config: IdentityConfig): AnyFapiRoute[] {
@@ -57,6 +58,7 @@ export function fapiRoutes(config: IdentityConfig): AnyFapiRoute[] {
     prepareVerificationRoute,
     attemptVerificationRoute(config),
     verifyEmailLinkRoute,
+    oauthCallbackRoute,
     touchSessionRoute,
     createTokenRoute,
     createTemplateTokenRoute,

@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 import { passwordSettingsJSON } from '../passwords/policy.ts';
 import type { IdentityConfig } from '../config.ts';
 import { phoneNumbersEnabled } from '../sms/choose-sender.ts';
+import type { InstanceSettings } from './settings/schema.ts';
+import { socialEnvironmentJSON } from '../social/social-environment.ts';
 
 const off = {
   enabled: false,
@@ -20,7 +22,7 @@ const off = {
  * Everything this instance does not implement is switched off (not stubbed) so the Clerk UI does not
  * offer it.
  */
-export function environmentJSON(config: IdentityConfig) {
+export function environmentJSON(config: IdentityConfig, settings: Pick<InstanceSettings, 'social'>) {
   const url = (path: string) => `${config.publicUrl}${path}`;
   return {
     object: 'environment',
@@ -116,7 +118,7 @@ export function environmentJSON(config: IdentityConfig) {
         backup_code: { ...off, enabled: true, used_for_second_factor: true, second_factors: ['backup_code'] },
         passkey: off,
       },
-      social: {},
+      social: socialEnvironmentJSON(settings.social, `${config.publicUrl}${config.fapiPath}`),
       saml: { enabled: false },
       enterprise_sso: { enabled: false },
       sign_in: { second_factor: { required: false, enabled: true } },

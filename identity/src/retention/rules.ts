@@ -17,6 +17,8 @@ export const RETENTION_RULES: readonly RetentionRule[] = [
   { table: 'verification_codes', expired: `expire_at < $1::timestamptz - ${DAY}` },
   { table: 'email_links', expired: `expire_at < $1::timestamptz - ${DAY}` },
   { table: 'session_verifications', expired: `expire_at < $1::timestamptz - ${DAY}` },
+  // Redirects to a social provider live 10 minutes; spent or not, they are of no use a day later.
+  { table: 'oauth_states', expired: `expire_at < $1::timestamptz - ${DAY}` },
   // Actor tokens: kept a day past their expiry; the sessions they opened carry their own copy of the actor.
   { table: 'actor_tokens', expired: `expires_at < $1::timestamptz - ${DAY}` },
   // Sign-ins and sign-ups a day past being abandoned, unless their browser still points at them.

@@ -5,10 +5,13 @@ import { signUpPhoneVerificationJSON } from './phone-number.ts';
 export const SIGN_UP_REQUIRED_FIELDS = ['email_address', 'password'] as const;
 export const SIGN_UP_OPTIONAL_FIELDS = ['first_name', 'last_name', 'username', 'phone_number'] as const;
 
-export function missingFields(s: Pick<SignUpRow, 'email_address' | 'password_hash'>): string[] {
+export function missingFields(
+  s: Pick<SignUpRow, 'email_address' | 'password_hash' | 'external_identity'>,
+): string[] {
   const missing: string[] = [];
   if (!s.email_address) missing.push('email_address');
-  if (!s.password_hash) missing.push('password');
+  // Signing up with a provider's account needs no password (as in Clerk): the provider is the factor.
+  if (!s.password_hash && !s.external_identity) missing.push('password');
   return missing;
 }
 
@@ -49,7 +52,7 @@ export function signUpJSON(s: SignUpRow) {
       email_address: emailVerification,
       phone_number: signUpPhoneVerificationJSON(s),
       web3_wallet: null,
-      external_account: null,
+      external_account: verificationJSON(s.external_account_verification),
     },
     username: s.username,
     email_address: s.email_address,
@@ -62,7 +65,8 @@ export function signUpJSON(s: SignUpRow) {
     public_metadata: {},
     custom_action: false,
     external_id: null,
-    external_account_strategy: null,
+    external_account_strategy:
+      s.external_identity?.strategy ?? s.external_account_verification?.strategy ?? null,
     external_account: null,
     created_session_id: s.created_session_id,
     created_user_id: s.created_user_id,

@@ -1,6 +1,8 @@
 import type { EmailAddressRow, UserRow, VerificationState } from '../store/rows.ts';
 import type { PhoneNumberRow } from '../store/phone-numbers.ts';
 import { phoneNumberJSON } from './phone-number.ts';
+import type { ExternalAccountRow } from '../store/external-accounts.ts';
+import { externalAccountJSON } from './external-account.ts';
 import {
   NO_SECOND_FACTORS,
   twoFactorEnabled,
@@ -18,6 +20,10 @@ export function verificationJSON(v: VerificationState | null, extra: Record<stri
     attempts: v.attempts,
     expire_at: v.expire_at,
     ...(v.verified_at_client !== undefined ? { verified_at_client: v.verified_at_client } : {}),
+    ...(v.external_verification_redirect_url !== undefined
+      ? { external_verification_redirect_url: v.external_verification_redirect_url }
+      : {}),
+    ...(v.error !== undefined ? { error: v.error } : {}),
     ...extra,
   };
 }
@@ -69,6 +75,7 @@ export function userJSON(
     includePrivate?: boolean;
     organizationMemberships?: unknown[];
     secondFactors?: SecondFactorState;
+    externalAccounts?: ExternalAccountRow[];
     phoneNumbers?: PhoneNumberRow[];
   },
 ) {
@@ -91,7 +98,7 @@ export function userJSON(
     email_addresses: emails.map(emailAddressJSON),
     phone_numbers: (opts.phoneNumbers ?? []).map((p) => phoneNumberJSON(p)),
     web3_wallets: [],
-    external_accounts: [],
+    external_accounts: (opts.externalAccounts ?? []).map((x) => externalAccountJSON(x, emails)),
     passkeys: [],
     saml_accounts: [],
     enterprise_accounts: [],

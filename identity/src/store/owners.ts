@@ -3,6 +3,7 @@ import type { PhoneNumberRow } from './phone-numbers.ts';
 import type { EmailAddressRow, MembershipRow, OrganizationRow, UserRow } from './rows.ts';
 import { SECOND_FACTOR_COLUMNS, type SecondFactorColumns } from './second-factors.ts';
 import { ORG_COLUMNS } from './organizations.ts';
+import type { ExternalAccountRow } from './external-accounts.ts';
 
 /** A user row with everything its JSON embeds, as one query returns it. */
 export interface OwnerRow extends SecondFactorColumns {
@@ -10,6 +11,7 @@ export interface OwnerRow extends SecondFactorColumns {
   emails: EmailAddressRow[];
   phones: PhoneNumberRow[];
   memberships: { membership: MembershipRow; organization: OrganizationRow }[];
+  externalAccounts: ExternalAccountRow[];
 }
 
 const ORG_OBJECT = `json_build_object(${ORG_COLUMNS.split(',')
@@ -25,7 +27,8 @@ const ORG_OBJECT = `json_build_object(${ORG_COLUMNS.split(',')
  */
 export async function ownerRowsOf(db: Queryable, ids: string[]): Promise<OwnerRow[]> {
   const rows = await db.query<
-    UserRow & SecondFactorColumns & { j_emails: Json[]; j_phones: Json[]; j_memberships: Json[] }
+    UserRow &
+      SecondFactorColumns & { j_emails: Json[]; j_phones: Json[]; j_memberships: Json[]; j_external: Json[] }
   >(
     `SELECT u.*, ${SECOND_FACTOR_COLUMNS},
        COALESCE((SELECT json_agg(e ORDER BY e.created_at) FROM email_addresses e WHERE e.user_id = u.id),
@@ -35,22 +38,27 @@ export async function ownerRowsOf(db: Queryable, ids: string[]): Promise<OwnerRo
        COALESCE((SELECT json_agg(json_build_object('m', m, 'o', ${ORG_OBJECT}) ORDER BY m.created_at, m.id)
                  FROM organization_memberships m JOIN organizations o ON o.id = m.organization_id
                  WHERE m.user_id = u.id),
-                '[]'::json) AS j_memberships
+                '[]'::json) AS j_memberships,
+       COALESCE((SELECT json_agg(x ORDER BY x.created_at, x.id) FROM external_accounts x WHERE x.user_id = u.id),
+                '[]'::json) AS j_external
      FROM users u WHERE u.id = ANY($1)`,
     [ids],
   );
-  return rows.map(({ j_emails, j_phones, j_memberships, sf_totp, sf_backup_codes, sf_phones, ...user }) => ({
-    user,
-    sf_totp,
-    sf_backup_codes,
-    sf_phones,
-    emails: j_emails.map((e) => withDates<EmailAddressRow>(e)),
-    phones: j_phones.map((p) => withDates<PhoneNumberRow>(p)),
-    memberships: j_memberships.map((pair) => ({
-      membership: withDates<MembershipRow>(pair.m as Json),
-      organization: withDates<OrganizationRow>(pair.o as Json),
-    })),
-  }));
+  return rows.map(
+    ({ j_emails, j_phones, j_memberships, j_external, sf_totp, sf_backup_codes, sf_phones, ...user }) => ({
+      user,
+      sf_totp,
+      sf_backup_codes,
+      sf_phones,
+      emails: j_emails.map((e) => withDates<EmailAddressRow>(e)),
+      phones: j_phones.map((p) => withDates<PhoneNumberRow>(p)),
+      memberships: j_memberships.map((pair) => ({
+        membership: withDates<MembershipRow>(pair.m as Json),
+        organization: withDates<OrganizationRow>(pair.o as Json),
+      })),
+      externalAccounts: j_external.map((x) => withDates<ExternalAccountRow>(x)),
+    }),
+  );
 }
 
 type Json = Record<string, unknown>;

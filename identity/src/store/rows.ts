@@ -1,3 +1,5 @@
+import type { ClerkErrorJSON } from '../errors.ts';
+import type { ExternalIdentity } from '../social/oauth-client.ts';
 /** Row shapes as the database returns them (timestamps as Date, JSON columns parsed). */
 export interface UserRow {
   id: string;
@@ -77,12 +79,16 @@ export interface SessionRow {
 
 /** Stored verification state; serialised as Clerk's VerificationJSON (ms timestamps). */
 export interface VerificationState {
-  status: 'unverified' | 'verified' | 'failed' | 'expired';
+  status: 'unverified' | 'verified' | 'failed' | 'expired' | 'transferable';
   strategy: string | null;
   attempts: number | null;
   expire_at: number | null;
   /** Email links: the client (browser) that opened the link; clerk-js compares it with its own. */
   verified_at_client?: string | null;
+  /** Social sign-in: the provider's authorization URL clerk-js sends the browser to. */
+  external_verification_redirect_url?: string | null;
+  /** Why a social sign-in failed or must be transferred (`oauth_access_denied`, `external_account_exists`). */
+  error?: ClerkErrorJSON | null;
 }
 
 export type SignInStatus =
@@ -97,6 +103,8 @@ export interface SignInRow {
   first_factor_verification: VerificationState | null;
   second_factor_verification: VerificationState | null;
   created_session_id: string | null;
+  /** Social sign-in: who the provider said came back, kept for the transfer to a sign-up. */
+  external_identity: ExternalIdentity | null;
   abandon_at: Date;
   created_at: Date;
   updated_at: Date;
@@ -121,6 +129,10 @@ export interface SignUpRow {
   legal_accepted_at: Date | null;
   created_user_id: string | null;
   created_session_id: string | null;
+  /** Social sign-up: who the provider said came back; the user is created with that account linked. */
+  external_identity: ExternalIdentity | null;
+  /** `verifications.external_account`: the redirect to the provider, then its outcome. */
+  external_account_verification: VerificationState | null;
   abandon_at: Date;
   created_at: Date;
   updated_at: Date;

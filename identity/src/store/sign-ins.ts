@@ -52,6 +52,9 @@ export async function updateSignIn(
     first_factor_verification?: VerificationState | null;
     second_factor_verification?: VerificationState | null;
     created_session_id?: string | null;
+    user_id?: string | null;
+    identifier?: string | null;
+    external_identity?: SignInRow['external_identity'];
   },
   now: Date,
 ): Promise<SignInRow> {

@@ -17,10 +17,18 @@ type Column =
   | 'unsafe_metadata'
   | 'legal_accepted_at'
   | 'created_user_id'
-  | 'created_session_id';
+  | 'created_session_id'
+  | 'external_identity'
+  | 'external_account_verification';
 export type SignUpChanges = Partial<Pick<SignUpRow, Column>>;
 
-const JSON_COLUMNS = new Set(['email_verification', 'phone_verification', 'unsafe_metadata']);
+const JSON_COLUMNS = new Set([
+  'email_verification',
+  'phone_verification',
+  'unsafe_metadata',
+  'external_identity',
+  'external_account_verification',
+]);
 const encode = (k: string, v: unknown) =>
   JSON_COLUMNS.has(k) && v !== null && v !== undefined ? JSON.stringify(v) : v;
 

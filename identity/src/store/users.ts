@@ -68,6 +68,8 @@ export interface NewUser {
   lastName: string | null;
   unsafeMetadata: Record<string, unknown>;
   legalAcceptedAt: Date | null;
+  /** How the address was verified, as its JSON says (`from_oauth_google`, …); `email_code` if not said. */
+  emailVerificationStrategy?: string;
   now: Date;
 }
 
@@ -94,8 +96,8 @@ export async function createUserWithVerifiedEmail(db: Queryable, input: NewUser)
   await dropUnverifiedCopies(db, input.email, userId);
   await db.query(
     `INSERT INTO email_addresses (id, user_id, email_address, verified_at, verification_strategy, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, 'email_code', $4, $4)`,
-    [emailId, userId, input.email, input.now],
+     VALUES ($1, $2, $3, $4, $5, $4, $4)`,
+    [emailId, userId, input.email, input.now, input.emailVerificationStrategy ?? 'email_code'],
   );
   return user!;
 }

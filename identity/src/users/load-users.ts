@@ -5,6 +5,7 @@ import { publicUserDataJSON, userJSON } from '../serializers/user.ts';
 import type { EmailAddressRow, MembershipRow, OrganizationRow, UserRow } from '../store/rows.ts';
 import type { PhoneNumberRow } from '../store/phone-numbers.ts';
 import { ownerRowsOf } from '../store/owners.ts';
+import type { ExternalAccountRow } from '../store/external-accounts.ts';
 import { secondFactorStateOfRow, type SecondFactorState } from '../second-factors/second-factor-state.ts';
 
 export interface Owner {
@@ -14,6 +15,7 @@ export interface Owner {
   memberships: MembershipRow[];
   organizations: Map<string, OrganizationRow>;
   secondFactors: SecondFactorState;
+  externalAccounts: ExternalAccountRow[];
 }
 
 /**
@@ -41,6 +43,7 @@ export async function loadUsers(tx: Queryable, ids: string[]): Promise<Map<strin
         memberships: row.memberships.map((m) => m.membership),
         organizations,
         secondFactors: secondFactorStateOfRow(row),
+        externalAccounts: row.externalAccounts,
       },
     ]),
   );
@@ -61,6 +64,7 @@ export function fullUserJSON(
     includePrivate: opts.includePrivate,
     secondFactors: owner.secondFactors,
     phoneNumbers: owner.phones,
+    externalAccounts: owner.externalAccounts,
     organizationMemberships: owner.memberships.flatMap((m) => {
       const org = owner.organizations.get(m.organization_id);
       return org ? [membershipJSON(m, org, publicData, { imageBase: deps.fapiBase })] : [];

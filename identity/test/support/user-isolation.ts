@@ -565,4 +565,6 @@ export const UNSCOPED_ROUTES: Record<string, string> = {
   'POST /client/sign_ups': 'starts a sign-up',
   'GET /verify': 'the email link: its token is the authorisation (email-link.test.ts)',
   'GET /tickets/accept': 'the invitation link: its ticket is the authorisation (tickets.test.ts)',
+  'GET /oauth_callback':
+    "the provider's redirect: its state, bound to the browser's client, is the authorisation (social-oauth.test.ts)",
 };

@@ -19,6 +19,9 @@ import { sendEmailLink } from '../email-links/send-email-link.ts';
 import { prepareResetPasswordFactor } from './reset-password-factor.ts';
 import { preparePhoneCodeFactor } from './phone-code-factor.ts';
 import { normalizeSignInIdentifier } from '../../phone-numbers/phone-number.ts';
+import { isSocialStrategy } from '../oauth/start-external-verification.ts';
+import { startSocialSignIn } from '../oauth/start-social-sign-in.ts';
+import { transferSignUpToSignIn } from '../oauth/social-transfers.ts';
 
 const SUPPORTED_STRATEGIES = new Set([
   'password',
@@ -66,7 +69,7 @@ export const createSignInRoute = (config: IdentityConfig): FapiRoute => ({
       testMode: ctx.deps.config.mode === 'development',
     });
     const strategy = field(ctx.body, 'strategy');
-    if (strategy && !SUPPORTED_STRATEGIES.has(strategy)) {
+    if (strategy && !SUPPORTED_STRATEGIES.has(strategy) && !isSocialStrategy(strategy)) {
       throw errors.paramValueInvalid(
         'strategy',
         `The verification strategy "${strategy}" is not enabled for this application.`,
@@ -76,6 +79,8 @@ export const createSignInRoute = (config: IdentityConfig): FapiRoute => ({
     if (strategy === 'ticket') return signInWithTicket(ctx, client, field(ctx.body, 'ticket'));
     // Single-session: one signed-in session per browser (multi-session: checked once the account is known).
     if (!newClient) await assertMayOpenSession(ctx, client.id, null);
+    if (field(ctx.body, 'transfer') === 'true') return transferSignUpToSignIn(ctx, client);
+    if (isSocialStrategy(strategy)) return startSocialSignIn(ctx, client.id, strategy);
     if (!identifier) {
       if (strategy) throw errors.paramMissing('identifier');
       // An empty body starts over.

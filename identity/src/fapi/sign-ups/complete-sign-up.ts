@@ -10,6 +10,7 @@ import { assertSignUpPhoneAvailable, attachSignUpPhoneNumber } from './sign-up-p
 
 const UNIQUE_VIOLATION = '23505';
 import { updateSignUp } from '../../store/sign-ups.ts';
+import { linkExternalAccount } from '../../store/external-accounts.ts';
 
 /**
  * When nothing is missing or unverified any more, creates the user, its verified email and a session
@@ -39,6 +40,7 @@ export async function completeIfReady(ctx: FapiContext, signUp: SignUpRow): Prom
     lastName: signUp.last_name,
     unsafeMetadata: signUp.unsafe_metadata,
     legalAcceptedAt: signUp.legal_accepted_at,
+    emailVerificationStrategy: emailVerifiedBy(signUp, email),
     now: ctx.now,
   }).catch((err: unknown) => {
     const { code, constraint } = err as { code?: string; constraint?: string };
@@ -48,6 +50,8 @@ export async function completeIfReady(ctx: FapiContext, signUp: SignUpRow): Prom
     throw err;
   });
   await attachSignUpPhoneNumber(ctx, user.id, signUp);
+  // A social sign-up: the provider's account is the user's from the start (its next sign-in finds it).
+  if (signUp.external_identity) await linkExternalAccount(ctx.tx, user.id, signUp.external_identity, ctx.now);
   // A ticket sign-up joins the inviting organisation in this same transaction.
   await acceptTicketOfSignUp(ctx, signUp, user.id);
   // A user created just now has no second factor yet.
@@ -59,4 +63,10 @@ export async function completeIfReady(ctx: FapiContext, signUp: SignUpRow): Prom
     ctx.now,
   );
   return { response: signUpJSON(done) };
+}
+
+/** The address came verified from the provider (`from_oauth_<p>`, as Clerk says), or by a code. */
+function emailVerifiedBy(signUp: SignUpRow, email: string): string {
+  const identity = signUp.external_identity;
+  return identity?.emailVerified && identity.email === email ? `from_${identity.strategy}` : 'email_code';
 }

@@ -6,6 +6,8 @@ import { completeIfReady } from './complete-sign-up.ts';
 import { insertSignUp } from '../../store/sign-ups.ts';
 import { parseSignUpInput } from './validate.ts';
 import { prepareSignUpInput } from './prepare-input.ts';
+import { transferSignInToSignUp } from '../oauth/social-transfers.ts';
+import { startSocialSignUp } from '../oauth/start-social-sign-in.ts';
 
 /** POST /client/sign_ups — starts a sign-up (an empty body starts over). */
 export const createSignUpRoute: FapiRoute = {
@@ -18,7 +20,10 @@ export const createSignUpRoute: FapiRoute = {
     const input = ctx.prepared.signUpInput ?? parseSignUpInput(ctx.body, ctx.deps.config.passwordPolicy);
     const client = await ctx.ensureClient();
     await assertMayOpenSession(ctx, client.id, null);
-    const signUp = await insertSignUp(ctx.tx, client.id, await changesFromInput(ctx, input, null), ctx.now);
+    const changes = await changesFromInput(ctx, input, null);
+    if (input.transfer) return transferSignInToSignUp(ctx, client, changes);
+    if (input.socialStrategy) return startSocialSignUp(ctx, client.id, input.socialStrategy, changes);
+    const signUp = await insertSignUp(ctx.tx, client.id, changes, ctx.now);
     await ctx.updateClient({ sign_up_id: signUp.id });
     return completeIfReady(ctx, signUp);
   },

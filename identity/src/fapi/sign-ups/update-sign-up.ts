@@ -1,3 +1,4 @@
+import { errors } from '../../errors.ts';
 import type { FapiRoute } from '../context.ts';
 import { assertRedirectParams } from '../redirect-params.ts';
 import { changesFromInput } from './apply-input.ts';
@@ -15,6 +16,9 @@ export const updateSignUpRoute: FapiRoute = {
   async handler(ctx) {
     assertRedirectParams(ctx.body, ctx.deps.config);
     const input = ctx.prepared.signUpInput ?? parseSignUpInput(ctx.body, ctx.deps.config.passwordPolicy);
+    // A provider is chosen when the sign-up starts (or by a transfer), not added to one under way.
+    if (input.socialStrategy) throw errors.paramValueInvalid('strategy', 'strategy cannot be changed here.');
+    if (input.transfer) throw errors.paramValueInvalid('transfer', 'transfer cannot be changed here.');
     const signUp = await loadSignUp(ctx, { actionable: true });
     const changes = await changesFromInput(ctx, input, signUp);
     const updated = Object.keys(changes).length

@@ -35,15 +35,19 @@ export interface SignUpInput {
   legalAccepted?: boolean;
   /** An invitation ticket (`strategy=ticket`): it supplies and verifies the email address. */
   ticket?: string;
+  /** `oauth_*`: the sign-up goes to that provider first. */
+  socialStrategy?: string;
+  /** `transfer=true`: the sign-up continues the browser's sign-in of an unknown external account. */
+  transfer?: boolean;
 }
 
 // `phone_number` is read with the request's context (the instance decides which numbers are valid).
-const UNSUPPORTED = ['web3_wallet', 'token', 'transfer'] as const;
+const UNSUPPORTED = ['web3_wallet', 'token'] as const;
 
 /** Parses and validates sign-up fields; any invalid field rejects the whole request, so nothing changes. */
 export function parseSignUpInput(body: FormBody, passwordPolicy: PasswordPolicy): SignUpInput {
   const strategy = field(body, 'strategy');
-  if (strategy && strategy !== 'ticket')
+  if (strategy && strategy !== 'ticket' && !strategy.startsWith('oauth_'))
     throw errors.paramValueInvalid(
       'strategy',
       `The sign-up strategy "${strategy}" is not enabled for this application.`,
@@ -67,5 +71,7 @@ export function parseSignUpInput(body: FormBody, passwordPolicy: PasswordPolicy)
     unsafeMetadata: jsonObjectField(body, 'unsafe_metadata'),
     legalAccepted: booleanField(body, 'legal_accepted'),
     ticket,
+    socialStrategy: strategy?.startsWith('oauth_') ? strategy : undefined,
+    transfer: booleanField(body, 'transfer') === true ? true : undefined,
   };
 }

@@ -9,8 +9,7 @@ import { ClaimsTemplateError, parseClaimsTemplate } from './claims-template.ts';
 
 /**
  * How a setting names a secret: never the secret itself, the environment variable that holds it, so the
- * file and the database can be shown and copied freely. No setting holds a secret yet; the first one
- * (a social provider's client secret, an SMTP password) uses this type and `secretFromEnv`.
+ * file and the database can be shown and copied freely (a social provider's client secret).
  */
 export const secretReference = z
   .object({
@@ -28,6 +27,63 @@ export function secretFromEnv(ref: SecretReference, env: NodeJS.ProcessEnv = pro
     throw new Error(`The environment variable ${ref.env} named by the instance settings is not set.`);
   return value;
 }
+
+/** `oauth_google`, `oauth_github`, `oauth_microsoft`, `oauth_apple`, or any `oauth_custom_<slug>`. */
+export const SOCIAL_STRATEGY = /^oauth_(google|github|microsoft|apple|custom_[a-z0-9][a-z0-9_-]{0,40})$/;
+
+const endpoint = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL.' });
+
+/**
+ * One social provider (Clerk's dashboard → SSO connections → social). The well-known providers have
+ * default endpoints (social/providers.ts); every endpoint can be overridden, so a stand-in on this
+ * machine can play any of them. A custom provider names its issuer (OpenID Connect discovery) or its
+ * authorization, token and userinfo endpoints (plain OAuth 2).
+ */
+export const socialProviderSettings = z
+  .object({
+    enabled: z.boolean().default(true),
+    clientId: z.string().min(1),
+    clientSecret: secretReference,
+    /** The scopes asked for; the provider's defaults when absent. */
+    scopes: z.array(z.string().regex(/^[\x21\x23-\x5b\x5d-\x7e]+$/, 'must be one scope token.')).optional(),
+    /** May be used to sign in (a button on <SignIn/> and <SignUp/>). */
+    authenticatable: z.boolean().default(true),
+    /** May create an account; when false only people who already have one can use it. */
+    signUpAllowed: z.boolean().default(true),
+    /** The button's label; the provider's name for well-known ones, the slug for custom ones. */
+    name: z.string().min(1).max(64).optional(),
+    issuer: endpoint.optional(),
+    authorizationEndpoint: endpoint.optional(),
+    tokenEndpoint: endpoint.optional(),
+    userinfoEndpoint: endpoint.optional(),
+    jwksUri: endpoint.optional(),
+  })
+  .strict();
+export type SocialProviderSettings = z.output<typeof socialProviderSettings>;
+
+const socialProviders = z.record(z.string(), socialProviderSettings).superRefine((providers, ctx) => {
+  for (const [strategy, p] of Object.entries(providers)) {
+    if (!SOCIAL_STRATEGY.test(strategy)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [strategy],
+        message:
+          'is not a social strategy: oauth_google, oauth_github, oauth_microsoft, oauth_apple or oauth_custom_<slug>.',
+      });
+    } else if (
+      strategy.startsWith('oauth_custom_') &&
+      !p.issuer &&
+      !(p.authorizationEndpoint && p.tokenEndpoint && p.userinfoEndpoint)
+    ) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [strategy],
+        message:
+          'a custom provider needs its issuer (OpenID Connect discovery) or authorizationEndpoint, tokenEndpoint and userinfoEndpoint.',
+      });
+    }
+  }
+});
 
 const claimsTemplate = z.record(z.string(), z.unknown()).superRefine((claims, ctx) => {
   try {
@@ -51,6 +107,8 @@ export const instanceSettingsSchema = z
       })
       .strict()
       .default({ claims: {} }),
+    /** Social sign-in providers, keyed by Clerk strategy (see socialProviderSettings). */
+    social: socialProviders.default({}),
   })
   .strict();
 

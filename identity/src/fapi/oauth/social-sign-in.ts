@@ -1,0 +1,83 @@
+import { assertNotLockedOut } from '../../abuse/attempt-gate.ts';
+import { ClerkError, errors } from '../../errors.ts';
+import { assertMayOpenSession } from '../../sessions/may-open-session.ts';
+import type { ExternalIdentity } from '../../social/oauth-client.ts';
+import type { SignInRow, VerificationState } from '../../store/rows.ts';
+import { updateSignIn } from '../../store/sign-ins.ts';
+import { findUserById } from '../../store/users.ts';
+import type { FapiContext } from '../context.ts';
+import { firstFactorVerified } from '../sign-ins/first-factor-verified.ts';
+import { externalAccountOwner } from './external-account-owner.ts';
+
+export const externalVerification = (
+  status: VerificationState['status'],
+  strategy: string,
+  error: ClerkError | null = null,
+): VerificationState => ({
+  status,
+  strategy,
+  attempts: null,
+  expire_at: null,
+  external_verification_redirect_url: null,
+  error: error?.toJSON() ?? null,
+});
+
+/**
+ * The provider vouched for `identity` on a sign-in: the user it belongs to goes on as after any first
+ * factor (complete, or `needs_second_factor` for a user with two-factor sign-in). Nobody: the sign-in is
+ * `transferable` and clerk-js turns it into a sign-up (`transfer=true`), unless the provider may not
+ * create accounts. A refusal on the way (a locked account, the account already signed in here) fails
+ * the verification with that error, which clerk-js acts on or shows.
+ */
+export async function socialSignInVerified(
+  ctx: FapiContext,
+  signIn: SignInRow,
+  identity: ExternalIdentity,
+  signUpAllowed: boolean,
+): Promise<SignInRow> {
+  const strategy = identity.strategy;
+  try {
+    const userId = await externalAccountOwner(ctx, identity, { link: true });
+    const user = userId ? await findUserById(ctx.tx, userId) : null;
+    if (!user) {
+      return await updateSignIn(
+        ctx.tx,
+        signIn.id,
+        signUpAllowed
+          ? {
+              first_factor_verification: externalVerification(
+                'transferable',
+                strategy,
+                errors.externalAccountNotFound(),
+              ),
+              external_identity: identity,
+            }
+          : {
+              first_factor_verification: externalVerification(
+                'failed',
+                strategy,
+                errors.externalAccountNotFound(),
+              ),
+            },
+        ctx.now,
+      );
+    }
+    await assertNotLockedOut(ctx, user);
+    await assertMayOpenSession(ctx, ctx.client!.id, user.id);
+    const identified = await updateSignIn(
+      ctx.tx,
+      signIn.id,
+      { user_id: user.id, identifier: identity.email, status: 'needs_first_factor' },
+      ctx.now,
+    );
+    return await firstFactorVerified(ctx, identified, user, externalVerification('verified', strategy));
+  } catch (err) {
+    if (!(err instanceof ClerkError)) throw err;
+    return updateSignIn(
+      ctx.tx,
+      signIn.id,
+      { first_factor_verification: externalVerification('failed', strategy, err) },
+      ctx.now,
+    );
+  }
+}

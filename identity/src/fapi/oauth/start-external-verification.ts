@@ -1,0 +1,75 @@
+import { errors } from '../../errors.ts';
+import { authorizationUrl, newRedirectSecrets } from '../../social/oauth-client.ts';
+import { enabledSocialProvider, type SocialProvider } from '../../social/providers.ts';
+import type { VerificationState } from '../../store/rows.ts';
+import { insertOAuthState } from '../../store/oauth-states.ts';
+import type { FapiContext } from '../context.ts';
+import { field } from '../form.ts';
+
+/** How long the browser may spend at the provider (Clerk's external verifications last 10 minutes). */
+export const OAUTH_STATE_TTL_MS = 10 * 60 * 1000;
+
+export const isSocialStrategy = (strategy: string | undefined): strategy is string =>
+  !!strategy && strategy.startsWith('oauth_');
+
+/** The instance's provider for `strategy`, usable to sign in; `strategy` is refused otherwise. */
+export function socialProviderFor(ctx: FapiContext, strategy: string): SocialProvider {
+  const provider = enabledSocialProvider(ctx.deps.settings.settings.social, strategy);
+  if (!provider?.authenticatable) {
+    throw errors.paramValueInvalid(
+      'strategy',
+      `The verification strategy "${strategy}" is not enabled for this application.`,
+    );
+  }
+  return provider;
+}
+
+/** The provider's redirect URI: our callback, the same for every provider. */
+export const oauthCallbackUrl = (fapiBase: string) => `${fapiBase}/v1/oauth_callback`;
+
+/**
+ * Starts the redirect to the provider for a sign-in or a sign-up of this browser: a fresh state (kept
+ * hashed, bound to the client and the attempt), nonce and PKCE verifier, and the verification clerk-js
+ * needs (`unverified` with the provider's URL, or it reports an invalid answer). The redirect parameters
+ * were checked against the allowed origins by the route.
+ */
+export async function startExternalVerification(
+  ctx: FapiContext,
+  attempt: { kind: 'sign_in' | 'sign_up'; id: string; clientId: string },
+  provider: SocialProvider,
+): Promise<VerificationState> {
+  const secrets = newRedirectSecrets();
+  let url: string;
+  try {
+    url = await authorizationUrl(provider, secrets, oauthCallbackUrl(ctx.deps.fapiBase), {
+      prompt: field(ctx.body, 'oidc_prompt'),
+      loginHint: field(ctx.body, 'oidc_login_hint'),
+    });
+  } catch (err) {
+    // Discovery failed or the secret's variable is missing: the operator's problem, not the user's input.
+    console.warn(`identity: ${provider.strategy} cannot be used: ${(err as Error).message}`);
+    throw errors.oauthProviderFailed();
+  }
+  const expireAt = new Date(ctx.now.getTime() + OAUTH_STATE_TTL_MS);
+  await insertOAuthState(ctx.tx, {
+    state: secrets.state,
+    client_id: attempt.clientId,
+    attempt_kind: attempt.kind,
+    attempt_id: attempt.id,
+    strategy: provider.strategy,
+    code_verifier: secrets.codeVerifier,
+    nonce: secrets.nonce,
+    redirect_url: field(ctx.body, 'redirect_url') ?? null,
+    action_complete_redirect_url: field(ctx.body, 'action_complete_redirect_url') ?? null,
+    expire_at: expireAt,
+    now: ctx.now,
+  });
+  return {
+    status: 'unverified',
+    strategy: provider.strategy,
+    attempts: null,
+    expire_at: expireAt.getTime(),
+    external_verification_redirect_url: url,
+    error: null,
+  };
+}

@@ -1,0 +1,103 @@
+import type { Queryable } from '../db/database.ts';
+import { newId } from '../ids.ts';
+import type { ExternalIdentity } from '../social/oauth-client.ts';
+
+export interface ExternalAccountRow {
+  id: string;
+  user_id: string;
+  provider: string;
+  provider_user_id: string;
+  email_address: string | null;
+  email_verified: boolean;
+  first_name: string | null;
+  last_name: string | null;
+  username: string | null;
+  image_url: string | null;
+  approved_scopes: string;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** The account a provider's user is linked to, if any (how a returning user is recognised). */
+export async function findExternalAccount(
+  tx: Queryable,
+  provider: string,
+  providerUserId: string,
+): Promise<ExternalAccountRow | null> {
+  const [row] = await tx.query<ExternalAccountRow>(
+    'SELECT * FROM external_accounts WHERE provider = $1 AND provider_user_id = $2',
+    [provider, providerUserId],
+  );
+  return row ?? null;
+}
+
+export async function externalAccountsOf(tx: Queryable, userIds: string[]): Promise<ExternalAccountRow[]> {
+  if (!userIds.length) return [];
+  return tx.query<ExternalAccountRow>(
+    'SELECT * FROM external_accounts WHERE user_id = ANY($1) ORDER BY created_at, id',
+    [userIds],
+  );
+}
+
+/** Links a provider's user to `userId`; a second link of the same provider account is refused by the unique index. */
+export async function linkExternalAccount(
+  tx: Queryable,
+  userId: string,
+  identity: ExternalIdentity,
+  now: Date,
+): Promise<ExternalAccountRow> {
+  const [row] = await tx.query<ExternalAccountRow>(
+    `INSERT INTO external_accounts (id, user_id, provider, provider_user_id, email_address, email_verified,
+                                    first_name, last_name, username, image_url, approved_scopes,
+                                    created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $12) RETURNING *`,
+    [
+      newId('eac'),
+      userId,
+      identity.strategy,
+      identity.providerUserId,
+      identity.email,
+      identity.emailVerified,
+      identity.firstName,
+      identity.lastName,
+      identity.username,
+      identity.imageUrl,
+      identity.approvedScopes,
+      now,
+    ],
+  );
+  return row!;
+}
+
+/** What the provider says now replaces what it said at the last sign-in (Clerk refreshes it too). */
+export async function refreshExternalAccount(
+  tx: Queryable,
+  id: string,
+  identity: ExternalIdentity,
+  now: Date,
+): Promise<void> {
+  await tx.query(
+    `UPDATE external_accounts SET email_address = $2, email_verified = $3, first_name = $4, last_name = $5,
+            username = $6, image_url = $7, approved_scopes = $8, updated_at = $9 WHERE id = $1`,
+    [
+      id,
+      identity.email,
+      identity.emailVerified,
+      identity.firstName,
+      identity.lastName,
+      identity.username,
+      identity.imageUrl,
+      identity.approvedScopes,
+      now,
+    ],
+  );
+}
+
+/** The user holding `email` as a verified address (the only kind an external account may be linked by). */
+export async function userIdWithVerifiedEmail(tx: Queryable, email: string): Promise<string | null> {
+  const [row] = await tx.query<{ user_id: string }>(
+    'SELECT user_id FROM email_addresses WHERE lower(email_address) = lower($1) AND verified_at IS NOT NULL',
+    [email],
+  );
+  return row?.user_id ?? null;
+}
