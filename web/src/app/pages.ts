@@ -3,6 +3,9 @@ import { lazyPage } from './lazy-page.tsx';
 /** Every page is its own chunk, loaded when first shown (see lazyPage); the router imports them from here. */
 export const SignInPage = lazyPage(() => import('../features/auth/SignInPage.tsx').then((m) => m.SignInPage));
 export const SignUpPage = lazyPage(() => import('../features/auth/SignUpPage.tsx').then((m) => m.SignUpPage));
+export const SsoCallbackPage = lazyPage(() =>
+  import('../features/auth/SsoCallbackPage.tsx').then((m) => m.SsoCallbackPage),
+);
 export const DashboardPage = lazyPage(() =>
   import('../features/dashboard/DashboardPage.tsx').then((m) => m.DashboardPage),
 );

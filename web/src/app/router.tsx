@@ -23,6 +23,7 @@ import {
   SettingsPage,
   SignInPage,
   SignUpPage,
+  SsoCallbackPage,
 } from './pages.ts';
 import { RouteErrorPage } from './RouteErrorPage.tsx';
 
@@ -47,6 +48,8 @@ export const router = createBrowserRouter([
           // clerk-js's own pages: it navigates from them by itself, so the navigation rule leaves them alone.
           { path: 'sign-in', element: <SignInPage />, handle: IDENTITY_ROUTE },
           { path: 'sign-up', element: <SignUpPage />, handle: IDENTITY_ROUTE },
+          // A social sign-in's way back from the provider (spec §4's callback state machine, run by clerk-js).
+          { path: 'sso-callback', element: <SsoCallbackPage />, handle: IDENTITY_ROUTE },
           { path: 'dashboard', ...signedIn(<DashboardPage />) },
           { path: 'create-organization', ...signedIn(<CreateOrganizationPage />) },
           { path: 'organizations', ...signedIn(<OrganizationListPage />) },
