@@ -6,6 +6,10 @@
  *   node --import tsx bench/password-sign-in.ts [--seconds N] [--concurrency 1,16] [--db pglite,postgres]
  *     [--peer] [--cpu-prof DIR]
  *
+ * Each row also says what the whole machine spent per answer (CPU ms from /proc/stat, the database and the
+ * load generator included) and how much of it stayed idle: a server behind the peer either spends more
+ * CPU per sign-in or leaves the machine waiting.
+ *
  * --cpu-prof writes the product server's V8 CPU profile of each load run (one .cpuprofile per database and
  * concurrency) into DIR; open it in Chrome DevTools or speedscope. Argon2 runs on libuv's threads, which
  * the profile does not sample: what it shows is everything else the main thread does.
@@ -15,6 +19,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { runLoad, type BenchRequest } from './lib/autocannon-run.ts';
 import { measureLimits } from './lib/limits.ts';
+import { machineCpuOf } from './lib/machine-cpu.ts';
 import { startPeer, type PeerProcess } from './lib/peer-process.ts';
 import { startProductServer, type DatabaseKind } from './lib/product-server.ts';
 import { mintToken, passwordSignInRequest, signUpClient } from './lib/signed-in-client.ts';
@@ -65,22 +70,26 @@ for (const db of databases) {
     for (const connections of concurrencies) {
       const profiled = profileDir ? Number(readFileSync(join(profileDir, 'server.pid'), 'utf8')) : 0;
       if (profiled) process.kill(profiled, 'SIGUSR2');
-      const ours = await runLoad({ origin: server.origin, requests: [request], connections, seconds });
+      const measured = await machineCpuOf(() =>
+        runLoad({ origin: server.origin, requests: [request], connections, seconds }),
+      );
+      const ours = measured.result;
       if (profiled) process.kill(profiled, 'SIGUSR2');
       const statuses = Object.entries(ours.statusCounts)
         .map(([k, v]) => `${k}:${v}`)
         .join(' ');
       let line =
         `[${db}] c=${connections}: ${fmt(ours.rps)} req/s, p50 ${ours.p50} ms, p99 ${ours.p99} ms, ` +
-        `${((100 * ours.rps) / limits.argon2Verify).toFixed(0)} % of the limit (${statuses})`;
+        `${((100 * ours.rps) / limits.argon2Verify).toFixed(0)} % of the limit (${statuses}), ` +
+        cpuNote(measured);
       if (peer) {
-        const theirs = await runLoad({
-          origin: peer.origin,
-          requests: [peer.passwordSignIn],
-          connections,
-          seconds,
-        });
-        line += `; peer ${fmt(theirs.rps)} req/s, ours/peer ${(ours.rps / theirs.rps).toFixed(2)}×`;
+        const peerMeasured = await machineCpuOf(() =>
+          runLoad({ origin: peer!.origin, requests: [peer!.passwordSignIn], connections, seconds }),
+        );
+        const theirs = peerMeasured.result;
+        line +=
+          `; peer ${fmt(theirs.rps)} req/s, ${cpuNote(peerMeasured)}; ` +
+          `ours/peer ${(ours.rps / theirs.rps).toFixed(2)}×`;
       }
       console.log(line);
     }
@@ -88,4 +97,9 @@ for (const db of databases) {
     await peer?.stop();
     await server.stop();
   }
+}
+
+function cpuNote(m: { cpuMsPerAnswer: number | null; idleShare: number | null }): string {
+  if (m.cpuMsPerAnswer === null || m.idleShare === null) return 'machine CPU unknown';
+  return `${m.cpuMsPerAnswer.toFixed(1)} CPU ms each, machine ${(100 * m.idleShare).toFixed(0)} % idle`;
 }

@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/database.ts';
-import { lockoutStateIs, recordSignIn, type SignInColumns } from '../store/users.ts';
+import { lockoutStateIs, recordSignIn, type LockoutState, type SignInColumns } from '../store/users.ts';
 import type { Owner } from '../users/load-users.ts';
 
 /**
@@ -21,7 +21,8 @@ export const MAX_ATTEMPT_RACES = 5;
  * The attempts on accounts (a password or code checked, a session opened) of one request's transaction.
  *
  * An attempt takes no lock on the account's row: sixteen sign-ins of one account would then each wait for
- * the whole transaction of the one before. It is decided on the lockout state as read (`decidedOn`), and
+ * the whole transaction of the one before. It is decided on the lockout state as read, whenever that was
+ * (`decidedOn`: the user row the request already has, or a read of its own), and
  * that state is confirmed by the statement that writes the outcome: a failure counted only while the
  * account is still in it (attempt-gate.ts), a sign-in recorded only so, as the transaction's last
  * statements (`settle`), and an attempt that writes neither checks it there. Concurrent guesses therefore
@@ -29,19 +30,19 @@ export const MAX_ATTEMPT_RACES = 5;
  * concurrent wrong one set; the row is locked only from that statement to the commit.
  */
 export class AccountAttempts {
-  private readonly decided = new Map<string, string>();
+  private readonly decided = new Map<string, LockoutState>();
   private readonly signIns = new Map<string, string>();
   private readonly recorded = new Map<string, SignInColumns>();
 
   constructor(private readonly attemptDelay: { freeAttempts: number; maxDelaySeconds: number }) {}
 
-  /** An attempt on `userId` was decided on the lockout state `mark` (readLockoutState). */
-  decidedOn(userId: string, mark: string): void {
-    this.decided.set(userId, mark);
+  /** An attempt on `userId` was decided on its lockout columns as `state` has them. */
+  decidedOn(userId: string, state: LockoutState): void {
+    this.decided.set(userId, state);
   }
 
   /** The state an attempt on `userId` was decided on, if one was. */
-  markOf(userId: string): string | undefined {
+  stateOf(userId: string): LockoutState | undefined {
     return this.decided.get(userId);
   }
 
@@ -58,18 +59,17 @@ export class AccountAttempts {
   /** The transaction's last writes to accounts; `AttemptRaced` when a state decided on has moved. */
   async settle(tx: Queryable, now: Date): Promise<void> {
     for (const [userId, clientId] of this.signIns) {
-      const lockoutMark = this.decided.get(userId);
       const written = await recordSignIn(tx, userId, now, {
         clientId,
         attemptDelay: this.attemptDelay,
-        lockoutMark,
+        lockout: this.decided.get(userId),
       });
       if (!written) throw new AttemptRaced();
       this.recorded.set(userId, written);
       this.decided.delete(userId);
     }
-    for (const [userId, mark] of this.decided) {
-      if (!(await lockoutStateIs(tx, userId, mark))) throw new AttemptRaced();
+    for (const [userId, state] of this.decided) {
+      if (!(await lockoutStateIs(tx, userId, state))) throw new AttemptRaced();
     }
   }
 

@@ -37,14 +37,21 @@ export async function assertNotLockedOut(ctx: AttemptContext, user: UserRow): Pr
 
 /**
  * Before a password or code of the account is checked: `user_locked` during a lock, `429 too_many_requests`
- * (Retry-After) during the progressive delay, except on a trusted browser. Decided on the state as read,
- * which the attempt's outcome confirms when it is written (account-attempts.ts), so concurrent guesses
- * each see the failures counted before them.
+ * (Retry-After) during the progressive delay, except on a trusted browser. Decided on the account's row as
+ * the request read it (or on a read of its lockout state when it has only the id), which the attempt's
+ * outcome confirms when it is written (account-attempts.ts): concurrent guesses each see the failures
+ * counted before them.
  */
-export async function assertMayAttempt(ctx: AttemptContext, userId: string): Promise<void> {
-  const state = await readLockoutState(ctx.tx, userId);
+export async function assertMayAttempt(ctx: AttemptContext, account: UserRow | string): Promise<void> {
+  const userId = typeof account === 'string' ? account : account.id;
+  const state = typeof account === 'string' ? await readLockoutState(ctx.tx, account) : account;
   if (!state) return;
-  ctx.attempts.decidedOn(userId, state.mark);
+  ctx.attempts.decidedOn(userId, {
+    failed_verification_attempts: state.failed_verification_attempts,
+    last_failed_verification_at: state.last_failed_verification_at,
+    locked_until: state.locked_until,
+    locked_by_failures: state.locked_by_failures,
+  });
   const locked = lockedForSeconds(state, ctx.now);
   const wait = locked > 0 ? 0 : attemptWaitSeconds(ctx, state);
   if (locked === 0 && wait === 0) return;
@@ -65,7 +72,7 @@ export async function countFailedAttempt(ctx: AttemptContext, userId: string): P
     ctx.deps.config.lockout,
     ctx.now,
     ctx.client?.id,
-    ctx.attempts.markOf(userId),
+    ctx.attempts.stateOf(userId),
   );
   if (!counted) throw new AttemptRaced();
   ctx.attempts.confirmed(userId);
@@ -76,7 +83,7 @@ export async function countFailedAttempt(ctx: AttemptContext, userId: string): P
  * starts over, if it is still in the state the attempt was decided on; otherwise the request runs again.
  */
 export async function clearFailedAttempts(ctx: AttemptContext, userId: string): Promise<void> {
-  if (!(await clearFailedVerifications(ctx.tx, userId, ctx.attempts.markOf(userId))))
+  if (!(await clearFailedVerifications(ctx.tx, userId, ctx.attempts.stateOf(userId))))
     throw new AttemptRaced();
   ctx.attempts.confirmed(userId);
 }

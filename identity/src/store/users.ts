@@ -103,12 +103,27 @@ export async function createUserWithVerifiedEmail(db: Queryable, input: NewUser)
 }
 
 /**
- * The account's lockout columns as one value, compared exactly (timestamps at full precision, NULLs
- * included): what an attempt was decided on, confirmed by the statement that writes its outcome
- * (abuse/account-attempts.ts). Its own row's columns, so that PostgreSQL compares them again on the row as
- * a concurrent writer left it once that writer commits (an UPDATE waits, then re-checks its WHERE).
+ * The account's lockout columns are still as `state` has them (parameters $n to $n+3, all null for no
+ * condition: `lockoutParams`). Compared on the row's own columns, so that PostgreSQL compares them again on
+ * the row as a concurrent writer left it once that writer commits (an UPDATE waits, then checks its WHERE
+ * again). Timestamps to the millisecond: what a JavaScript Date holds, and every writer writes one.
  */
-const LOCKOUT_MARK = `(failed_verification_attempts, last_failed_verification_at, locked_until, locked_by_failures)::text`;
+function lockoutUnchanged(n: number): string {
+  return `($${n}::integer IS NULL OR (failed_verification_attempts = $${n}::integer
+    AND date_trunc('milliseconds', last_failed_verification_at) IS NOT DISTINCT FROM $${n + 1}::timestamptz
+    AND date_trunc('milliseconds', locked_until) IS NOT DISTINCT FROM $${n + 2}::timestamptz
+    AND locked_by_failures = $${n + 3}::boolean))`;
+}
+
+function lockoutParams(state: LockoutState | undefined): unknown[] {
+  if (!state) return [null, null, null, null];
+  return [
+    state.failed_verification_attempts,
+    state.last_failed_verification_at,
+    state.locked_until,
+    state.locked_by_failures,
+  ];
+}
 
 /**
  * A lock or a delay raised by failed attempts is running (SQL on the row's own columns: $2 now, $3 free
@@ -122,7 +137,7 @@ const UNDER_ATTACK = `(locked_until > $2
  * A session opened for the user on this browser: the browser becomes known to the account (see
  * abuse/attempt-gate.ts) and its own failures are forgiven. The account's failures start again from zero,
  * unless a lock or a delay raised by failed attempts is running: then a known browser got through it, and
- * the attack it let the owner past goes on where it was. With `lockoutMark` (the state a password or code
+ * the attack it let the owner past goes on where it was. With `lockout` (the state a password or code
  * attempt was decided on) nothing is written unless the account is still in that state: null then.
  * Answers the account's columns it wrote.
  */
@@ -133,7 +148,7 @@ export async function recordSignIn(
   opts: {
     clientId: string;
     attemptDelay: { freeAttempts: number; maxDelaySeconds: number };
-    lockoutMark?: string;
+    lockout?: LockoutState;
   },
 ): Promise<SignInColumns | null> {
   const delay = opts.attemptDelay;
@@ -144,14 +159,14 @@ export async function recordSignIn(
        UPDATE users SET last_sign_in_at = $2, last_active_at = $2,
          failed_verification_attempts = CASE WHEN ${UNDER_ATTACK} THEN failed_verification_attempts ELSE 0 END,
          locked_until = CASE WHEN ${UNDER_ATTACK} THEN locked_until ELSE NULL END
-       WHERE id = $1 AND ($6::text IS NULL OR ${LOCKOUT_MARK} = $6)
+       WHERE id = $1 AND ${lockoutUnchanged(6)}
        RETURNING id, last_sign_in_at, last_active_at, failed_verification_attempts, locked_until),
      browser AS (
        INSERT INTO known_browsers (user_id, client_id, failed_attempts, created_at, updated_at)
        SELECT id, $5, 0, $2, $2 FROM account
        ON CONFLICT (user_id, client_id) DO UPDATE SET failed_attempts = 0, updated_at = $2)
      SELECT last_sign_in_at, last_active_at, failed_verification_attempts, locked_until FROM account`,
-    [userId, now, delay.freeAttempts, delay.maxDelaySeconds, opts.clientId, opts.lockoutMark ?? null],
+    [userId, now, delay.freeAttempts, delay.maxDelaySeconds, opts.clientId, ...lockoutParams(opts.lockout)],
   );
   return row ?? null;
 }
@@ -165,16 +180,16 @@ export type SignInColumns = Pick<
 /**
  * Counts a failed password or code attempt against the account (whoever sent it, so that guesses spread
  * over many addresses still add up) and, from a known browser, against that browser too; locks the
- * account once the limit is reached. With `lockoutMark`, only if the account is still in the state the
+ * account once the limit is reached. With `lockout`, only if the account is still in the state the
  * attempt was decided on: false, and nothing counted, otherwise.
  */
 export async function recordFailedVerification(
   db: Queryable,
   userId: string,
-  lockout: { maxFailedAttempts: number; durationSeconds: number },
+  limits: { maxFailedAttempts: number; durationSeconds: number },
   now: Date,
   clientId: string | null = null,
-  lockoutMark?: string,
+  lockout?: LockoutState,
 ): Promise<boolean> {
   // A lock that has run out starts a fresh count. Computed on the row as updated last (never from a
   // snapshot read before), so that concurrent failures each add one.
@@ -183,9 +198,9 @@ export async function recordFailedVerification(
     `UPDATE users SET failed_verification_attempts = ${n}, last_failed_verification_at = $3,
        locked_until = CASE WHEN ${n} >= $2 THEN $3::timestamptz + make_interval(secs => $4) ELSE NULL END,
        locked_by_failures = ${n} >= $2
-     WHERE id = $1 AND ($5::text IS NULL OR ${LOCKOUT_MARK} = $5)
+     WHERE id = $1 AND ${lockoutUnchanged(5)}
      RETURNING id`,
-    [userId, lockout.maxFailedAttempts, now, lockout.durationSeconds, lockoutMark ?? null],
+    [userId, limits.maxFailedAttempts, now, limits.durationSeconds, ...lockoutParams(lockout)],
   );
   if (rows.length === 0) return false;
   if (clientId) await countBrowserFailure(db, userId, clientId, now);
@@ -200,34 +215,30 @@ export function lockedForSeconds(user: Pick<UserRow, 'locked_until'>, now: Date)
 export type LockoutState = Pick<
   UserRow,
   'failed_verification_attempts' | 'last_failed_verification_at' | 'locked_until' | 'locked_by_failures'
-> & {
-  /** The same columns as one value, to confirm later that the account is still in this state. */
-  mark: string;
-};
+>;
 
 /**
- * The user's lockout counters, read without a lock; null: no such user. An attempt decided on them
- * confirms them when it writes its outcome (recordSignIn, recordFailedVerification with the mark) or at
- * commit (lockoutStateIs): locking the row instead made every sign-in of one account wait for the whole
- * transaction of the one before it.
+ * The user's lockout counters, read without a lock; null: no such user. An attempt decided on them has
+ * them confirmed by the statement that writes its outcome (`lockout` of recordSignIn,
+ * recordFailedVerification, clearFailedVerifications) or at commit (lockoutStateIs): locking the row
+ * instead made every sign-in of one account wait for the whole transaction of the one before it.
  */
 export async function readLockoutState(tx: Queryable, userId: string): Promise<LockoutState | null> {
   const [state] = await tx.query<LockoutState>(
-    `SELECT failed_verification_attempts, last_failed_verification_at, locked_until, locked_by_failures,
-       ${LOCKOUT_MARK} AS mark
+    `SELECT failed_verification_attempts, last_failed_verification_at, locked_until, locked_by_failures
      FROM users WHERE id = $1`,
     [userId],
   );
   return state ?? null;
 }
 
-/** Whether the account's lockout columns are still those of `mark` (readLockoutState). */
-export async function lockoutStateIs(tx: Queryable, userId: string, mark: string): Promise<boolean> {
-  const [row] = await tx.query<{ same: boolean }>(
-    `SELECT ${LOCKOUT_MARK} = $2 AS same FROM users WHERE id = $1`,
-    [userId, mark],
-  );
-  return row?.same === true;
+/** Whether the account's lockout columns are still as `state` has them. */
+export async function lockoutStateIs(tx: Queryable, userId: string, state: LockoutState): Promise<boolean> {
+  const rows = await tx.query(`SELECT 1 FROM users WHERE id = $1 AND ${lockoutUnchanged(2)}`, [
+    userId,
+    ...lockoutParams(state),
+  ]);
+  return rows.length > 0;
 }
 
 export async function findUsersByIds(db: Queryable, ids: string[]): Promise<UserRow[]> {
@@ -235,18 +246,17 @@ export async function findUsersByIds(db: Queryable, ids: string[]): Promise<User
 }
 
 /**
- * A factor proven again (re-verification): the account's run of failures starts over. With `lockoutMark`,
+ * A factor proven again (re-verification): the account's run of failures starts over. With `lockout`,
  * only if the account is still in the state the attempt was decided on: false, and nothing written, otherwise.
  */
 export async function clearFailedVerifications(
   db: Queryable,
   userId: string,
-  lockoutMark?: string,
+  lockout?: LockoutState,
 ): Promise<boolean> {
   const rows = await db.query(
-    `UPDATE users SET failed_verification_attempts = 0
-     WHERE id = $1 AND ($2::text IS NULL OR ${LOCKOUT_MARK} = $2) RETURNING id`,
-    [userId, lockoutMark ?? null],
+    `UPDATE users SET failed_verification_attempts = 0 WHERE id = $1 AND ${lockoutUnchanged(2)} RETURNING id`,
+    [userId, ...lockoutParams(lockout)],
   );
   return rows.length > 0;
 }

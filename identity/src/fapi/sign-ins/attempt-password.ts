@@ -14,7 +14,7 @@ export async function attemptPassword(
   password: string,
 ): Promise<FapiResult> {
   if (!user.password_hash) throw errors.strategyForUserInvalid();
-  await assertMayAttempt(ctx, user.id);
+  await assertMayAttempt(ctx, user);
   if (!(await checkPassword(ctx.prepared, user.password_hash, password))) {
     await countFailedAttempt(ctx, user.id);
     return { error: errors.passwordIncorrect() };

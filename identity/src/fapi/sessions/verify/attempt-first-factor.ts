@@ -31,7 +31,7 @@ export const attemptVerificationFirstFactorRoute = (config: IdentityConfig): Fap
       const password = rawField(ctx.body, 'password');
       if (password === undefined) throw errors.paramMissing('password');
       if (!owner.user.password_hash) throw errors.strategyForUserInvalid();
-      await assertMayAttempt(ctx, owner.user.id);
+      await assertMayAttempt(ctx, owner.user);
       if (!(await checkPassword(ctx.prepared, owner.user.password_hash, password))) {
         await countFailedAttempt(ctx, owner.user.id);
         return { error: errors.passwordIncorrect() };
