@@ -147,6 +147,13 @@ const SPECS: Record<string, FapiSpec> = {
     params: { reserved_for_second_factor: 'bool', default_second_factor: 'bool' },
   },
   'DELETE /me/phone_numbers/:id': {},
+  'POST /me/external_accounts': {
+    params: { strategy: 'enum', redirect_url: 'url', additional_scope: 'text' },
+  },
+  'PATCH /me/external_accounts/:id/reauthorize': {
+    params: { redirect_url: 'url', additional_scope: 'text' },
+  },
+  'DELETE /me/external_accounts/:id': {},
   'POST /me/phone_numbers/:id/prepare_verification': { params: { strategy: 'enum' } },
   'POST /me/phone_numbers/:id/attempt_verification': { params: { code: 'code' } },
   'GET /me/sessions/active': { readOnly: true },

@@ -3,6 +3,7 @@ import { actorTokenRoutes } from './actor-tokens/actor-token-routes.ts';
 import { invitationRoutes } from './invitations/invitation-routes.ts';
 import { organizationRoutes } from './organizations/organization-routes.ts';
 import type { BapiRoute } from './route.ts';
+import { externalAccountRoutes } from './users/external-account-routes.ts';
 import { userLockRoutes } from './users/lock-routes.ts';
 import { passwordResetRoutes } from './users/password-reset-routes.ts';
 import { userRoutes } from './users/user-routes.ts';
@@ -23,6 +24,7 @@ export const bapiRoutes: readonly BapiRoute[] = [
   jwksRoute,
   ...userRoutes,
   ...userLockRoutes,
+  ...externalAccountRoutes,
   ...passwordResetRoutes,
   ...organizationRoutes,
   ...invitationRoutes,

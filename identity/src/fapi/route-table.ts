@@ -34,6 +34,7 @@ import { getSignUpRoute } from './sign-ups/get-sign-up.ts';
 import { prepareVerificationRoute } from './sign-ups/prepare-verification.ts';
 import { updateSignUpRoute } from './sign-ups/update-sign-up.ts';
 import { oauthCallbackRoute } from './oauth/oauth-callback.ts';
+import { externalAccountRoutes } from './me/external-accounts/external-account-routes.ts';
 
 /** Every Frontend API route this instance serves, under /v1. */
 export function fapiRoutes(config: IdentityConfig): AnyFapiRoute[] {
@@ -71,6 +72,7 @@ export function fapiRoutes(config: IdentityConfig): AnyFapiRoute[] {
     verifyTotpRoute(config),
     deleteTotpRoute,
     createBackupCodesRoute,
+    ...externalAccountRoutes,
     ...organizationRoutes(config),
     ...invitationRoutes(config),
   ];

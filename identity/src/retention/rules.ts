@@ -19,6 +19,12 @@ export const RETENTION_RULES: readonly RetentionRule[] = [
   { table: 'session_verifications', expired: `expire_at < $1::timestamptz - ${DAY}` },
   // Redirects to a social provider live 10 minutes; spent or not, they are of no use a day later.
   { table: 'oauth_states', expired: `expire_at < $1::timestamptz - ${DAY}` },
+  // A connection to a provider never completed (the browser did not come back, or the provider refused):
+  // <UserProfile/> shows its error for a day, then it goes.
+  {
+    table: 'external_accounts',
+    expired: `verification_status = 'unverified' AND provider_user_id IS NULL AND verification_expire_at < $1::timestamptz - ${DAY}`,
+  },
   // Actor tokens: kept a day past their expiry; the sessions they opened carry their own copy of the actor.
   { table: 'actor_tokens', expired: `expires_at < $1::timestamptz - ${DAY}` },
   // Sign-ins and sign-ups a day past being abandoned, unless their browser still points at them.

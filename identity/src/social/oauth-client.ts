@@ -20,6 +20,45 @@ export interface ExternalIdentity {
   approvedScopes: string;
 }
 
+/** The tokens a provider issued with an identity (connected accounts keep them, sealed). */
+export interface ProviderTokens {
+  accessToken: string;
+  refreshToken: string | null;
+  /** `expires_in` of the token response (seconds from when it was answered), if the provider said. */
+  expiresInSeconds: number | null;
+  /** The scopes the provider says it granted, when it says (`scope` of the token response). */
+  scope: string | null;
+}
+
+// The tokens of each identity exchangeCode answered, beside it rather than in it: an ExternalIdentity is
+// kept on sign-ins and sign-ups (their `external_identity`) and must never carry a token there.
+const issuedTokens = new WeakMap<ExternalIdentity, ProviderTokens>();
+
+/** The tokens issued with `identity` by the code exchange that produced it (none for any other object). */
+export const providerTokensOf = (identity: ExternalIdentity): ProviderTokens | undefined =>
+  issuedTokens.get(identity);
+
+/** What a token endpoint answered, as the tokens to keep. */
+function tokensOf(response: client.TokenEndpointResponse): ProviderTokens {
+  return {
+    accessToken: response.access_token,
+    refreshToken: typeof response.refresh_token === 'string' ? response.refresh_token : null,
+    expiresInSeconds: typeof response.expires_in === 'number' ? response.expires_in : null,
+    scope: typeof response.scope === 'string' ? response.scope : null,
+  };
+}
+
+/** A new access token for a refresh token (openid-client's refresh_token grant). */
+export async function refreshProviderTokens(
+  provider: SocialProvider,
+  refreshToken: string,
+): Promise<ProviderTokens> {
+  const config = await providerConfiguration(provider);
+  const tokens = tokensOf(await client.refreshTokenGrant(config, refreshToken));
+  // A provider that does not rotate refresh tokens answers none: the one we have stays good.
+  return { ...tokens, refreshToken: tokens.refreshToken ?? refreshToken };
+}
+
 /** The secrets of one redirect: sent to the provider (state, nonce, PKCE challenge) and kept to check its answer. */
 export interface RedirectSecrets {
   state: string;
@@ -129,6 +168,17 @@ export async function exchangeCode(
     ...(provider.oidc ? { expectedNonce: secrets.nonce, idTokenExpected: true } : {}),
   });
   const scopes = typeof tokens.scope === 'string' ? tokens.scope : provider.scopes.join(' ');
+  const identity = await identityFromTokens(provider, config, tokens, scopes);
+  issuedTokens.set(identity, tokensOf(tokens));
+  return identity;
+}
+
+async function identityFromTokens(
+  provider: SocialProvider,
+  config: client.Configuration,
+  tokens: client.TokenEndpointResponse & client.TokenEndpointResponseHelpers,
+  scopes: string,
+): Promise<ExternalIdentity> {
   if (provider.oidc) {
     const claims = tokens.claims();
     if (!claims) throw new Error('the provider sent no ID token');

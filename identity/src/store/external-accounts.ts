@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/database.ts';
+import type { ClerkErrorJSON } from '../errors.ts';
 import { newId } from '../ids.ts';
 import type { ExternalIdentity } from '../social/oauth-client.ts';
 
@@ -6,7 +7,8 @@ export interface ExternalAccountRow {
   id: string;
   user_id: string;
   provider: string;
-  provider_user_id: string;
+  /** Null while a connection started from <UserProfile/> waits for the provider (connected-accounts.ts). */
+  provider_user_id: string | null;
   email_address: string | null;
   email_verified: boolean;
   first_name: string | null;
@@ -14,6 +16,17 @@ export interface ExternalAccountRow {
   username: string | null;
   image_url: string | null;
   approved_scopes: string;
+  /** `unverified`: a connection not (yet) completed; `verification_error` says why, if it failed. */
+  verification_status: 'verified' | 'unverified';
+  verification_error: ClerkErrorJSON | null;
+  verification_expire_at: Date | null;
+  /**
+   * The provider's tokens, sealed (social/provider-tokens.ts); never serialized, and left out (undefined)
+   * of the users read for their JSON (store/owners.ts).
+   */
+  access_token_sealed?: string | null;
+  refresh_token_sealed?: string | null;
+  token_expires_at: Date | null;
   created_at: Date;
   updated_at: Date;
 }

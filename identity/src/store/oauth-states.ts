@@ -5,7 +5,8 @@ import { newId } from '../ids.ts';
 export interface OAuthStateRow {
   id: string;
   client_id: string;
-  attempt_kind: 'sign_in' | 'sign_up';
+  /** `connect_account`: a signed-in user connecting (or reauthorizing) the external account `attempt_id`. */
+  attempt_kind: 'sign_in' | 'sign_up' | 'connect_account';
   attempt_id: string;
   strategy: string;
   code_verifier: string;
@@ -14,16 +15,22 @@ export interface OAuthStateRow {
   action_complete_redirect_url: string | null;
   expire_at: Date;
   consumed_at: Date | null;
+  /** The session that asked to connect an account (connect_account only). */
+  session_id: string | null;
+  /** The scopes asked for (connect_account only): the granted ones when the provider does not say. */
+  scopes: string | null;
 }
 
 export async function insertOAuthState(
   tx: Queryable,
-  input: Omit<OAuthStateRow, 'id' | 'consumed_at'> & { state: string; now: Date },
+  input: Omit<OAuthStateRow, 'id' | 'consumed_at' | 'session_id' | 'scopes'> &
+    Partial<Pick<OAuthStateRow, 'session_id' | 'scopes'>> & { state: string; now: Date },
 ): Promise<void> {
   await tx.query(
     `INSERT INTO oauth_states (id, state_hash, client_id, attempt_kind, attempt_id, strategy, code_verifier,
-                               nonce, redirect_url, action_complete_redirect_url, expire_at, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+                               nonce, redirect_url, action_complete_redirect_url, expire_at, created_at,
+                               session_id, scopes)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
     [
       newId('oas'),
       sha256(input.state),
@@ -37,6 +44,8 @@ export async function insertOAuthState(
       input.action_complete_redirect_url,
       input.expire_at,
       input.now,
+      input.session_id ?? null,
+      input.scopes ?? null,
     ],
   );
 }

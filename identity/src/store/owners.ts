@@ -39,7 +39,9 @@ export async function ownerRowsOf(db: Queryable, ids: string[]): Promise<OwnerRo
                  FROM organization_memberships m JOIN organizations o ON o.id = m.organization_id
                  WHERE m.user_id = u.id),
                 '[]'::json) AS j_memberships,
-       COALESCE((SELECT json_agg(x ORDER BY x.created_at, x.id) FROM external_accounts x WHERE x.user_id = u.id),
+       COALESCE((SELECT json_agg(to_jsonb(x) - 'access_token_sealed' - 'refresh_token_sealed'
+                                 ORDER BY x.created_at, x.id)
+                 FROM external_accounts x WHERE x.user_id = u.id),
                 '[]'::json) AS j_external
      FROM users u WHERE u.id = ANY($1)`,
     [ids],

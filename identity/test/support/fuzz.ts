@@ -229,6 +229,9 @@ export function realId(world: World, segment: string, name: string): string {
     email_addresses: world.emailAddressId,
     // The owner has no phone number: a well-formed id of one that does not exist.
     phone_numbers: 'idn_2fuzzphonenumber00000000000',
+    // Nobody has connected an account, and no provider is configured: well-formed names of nothing.
+    external_accounts: 'eac_2fuzzexternalaccount000000000',
+    oauth_access_tokens: 'oauth_google',
     organizations: world.organizationId,
     organization_memberships: world.organizationId,
     organization_invitations: world.ownerInvitationId,

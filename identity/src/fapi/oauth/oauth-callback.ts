@@ -9,6 +9,7 @@ import type { FapiContext, FapiRequestInfo, FapiResult, FapiRoute } from '../con
 import type { ProviderAnswer } from '../prepared-passwords.ts';
 import { socialSignInVerified, externalVerification } from './social-sign-in.ts';
 import { socialSignUpVerified } from './social-sign-up.ts';
+import { connectAccountCallback } from './connect-account-callback.ts';
 import { oauthCallbackUrl } from './start-external-verification.ts';
 
 const single = (v: string | string[] | undefined) => (Array.isArray(v) ? v[v.length - 1] : v) || undefined;
@@ -39,6 +40,7 @@ export const oauthCallbackRoute: FapiRoute = {
     if (!row || !prepared || prepared.stateId !== row.id) return invalidCallback(ctx);
     const provider = enabledSocialProvider(ctx.deps.settings.settings.social, row.strategy);
     const answer = prepared.answer;
+    if (row.attempt_kind === 'connect_account') return connectAccountCallback(ctx, row, answer);
     if (row.attempt_kind === 'sign_in') {
       const signIn = await findClientSignIn(ctx.tx, row.client_id, row.attempt_id, ctx.now);
       if (!signIn || ctx.client?.sign_in_id !== signIn.id) return invalidCallback(ctx);

@@ -1,0 +1,103 @@
+import { after, before, describe, test } from 'node:test';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import assert from 'node:assert/strict';
+import { OAuth2Server } from 'oauth2-mock-server';
+import type { Page } from 'playwright-core';
+import { nextFapiResponse, useSuite } from '../support/suite.ts';
+import { signUp, uniqueEmail } from '../support/flows.ts';
+import { UI_WAIT_MS } from '../support/timeouts.ts';
+
+/**
+ * Connected accounts through the real <UserProfile/>: a user who signed up with email and password
+ * connects their Google account (a real OpenID Connect provider on another loopback port,
+ * oauth2-mock-server, playing Google through the instance settings' issuer override), sees it listed
+ * with the provider's email, and removes it.
+ */
+const SECRET_ENV = 'E2E_CONNECTED_GOOGLE_SECRET';
+const settingsDir = mkdtempSync(join(tmpdir(), 'e2e-connected-'));
+const settingsFile = join(settingsDir, 'settings.json');
+const person = {
+  sub: `e2e-connect-${Date.now()}`,
+  email: uniqueEmail('google-connected'),
+  email_verified: true,
+  given_name: 'Katherine',
+  family_name: 'Johnson',
+};
+
+async function openManageAccount(page: Page) {
+  await page.locator('.cl-userButtonTrigger').click();
+  await page.getByRole('menuitem', { name: 'Manage account' }).click();
+  await page.locator('.cl-userProfile-root').waitFor({ timeout: UI_WAIT_MS });
+}
+
+describe('connected accounts through the Clerk <UserProfile/>', () => {
+  const provider = new OAuth2Server();
+  // Registered before the suite's own: the server reads the settings file when it starts.
+  before(async () => {
+    process.env[SECRET_ENV] = 'e2e-provider-secret';
+    await provider.issuer.keys.generate('RS256');
+    await provider.start(0, '127.0.0.1');
+    provider.service.on('beforeTokenSigning', (token: { payload: Record<string, unknown> }) => {
+      Object.assign(token.payload, person);
+    });
+    writeFileSync(
+      settingsFile,
+      JSON.stringify({
+        social: {
+          oauth_google: {
+            clientId: 'e2e-connect-client',
+            clientSecret: { env: SECRET_ENV },
+            issuer: provider.issuer.url,
+          },
+        },
+      }),
+    );
+  });
+  const suite = useSuite({ env: { IDENTITY_SETTINGS_FILE: settingsFile } });
+  after(async () => {
+    await provider.stop();
+    rmSync(settingsDir, { recursive: true, force: true });
+  });
+
+  test('a signed-in user connects Google in <UserProfile/>, sees it listed, and removes it', async () => {
+    const { page } = await suite.newPage();
+    const origin = suite.server.origin;
+    await signUp(page, origin, uniqueEmail('connect'));
+
+    await openManageAccount(page);
+    const section = page.locator('.cl-profileSection__connectedAccounts');
+    await section.waitFor({ timeout: UI_WAIT_MS });
+    await section.getByRole('button', { name: 'Connect account' }).click();
+    const created = nextFapiResponse(page, 'POST', /\/me\/external_accounts$/);
+    const callback = page.waitForResponse((r) => new URL(r.url()).pathname.endsWith('/v1/oauth_callback'), {
+      timeout: UI_WAIT_MS,
+    });
+    await page.getByRole('menuitem', { name: /Google/ }).click();
+    assert.equal((await created).status(), 200);
+    // The provider sends the browser to our callback, which sends it back to the page it came from.
+    const location = (await callback).headers().location ?? '';
+    assert.ok(location.startsWith(origin), location);
+
+    // Back on the page, where clerk-js reopens <UserProfile/> from the modal state in `redirect_url`.
+    await page.getByTestId('dashboard').waitFor({ timeout: UI_WAIT_MS });
+    await page.locator('.cl-userProfile-root').waitFor({ timeout: UI_WAIT_MS });
+    const item = page.locator('.cl-profileSectionItem__connectedAccounts').filter({ hasText: person.email });
+    await item.waitFor({ timeout: UI_WAIT_MS });
+    assert.match((await item.textContent()) ?? '', /Google/);
+
+    await item.getByRole('button', { name: 'Open menu' }).click();
+    await page.getByRole('menuitem', { name: 'Remove' }).click();
+    const removed = nextFapiResponse(page, 'DELETE', /\/me\/external_accounts\/eac_[^/]+$/);
+    await page.locator('.cl-userProfile-root').getByRole('button', { name: 'Remove' }).click();
+    assert.equal((await removed).status(), 200);
+    await item.waitFor({ state: 'detached', timeout: UI_WAIT_MS });
+    const accounts = await page.evaluate(
+      () =>
+        (window as unknown as { Clerk: { user: { externalAccounts: unknown[] } } }).Clerk.user
+          .externalAccounts.length,
+    );
+    assert.equal(accounts, 0);
+  });
+});

@@ -1,0 +1,113 @@
+import { errors } from '../../../errors.ts';
+import { requireReverification } from '../../../reverification/require-reverification.ts';
+import { enabledSocialProvider, type SocialProvider } from '../../../social/providers.ts';
+import {
+  clearConnectionError,
+  deleteExternalAccount,
+  findOwnExternalAccount,
+  insertPendingExternalAccount,
+} from '../../../store/connected-accounts.ts';
+import { touchUser } from '../../../store/user-profile.ts';
+import type { FapiContext, FapiRoute } from '../../context.ts';
+import { field } from '../../form.ts';
+import { OAUTH_STATE_TTL_MS } from '../../oauth/start-external-verification.ts';
+import { assertRedirectParams } from '../../redirect-params.ts';
+import { refusedToActors } from '../actor-guard.ts';
+import { currentSession } from '../me-session.ts';
+import { additionalScopes, connectionRedirectUrl, startConnection } from './start-connection.ts';
+
+/** The instance's enabled provider for `strategy` (an `oauth_*` strategy); refused otherwise. */
+function connectableProvider(ctx: FapiContext, strategy: string | undefined): SocialProvider {
+  if (strategy === undefined) throw errors.paramMissing('strategy');
+  const provider = strategy.startsWith('oauth_')
+    ? enabledSocialProvider(ctx.deps.settings.settings.social, strategy)
+    : null;
+  if (!provider) {
+    throw errors.paramValueInvalid(
+      'strategy',
+      `The verification strategy "${strategy}" is not enabled for this application.`,
+    );
+  }
+  return provider;
+}
+
+const rateLimits: FapiRoute['rateLimits'] = (req) => [
+  { key: `external_account_connect:ip:${req.ip}`, limit: 20, windowSeconds: 60 },
+];
+
+/**
+ * POST /me/external_accounts — `user.createExternalAccount({strategy, redirectUrl, additionalScopes})`
+ * (Connected accounts → Connect account). The account starts `unverified`, naming nobody; clerk-js goes
+ * to the provider's URL in its verification, and the callback completes it (oauth/connect-account-callback.ts).
+ */
+const createExternalAccountRoute: FapiRoute = refusedToActors({
+  method: 'POST',
+  path: '/me/external_accounts',
+  rateLimits,
+  async handler(ctx) {
+    const session = await currentSession(ctx);
+    const provider = connectableProvider(ctx, field(ctx.body, 'strategy'));
+    assertRedirectParams(ctx.body, ctx.deps.config);
+    const redirectUrl = connectionRedirectUrl(ctx);
+    const scopes = [...new Set([...provider.scopes, ...additionalScopes(ctx.body)])];
+    await requireReverification(ctx, session);
+    const account = await insertPendingExternalAccount(ctx.tx, {
+      userId: session.user_id,
+      provider: provider.strategy,
+      expireAt: new Date(ctx.now.getTime() + OAUTH_STATE_TTL_MS),
+      now: ctx.now,
+    });
+    await touchUser(ctx.tx, session.user_id, ctx.now);
+    return startConnection(ctx, session, account, provider, scopes, redirectUrl);
+  },
+});
+
+/**
+ * PATCH /me/external_accounts/:id/reauthorize — `externalAccount.reauthorize({additionalScopes,
+ * redirectUrl})` (the "Reconnect" link when the app asks for scopes the account has not granted): the
+ * provider again, for the scopes granted so far, the provider's own and the additional ones. The account
+ * stays as it is until the callback; the provider must answer for the same person.
+ */
+const reauthorizeExternalAccountRoute: FapiRoute = refusedToActors({
+  method: 'PATCH',
+  path: '/me/external_accounts/:id/reauthorize',
+  rateLimits,
+  async handler(ctx) {
+    const session = await currentSession(ctx);
+    const account = await findOwnExternalAccount(ctx.tx, session.user_id, ctx.params.id!);
+    if (!account) throw errors.notFound('external account');
+    const provider = connectableProvider(ctx, account.provider);
+    assertRedirectParams(ctx.body, ctx.deps.config);
+    const redirectUrl = connectionRedirectUrl(ctx);
+    const granted = account.approved_scopes.split(/\s+/).filter(Boolean);
+    const scopes = [...new Set([...provider.scopes, ...granted, ...additionalScopes(ctx.body)])];
+    await requireReverification(ctx, session);
+    await clearConnectionError(ctx.tx, account.id, ctx.now);
+    return startConnection(ctx, session, account, provider, scopes, redirectUrl);
+  },
+});
+
+/**
+ * DELETE /me/external_accounts/:id — Connected accounts → Remove. The account and its tokens go; the
+ * provider's account may then be connected again, by this user or another.
+ */
+const deleteExternalAccountRoute: FapiRoute = refusedToActors({
+  method: 'DELETE',
+  path: '/me/external_accounts/:id',
+  async handler(ctx) {
+    const session = await currentSession(ctx);
+    const account = await findOwnExternalAccount(ctx.tx, session.user_id, ctx.params.id!);
+    if (!account) throw errors.notFound('external account');
+    await requireReverification(ctx, session);
+    await deleteExternalAccount(ctx.tx, account.id);
+    await touchUser(ctx.tx, session.user_id, ctx.now);
+    return { response: { object: 'external_account', id: account.id, deleted: true } };
+  },
+});
+
+/** The current user's connected accounts (`/me/external_accounts` …), as <UserProfile/> manages them. */
+export const externalAccountRoutes: FapiRoute[] = [
+  createExternalAccountRoute,
+  reauthorizeExternalAccountRoute,
+  deleteExternalAccountRoute,
+];

@@ -1,0 +1,80 @@
+import { sealingKey, seal, unseal } from '../crypto/sealing.ts';
+import type { IdentityDeps } from '../deps.ts';
+import { replaceTokens, type SealedTokens } from '../store/connected-accounts.ts';
+import type { ExternalAccountRow } from '../store/external-accounts.ts';
+import { refreshProviderTokens, type ProviderTokens } from './oauth-client.ts';
+import { enabledSocialProvider } from './providers.ts';
+
+/**
+ * A connected account's provider tokens: sealed with a key derived from the instance secret key, each
+ * bound to its row and kind (an access token copied into another row, or into the refresh column, does
+ * not open). They leave the provider only through the Backend API's oauth_access_tokens, never in a
+ * Frontend API answer or a log.
+ */
+
+const tokenKey = (deps: Pick<IdentityDeps, 'keys'>) =>
+  sealingKey(deps.keys.secretKey, 'external-account-token');
+
+const context = (accountId: string, kind: 'access' | 'refresh') => `${accountId}:${kind}`;
+
+/** Seals what the provider issued for the account `accountId`. */
+export function sealTokens(
+  deps: Pick<IdentityDeps, 'keys'>,
+  accountId: string,
+  tokens: ProviderTokens,
+  now: Date,
+): SealedTokens {
+  const key = tokenKey(deps);
+  return {
+    access: seal(key, tokens.accessToken, context(accountId, 'access')),
+    refresh: tokens.refreshToken ? seal(key, tokens.refreshToken, context(accountId, 'refresh')) : null,
+    expiresAt:
+      tokens.expiresInSeconds !== null ? new Date(now.getTime() + tokens.expiresInSeconds * 1000) : null,
+  };
+}
+
+/** A token this close to its expiry is refreshed before it is handed out. */
+const EXPIRY_MARGIN_MS = 30 * 1000;
+
+export interface UsableAccessToken {
+  token: string;
+  expiresAt: Date | null;
+}
+
+/**
+ * The account's access token, refreshed first (openid-client's refresh_token grant) when it has expired
+ * and a refresh token is kept. Null when there is none, or it has expired and cannot be refreshed (no
+ * refresh token, the provider is no longer enabled or refused): the caller has nothing usable to give.
+ * Network I/O: call it with no transaction open.
+ */
+export async function usableAccessToken(
+  deps: IdentityDeps,
+  account: ExternalAccountRow,
+): Promise<UsableAccessToken | null> {
+  if (!account.access_token_sealed) return null;
+  const now = deps.clock();
+  const key = tokenKey(deps);
+  const expired =
+    account.token_expires_at !== null &&
+    account.token_expires_at.getTime() - EXPIRY_MARGIN_MS <= now.getTime();
+  if (!expired) {
+    return {
+      token: unseal(key, account.access_token_sealed, context(account.id, 'access')),
+      expiresAt: account.token_expires_at,
+    };
+  }
+  const provider = enabledSocialProvider(deps.settings.settings.social, account.provider);
+  if (!account.refresh_token_sealed || !provider) return null;
+  const refreshToken = unseal(key, account.refresh_token_sealed, context(account.id, 'refresh'));
+  let fresh: ProviderTokens;
+  try {
+    fresh = await refreshProviderTokens(provider, refreshToken);
+  } catch (err) {
+    // openid-client's message names what failed (the provider's error code), never a token.
+    console.warn(`identity: ${account.provider} token refresh refused: ${(err as Error).message}`);
+    return null;
+  }
+  const sealed = sealTokens(deps, account.id, fresh, now);
+  await replaceTokens(deps.db, account.id, account.access_token_sealed, sealed, now);
+  return { token: fresh.accessToken, expiresAt: sealed.expiresAt };
+}
