@@ -100,6 +100,11 @@ const SPECS: Record<string, FapiSpec> = {
     navigate: true,
     params: { state: 'token', code: 'token', error: 'text', iss: 'url' },
   },
+  // A form_post provider's cross-site POST: sent on to the GET callback, whatever it carries.
+  'POST /oauth_callback': {
+    navigate: true,
+    params: { state: 'token', code: 'token', error: 'text', iss: 'url' },
+  },
   'POST /client/sessions/:id/touch': { params: { active_organization_id: 'id' } },
   // A token for an organisation the user is not (or no longer) in is a token without it, not an error:
   // clerk-js asks with the session's last organisation, and a 4xx on refresh signs the user out.

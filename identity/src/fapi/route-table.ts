@@ -35,6 +35,7 @@ import { prepareVerificationRoute } from './sign-ups/prepare-verification.ts';
 import { updateSignUpRoute } from './sign-ups/update-sign-up.ts';
 import { oauthCallbackRoute } from './oauth/oauth-callback.ts';
 import { externalAccountRoutes } from './me/external-accounts/external-account-routes.ts';
+import { oauthCallbackFormPostRoute } from './oauth/oauth-callback-form-post.ts';
 
 /** Every Frontend API route this instance serves, under /v1. */
 export function fapiRoutes(config: IdentityConfig): AnyFapiRoute[] {
@@ -60,6 +61,7 @@ export function fapiRoutes(config: IdentityConfig): AnyFapiRoute[] {
     attemptVerificationRoute(config),
     verifyEmailLinkRoute,
     oauthCallbackRoute,
+    oauthCallbackFormPostRoute,
     touchSessionRoute,
     createTokenRoute,
     createTemplateTokenRoute,

@@ -18,13 +18,21 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  *   made the request: refused. Without either header it is no browser request with ambient cookies (every
  *   browser we support sends `Origin` on POST, same-origin included), but a server, the CLI, curl or a
  *   test, which holds whatever credentials it sends on purpose: it passes.
+ * - One POST is exempt: `<fapiPath>/v1/oauth_callback`, exactly, untunnelled. Form-post providers (Apple)
+ *   post the code there from their own site, so no guard on origin could let them through. The route
+ *   reads and writes nothing with the cookies: it only redirects the browser to the GET callback with
+ *   the posted fields (oauth-callback-form-post.ts), where the state is checked against the client.
  */
 export function requestOriginGuard(
-  config: Pick<IdentityConfig, 'publicUrl' | 'allowedOrigins'>,
+  config: Pick<IdentityConfig, 'publicUrl' | 'allowedOrigins'> & Partial<Pick<IdentityConfig, 'fapiPath'>>,
 ): (req: RequestHeadersOf) => boolean {
   const allowed = allowedOrigins(config);
+  const formPostCallback = config.fapiPath === undefined ? null : `${config.fapiPath}/v1/oauth_callback`;
   return (req) => {
     if (SAFE_METHODS.has(req.method.toUpperCase())) return true;
+    if (formPostCallback !== null && req.method.toUpperCase() === 'POST' && req.url === formPostCallback) {
+      return true;
+    }
     const origin = single(req.headers.origin);
     if (origin !== undefined) return allowed.has(origin.trim().toLowerCase());
     const site = single(req.headers['sec-fetch-site'])?.trim().toLowerCase();
@@ -34,6 +42,8 @@ export function requestOriginGuard(
 
 interface RequestHeadersOf {
   method: string;
+  /** The path and query as received; only the form-post callback's exact path (no query) is exempt. */
+  url?: string;
   headers: Record<string, string | string[] | undefined>;
 }
 
