@@ -27,6 +27,8 @@ export interface Victim extends Member {
   signUpEmail: string;
   /** An organisation the victim administers. */
   organizationId: string;
+  /** A provider account connected to the victim (written directly: no provider is configured here). */
+  externalAccountId: string;
 }
 
 export async function setUpVictim(h: Harness, member: Member, organizationId: string): Promise<Victim> {
@@ -87,7 +89,20 @@ export async function setUpVictim(h: Harness, member: Member, organizationId: st
     signUpId: signUp.body.response.id,
     signUpEmail,
     organizationId,
+    externalAccountId: await connectExternalAccount(h, member.userId),
   };
+}
+
+async function connectExternalAccount(h: Harness, userId: string): Promise<string> {
+  const id = `eac_isolation${userId.slice(-12)}`;
+  const now = new Date();
+  await h.db.query(
+    `INSERT INTO external_accounts (id, user_id, provider, provider_user_id, email_address, email_verified,
+       created_at, updated_at)
+     VALUES ($1, $2, 'oauth_google', $3, NULL, false, $4, $4)`,
+    [id, userId, `isolation-${userId}`, now],
+  );
+  return id;
 }
 
 /** Everything stored about the victim (and the sign-up in flight) that an attack could change. */
@@ -113,6 +128,9 @@ export async function userSnapshot(h: Harness, v: Victim): Promise<string> {
     ),
     reverifications: await rows('SELECT * FROM session_verifications WHERE session_id = $1 ORDER BY id', [
       v.sessionId,
+    ]),
+    externalAccounts: await rows('SELECT * FROM external_accounts WHERE user_id = $1 ORDER BY id', [
+      v.userId,
     ]),
   });
 }
@@ -456,6 +474,36 @@ export const USER_CASES: UserCase[] = [
     call: (_h, _v, a, q) => a.browser.get('/me/sessions/active', q),
   },
   {
+    route: 'PATCH /me/external_accounts/:id/reauthorize',
+    expect: 'not_found',
+    via: 'both',
+    call: (_h, v, a, q) =>
+      a.browser.call(
+        'PATCH',
+        `/me/external_accounts/${v.externalAccountId}/reauthorize`,
+        { redirect_url: 'http://localhost:3000/user' },
+        q,
+      ),
+  },
+  {
+    route: 'DELETE /me/external_accounts/:id',
+    expect: 'not_found',
+    via: 'both',
+    call: (_h, v, a, q) =>
+      a.browser.call('DELETE', `/me/external_accounts/${v.externalAccountId}`, undefined, q),
+  },
+  {
+    route: 'POST /me/external_accounts',
+    expect: 'not_found',
+    via: 'session',
+    call: (_h, _v, a, q) =>
+      a.browser.post(
+        '/me/external_accounts',
+        { strategy: 'oauth_google', redirect_url: 'http://localhost:3000/user' },
+        q,
+      ),
+  },
+  {
     route: 'POST /me/phone_numbers',
     expect: 'not_found',
     via: 'session',
@@ -567,4 +615,6 @@ export const UNSCOPED_ROUTES: Record<string, string> = {
   'GET /tickets/accept': 'the invitation link: its ticket is the authorisation (tickets.test.ts)',
   'GET /oauth_callback':
     "the provider's redirect: its state, bound to the browser's client, is the authorisation (social-oauth.test.ts)",
+  'POST /oauth_callback':
+    'a form_post provider: only redirected to the GET callback, nothing read or written (social-oauth-form-post.test.ts)',
 };
