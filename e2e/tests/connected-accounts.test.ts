@@ -1,10 +1,7 @@
-import { after, before, describe, test } from 'node:test';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { OAuth2Server } from 'oauth2-mock-server';
 import type { Page } from 'playwright-core';
+import { useGoogleStandIn } from '../support/oidc-stand-in.ts';
 import { nextFapiResponse, useSuite } from '../support/suite.ts';
 import { signUp, uniqueEmail } from '../support/flows.ts';
 import { UI_WAIT_MS } from '../support/timeouts.ts';
@@ -15,9 +12,6 @@ import { UI_WAIT_MS } from '../support/timeouts.ts';
  * oauth2-mock-server, playing Google through the instance settings' issuer override), sees it listed
  * with the provider's email, and removes it.
  */
-const SECRET_ENV = 'E2E_CONNECTED_GOOGLE_SECRET';
-const settingsDir = mkdtempSync(join(tmpdir(), 'e2e-connected-'));
-const settingsFile = join(settingsDir, 'settings.json');
 const person = {
   sub: `e2e-connect-${Date.now()}`,
   email: uniqueEmail('google-connected'),
@@ -33,33 +27,7 @@ async function openManageAccount(page: Page) {
 }
 
 describe('connected accounts through the Clerk <UserProfile/>', () => {
-  const provider = new OAuth2Server();
-  // Registered before the suite's own: the server reads the settings file when it starts.
-  before(async () => {
-    process.env[SECRET_ENV] = 'e2e-provider-secret';
-    await provider.issuer.keys.generate('RS256');
-    await provider.start(0, '127.0.0.1');
-    provider.service.on('beforeTokenSigning', (token: { payload: Record<string, unknown> }) => {
-      Object.assign(token.payload, person);
-    });
-    writeFileSync(
-      settingsFile,
-      JSON.stringify({
-        social: {
-          oauth_google: {
-            clientId: 'e2e-connect-client',
-            clientSecret: { env: SECRET_ENV },
-            issuer: provider.issuer.url,
-          },
-        },
-      }),
-    );
-  });
-  const suite = useSuite({ env: { IDENTITY_SETTINGS_FILE: settingsFile } });
-  after(async () => {
-    await provider.stop();
-    rmSync(settingsDir, { recursive: true, force: true });
-  });
+  const suite = useSuite(useGoogleStandIn('connected', person));
 
   test('a signed-in user connects Google in <UserProfile/>, sees it listed, and removes it', async () => {
     const { page } = await suite.newPage();

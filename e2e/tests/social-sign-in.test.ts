@@ -1,8 +1,5 @@
-import { after, before, describe, test } from 'node:test';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { OAuth2Server } from 'oauth2-mock-server';
+import { describe, test } from 'node:test';
+import { useGoogleStandIn } from '../support/oidc-stand-in.ts';
 import { useSuite } from '../support/suite.ts';
 import assert from 'node:assert/strict';
 import { createOrganization, signOutFromUserButton, uniqueEmail, waitForPath } from '../support/flows.ts';
@@ -14,9 +11,6 @@ import { UI_WAIT_MS } from '../support/timeouts.ts';
  * the instance settings' issuer override. A new person signs up with the button and lands signed in,
  * signs out, and signs in again with the button.
  */
-const SECRET_ENV = 'E2E_SOCIAL_GOOGLE_SECRET';
-const settingsDir = mkdtempSync(join(tmpdir(), 'e2e-social-'));
-const settingsFile = join(settingsDir, 'settings.json');
 const person = {
   sub: `e2e-${Date.now()}`,
   email: uniqueEmail('google'),
@@ -26,33 +20,7 @@ const person = {
 };
 
 describe('social sign-in by redirect through the Clerk UI', () => {
-  const provider = new OAuth2Server();
-  // Registered before the suite's own: the server reads the settings file when it starts.
-  before(async () => {
-    process.env[SECRET_ENV] = 'e2e-provider-secret';
-    await provider.issuer.keys.generate('RS256');
-    await provider.start(0, '127.0.0.1');
-    provider.service.on('beforeTokenSigning', (token: { payload: Record<string, unknown> }) => {
-      Object.assign(token.payload, person);
-    });
-    writeFileSync(
-      settingsFile,
-      JSON.stringify({
-        social: {
-          oauth_google: {
-            clientId: 'e2e-client',
-            clientSecret: { env: SECRET_ENV },
-            issuer: provider.issuer.url,
-          },
-        },
-      }),
-    );
-  });
-  const suite = useSuite({ env: { IDENTITY_SETTINGS_FILE: settingsFile } });
-  after(async () => {
-    await provider.stop();
-    rmSync(settingsDir, { recursive: true, force: true });
-  });
+  const suite = useSuite(useGoogleStandIn('social', person));
 
   test('a new person signs up with the Google button, signs out, and signs in again with it', async () => {
     const { page } = await suite.newPage();

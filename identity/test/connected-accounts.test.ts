@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, beforeEach, it } from 'node:test';
-import { OAuth2Server } from 'oauth2-mock-server';
+import type { OAuth2Server } from 'oauth2-mock-server';
+import { startOidcStandIn } from './support/oidc-stand-in.ts';
 import { purgeExpired } from '../src/retention/purge.ts';
 import { forEachBackend } from './support/backends.ts';
 import { signUp, type SignedIn } from './support/flows.ts';
@@ -33,12 +34,9 @@ forEachBackend('connected accounts (<UserProfile/>)', (backend) => {
 
   before(async () => {
     process.env[SECRET_ENV] = 'provider-client-secret';
-    provider = new OAuth2Server();
-    await provider.issuer.keys.generate('RS256');
-    await provider.start(0, '127.0.0.1');
-    provider.service.on('beforeTokenSigning', (token: { payload: Record<string, unknown> }) => {
+    provider = await startOidcStandIn((payload) => {
       // A `jti` each: two tokens issued within one second still differ.
-      Object.assign(token.payload, {
+      Object.assign(payload, {
         sub,
         email: `${sub}@provider.example`,
         email_verified: true,

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { OAuth2Server } from 'oauth2-mock-server';
+import type { OAuth2Server } from 'oauth2-mock-server';
+import { startOidcStandIn } from './support/oidc-stand-in.ts';
 import { requestOriginGuard } from '../src/http/origins.ts';
 import { forEachBackend } from './support/backends.ts';
 import { CLERK_QUERY, FAPI, Harness, PUBLIC_URL, uniqueEmail, type Browser } from './support/harness.ts';
@@ -57,11 +58,8 @@ forEachBackend('social sign-in with a form_post provider (POST /v1/oauth_callbac
 
   before(async () => {
     process.env[SECRET_ENV] = 'provider-client-secret';
-    provider = new OAuth2Server();
-    await provider.issuer.keys.generate('RS256');
-    await provider.start(0, '127.0.0.1');
-    provider.service.on('beforeTokenSigning', (token: { payload: Record<string, unknown> }) => {
-      Object.assign(token.payload, person);
+    provider = await startOidcStandIn((payload) => {
+      Object.assign(payload, person);
     });
     h = await Harness.start(backend);
     dev = await h.twin({ instanceKeys: 'development' });

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, it } from 'node:test';
-import { OAuth2Server } from 'oauth2-mock-server';
+import type { OAuth2Server } from 'oauth2-mock-server';
+import { startOidcStandIn } from './support/oidc-stand-in.ts';
 import { forEachBackend } from './support/backends.ts';
 import { signUp } from './support/flows.ts';
 import { Harness, uniqueEmail, type Browser, type FapiResponse } from './support/harness.ts';
@@ -33,12 +34,9 @@ forEachBackend('social sign-in by redirect (OAuth 2 / OpenID Connect)', (backend
 
   before(async () => {
     process.env[SECRET_ENV] = 'provider-client-secret';
-    provider = new OAuth2Server();
-    await provider.issuer.keys.generate('RS256');
-    await provider.start(0, '127.0.0.1');
-    provider.service.on('beforeTokenSigning', (token: { payload: Record<string, unknown> }) => {
-      Object.assign(token.payload, person);
-      spoil?.(token.payload);
+    provider = await startOidcStandIn((payload) => {
+      Object.assign(payload, person);
+      spoil?.(payload);
     });
     h = await Harness.start(backend);
     await configure({ signUpAllowed: true });
