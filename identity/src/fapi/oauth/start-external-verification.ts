@@ -2,7 +2,7 @@ import { errors } from '../../errors.ts';
 import { authorizationUrl, newRedirectSecrets } from '../../social/oauth-client.ts';
 import { enabledSocialProvider, type SocialProvider } from '../../social/providers.ts';
 import type { VerificationState } from '../../store/rows.ts';
-import { insertOAuthState } from '../../store/oauth-states.ts';
+import { insertOAuthState, type OAuthStateRow } from '../../store/oauth-states.ts';
 import type { FapiContext } from '../context.ts';
 import { field } from '../form.ts';
 
@@ -27,24 +27,28 @@ export function socialProviderFor(ctx: FapiContext, strategy: string): SocialPro
 /** The provider's redirect URI: our callback, the same for every provider. */
 export const oauthCallbackUrl = (fapiBase: string) => `${fapiBase}/v1/oauth_callback`;
 
+/** What a redirect's state is bound to, besides its secrets (see store/oauth-states.ts). */
+export type RedirectBinding = Pick<
+  OAuthStateRow,
+  'client_id' | 'attempt_kind' | 'attempt_id' | 'redirect_url' | 'action_complete_redirect_url'
+> &
+  Partial<Pick<OAuthStateRow, 'session_id' | 'scopes'>>;
+
 /**
- * Starts the redirect to the provider for a sign-in or a sign-up of this browser: a fresh state (kept
- * hashed, bound to the client and the attempt), nonce and PKCE verifier, and the verification clerk-js
- * needs (`unverified` with the provider's URL, or it reports an invalid answer). The redirect parameters
- * were checked against the allowed origins by the route.
+ * A fresh redirect to `provider`, for a sign-in, a sign-up or a connection alike: new secrets (the state,
+ * kept hashed and bound to `binding`; the nonce; the PKCE verifier) and the provider's URL, with the time
+ * the state expires.
  */
-export async function startExternalVerification(
+export async function redirectToProvider(
   ctx: FapiContext,
-  attempt: { kind: 'sign_in' | 'sign_up'; id: string; clientId: string },
   provider: SocialProvider,
-): Promise<VerificationState> {
+  binding: RedirectBinding,
+  hints: { prompt?: string; loginHint?: string } = {},
+): Promise<{ url: string; expireAt: Date }> {
   const secrets = newRedirectSecrets();
   let url: string;
   try {
-    url = await authorizationUrl(provider, secrets, oauthCallbackUrl(ctx.deps.fapiBase), {
-      prompt: field(ctx.body, 'oidc_prompt'),
-      loginHint: field(ctx.body, 'oidc_login_hint'),
-    });
+    url = await authorizationUrl(provider, secrets, oauthCallbackUrl(ctx.deps.fapiBase), hints);
   } catch (err) {
     // Discovery failed or the secret's variable is missing: the operator's problem, not the user's input.
     console.warn(`identity: ${provider.strategy} cannot be used: ${(err as Error).message}`);
@@ -52,18 +56,39 @@ export async function startExternalVerification(
   }
   const expireAt = new Date(ctx.now.getTime() + OAUTH_STATE_TTL_MS);
   await insertOAuthState(ctx.tx, {
+    ...binding,
     state: secrets.state,
-    client_id: attempt.clientId,
-    attempt_kind: attempt.kind,
-    attempt_id: attempt.id,
     strategy: provider.strategy,
     code_verifier: secrets.codeVerifier,
     nonce: secrets.nonce,
-    redirect_url: field(ctx.body, 'redirect_url') ?? null,
-    action_complete_redirect_url: field(ctx.body, 'action_complete_redirect_url') ?? null,
     expire_at: expireAt,
     now: ctx.now,
   });
+  return { url, expireAt };
+}
+
+/**
+ * Starts the redirect to the provider for a sign-in or a sign-up of this browser, and answers the
+ * verification clerk-js needs (`unverified` with the provider's URL, or it reports an invalid answer).
+ * The redirect parameters were checked against the allowed origins by the route.
+ */
+export async function startExternalVerification(
+  ctx: FapiContext,
+  attempt: { kind: 'sign_in' | 'sign_up'; id: string; clientId: string },
+  provider: SocialProvider,
+): Promise<VerificationState> {
+  const { url, expireAt } = await redirectToProvider(
+    ctx,
+    provider,
+    {
+      client_id: attempt.clientId,
+      attempt_kind: attempt.kind,
+      attempt_id: attempt.id,
+      redirect_url: field(ctx.body, 'redirect_url') ?? null,
+      action_complete_redirect_url: field(ctx.body, 'action_complete_redirect_url') ?? null,
+    },
+    { prompt: field(ctx.body, 'oidc_prompt'), loginHint: field(ctx.body, 'oidc_login_hint') },
+  );
   return {
     status: 'unverified',
     strategy: provider.strategy,

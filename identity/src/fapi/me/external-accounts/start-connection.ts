@@ -1,14 +1,12 @@
 import { errors } from '../../../errors.ts';
 import { externalAccountJSON } from '../../../serializers/external-account.ts';
-import { authorizationUrl, newRedirectSecrets } from '../../../social/oauth-client.ts';
 import type { SocialProvider } from '../../../social/providers.ts';
 import type { ExternalAccountRow } from '../../../store/external-accounts.ts';
-import { insertOAuthState } from '../../../store/oauth-states.ts';
 import type { SessionRow } from '../../../store/rows.ts';
 import { emailAddressesOf } from '../../../store/users.ts';
 import type { FapiContext } from '../../context.ts';
 import { field, type FormBody } from '../../form.ts';
-import { OAUTH_STATE_TTL_MS, oauthCallbackUrl } from '../../oauth/start-external-verification.ts';
+import { redirectToProvider } from '../../oauth/start-external-verification.ts';
 
 /** An RFC 6749 scope token (printable ASCII without space, `"` or `\`). */
 const SCOPE_TOKEN = /^[\x21\x23-\x5B\x5D-\x7E]{1,200}$/;
@@ -55,30 +53,19 @@ export async function startConnection(
   scopes: string[],
   redirectUrl: string,
 ): Promise<{ response: unknown }> {
-  const secrets = newRedirectSecrets();
-  let url: string;
-  try {
-    url = await authorizationUrl({ ...provider, scopes }, secrets, oauthCallbackUrl(ctx.deps.fapiBase), {});
-  } catch (err) {
-    console.warn(`identity: ${provider.strategy} cannot be used: ${(err as Error).message}`);
-    throw errors.oauthProviderFailed();
-  }
-  const expireAt = new Date(ctx.now.getTime() + OAUTH_STATE_TTL_MS);
-  await insertOAuthState(ctx.tx, {
-    state: secrets.state,
-    client_id: ctx.client!.id,
-    attempt_kind: 'connect_account',
-    attempt_id: account.id,
-    session_id: session.id,
-    scopes: scopes.join(' '),
-    strategy: provider.strategy,
-    code_verifier: secrets.codeVerifier,
-    nonce: secrets.nonce,
-    redirect_url: redirectUrl,
-    action_complete_redirect_url: null,
-    expire_at: expireAt,
-    now: ctx.now,
-  });
+  const { url, expireAt } = await redirectToProvider(
+    ctx,
+    { ...provider, scopes },
+    {
+      client_id: ctx.client!.id,
+      attempt_kind: 'connect_account',
+      attempt_id: account.id,
+      session_id: session.id,
+      scopes: scopes.join(' '),
+      redirect_url: redirectUrl,
+      action_complete_redirect_url: null,
+    },
+  );
   const emails = (await emailAddressesOf(ctx.tx, [session.user_id])).get(session.user_id) ?? [];
   const json = externalAccountJSON(account, emails);
   return {
