@@ -46,12 +46,7 @@ export async function assertMayAttempt(ctx: AttemptContext, account: UserRow | s
   const userId = typeof account === 'string' ? account : account.id;
   const state = typeof account === 'string' ? await readLockoutState(ctx.tx, account) : account;
   if (!state) return;
-  ctx.attempts.decidedOn(userId, {
-    failed_verification_attempts: state.failed_verification_attempts,
-    last_failed_verification_at: state.last_failed_verification_at,
-    locked_until: state.locked_until,
-    locked_by_failures: state.locked_by_failures,
-  });
+  ctx.attempts.decidedOn(userId, state);
   const locked = lockedForSeconds(state, ctx.now);
   const wait = locked > 0 ? 0 : attemptWaitSeconds(ctx, state);
   if (locked === 0 && wait === 0) return;

@@ -2,7 +2,7 @@ import type { Queryable } from '../db/database.ts';
 import type { ClerkErrorJSON } from '../errors.ts';
 import { newId } from '../ids.ts';
 import type { ExternalIdentity } from '../social/oauth-client.ts';
-import type { ExternalAccountRow } from './external-accounts.ts';
+import { profileValues, type ExternalAccountRow } from './external-accounts.ts';
 
 /**
  * Connected accounts (<UserProfile/>): external accounts a signed-in user connects, reauthorizes and
@@ -77,12 +77,7 @@ export async function completeConnection(
     [
       id,
       identity.providerUserId,
-      identity.email,
-      identity.emailVerified,
-      identity.firstName,
-      identity.lastName,
-      identity.username,
-      identity.imageUrl,
+      ...profileValues(identity),
       approvedScopes,
       tokens?.access ?? null,
       tokens?.refresh ?? null,

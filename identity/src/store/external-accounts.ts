@@ -69,17 +69,27 @@ export async function linkExternalAccount(
       userId,
       identity.strategy,
       identity.providerUserId,
-      identity.email,
-      identity.emailVerified,
-      identity.firstName,
-      identity.lastName,
-      identity.username,
-      identity.imageUrl,
+      ...profileValues(identity),
       identity.approvedScopes,
       now,
     ],
   );
   return row!;
+}
+
+/**
+ * What the provider says of its user, in the order of the columns `email_address, email_verified,
+ * first_name, last_name, username, image_url`.
+ */
+export function profileValues(identity: ExternalIdentity): unknown[] {
+  return [
+    identity.email,
+    identity.emailVerified,
+    identity.firstName,
+    identity.lastName,
+    identity.username,
+    identity.imageUrl,
+  ];
 }
 
 /** What the provider says now replaces what it said at the last sign-in (Clerk refreshes it too). */
@@ -92,17 +102,7 @@ export async function refreshExternalAccount(
   await tx.query(
     `UPDATE external_accounts SET email_address = $2, email_verified = $3, first_name = $4, last_name = $5,
             username = $6, image_url = $7, approved_scopes = $8, updated_at = $9 WHERE id = $1`,
-    [
-      id,
-      identity.email,
-      identity.emailVerified,
-      identity.firstName,
-      identity.lastName,
-      identity.username,
-      identity.imageUrl,
-      identity.approvedScopes,
-      now,
-    ],
+    [id, ...profileValues(identity), identity.approvedScopes, now],
   );
 }
 
