@@ -5,7 +5,7 @@ import { LANGUAGE_STORAGE_KEY } from '../../web/src/lib/i18n/language-store.ts';
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /** Headless Debian Chromium; the flags keep it from reaching for Google's services on a closed network. */
-export async function launchBrowser(): Promise<Browser> {
+export async function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
   if (!existsSync(CHROMIUM_PATH)) {
     throw new Error(
       `Chromium not found at ${CHROMIUM_PATH}. Install it with "apt-get update && apt-get install -y chromium" ` +
@@ -23,6 +23,7 @@ export async function launchBrowser(): Promise<Browser> {
       '--disable-sync',
       '--no-first-run',
       '--disable-quic',
+      ...extraArgs,
     ],
   });
 }

@@ -2,6 +2,7 @@ import { after, before } from 'node:test';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
 import { OAuth2Server } from 'oauth2-mock-server';
 
 /**
@@ -9,11 +10,20 @@ import { OAuth2Server } from 'oauth2-mock-server';
  * tokens, PKCE, nonce) playing Google through the instance settings' issuer override; its ID tokens name
  * `person`. Call it inside a `describe`, before `useSuite`: its `before` hook writes the settings file the
  * server reads when it starts (`env` of useSuite).
+ *
+ * `oneTap`: the provider also offers Google One Tap, and `googleIdToken` makes the credential Google's
+ * prompt would hand the page: an ID token for the instance's client, signed by the stand-in's key.
  */
 export function useGoogleStandIn(
   name: string,
   person: Record<string, unknown>,
-): { env: Record<string, string> } {
+  opts: { oneTap?: boolean } = {},
+): {
+  env: Record<string, string>;
+  clientId: string;
+  googleIdToken(claims: Record<string, unknown>): Promise<string>;
+} {
+  const clientId = `e2e-${name}-client`;
   const secretEnv = `E2E_${name.toUpperCase()}_GOOGLE_SECRET`;
   const settingsDir = mkdtempSync(join(tmpdir(), `e2e-${name}-`));
   const settingsFile = join(settingsDir, 'settings.json');
@@ -30,9 +40,10 @@ export function useGoogleStandIn(
       JSON.stringify({
         social: {
           oauth_google: {
-            clientId: `e2e-${name}-client`,
+            clientId,
             clientSecret: { env: secretEnv },
             issuer: provider.issuer.url,
+            ...(opts.oneTap ? { oneTap: true } : {}),
           },
         },
       }),
@@ -42,5 +53,13 @@ export function useGoogleStandIn(
     await provider.stop();
     rmSync(settingsDir, { recursive: true, force: true });
   });
-  return { env: { IDENTITY_SETTINGS_FILE: settingsFile } };
+  return {
+    env: { IDENTITY_SETTINGS_FILE: settingsFile },
+    clientId,
+    googleIdToken: (claims) =>
+      provider.issuer.buildToken({
+        scopesOrTransform: (_header, payload) =>
+          Object.assign(payload, { aud: clientId, jti: randomUUID() }, claims),
+      }),
+  };
 }

@@ -46,6 +46,8 @@ describe('browser security headers with the real Clerk UI', () => {
     assert.deepEqual(await otherViolations(), [], 'sign-in');
     const first = await other.page.goto(suite.server.origin + '/');
     assert.match(first!.headers()['content-security-policy'] ?? '', /frame-ancestors 'none'/);
+    // Not helmet's `same-origin`: the popup sign-in's popup keeps its opener (social-sign-in.test.ts).
+    assert.equal(first!.headers()['cross-origin-opener-policy'], 'same-origin-allow-popups');
   });
 
   test('a page of another origin (another port on this host, so the same site) that frames the dashboard shows nothing of it', async () => {

@@ -81,6 +81,51 @@ export const errors = {
       'Not allowed to sign up',
       'Sign ups with this provider are not allowed for this application.',
     ),
+  // Enterprise SSO (SAML, OpenID Connect connections): like the OAuth ones, carried in the verification.
+  enterpriseSsoResponseInvalid: () =>
+    new ClerkError(
+      422,
+      'external_account_verification_failed',
+      'Verification failed',
+      'Your identity provider did not confirm your account. Please try again.',
+    ),
+  enterpriseSsoEmailDomainMismatch: () =>
+    new ClerkError(
+      422,
+      'enterprise_sso_email_address_domain_mismatch',
+      'Email address domain mismatch',
+      "The email address your identity provider gave is not at one of this connection's domains.",
+    ),
+  enterpriseSsoUserAttributeMissing: (attribute: string) =>
+    new ClerkError(
+      422,
+      'enterprise_sso_user_attribute_missing',
+      'User attribute missing',
+      `Your identity provider did not send the attribute "${attribute}".`,
+      { attribute },
+    ),
+  /**
+   * A Google One Tap credential that is not a valid ID token of the instance's Google client (signature,
+   * issuer, audience, expiry), or one already used. Hosted Clerk's code is not documented: ours names
+   * the `token` parameter, as for any invalid form value.
+   */
+  googleOneTapTokenInvalid: () =>
+    new ClerkError(
+      422,
+      'form_param_value_invalid',
+      'is invalid',
+      'The Google sign-in credential is invalid, expired or was already used. Please try again.',
+      param('token'),
+    ),
+  /** A Google One Tap credential whose email address Google does not say is verified. */
+  googleOneTapEmailUnverified: () =>
+    new ClerkError(
+      422,
+      'form_param_value_invalid',
+      'is invalid',
+      'Google has not verified the email address of this account, so it cannot be used to sign in.',
+      param('token'),
+    ),
   identifierNotFound: () =>
     new ClerkError(
       422,

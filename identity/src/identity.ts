@@ -1,5 +1,6 @@
 import { configurePasswordHashing } from './crypto/passwords.ts';
 import { registerSocialLogos } from './social/logo-route.ts';
+import { registerSamlMetadata } from './fapi/enterprise-sso/saml-metadata.ts';
 import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
@@ -123,6 +124,7 @@ export async function createIdentity(
       if (!app.hasDecorator('parseCookie')) await app.register(cookie);
       await app.register(fapiPlugin, { prefix: config.fapiPath, deps });
       registerSocialLogos(app, config.fapiPath);
+      registerSamlMetadata(app, config.fapiPath, deps);
       await app.register(bapiPlugin, { prefix: bapiPath, deps });
       const smsOutbox = sms?.kind === 'outbox';
       if (devOutbox || smsOutbox) {

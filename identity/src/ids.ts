@@ -32,7 +32,10 @@ export type IdPrefix =
   | 'img'
   | 'act'
   | 'totp'
-  | 'bcode';
+  | 'bcode'
+  | 'samlc'
+  | 'entc'
+  | 'samlr';
 
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${randomBase62(27)}`;

@@ -17,3 +17,5 @@ export { jsonNestsDeeperThan } from './http/json-nesting.ts';
 export type { LiveInstanceSettings, SettingsListener } from './instance/settings/live-settings.ts';
 export type { StoredInstanceSettings } from './store/instance-settings.ts';
 export type { InstanceSettings } from './instance/settings/schema.ts';
+export { googleOneTapClientId } from './social/google-one-tap.ts';
+export { accountsPortalOrigin, isAllowedRedirect, POPUP_CALLBACK_PATH } from './http/redirects.ts';

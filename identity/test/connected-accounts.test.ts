@@ -22,6 +22,8 @@ const CLIENT_ID = 'qoala-connect-client';
 const CALENDAR = 'https://www.googleapis.com/auth/calendar.readonly';
 
 let sub: string;
+/** Whether the stand-in asserts its user's email address verified. */
+let emailVerified: boolean;
 /** What the stand-in's token endpoint says it granted (`scope`); null: it says nothing. */
 let grantedScope: string | null;
 /** Every token endpoint answer, in order (what the provider issued). */
@@ -39,7 +41,7 @@ forEachBackend('connected accounts (<UserProfile/>)', (backend) => {
       Object.assign(payload, {
         sub,
         email: `${sub}@provider.example`,
-        email_verified: true,
+        email_verified: emailVerified,
         jti: randomUUID(),
       });
     });
@@ -75,6 +77,7 @@ forEachBackend('connected accounts (<UserProfile/>)', (backend) => {
   });
   beforeEach(() => {
     sub = `sub-${Math.random().toString(36).slice(2)}`;
+    emailVerified = true;
     grantedScope = null;
     issued = [];
   });
@@ -121,6 +124,36 @@ forEachBackend('connected accounts (<UserProfile/>)', (backend) => {
     const connected = (await accountsOf(browser)).find((a) => a.id === account.id);
     assert.equal(connected?.verification.status, 'verified', JSON.stringify(connected));
     return connected;
+  }
+
+  /** A sign-in or sign-up with the provider's button, through the provider and back: the callback's answer. */
+  async function withProvider(
+    browser: Browser,
+    resource: 'sign_ins' | 'sign_ups',
+    beforeCallback: () => void = () => {},
+  ): Promise<FapiResponse> {
+    const started = await browser.post(`/client/${resource}`, {
+      strategy: 'oauth_google',
+      redirect_url: app('/sign-in#/sso-callback'),
+      action_complete_redirect_url: app('/dashboard'),
+    });
+    assert.equal(started.status, 200, JSON.stringify(started.body));
+    const verification =
+      resource === 'sign_ins'
+        ? started.body.response.first_factor_verification
+        : started.body.response.verifications.external_account;
+    const back = await atProvider({ verification });
+    beforeCallback();
+    return callback(browser, back);
+  }
+
+  /** A new user who signed up with the provider's button (its email address verified by the provider). */
+  async function signedUpWithProvider(): Promise<{ browser: Browser; userId: string; account: Json }> {
+    const browser = h.browser();
+    const landed = await withProvider(browser, 'sign_ups');
+    assert.equal(landed.headers.location, app('/dashboard'), 'the sign-up completed at the callback');
+    const user = (await browser.get('/client')).body.response.sessions[0].user;
+    return { browser, userId: user.id, account: user.external_accounts[0] };
   }
 
   function bapi(method: 'GET' | 'DELETE', path: string) {
@@ -381,4 +414,223 @@ forEachBackend('connected accounts (<UserProfile/>)', (backend) => {
     assert.equal(await h.count('external_accounts', 'user_id = $1', [user.userId]), 1);
     assert.equal(await h.count('external_accounts', 'id = $1', [connected.id]), 1);
   });
+  it("refuses to remove the user's last way to sign in (identification_deletion_failed)", async () => {
+    const { browser, userId, account } = await signedUpWithProvider();
+    assert.equal(account.verification.status, 'verified');
+    // A user whose email address is not (or no longer) verified signs in only with the provider's account:
+    // no code can be sent, and there is no password, phone number or other account.
+    await h.db.query('UPDATE email_addresses SET verified_at = NULL WHERE user_id = $1', [userId]);
+    const refused = await browser.delete(`/me/external_accounts/${account.id}`);
+    assert.equal(refused.status, 422, JSON.stringify(refused.body));
+    assert.equal(refused.body.errors[0].code, 'identification_deletion_failed');
+    assert.equal(refused.body.errors[0].long_message, 'You cannot delete your last identification.');
+    assert.equal(await h.count('external_accounts', 'id = $1', [account.id]), 1);
+    assert.equal((await tokensOf(userId)).total_count, 1, 'its tokens stay');
+
+    // A connection of the same provider that never completed is no way to sign in: it may go.
+    const { account: pending } = await startConnect(browser);
+    const dropped = await browser.delete(`/me/external_accounts/${pending.id}`);
+    assert.equal(dropped.status, 200, JSON.stringify(dropped.body));
+    assert.equal(await h.count('external_accounts', 'id = $1', [account.id]), 1);
+
+    // With the address verified (a code can be sent to it), the account may go.
+    await h.db.query('UPDATE email_addresses SET verified_at = $2 WHERE user_id = $1', [userId, h.clock.now]);
+    const removed = await browser.delete(`/me/external_accounts/${account.id}`);
+    assert.equal(removed.status, 200, JSON.stringify(removed.body));
+    assert.equal(await h.count('external_accounts', 'user_id = $1', [userId]), 0);
+  });
+
+  it('keeps the tokens of a sign-up and of each sign-in with the provider: the Backend API answers the latest', async () => {
+    grantedScope = 'openid email profile';
+    const { userId, account } = await signedUpWithProvider();
+    const [signUpToken] = (await tokensOf(userId)).data;
+    assert.equal(signUpToken.external_account_id, account.id);
+    assert.equal(signUpToken.token, issued[0]!.access_token);
+
+    // Signing in again (another browser): the provider issues new tokens, with the scopes it now grants.
+    grantedScope = `openid email profile ${CALENDAR}`;
+    const other = h.browser();
+    const landed = await withProvider(other, 'sign_ins');
+    assert.equal(landed.headers.location, app('/dashboard'), 'the sign-in completed at the callback');
+    assert.equal(issued.length, 2);
+    const [signInToken] = (await tokensOf(userId)).data;
+    assert.equal(signInToken.token, issued[1]!.access_token);
+    assert.notEqual(signInToken.token, signUpToken.token);
+    assert.deepEqual(signInToken.scopes, ['openid', 'email', 'profile', CALENDAR]);
+    const [row] = await h.db.query<Record<string, string>>(
+      'SELECT access_token_sealed, refresh_token_sealed FROM external_accounts WHERE id = $1',
+      [account.id],
+    );
+    assert.ok(!row!.access_token_sealed!.includes(issued[1]!.access_token), 'sealed at rest');
+    // The refresh token kept is the one issued last: an expired token is refreshed with it.
+    h.clock.advance(2 * 3600);
+    const [refreshed] = (await tokensOf(userId)).data;
+    assert.equal(issued[2]!.grant, 'refresh_token');
+    assert.equal(refreshed.token, issued[2]!.access_token);
+  });
+
+  it('keeps the tokens through a transfer (sign-in to sign-up, sign-up to sign-in) and a sign-up finished by a code', async () => {
+    // A newcomer presses the button on <SignIn/>: transferable, then the sign-up transfer (a later request).
+    const browser = h.browser();
+    await withProvider(browser, 'sign_ins');
+    assert.equal(
+      (await browser.get('/client')).body.response.sign_in.first_factor_verification.status,
+      'transferable',
+    );
+    const transferred = await browser.post('/client/sign_ups', { transfer: 'true' });
+    assert.equal(transferred.body.response.status, 'complete', JSON.stringify(transferred.body));
+    const userId = transferred.body.response.created_user_id;
+    assert.equal((await tokensOf(userId)).data[0]?.token, issued[0]!.access_token);
+    // The sealed tokens wait on the attempt, never in clear.
+    const [attempt] = await h.db.query<{ external_identity: unknown }>(
+      'SELECT external_identity FROM sign_ups WHERE id = $1',
+      [transferred.body.response.id],
+    );
+    assert.ok(!JSON.stringify(attempt!.external_identity).includes(issued[0]!.access_token));
+
+    // The same person presses the button on <SignUp/>: external_account_exists, then the sign-in transfer.
+    const again = h.browser();
+    await withProvider(again, 'sign_ups');
+    const signedIn = await again.post('/client/sign_ins', { transfer: 'true' });
+    assert.equal(signedIn.body.response.status, 'complete', JSON.stringify(signedIn.body));
+    assert.equal((await tokensOf(userId)).data[0]?.token, issued[1]!.access_token);
+
+    // Another newcomer whose address the provider does not vouch for: the sign-up completes by a code.
+    sub = `sub-${Math.random().toString(36).slice(2)}`;
+    emailVerified = false;
+    const coded = h.browser();
+    await withProvider(coded, 'sign_ups');
+    const signUpId = (await coded.get('/client')).body.response.sign_up.id;
+    await coded.post(`/client/sign_ups/${signUpId}/prepare_verification`, { strategy: 'email_code' });
+    const done = await coded.post(`/client/sign_ups/${signUpId}/attempt_verification`, {
+      strategy: 'email_code',
+      code: await h.latestCode(`${sub}@provider.example`),
+    });
+    assert.equal(done.body.response.status, 'complete', JSON.stringify(done.body));
+    assert.equal(
+      (await tokensOf(done.body.response.created_user_id)).data[0]?.token,
+      issued[2]!.access_token,
+    );
+  });
+
+  it('keeps the tokens when a sign-in links the provider account to the user with its verified email', async () => {
+    const browser = h.browser();
+    const user = await signUp(h, browser, `${sub}@provider.example`);
+    assert.equal((await tokensOf(user.userId)).total_count, 0);
+    const landed = await withProvider(h.browser(), 'sign_ins');
+    assert.equal(landed.headers.location, app('/dashboard'));
+    const [linked] = (await tokensOf(user.userId)).data;
+    assert.equal(linked.token, issued[0]!.access_token);
+  });
+
+  it('two users connecting the same provider account at once: one connects it, the other gets external_account_exists', async () => {
+    const { browser: first, user: firstUser } = await signedIn();
+    const { browser: second, user: secondUser } = await signedIn();
+    const a = await startConnect(first);
+    const b = await startConnect(second);
+    const [ra, rb] = await Promise.all([callback(first, a.back), callback(second, b.back)]);
+    assert.equal(ra.status, 303, JSON.stringify(ra.body));
+    assert.equal(rb.status, 303, JSON.stringify(rb.body));
+    const accounts = [...(await accountsOf(first)), ...(await accountsOf(second))];
+    assert.equal(accounts.filter((x) => x.verification.status === 'verified').length, 1);
+    const refused = accounts.filter((x) => x.verification.status !== 'verified');
+    assert.equal(refused.length, 1);
+    assert.equal(refused[0].verification.error.code, 'external_account_exists');
+    assert.equal(await h.count('external_accounts', 'provider_user_id = $1', [sub]), 1);
+    const tokens =
+      (await tokensOf(firstUser.userId)).total_count + (await tokensOf(secondUser.userId)).total_count;
+    assert.equal(tokens, 1);
+  });
+
+  it('a connection that lost the race for the provider account (read before the winner committed) answers external_account_exists, not a 500', async () => {
+    const { browser: first, user: firstUser } = await signedIn();
+    await connect(first);
+    const { browser: second, user: secondUser } = await signedIn();
+    const { account, back } = await startConnect(second);
+    // The second request read "nobody has it" before the first committed (forced here): its write then
+    // meets the unique index.
+    staleProviderAccountRead(h);
+    const landed = await callback(second, back);
+    assert.equal(landed.status, 303, JSON.stringify(landed.body));
+    assert.equal(landed.headers.location, app('/user'));
+    const [refused] = await accountsOf(second);
+    assert.equal(refused.id, account.id);
+    assert.equal(refused.verification.status, 'unverified');
+    assert.equal(refused.verification.error.code, 'external_account_exists');
+    assert.equal((await tokensOf(secondUser.userId)).total_count, 0);
+    assert.equal((await tokensOf(firstUser.userId)).total_count, 1);
+    assert.equal(await h.count('external_accounts', 'provider_user_id = $1', [sub]), 1);
+  });
+
+  it('a sign-in that lost the race to link the provider account by email signs in to it, not a 500', async () => {
+    const user = await signUp(h, h.browser(), `${sub}@provider.example`);
+    assert.equal((await withProvider(h.browser(), 'sign_ins')).headers.location, app('/dashboard'));
+    // Another browser's sign-in read "not linked yet" before the first committed (forced here), so it
+    // links by the verified address too and meets the unique index.
+    const landed = await withProvider(h.browser(), 'sign_ins', () => staleProviderAccountRead(h));
+    assert.equal(landed.status, 303, JSON.stringify(landed.body));
+    assert.equal(landed.headers.location, app('/dashboard'));
+    assert.equal(await h.count('external_accounts', 'user_id = $1', [user.userId]), 1);
+    assert.equal((await tokensOf(user.userId)).data[0]?.token, issued[1]!.access_token);
+  });
+
+  it('a sign-up whose provider account was linked to someone else meanwhile is refused (external_account_exists), nobody created', async () => {
+    emailVerified = false;
+    // Two browsers sign up with the same provider account; its address is unverified, so both wait for a code.
+    const late = h.browser();
+    const early = h.browser();
+    for (const browser of [late, early]) {
+      const landed = await withProvider(browser, 'sign_ups');
+      assert.equal(landed.headers.location, app('/sign-in#/sso-callback'));
+    }
+    const verify = async (browser: Browser, email: string) => {
+      const id = (await browser.get('/client')).body.response.sign_up.id;
+      const prepared = await browser.post(`/client/sign_ups/${id}/prepare_verification`, {
+        strategy: 'email_code',
+      });
+      assert.equal(prepared.status, 200, JSON.stringify(prepared.body));
+      return browser.post(`/client/sign_ups/${id}/attempt_verification`, {
+        strategy: 'email_code',
+        code: await h.latestCode(email),
+      });
+    };
+    const first = await verify(early, `${sub}@provider.example`);
+    assert.equal(first.body.response?.status, 'complete', JSON.stringify(first.body));
+    const users = await h.count('users');
+
+    // The other gives another address (the provider's is taken now) and verifies it.
+    const other = uniqueEmail('late');
+    const id = (await late.get('/client')).body.response.sign_up.id;
+    const updated = await late.patch(`/client/sign_ups/${id}`, { email_address: other });
+    assert.equal(updated.status, 200, JSON.stringify(updated.body));
+    const refused = await verify(late, other);
+    assert.equal(refused.status, 422, JSON.stringify(refused.body));
+    assert.equal(refused.body.errors[0].code, 'external_account_exists');
+    assert.equal(await h.count('users'), users, 'nobody was created');
+    assert.equal(await h.count('external_accounts', 'provider_user_id = $1', [sub]), 1);
+  });
 });
+
+/**
+ * Makes the next transaction's first read of an external account by its provider account answer nothing,
+ * as a read made just before another request committed that account would: the write that follows meets
+ * the unique index (on either database, deterministically).
+ */
+function staleProviderAccountRead(h: Harness): void {
+  const db = h.db as { transaction: Harness['db']['transaction'] };
+  const original = h.db.transaction.bind(h.db);
+  db.transaction = (fn) => {
+    db.transaction = original;
+    return original((tx) => {
+      let stale = true;
+      const query: typeof tx.query = (sql, params) => {
+        if (stale && /FROM external_accounts WHERE provider = \$1 AND provider_user_id = \$2/.test(sql)) {
+          stale = false;
+          return Promise.resolve([]);
+        }
+        return tx.query(sql, params);
+      };
+      return fn({ ...tx, query, exec: (sql) => tx.exec(sql) });
+    });
+  };
+}

@@ -74,6 +74,8 @@ const SPECS: Record<string, FapiSpec> = {
       phone_number: 'phone',
       strategy: 'enum',
       ticket: 'token',
+      // Google One Tap's credential (strategy=google_one_tap); refused without that strategy.
+      token: 'token',
       unsafe_metadata: 'json',
       legal_accepted: 'bool',
       redirect_url: 'url',
@@ -105,6 +107,9 @@ const SPECS: Record<string, FapiSpec> = {
     navigate: true,
     params: { state: 'token', code: 'token', error: 'text', iss: 'url' },
   },
+  // The SAML ACS: the IdP's cross-site POST, and the handoff the browser brings back; both navigations.
+  'POST /saml/acs/:connectionId': { navigate: true, params: { SAMLResponse: 'token', RelayState: 'text' } },
+  'GET /saml/acs/:connectionId': { navigate: true, params: { handoff: 'token' } },
   'POST /client/sessions/:id/touch': { params: { active_organization_id: 'id' } },
   // A token for an organisation the user is not (or no longer) in is a token without it, not an error:
   // clerk-js asks with the session's last organisation, and a 4xx on refresh signs the user out.

@@ -5,6 +5,7 @@ import { secondFactorStates } from '../src/second-factors/second-factor-state.ts
 import { membershipsOfUsers, organizationsByIds } from '../src/store/organizations.ts';
 import { phoneNumbersOf } from '../src/store/phone-numbers.ts';
 import { externalAccountsOf } from '../src/store/external-accounts.ts';
+import { enterpriseAccountsOf } from '../src/store/enterprise-sso.ts';
 import { emailAddressesOf, findUserById } from '../src/store/users.ts';
 import { loadUsers, type Owner } from '../src/users/load-users.ts';
 import { forEachBackend } from './support/backends.ts';
@@ -25,6 +26,7 @@ async function ownerPieceByPiece(db: Queryable, id: string): Promise<Owner> {
     ),
     secondFactors: (await secondFactorStates(db, [id])).get(id)!,
     externalAccounts: await externalAccountsOf(db, [id]),
+    enterpriseAccounts: await enterpriseAccountsOf(db, [id]),
   };
 }
 

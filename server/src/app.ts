@@ -4,6 +4,7 @@ import {
   clerkFrameworkErrors,
   createIdentity,
   fastifyTrustProxy,
+  googleOneTapClientId,
   type Identity,
   type Database,
 } from '@app/identity';
@@ -14,6 +15,7 @@ import { CLERK_JS_URL, registerClerkJs } from './static/clerk-js.ts';
 import { registerSpa } from './static/spa.ts';
 import { registerFapiProxy } from './static/fapi-proxy.ts';
 import { registerSecurityHeaders } from './static/security-headers.ts';
+import { registerPopupCallback } from './static/popup-callback.ts';
 import type { ServerConfig } from './config.ts';
 import type { ApiDeps, BackendApi } from './api/deps.ts';
 import { openProductDatabase } from './db/product-database.ts';
@@ -67,6 +69,11 @@ export async function createApp(config: ServerConfig, opts: AppOptions = {}): Pr
       : {}),
   });
 
+  // First: the popup page's host answers before anything of the product (its own headers, no SPA).
+  if (config.identity === 'embedded' && opts.serveWeb !== false) {
+    registerPopupCallback(fastify, { identityConfig: config.identityConfig });
+  }
+
   let identity: Identity | null = null;
   let publishableKey: string;
   let secretKey: string;
@@ -90,10 +97,16 @@ export async function createApp(config: ServerConfig, opts: AppOptions = {}): Pr
     apiUrl = config.apiUrl;
   }
 
+  const embeddedSettings = identity?.settings;
   await registerSecurityHeaders(fastify, {
     production: config.production,
     publishableKey,
     hosted: config.identity === 'hosted',
+    fapiPath: proxyUrl?.startsWith('/') ? proxyUrl : null,
+    // Embedded: the live instance setting (a change applies to the next page without a restart).
+    googleOneTap: embeddedSettings
+      ? () => googleOneTapClientId(embeddedSettings.settings.social) !== null
+      : () => config.identity === 'hosted' && config.googleOneTap,
   });
 
   const authorizedParties =

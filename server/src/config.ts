@@ -39,6 +39,8 @@ export type ServerConfig =
       proxyUrl: string | null;
       /** Where to forward the proxy path (standalone provider, or hosted Clerk in proxy mode). */
       fapiProxyTarget: string | null;
+      /** GOOGLE_ONE_TAP=true: the dashboard offers Google One Tap, so the CSP allows Google's script. */
+      googleOneTap: boolean;
       publicUrl: string;
       productDatabase: ProductDatabaseOptions;
       webDist: string;
@@ -67,6 +69,7 @@ export function serverConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Serve
       jwtKey: env.CLERK_JWT_KEY || null,
       proxyUrl: env.CLERK_PROXY_URL ?? null,
       fapiProxyTarget: env.FAPI_PROXY_TARGET ?? null,
+      googleOneTap: env.GOOGLE_ONE_TAP === 'true',
       publicUrl: (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/$/, ''),
       productDatabase,
       webDist,

@@ -29,6 +29,8 @@ describe('browser security headers', () => {
     assert.equal(headers['x-frame-options'], 'DENY', url);
     assert.equal(headers['x-content-type-options'], 'nosniff', url);
     assert.equal(headers['referrer-policy'], 'strict-origin-when-cross-origin', url);
+    // A popup the page opens (clerk-js's popup sign-in) keeps its opener; no other window gets ours.
+    assert.equal(headers['cross-origin-opener-policy'], 'same-origin-allow-popups', url);
     assert.equal(headers['strict-transport-security'], undefined, `${url}: no HSTS in development`);
   }
 
@@ -61,6 +63,16 @@ describe('browser security headers', () => {
     }
   });
 
+  it("the Frontend API's redirects carry no opener policy (a popup passes through them); its answers do", async () => {
+    // The OAuth callback with no state: a redirect to the sign-in page.
+    const redirect = await server.app.fastify.inject({ method: 'GET', url: '/__clerk/v1/oauth_callback' });
+    assert.ok(redirect.statusCode >= 300 && redirect.statusCode < 400, String(redirect.statusCode));
+    assert.equal(redirect.headers['cross-origin-opener-policy'], undefined);
+    assert.equal(redirect.headers['x-content-type-options'], 'nosniff', 'the other headers stay');
+    const json = await server.app.fastify.inject({ method: 'GET', url: '/__clerk/v1/environment' });
+    assert.equal(json.headers['cross-origin-opener-policy'], 'same-origin-allow-popups');
+  });
+
   it('production sends HSTS over https only (as the trusted proxy says), never over http', async () => {
     const prod = await startEmbeddedServer({ env: { ...PRODUCTION, TRUST_PROXY: '1' } });
     try {
@@ -84,5 +96,32 @@ describe('browser security headers', () => {
       headers: { 'x-forwarded-proto': 'https' },
     });
     assert.equal(dev.headers['strict-transport-security'], undefined);
+  });
+
+  it("Google's One Tap script, iframe and calls are allowed only while the instance offers One Tap", async () => {
+    const gsi = /https:\/\/accounts\.google\.com/;
+    const csp = async () => String((await page('/sign-in')).headers['content-security-policy']);
+    assert.doesNotMatch(await csp(), gsi);
+    const settings = server.app.identity!.settings;
+    const before_ = settings.settings;
+    const google = { clientId: 'one-tap-client', clientSecret: { env: 'ONE_TAP_CSP_TEST_SECRET' } };
+    // Google without One Tap: still nothing of Google's (the redirect flow needs no script).
+    await settings.set({ ...before_, social: { oauth_google: google } });
+    assert.doesNotMatch(await csp(), gsi);
+    await settings.set({ ...before_, social: { oauth_google: { ...google, oneTap: true } } });
+    try {
+      const directives = (await csp()).split(';');
+      for (const directive of [
+        "script-src 'self' https://accounts.google.com/gsi/client",
+        "style-src 'self' 'unsafe-inline' https://accounts.google.com/gsi/style",
+        "connect-src 'self' https://accounts.google.com/gsi/",
+        "frame-src 'self' https://accounts.google.com/gsi/",
+        "frame-ancestors 'none'",
+      ])
+        assert.ok(directives.includes(directive), `${directive} in ${directives.join(';')}`);
+    } finally {
+      await settings.set(before_);
+    }
+    assert.doesNotMatch(await csp(), gsi);
   });
 });

@@ -1,5 +1,6 @@
 import { jwks } from '../instance/signing-keys.ts';
 import { actorTokenRoutes } from './actor-tokens/actor-token-routes.ts';
+import { samlConnectionRoutes } from './saml-connections/saml-connection-routes.ts';
 import { invitationRoutes } from './invitations/invitation-routes.ts';
 import { organizationRoutes } from './organizations/organization-routes.ts';
 import type { BapiRoute } from './route.ts';
@@ -29,4 +30,5 @@ export const bapiRoutes: readonly BapiRoute[] = [
   ...organizationRoutes,
   ...invitationRoutes,
   ...actorTokenRoutes,
+  ...samlConnectionRoutes,
 ];

@@ -13,6 +13,7 @@ import type { SignUpInput } from './sign-ups/validate.ts';
 import { WorkOutsideTransaction } from './work-outside-transaction.ts';
 import type { ClerkErrorJSON } from '../errors.ts';
 import type { ExternalIdentity } from '../social/oauth-client.ts';
+import type { OneTapAnswer } from '../social/google-one-tap.ts';
 
 /**
  * Slow work done outside the transaction (see run() in plugin.ts: argon2, a provider's answer): by the
@@ -28,6 +29,8 @@ export interface Prepared {
   signUpInput?: SignUpInput;
   /** A provider's answer to an OAuth callback (network I/O), for the one state it was obtained with. */
   oauthCallback?: { stateId: string; answer: ProviderAnswer };
+  /** A Google One Tap credential checked against the provider's keys (network I/O), for that token only. */
+  googleOneTap?: { token: string; answer: OneTapAnswer };
 }
 
 /** What a provider answered: who signed in, or the refusal to show. */

@@ -1,16 +1,26 @@
 import type { IdentityConfig } from '../config.ts';
 import { errors } from '../errors.ts';
 import { field, type FormBody } from './form.ts';
-import { isAllowedRedirect as isAllowed } from '../http/redirects.ts';
+import { isAllowedRedirect as isAllowed, isPopupCallbackRedirect } from '../http/redirects.ts';
 
 const REDIRECT_PARAMS = ['redirect_url', 'action_complete_redirect_url', 'redirect_url_complete'] as const;
+/** Where clerk-js's `authenticateWithPopup` sends the provider's answer: its popup-callback page. */
+const POPUP_PARAMS: ReadonlySet<string> = new Set(['redirect_url', 'action_complete_redirect_url']);
 
-/** Rejects any redirect parameter that points off the allowed origins (spec §5). */
-export function assertRedirectParams(body: FormBody, config: IdentityConfig): void {
+/**
+ * Rejects any redirect parameter that points off the allowed origins (spec §5). With `popup` (a social
+ * strategy), `redirect_url` and `action_complete_redirect_url` may also be this instance's popup-callback
+ * page on its `accounts.` origin, and nothing else there.
+ */
+export function assertRedirectParams(
+  body: FormBody,
+  config: IdentityConfig,
+  opts: { popup?: boolean } = {},
+): void {
   for (const name of REDIRECT_PARAMS) {
     const value = field(body, name);
-    if (value !== undefined && !isAllowed(value, config)) {
-      throw errors.paramValueInvalid(name, `${name} must point to an allowed origin of this application.`);
-    }
+    if (value === undefined || isAllowed(value, config)) continue;
+    if (opts.popup && POPUP_PARAMS.has(name) && isPopupCallbackRedirect(value, config)) continue;
+    throw errors.paramValueInvalid(name, `${name} must point to an allowed origin of this application.`);
   }
 }

@@ -36,6 +36,8 @@ import { updateSignUpRoute } from './sign-ups/update-sign-up.ts';
 import { oauthCallbackRoute } from './oauth/oauth-callback.ts';
 import { externalAccountRoutes } from './me/external-accounts/external-account-routes.ts';
 import { oauthCallbackFormPostRoute } from './oauth/oauth-callback-form-post.ts';
+import { samlAcsRoute } from './enterprise-sso/saml-acs.ts';
+import { samlAcsCompleteRoute } from './enterprise-sso/saml-acs-complete.ts';
 
 /** Every Frontend API route this instance serves, under /v1. */
 export function fapiRoutes(config: IdentityConfig): AnyFapiRoute[] {
@@ -62,6 +64,8 @@ export function fapiRoutes(config: IdentityConfig): AnyFapiRoute[] {
     verifyEmailLinkRoute,
     oauthCallbackRoute,
     oauthCallbackFormPostRoute,
+    samlAcsRoute,
+    samlAcsCompleteRoute,
     touchSessionRoute,
     createTokenRoute,
     createTemplateTokenRoute,

@@ -22,17 +22,26 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  *   post the code there from their own site, so no guard on origin could let them through. The route
  *   reads and writes nothing with the cookies: it only redirects the browser to the GET callback with
  *   the posted fields (oauth-callback-form-post.ts), where the state is checked against the client.
+ * - So is the SAML ACS, `<fapiPath>/v1/saml/acs/<connection id>`, exactly, untunnelled: the IdP's page posts
+ *   the response there from its own site. It reads no cookie either: the response must answer one of our
+ *   AuthnRequests, and the browser is sent on to the GET form, with its cookies, where the request is
+ *   checked against the client (fapi/enterprise-sso/saml-acs.ts).
  */
 export function requestOriginGuard(
   config: Pick<IdentityConfig, 'publicUrl' | 'allowedOrigins'> & Partial<Pick<IdentityConfig, 'fapiPath'>>,
 ): (req: RequestHeadersOf) => boolean {
   const allowed = allowedOrigins(config);
   const formPostCallback = config.fapiPath === undefined ? null : `${config.fapiPath}/v1/oauth_callback`;
+  const samlAcs =
+    config.fapiPath === undefined
+      ? null
+      : new RegExp(`^${escapeRegExp(config.fapiPath)}/v1/saml/acs/(samlc_[A-Za-z0-9_-]{1,64})$`);
   return (req) => {
     if (SAFE_METHODS.has(req.method.toUpperCase())) return true;
     if (formPostCallback !== null && req.method.toUpperCase() === 'POST' && req.url === formPostCallback) {
       return true;
     }
+    if (samlAcs !== null && req.method.toUpperCase() === 'POST' && samlAcs.test(req.url ?? '')) return true;
     const origin = single(req.headers.origin);
     if (origin !== undefined) return allowed.has(origin.trim().toLowerCase());
     const site = single(req.headers['sec-fetch-site'])?.trim().toLowerCase();
@@ -63,3 +72,5 @@ function allowedOrigins(config: Pick<IdentityConfig, 'publicUrl' | 'allowedOrigi
 
 /** A repeated header is kept whole, so two Origins never match one allowed origin. */
 const single = (v: string | string[] | undefined) => (Array.isArray(v) ? v.join(', ') : v);
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

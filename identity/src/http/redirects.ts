@@ -19,3 +19,46 @@ export function isAllowedRedirect(target: string, config: IdentityConfig): boole
       (url.protocol === o.protocol && url.port === o.port && url.hostname.endsWith(`.${o.hostname}`)),
   );
 }
+
+const PORTAL_REWRITES: [RegExp, string][] = [
+  [/clerk\.accountsstage\./, 'accountsstage.'],
+  [/clerk\.accounts\.|clerk\./, 'accounts.'],
+];
+
+/**
+ * The Account Portal origin clerk-js derives from the publishable key's frontend API host for the popup
+ * flow (`https://` + the host with its `clerk.` label turned into `accounts.`, as `buildAccountsBaseUrl`
+ * in `@clerk/shared` does): `clerk.app.example.com` → `https://accounts.app.example.com`,
+ * `clerk.localhost:3000` → `https://accounts.localhost:3000`, a development key's
+ * `<name>.clerk.accounts.dev` → `https://<name>.accounts.dev`. Always https, whatever the product's scheme.
+ */
+export function accountsPortalOrigin(frontendApiHost: string): string {
+  // Two rewrites in this order, each of the leftmost match, case as given (clerk-js's rule); then the
+  // origin as a browser reports it (lower case, no :443).
+  const host = PORTAL_REWRITES.reduce((h, [from, to]) => h.replace(from, to), frontendApiHost);
+  return new URL(`https://${host}`).origin;
+}
+
+/** The path of the page the popup flow ends on, on the Account Portal origin. */
+export const POPUP_CALLBACK_PATH = '/popup-callback';
+
+/**
+ * Whether `target` is the popup flow's landing page clerk-js builds for `authenticateWithPopup`: exactly
+ * `https://accounts.<domain>/popup-callback` on this instance's Account Portal origin (no other host,
+ * scheme, port, path or userinfo), whose `return_url`, when present, is itself an absolute allowed redirect. The
+ * `__clerk_created_session` parameter is ours to add when the callback completes, never the caller's.
+ */
+export function isPopupCallbackRedirect(target: string, config: IdentityConfig): boolean {
+  let url: URL;
+  try {
+    url = new URL(target);
+  } catch {
+    return false;
+  }
+  const portal = new URL(accountsPortalOrigin(config.frontendApiHost));
+  if (url.origin !== portal.origin || url.username || url.password) return false;
+  if (url.pathname !== POPUP_CALLBACK_PATH || url.searchParams.has('__clerk_created_session')) return false;
+  const returnUrls = url.searchParams.getAll('return_url');
+  if (returnUrls.length > 1) return false;
+  return returnUrls.every((r) => URL.canParse(r) && isAllowedRedirect(r, config));
+}

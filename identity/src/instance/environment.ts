@@ -4,6 +4,8 @@ import type { IdentityConfig } from '../config.ts';
 import { phoneNumbersEnabled } from '../sms/choose-sender.ts';
 import type { InstanceSettings } from './settings/schema.ts';
 import { socialEnvironmentJSON } from '../social/social-environment.ts';
+import { enterpriseSsoEnvironmentJSON } from '../enterprise-sso/enterprise-environment.ts';
+import { googleOneTapClientId } from '../social/google-one-tap.ts';
 
 const off = {
   enabled: false,
@@ -22,7 +24,10 @@ const off = {
  * Everything this instance does not implement is switched off (not stubbed) so the Clerk UI does not
  * offer it.
  */
-export function environmentJSON(config: IdentityConfig, settings: Pick<InstanceSettings, 'social'>) {
+export function environmentJSON(
+  config: IdentityConfig,
+  settings: Pick<InstanceSettings, 'social'> & Partial<Pick<InstanceSettings, 'enterpriseConnections'>>,
+) {
   const url = (path: string) => `${config.publicUrl}${path}`;
   return {
     object: 'environment',
@@ -74,7 +79,8 @@ export function environmentJSON(config: IdentityConfig, settings: Pick<InstanceS
       captcha_oauth_bypass: [],
       captcha_heartbeat: false,
       captcha_heartbeat_interval_ms: 600000,
-      google_one_tap_client_id: null,
+      // <GoogleOneTap/> prompts only when this is set: the Google provider with `oneTap: true`.
+      google_one_tap_client_id: googleOneTapClientId(settings.social),
       clerk_js_version: '5.90.0',
       theme: { general: {}, buttons: {}, accounts: {} },
     },
@@ -119,8 +125,9 @@ export function environmentJSON(config: IdentityConfig, settings: Pick<InstanceS
         passkey: off,
       },
       social: socialEnvironmentJSON(settings.social, `${config.publicUrl}${config.fapiPath}`),
-      saml: { enabled: false },
-      enterprise_sso: { enabled: false },
+      // On when a connection is: <SignIn/> then sends the identifier alone first (SignInStart), and goes to
+      // the IdP when the sign-in's only first factor is enterprise_sso.
+      ...enterpriseSsoEnvironmentJSON(settings.enterpriseConnections ?? {}),
       sign_in: { second_factor: { required: false, enabled: true } },
       sign_up: {
         mode: 'public',

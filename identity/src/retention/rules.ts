@@ -19,6 +19,11 @@ export const RETENTION_RULES: readonly RetentionRule[] = [
   { table: 'session_verifications', expired: `expire_at < $1::timestamptz - ${DAY}` },
   // Redirects to a social provider live 10 minutes; spent or not, they are of no use a day later.
   { table: 'oauth_states', expired: `expire_at < $1::timestamptz - ${DAY}` },
+  // Google One Tap tokens used: an expired token is refused by its `exp` anyway.
+  { table: 'google_one_tap_tokens', expired: `expire_at < $1::timestamptz` },
+  // SAML AuthnRequests live 10 minutes; accepted assertion ids are kept until they could not be valid anyway.
+  { table: 'saml_requests', expired: `expire_at < $1::timestamptz - ${DAY}` },
+  { table: 'saml_assertions', expired: `expire_at < $1::timestamptz` },
   // A connection to a provider never completed (the browser did not come back, or the provider refused):
   // <UserProfile/> shows its error for a day, then it goes.
   {

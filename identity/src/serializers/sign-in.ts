@@ -56,8 +56,10 @@ export function signInJSON(
     user_data: user
       ? { first_name: user.first_name, last_name: user.last_name, ...userImageJSON(user, images) }
       : null,
-    supported_first_factors:
-      user && signIn.status !== 'needs_identifier'
+    // An address at an enterprise connection's domain: its IdP is the only first factor (clerk-js goes there).
+    supported_first_factors: signIn.enterprise_connection_id
+      ? [{ strategy: 'enterprise_sso' }]
+      : user && signIn.status !== 'needs_identifier'
         ? firstFactorsFor(user, emails, signIn.identifier, phones)
         : [],
     supported_second_factors:

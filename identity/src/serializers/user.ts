@@ -1,3 +1,6 @@
+import type { EnterpriseAccountRow } from '../store/enterprise-sso.ts';
+import type { InstanceSettings } from '../instance/settings/schema.ts';
+import { enterpriseAccountJSON, samlAccountJSON } from './enterprise-account.ts';
 import type { EmailAddressRow, UserRow, VerificationState } from '../store/rows.ts';
 import type { PhoneNumberRow } from '../store/phone-numbers.ts';
 import { phoneNumberJSON } from './phone-number.ts';
@@ -77,6 +80,9 @@ export function userJSON(
     secondFactors?: SecondFactorState;
     externalAccounts?: ExternalAccountRow[];
     phoneNumbers?: PhoneNumberRow[];
+    /** Enterprise SSO accounts, with the instance's connections they name. */
+    enterpriseAccounts?: EnterpriseAccountRow[];
+    enterpriseConnections?: InstanceSettings['enterpriseConnections'];
   },
 ) {
   const secondFactors = opts.secondFactors ?? NO_SECOND_FACTORS;
@@ -100,8 +106,12 @@ export function userJSON(
     web3_wallets: [],
     external_accounts: (opts.externalAccounts ?? []).map((x) => externalAccountJSON(x, emails)),
     passkeys: [],
-    saml_accounts: [],
-    enterprise_accounts: [],
+    saml_accounts: (opts.enterpriseAccounts ?? [])
+      .filter((x) => x.protocol === 'saml')
+      .map((x) => samlAccountJSON(x, opts.enterpriseConnections ?? {})),
+    enterprise_accounts: (opts.enterpriseAccounts ?? []).map((x) =>
+      enterpriseAccountJSON(x, opts.enterpriseConnections ?? {}),
+    ),
     organization_memberships: opts.organizationMemberships ?? [],
     public_metadata: user.public_metadata,
     unsafe_metadata: user.unsafe_metadata,

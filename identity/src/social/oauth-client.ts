@@ -18,6 +18,12 @@ export interface ExternalIdentity {
   username: string | null;
   imageUrl: string | null;
   approvedScopes: string;
+  /**
+   * The tokens issued with it, sealed (social/provider-tokens.ts `withSealedTokens`), while it waits on a
+   * sign-in or sign-up for a transfer or a code: they reach the external account when it is linked. Never
+   * a token in clear.
+   */
+  sealedTokens?: string;
 }
 
 /** The tokens a provider issued with an identity (connected accounts keep them, sealed). */
@@ -31,7 +37,7 @@ export interface ProviderTokens {
 }
 
 // The tokens of each identity exchangeCode answered, beside it rather than in it: an ExternalIdentity is
-// kept on sign-ins and sign-ups (their `external_identity`) and must never carry a token there.
+// kept on sign-ins and sign-ups (their `external_identity`) and must never carry a token in clear there.
 const issuedTokens = new WeakMap<ExternalIdentity, ProviderTokens>();
 
 /** The tokens issued with `identity` by the code exchange that produced it (none for any other object). */
@@ -44,8 +50,17 @@ function tokensOf(response: client.TokenEndpointResponse): ProviderTokens {
     accessToken: response.access_token,
     refreshToken: typeof response.refresh_token === 'string' ? response.refresh_token : null,
     expiresInSeconds: typeof response.expires_in === 'number' ? response.expires_in : null,
-    scope: typeof response.scope === 'string' ? response.scope : null,
+    scope: grantedScope(response),
   };
+}
+
+/** `scope` of a token response, space-separated as RFC 6749 says (GitHub separates them with commas). */
+function grantedScope(response: client.TokenEndpointResponse): string | null {
+  if (typeof response.scope !== 'string') return null;
+  return response.scope
+    .split(/[\s,]+/)
+    .filter(Boolean)
+    .join(' ');
 }
 
 /** A new access token for a refresh token (openid-client's refresh_token grant). */
@@ -69,14 +84,45 @@ export interface RedirectSecrets {
 // Discovery is done once per provider settings object: a settings change replaces the object, and with it
 // the cached configuration. A failed discovery is not kept, so the next sign-in tries again.
 const configurations = new WeakMap<SocialProvider['source'], Promise<client.Configuration>>();
+// How each discovery ended, for readyConfiguration (a failure only briefly: see FAILURE_KEPT_MS).
+const settled = new WeakMap<SocialProvider['source'], client.Configuration | { error: Error; at: number }>();
+
+/**
+ * How long a failed discovery answers for the provider: the request that asked for it (and ran again,
+ * see readyConfiguration) hears the failure instead of asking again; after that the provider is tried anew.
+ */
+const FAILURE_KEPT_MS = 10_000;
 
 export function providerConfiguration(provider: SocialProvider): Promise<client.Configuration> {
   const cached = configurations.get(provider.source);
   if (cached) return cached;
   const made = makeConfiguration(provider);
   configurations.set(provider.source, made);
-  made.catch(() => configurations.delete(provider.source));
+  made.then(
+    (config) => settled.set(provider.source, config),
+    (err: unknown) => {
+      configurations.delete(provider.source);
+      settled.set(provider.source, { error: err as Error, at: Date.now() });
+    },
+  );
   return made;
+}
+
+/**
+ * The provider's configuration as far as it is known without waiting: the configuration, the error its
+ * discovery just ended with, or undefined when discovery has not finished (not asked yet, in progress, or
+ * failed a while ago). A transaction must not wait for a provider: a route that gets undefined asks for
+ * `discoverProvider` outside its transaction (fapi/work-outside-transaction.ts) and runs again.
+ */
+export function readyConfiguration(provider: SocialProvider): client.Configuration | Error | undefined {
+  const known = settled.get(provider.source);
+  if (known === undefined || known instanceof client.Configuration) return known;
+  return Date.now() - known.at < FAILURE_KEPT_MS ? known.error : undefined;
+}
+
+/** Discovers the provider (network I/O, with no transaction open); how it ended is kept for readyConfiguration. */
+export async function discoverProvider(provider: SocialProvider): Promise<void> {
+  await providerConfiguration(provider).catch(() => undefined);
 }
 
 async function makeConfiguration(provider: SocialProvider): Promise<client.Configuration> {
@@ -110,15 +156,46 @@ async function makeConfiguration(provider: SocialProvider): Promise<client.Confi
     );
     for (const apply of execute) apply(config);
   } else if (provider.issuer) {
-    config = await client.discovery(new URL(provider.issuer), provider.clientId, secret, undefined, {
+    const { server, fetchAs } = discoveryTarget(provider);
+    config = await client.discovery(server, provider.clientId, secret, undefined, {
       execute,
       timeout: PROVIDER_TIMEOUT_SECONDS,
+      ...(fetchAs ? { [client.customFetch]: fetchAs } : {}),
     });
   } else {
     throw new Error(`${provider.strategy}: neither an issuer nor endpoints are configured.`);
   }
   config.timeout = PROVIDER_TIMEOUT_SECONDS;
   return config;
+}
+
+const MICROSOFT = 'https://login.microsoftonline.com';
+
+/**
+ * Where discovery asks. Microsoft's multi-tenant issuers (`common`, `organizations`, `consumers`) publish
+ * their issuer as a template, `https://login.microsoftonline.com/{tenantid}/v2.0`, and each ID token's
+ * `iss` names the user's own tenant; Microsoft's documented check is the template filled with the token's
+ * `tid` claim. openid-client applies exactly that check to what it discovers at login.microsoftonline.com
+ * (its Entra ID rule), and a plain comparison to every other issuer. So a stand-in playing Microsoft (the
+ * issuer overridden, e.g. to this machine) is asked in Microsoft's place: discovery names Microsoft's
+ * address, and the request goes to the stand-in's. A single-tenant issuer, whose metadata names no
+ * template, still has to match exactly.
+ */
+function discoveryTarget(provider: SocialProvider): {
+  server: URL;
+  fetchAs?: client.CustomFetch;
+} {
+  const issuer = new URL(provider.issuer!);
+  if (provider.strategy !== 'oauth_microsoft' || issuer.origin === MICROSOFT) return { server: issuer };
+  const server = new URL(`${issuer.pathname}${issuer.search}`, MICROSOFT);
+  return {
+    server,
+    fetchAs: (url, options) =>
+      fetch(
+        url.startsWith(`${MICROSOFT}/`) ? `${issuer.origin}${url.slice(MICROSOFT.length)}` : url,
+        options as RequestInit,
+      ),
+  };
 }
 
 export function newRedirectSecrets(): RedirectSecrets {
@@ -167,7 +244,7 @@ export async function exchangeCode(
     expectedState: secrets.state,
     ...(provider.oidc ? { expectedNonce: secrets.nonce, idTokenExpected: true } : {}),
   });
-  const scopes = typeof tokens.scope === 'string' ? tokens.scope : provider.scopes.join(' ');
+  const scopes = grantedScope(tokens) ?? provider.scopes.join(' ');
   const identity = await identityFromTokens(provider, config, tokens, scopes);
   issuedTokens.set(identity, tokensOf(tokens));
   return identity;
@@ -199,10 +276,63 @@ async function identityFromTokens(
   if (typeof subject !== 'string' && typeof subject !== 'number') {
     throw new Error('the provider did not name the user');
   }
-  return identityOf(provider.strategy, String(subject), profile, scopes);
+  const email =
+    provider.strategy === 'oauth_github'
+      ? await githubEmail(config, tokens.access_token, endpoint, profile)
+      : {};
+  return identityOf(provider.strategy, String(subject), { ...profile, ...email }, scopes);
 }
 
-function identityOf(
+/** One entry of GitHub's `GET /user/emails`. */
+interface GithubEmail {
+  email?: unknown;
+  primary?: unknown;
+  verified?: unknown;
+}
+
+/**
+ * GitHub's profile (`/user`) has only the public email, and says nothing of whether it is verified. With
+ * the `user:email` scope, `/user/emails` lists every address with `primary` and `verified`: the primary
+ * address is the user's email, verified when GitHub says so (and only then may it link to an existing
+ * account). It lives beside the userinfo endpoint (`https://api.github.com/user/emails`), so overriding
+ * that endpoint moves it too. Without the scope, or if GitHub does not answer, the public email stays,
+ * unverified.
+ */
+async function githubEmail(
+  config: client.Configuration,
+  accessToken: string,
+  userinfoEndpoint: string,
+  profile: Record<string, unknown>,
+): Promise<{ email?: unknown; email_verified: boolean }> {
+  const url = new URL(`${userinfoEndpoint.replace(/\/+$/, '')}/emails`);
+  let listed: GithubEmail[];
+  try {
+    const response = await client.fetchProtectedResource(
+      config,
+      accessToken,
+      url,
+      'GET',
+      undefined,
+      new Headers({ accept: 'application/vnd.github+json' }),
+    );
+    if (!response.ok) throw new Error(`it answered ${response.status}`);
+    const body = (await response.json()) as unknown;
+    listed = Array.isArray(body) ? (body as GithubEmail[]) : [];
+  } catch (err) {
+    console.warn(
+      `identity: oauth_github /user/emails not read (${(err as Error).message}); email unverified`,
+    );
+    return { email_verified: false };
+  }
+  const usable = listed.filter((e): e is GithubEmail & { email: string } => typeof e.email === 'string');
+  const primary = usable.find((e) => e.primary === true);
+  if (primary) return { email: primary.email, email_verified: primary.verified === true };
+  const publicEmail = typeof profile.email === 'string' ? profile.email.toLowerCase() : null;
+  const same = usable.find((e) => e.email.toLowerCase() === publicEmail);
+  return { email_verified: same?.verified === true };
+}
+
+export function identityOf(
   strategy: string,
   subject: string,
   profile: Record<string, unknown>,

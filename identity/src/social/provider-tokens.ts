@@ -2,7 +2,12 @@ import { sealingKey, seal, unseal } from '../crypto/sealing.ts';
 import type { IdentityDeps } from '../deps.ts';
 import { replaceTokens, type SealedTokens } from '../store/connected-accounts.ts';
 import type { ExternalAccountRow } from '../store/external-accounts.ts';
-import { refreshProviderTokens, type ProviderTokens } from './oauth-client.ts';
+import {
+  providerTokensOf,
+  refreshProviderTokens,
+  type ExternalIdentity,
+  type ProviderTokens,
+} from './oauth-client.ts';
 import { enabledSocialProvider } from './providers.ts';
 
 /**
@@ -30,6 +35,66 @@ export function sealTokens(
     refresh: tokens.refreshToken ? seal(key, tokens.refreshToken, context(accountId, 'refresh')) : null,
     expiresAt:
       tokens.expiresInSeconds !== null ? new Date(now.getTime() + tokens.expiresInSeconds * 1000) : null,
+  };
+}
+
+// Tokens kept with an identity on a sign-in or sign-up are bound to the provider's account they were
+// issued for (the attempt changes on a transfer; the account they end on is not known yet).
+const attemptContext = (identity: ExternalIdentity) =>
+  `attempt:${identity.strategy}:${identity.providerUserId}`;
+
+/** What an identity's sealed tokens hold: the tokens, their expiry as a time (ms), their scopes. */
+interface KeptTokens {
+  access: string;
+  refresh: string | null;
+  expiresAt: number | null;
+  scope: string | null;
+}
+
+/**
+ * `identity` to keep on a sign-in or sign-up: with the tokens this request's code exchange issued for it,
+ * sealed, so that a transfer or a code completed in a later request still gives them to the external
+ * account (the in-memory association of providerTokensOf lasts only this request).
+ */
+export function withSealedTokens(
+  deps: Pick<IdentityDeps, 'keys'>,
+  identity: ExternalIdentity,
+  now: Date,
+): ExternalIdentity {
+  const tokens = providerTokensOf(identity);
+  if (!tokens) return identity;
+  const kept: KeptTokens = {
+    access: tokens.accessToken,
+    refresh: tokens.refreshToken,
+    expiresAt: tokens.expiresInSeconds !== null ? now.getTime() + tokens.expiresInSeconds * 1000 : null,
+    scope: tokens.scope,
+  };
+  return { ...identity, sealedTokens: seal(tokenKey(deps), JSON.stringify(kept), attemptContext(identity)) };
+}
+
+/**
+ * The tokens the provider issued with `identity`: those of this request's code exchange, or those sealed
+ * with it on the attempt it was read from (undefined when neither, or the secret key changed since).
+ */
+export function tokensIssuedWith(
+  deps: Pick<IdentityDeps, 'keys'>,
+  identity: ExternalIdentity,
+  now: Date,
+): ProviderTokens | undefined {
+  const issued = providerTokensOf(identity);
+  if (issued || !identity.sealedTokens) return issued;
+  let kept: KeptTokens;
+  try {
+    kept = JSON.parse(unseal(tokenKey(deps), identity.sealedTokens, attemptContext(identity))) as KeptTokens;
+  } catch {
+    return undefined;
+  }
+  return {
+    accessToken: kept.access,
+    refreshToken: kept.refresh,
+    expiresInSeconds:
+      kept.expiresAt !== null ? Math.max(0, Math.floor((kept.expiresAt - now.getTime()) / 1000)) : null,
+    scope: kept.scope,
   };
 }
 

@@ -88,6 +88,26 @@ export async function completeConnection(
   return row!;
 }
 
+/**
+ * A sign-in or sign-up with the provider issued new tokens: they replace the kept ones (the refresh token
+ * only when one was issued; providers send it on the first consent only), so the Backend API answers the
+ * latest.
+ */
+export async function keepIssuedTokens(
+  tx: Queryable,
+  id: string,
+  tokens: SealedTokens,
+  now: Date,
+): Promise<void> {
+  await tx.query(
+    `UPDATE external_accounts
+        SET access_token_sealed = $2, refresh_token_sealed = COALESCE($3, refresh_token_sealed),
+            token_expires_at = $4, updated_at = $5
+      WHERE id = $1`,
+    [id, tokens.access, tokens.refresh, tokens.expiresAt, now],
+  );
+}
+
 /** The connection failed: the account keeps `error` for <UserProfile/> to show (its status is unchanged). */
 export async function failConnection(
   tx: Queryable,

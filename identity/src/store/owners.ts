@@ -4,6 +4,7 @@ import type { EmailAddressRow, MembershipRow, OrganizationRow, UserRow } from '.
 import { SECOND_FACTOR_COLUMNS, type SecondFactorColumns } from './second-factors.ts';
 import { ORG_COLUMNS } from './organizations.ts';
 import type { ExternalAccountRow } from './external-accounts.ts';
+import type { EnterpriseAccountRow } from './enterprise-sso.ts';
 
 /** A user row with everything its JSON embeds, as one query returns it. */
 export interface OwnerRow extends SecondFactorColumns {
@@ -12,6 +13,7 @@ export interface OwnerRow extends SecondFactorColumns {
   phones: PhoneNumberRow[];
   memberships: { membership: MembershipRow; organization: OrganizationRow }[];
   externalAccounts: ExternalAccountRow[];
+  enterpriseAccounts: EnterpriseAccountRow[];
 }
 
 const ORG_OBJECT = `json_build_object(${ORG_COLUMNS.split(',')
@@ -28,7 +30,13 @@ const ORG_OBJECT = `json_build_object(${ORG_COLUMNS.split(',')
 export async function ownerRowsOf(db: Queryable, ids: string[]): Promise<OwnerRow[]> {
   const rows = await db.query<
     UserRow &
-      SecondFactorColumns & { j_emails: Json[]; j_phones: Json[]; j_memberships: Json[]; j_external: Json[] }
+      SecondFactorColumns & {
+        j_emails: Json[];
+        j_phones: Json[];
+        j_memberships: Json[];
+        j_external: Json[];
+        j_enterprise: Json[];
+      }
   >(
     `SELECT u.*, ${SECOND_FACTOR_COLUMNS},
        COALESCE((SELECT json_agg(e ORDER BY e.created_at) FROM email_addresses e WHERE e.user_id = u.id),
@@ -42,12 +50,24 @@ export async function ownerRowsOf(db: Queryable, ids: string[]): Promise<OwnerRo
        COALESCE((SELECT json_agg(to_jsonb(x) - 'access_token_sealed' - 'refresh_token_sealed'
                                  ORDER BY x.created_at, x.id)
                  FROM external_accounts x WHERE x.user_id = u.id),
-                '[]'::json) AS j_external
+                '[]'::json) AS j_external,
+       COALESCE((SELECT json_agg(a ORDER BY a.created_at, a.id) FROM enterprise_accounts a WHERE a.user_id = u.id),
+                '[]'::json) AS j_enterprise
      FROM users u WHERE u.id = ANY($1)`,
     [ids],
   );
   return rows.map(
-    ({ j_emails, j_phones, j_memberships, j_external, sf_totp, sf_backup_codes, sf_phones, ...user }) => ({
+    ({
+      j_emails,
+      j_phones,
+      j_memberships,
+      j_external,
+      j_enterprise,
+      sf_totp,
+      sf_backup_codes,
+      sf_phones,
+      ...user
+    }) => ({
       user,
       sf_totp,
       sf_backup_codes,
@@ -59,6 +79,7 @@ export async function ownerRowsOf(db: Queryable, ids: string[]): Promise<OwnerRo
         organization: withDates<OrganizationRow>(pair.o as Json),
       })),
       externalAccounts: j_external.map((x) => withDates<ExternalAccountRow>(x)),
+      enterpriseAccounts: j_enterprise.map((x) => withDates<EnterpriseAccountRow>(x)),
     }),
   );
 }

@@ -105,6 +105,8 @@ export interface SignInRow {
   created_session_id: string | null;
   /** Social sign-in: who the provider said came back, kept for the transfer to a sign-up. */
   external_identity: ExternalIdentity | null;
+  /** Enterprise SSO: the connection the identifier's domain belongs to; its IdP is the only first factor. */
+  enterprise_connection_id: string | null;
   abandon_at: Date;
   created_at: Date;
   updated_at: Date;

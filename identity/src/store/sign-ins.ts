@@ -12,12 +12,15 @@ export async function createSignIn(
     status: SignInStatus;
     identifier: string | null;
     userId: string | null;
+    /** Enterprise SSO: the connection of the identifier's domain. */
+    enterpriseConnectionId?: string | null;
     now: Date;
   },
 ): Promise<SignInRow> {
   const [row] = await tx.query<SignInRow>(
-    `INSERT INTO sign_ins (id, client_id, status, identifier, user_id, abandon_at, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $7) RETURNING *`,
+    `INSERT INTO sign_ins (id, client_id, status, identifier, user_id, abandon_at, created_at, updated_at,
+                           enterprise_connection_id)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $7, $8) RETURNING *`,
     [
       newId('sia'),
       input.clientId,
@@ -26,6 +29,7 @@ export async function createSignIn(
       input.userId,
       new Date(input.now.getTime() + SIGN_IN_ABANDON_MS),
       input.now,
+      input.enterpriseConnectionId ?? null,
     ],
   );
   return row!;
@@ -55,6 +59,7 @@ export async function updateSignIn(
     user_id?: string | null;
     identifier?: string | null;
     external_identity?: SignInRow['external_identity'];
+    enterprise_connection_id?: string | null;
   },
   now: Date,
 ): Promise<SignInRow> {

@@ -6,6 +6,7 @@ import type { EmailAddressRow, MembershipRow, OrganizationRow, UserRow } from '.
 import type { PhoneNumberRow } from '../store/phone-numbers.ts';
 import { ownerRowsOf } from '../store/owners.ts';
 import type { ExternalAccountRow } from '../store/external-accounts.ts';
+import type { EnterpriseAccountRow } from '../store/enterprise-sso.ts';
 import { secondFactorStateOfRow, type SecondFactorState } from '../second-factors/second-factor-state.ts';
 
 export interface Owner {
@@ -16,6 +17,7 @@ export interface Owner {
   organizations: Map<string, OrganizationRow>;
   secondFactors: SecondFactorState;
   externalAccounts: ExternalAccountRow[];
+  enterpriseAccounts: EnterpriseAccountRow[];
 }
 
 /**
@@ -44,6 +46,7 @@ export async function loadUsers(tx: Queryable, ids: string[]): Promise<Map<strin
         organizations,
         secondFactors: secondFactorStateOfRow(row),
         externalAccounts: row.externalAccounts,
+        enterpriseAccounts: row.enterpriseAccounts,
       },
     ]),
   );
@@ -65,6 +68,8 @@ export function fullUserJSON(
     secondFactors: owner.secondFactors,
     phoneNumbers: owner.phones,
     externalAccounts: owner.externalAccounts,
+    enterpriseAccounts: owner.enterpriseAccounts,
+    enterpriseConnections: deps.settings.settings.enterpriseConnections,
     organizationMemberships: owner.memberships.flatMap((m) => {
       const org = owner.organizations.get(m.organization_id);
       return org ? [membershipJSON(m, org, publicData, { imageBase: deps.fapiBase })] : [];

@@ -238,6 +238,9 @@ export function realId(world: World, segment: string, name: string): string {
     users: world.owner.userId,
     actor_tokens: world.actorTokenId,
     avatars: 'avatar_placeholder.svg',
+    // No enterprise connection is configured: well-formed names of nothing.
+    acs: 'samlc_fuzzconnection',
+    saml_connections: 'samlc_2fuzzsamlconnection0000000',
   };
   const id = bySegment[segment];
   if (!id) throw new Error(`no object in the fuzz world for :${name} after /${segment}/`);

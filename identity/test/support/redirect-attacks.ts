@@ -60,3 +60,58 @@ export const SAME_ORIGIN_DISGUISES: string[] = [
   '/dashboard?next=https://evil.test/',
   '/ok\r\nSet-Cookie: pwned=1',
 ];
+
+/**
+ * Look-alikes of the popup flow's landing page, `https://accounts.localhost:3000/popup-callback` (the
+ * Account Portal origin clerk-js derives from `clerk.localhost:3000`), which social sign-in and sign-up
+ * accept: every other host, scheme, port, path, userinfo, and a `return_url` off the allowed origins.
+ */
+export const POPUP_CALLBACK_DISGUISES: [label: string, url: string][] = [
+  ['another accounts. host', 'https://accounts.evil.com/popup-callback'],
+  ['the portal host as a label of another', 'https://accounts.localhost.evil.com/popup-callback'],
+  [
+    'the portal origin as a prefix of another host',
+    'https://accounts.localhost:3000.evil.com/popup-callback',
+  ],
+  ['a subdomain of the portal host', 'https://evil.accounts.localhost:3000/popup-callback'],
+  // (http://accounts.localhost:3000 is a subdomain of the product's origin, which every redirect may name.)
+  ['the portal over http, on the https port', 'http://accounts.localhost:443/popup-callback'],
+  ['the portal over http, without a port', 'http://accounts.localhost/popup-callback'],
+  ['another accounts. host over http', 'http://accounts.evil.com/popup-callback'],
+  ['the portal without its port', 'https://accounts.localhost/popup-callback'],
+  ['the portal on another port', 'https://accounts.localhost:3001/popup-callback'],
+  ['the frontend API host itself', 'https://clerk.localhost:3000/popup-callback'],
+  ['another path on the portal', 'https://accounts.localhost:3000/sign-in'],
+  ['the root of the portal', 'https://accounts.localhost:3000/'],
+  ['the path with a trailing slash', 'https://accounts.localhost:3000/popup-callback/'],
+  ['the path in another case', 'https://accounts.localhost:3000/Popup-Callback'],
+  ['a path that leaves the page', 'https://accounts.localhost:3000/popup-callback/../sign-in'],
+  ['userinfo before the portal', 'https://user@accounts.localhost:3000/popup-callback'],
+  ['the portal as userinfo', 'https://accounts.localhost:3000@evil.test/popup-callback'],
+  ['the portal with another scheme', 'wss://accounts.localhost:3000/popup-callback'],
+  [
+    'return_url off the allowed origins',
+    'https://accounts.localhost:3000/popup-callback?return_url=https%3A%2F%2Fevil.test%2F',
+  ],
+  [
+    'return_url javascript:',
+    'https://accounts.localhost:3000/popup-callback?return_url=javascript%3Aalert(1)',
+  ],
+  [
+    'return_url protocol-relative',
+    'https://accounts.localhost:3000/popup-callback?return_url=%2F%2Fevil.test%2F',
+  ],
+  ['return_url relative', 'https://accounts.localhost:3000/popup-callback?return_url=%2Fdashboard'],
+  [
+    'return_url the portal itself',
+    'https://accounts.localhost:3000/popup-callback?return_url=https%3A%2F%2Faccounts.localhost%3A3000%2Fpopup-callback',
+  ],
+  [
+    'return_url twice',
+    'https://accounts.localhost:3000/popup-callback?return_url=http%3A%2F%2Flocalhost%3A3000%2F&return_url=https%3A%2F%2Fevil.test%2F',
+  ],
+  [
+    'a session named by the caller',
+    'https://accounts.localhost:3000/popup-callback?__clerk_created_session=sess_1',
+  ],
+];

@@ -617,4 +617,8 @@ export const UNSCOPED_ROUTES: Record<string, string> = {
     "the provider's redirect: its state, bound to the browser's client, is the authorisation (social-oauth.test.ts)",
   'POST /oauth_callback':
     'a form_post provider: only redirected to the GET callback, nothing read or written (social-oauth-form-post.test.ts)',
+  'POST /saml/acs/:connectionId':
+    "the SAML ACS: the response must answer an AuthnRequest of ours, signed by the connection's IdP; no cookie is read (enterprise-sso-saml.test.ts)",
+  'GET /saml/acs/:connectionId':
+    "the ACS's handoff: single use, bound to the browser's client and sign-in (enterprise-sso-saml.test.ts)",
 };

@@ -12,43 +12,77 @@ const ONE_YEAR_SECONDS = 365 * 24 * 3600;
  */
 export async function registerSecurityHeaders(
   app: FastifyInstance,
-  opts: { production: boolean; publishableKey: string; hosted: boolean },
+  opts: {
+    production: boolean;
+    publishableKey: string;
+    hosted: boolean;
+    /**
+     * Whether Google One Tap is offered now (the embedded instance's live setting, or GOOGLE_ONE_TAP with
+     * hosted Clerk): Google's sign-in script, its iframe and its calls are allowed only then.
+     */
+    googleOneTap: () => boolean;
+    /** The Frontend API's proxy path on this origin, if any (its redirects carry no opener policy). */
+    fapiPath?: string | null;
+  },
 ) {
   // Hosted Clerk without the proxy path: clerk-js calls its Frontend API host, shows img.clerk.com
   // avatars, and may run Cloudflare's bot-protection widget on sign-up (Clerk's documented CSP).
   const fapiHost = opts.hosted ? frontendApiHostOf(opts.publishableKey) : null;
   const hosted = fapiHost ? [`https://${fapiHost}`] : [];
   const turnstile = opts.hosted ? ['https://challenges.cloudflare.com'] : [];
-  const securityHeaders = helmet({
-    contentSecurityPolicy: {
-      useDefaults: false,
-      directives: {
-        defaultSrc: ["'self'"],
-        // The Vite build and clerk-js (served from /__clerk-js/) are files on this origin; nothing inline.
-        scriptSrc: ["'self'", ...hosted, ...turnstile],
-        // clerk-js styles its components with emotion, which inserts <style> elements.
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'blob:', ...(opts.hosted ? ['https://img.clerk.com'] : [])],
-        fontSrc: ["'self'", 'data:'],
-        connectSrc: ["'self'", ...hosted],
-        // clerk-js's timers run in a worker made from a blob (@clerk/shared workerTimers).
-        workerSrc: ["'self'", 'blob:'],
-        frameSrc: ["'self'", ...turnstile],
-        objectSrc: ["'none'"],
-        baseUri: ["'self'"],
-        formAction: ["'self'"],
-        frameAncestors: ["'none'"],
+  const headersFor = (oneTap: boolean) => {
+    // Google Identity Services as Google's CSP guide lists them: script, stylesheet, iframe and calls.
+    const gsi = (path: string) => (oneTap ? [`https://accounts.google.com/gsi/${path}`] : []);
+    return helmet({
+      contentSecurityPolicy: {
+        useDefaults: false,
+        directives: {
+          defaultSrc: ["'self'"],
+          // The Vite build and clerk-js (served from /__clerk-js/) are files on this origin; nothing inline.
+          scriptSrc: ["'self'", ...hosted, ...turnstile, ...gsi('client')],
+          // clerk-js styles its components with emotion, which inserts <style> elements.
+          styleSrc: ["'self'", "'unsafe-inline'", ...gsi('style')],
+          imgSrc: ["'self'", 'data:', 'blob:', ...(opts.hosted ? ['https://img.clerk.com'] : [])],
+          fontSrc: ["'self'", 'data:'],
+          connectSrc: ["'self'", ...hosted, ...gsi('')],
+          // clerk-js's timers run in a worker made from a blob (@clerk/shared workerTimers).
+          workerSrc: ["'self'", 'blob:'],
+          frameSrc: ["'self'", ...turnstile, ...gsi('')],
+          objectSrc: ["'none'"],
+          baseUri: ["'self'"],
+          formAction: ["'self'"],
+          frameAncestors: ["'none'"],
+        },
       },
-    },
-    frameguard: { action: 'deny' },
-    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
-    // Other origins of the same site (ALLOWED_ORIGINS) may still show our avatars.
-    crossOriginResourcePolicy: { policy: 'same-site' },
-    strictTransportSecurity: false,
-  });
+      frameguard: { action: 'deny' },
+      // Not helmet's `same-origin`: a popup this page opens keeps its opener across origins, which clerk-js's
+      // popup sign-in needs (the provider, then the accounts.<domain> page that posts the result back). Other
+      // windows still get no handle on ours.
+      crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
+      referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+      // Other origins of the same site (ALLOWED_ORIGINS) may still show our avatars.
+      crossOriginResourcePolicy: { policy: 'same-site' },
+      strictTransportSecurity: false,
+    });
+  };
+  const securityHeaders = headersFor(false);
+  const withGoogleOneTap = headersFor(true);
   app.addHook('onRequest', (req, reply, done) =>
-    securityHeaders(req.raw, reply.raw, (err) => done(err as Error | undefined)),
+    (opts.googleOneTap() ? withGoogleOneTap : securityHeaders)(req.raw, reply.raw, (err) =>
+      done(err as Error | undefined),
+    ),
   );
+  // A popup on its way back from a provider passes through the Frontend API's redirects (the OAuth callback
+  // to the accounts.<domain> popup-callback page). A redirect's opener policy counts as much as a page's: a
+  // `same-origin…` one there moves the popup into a group of its own, and the page it lands on has no
+  // `window.opener` to answer. A redirect shows nothing, so it carries none.
+  const fapiPrefix = opts.fapiPath ? `${opts.fapiPath}/` : null;
+  if (fapiPrefix)
+    app.addHook('onSend', async (req, reply) => {
+      if (reply.statusCode >= 300 && reply.statusCode < 400 && req.url.startsWith(fapiPrefix)) {
+        reply.raw.removeHeader('cross-origin-opener-policy');
+      }
+    });
   if (opts.production)
     app.addHook('onRequest', async (req, reply) => {
       if (req.protocol === 'https') reply.header('strict-transport-security', `max-age=${ONE_YEAR_SECONDS}`);

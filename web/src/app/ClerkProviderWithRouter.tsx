@@ -1,6 +1,7 @@
 import { ClerkProvider } from '@clerk/clerk-react';
 import { Outlet, useNavigate, type NavigateFunction } from 'react-router';
 import { isSignInStepReturn } from '../features/auth/sign-in-step-return.ts';
+import { isSsoCallbackStep } from '../features/auth/sso-callback-step.ts';
 import { LanguageSync } from '../features/language/LanguageSync.tsx';
 import { useLanguage } from '../lib/i18n/useLanguage.ts';
 import { ForgetQueriesOnSignOut } from '../lib/query/ForgetQueriesOnSignOut.tsx';
@@ -20,6 +21,10 @@ const appearance = {
  * the microtask keeps flushSync out of React effects (Clerk also navigates from those), where it cannot flush.
  */
 function commitNavigation(navigate: NavigateFunction, to: string, replace: boolean): Promise<void> {
+  if (isSsoCallbackStep(to)) {
+    window.location.assign(to);
+    return Promise.resolve();
+  }
   if (isSignInStepReturn(to, window.location)) {
     // Clerk's hash router follows `hashchange`, which react-router's pushState does not fire.
     window.location.hash = '';

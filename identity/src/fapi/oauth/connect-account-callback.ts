@@ -13,6 +13,7 @@ import { signedInSessionsOfClient } from '../../store/sessions.ts';
 import { touchUser } from '../../store/user-profile.ts';
 import type { FapiContext, FapiResult } from '../context.ts';
 import type { ProviderAnswer } from '../prepared-passwords.ts';
+import { decidedAgainIfTaken } from './provider-account-race.ts';
 
 /** The provider's account is already connected to another user: it stays theirs. */
 export const externalAccountClaimed = () =>
@@ -72,13 +73,17 @@ export async function connectAccountCallback(
   if (!tokens) throw new Error('the provider answered without tokens');
   // The scopes the provider says it granted; if it does not say, the ones asked for.
   const approvedScopes = tokens.scope ?? row.scopes ?? identity.approvedScopes;
-  await completeConnection(
-    ctx.tx,
-    target.id,
-    identity,
-    approvedScopes,
-    sealTokens(ctx.deps, target.id, tokens, ctx.now),
-    ctx.now,
+  // Another request may connect (or sign up with) the same provider account at this moment: the unique
+  // index decides, and this one is decided again on the winner's account (provider-account-race.ts).
+  await decidedAgainIfTaken(
+    completeConnection(
+      ctx.tx,
+      target.id,
+      identity,
+      approvedScopes,
+      sealTokens(ctx.deps, target.id, tokens, ctx.now),
+      ctx.now,
+    ),
   );
   await touchUser(ctx.tx, session.user_id, ctx.now);
   return back;

@@ -11,6 +11,12 @@ import { socialSignInVerified, externalVerification } from './social-sign-in.ts'
 import { socialSignUpVerified } from './social-sign-up.ts';
 import { connectAccountCallback } from './connect-account-callback.ts';
 import { oauthCallbackUrl } from './start-external-verification.ts';
+import {
+  callbackProvider,
+  enterpriseOidcSignIn,
+  isEnterpriseRedirect,
+} from '../enterprise-sso/oidc-callback.ts';
+import { isPopupCallbackRedirect } from '../../http/redirects.ts';
 
 const single = (v: string | string[] | undefined) => (Array.isArray(v) ? v[v.length - 1] : v) || undefined;
 
@@ -44,8 +50,9 @@ export const oauthCallbackRoute: FapiRoute = {
     if (row.attempt_kind === 'sign_in') {
       const signIn = await findClientSignIn(ctx.tx, row.client_id, row.attempt_id, ctx.now);
       if (!signIn || ctx.client?.sign_in_id !== signIn.id) return invalidCallback(ctx);
-      const done =
-        'identity' in answer
+      const done = isEnterpriseRedirect(row.strategy)
+        ? await enterpriseOidcSignIn(ctx, signIn, row.strategy, answer)
+        : 'identity' in answer
           ? await socialSignInVerified(ctx, signIn, answer.identity, provider?.signUpAllowed ?? false)
           : await updateSignIn(
               ctx.tx,
@@ -53,7 +60,7 @@ export const oauthCallbackRoute: FapiRoute = {
               { first_factor_verification: failed(row.strategy, answer.refusal) },
               ctx.now,
             );
-      return landing(ctx, row, done.status === 'complete');
+      return landing(ctx, row, done.status === 'complete' ? done.created_session_id : null);
     }
     const signUp = await findClientSignUp(ctx.tx, row.client_id, row.attempt_id, ctx.now);
     if (!signUp || ctx.client?.sign_up_id !== signUp.id || signUp.status !== 'missing_requirements') {
@@ -66,7 +73,7 @@ export const oauthCallbackRoute: FapiRoute = {
         { external_account_verification: failed(row.strategy, answer.refusal) },
         ctx.now,
       );
-      return landing(ctx, row, false);
+      return landing(ctx, row, null);
     }
     try {
       const { complete } = await socialSignUpVerified(
@@ -75,7 +82,9 @@ export const oauthCallbackRoute: FapiRoute = {
         answer.identity,
         provider?.signUpAllowed ?? false,
       );
-      return landing(ctx, row, complete);
+      if (!complete) return landing(ctx, row, null);
+      const completed = await findClientSignUp(ctx.tx, row.client_id, signUp.id, ctx.now);
+      return landing(ctx, row, completed?.created_session_id ?? null);
     } catch (err) {
       // The account could not be created after all (an address or username taken meanwhile).
       if (!(err instanceof ClerkError)) throw err;
@@ -85,7 +94,7 @@ export const oauthCallbackRoute: FapiRoute = {
         { external_account_verification: failed(row.strategy, err.toJSON()) },
         ctx.now,
       );
-      return landing(ctx, row, false);
+      return landing(ctx, row, null);
     }
   },
 };
@@ -105,7 +114,7 @@ async function askProvider(
       ).toJSON(),
     };
   }
-  const provider = enabledSocialProvider(deps.settings.settings.social, row.strategy);
+  const provider = callbackProvider(deps.settings.settings, row.strategy);
   if (!provider) return { refusal: errors.oauthProviderFailed().toJSON() };
   const callbackUrl = new URL(oauthCallbackUrl(fapiBase));
   for (const [name, value] of Object.entries(req.query)) {
@@ -134,10 +143,21 @@ const failed = (strategy: string, error: ClerkErrorJSON) => ({
   error,
 });
 
-/** Where the browser goes once the callback is done (both URLs were checked when the redirect started). */
-function landing(ctx: FapiContext, row: OAuthStateRow, complete: boolean): FapiResult {
-  const target = (complete ? row.action_complete_redirect_url : null) ?? row.redirect_url ?? signInPage(ctx);
-  return { redirect: target };
+/**
+ * Where the browser goes once the callback is done (both URLs were checked when the redirect started);
+ * `createdSessionId` is the session a completed attempt opened, null while it is not complete. A popup
+ * (clerk-js's `authenticateWithPopup`) lands on the `accounts.` popup-callback page, which cannot read
+ * this origin's client: a completed attempt tells it the session to hand to the opener, as
+ * `__clerk_created_session` (Clerk's query parameter for a session made elsewhere).
+ */
+function landing(ctx: FapiContext, row: OAuthStateRow, createdSessionId: string | null): FapiResult {
+  const completed = createdSessionId !== null ? row.action_complete_redirect_url : null;
+  if (createdSessionId !== null && completed && isPopupCallbackRedirect(completed, ctx.deps.config)) {
+    const url = new URL(completed);
+    url.searchParams.set('__clerk_created_session', createdSessionId);
+    return { redirect: url.toString() };
+  }
+  return { redirect: completed ?? row.redirect_url ?? signInPage(ctx) };
 }
 
 const signInPage = (ctx: FapiContext) => `${ctx.deps.config.publicUrl}/sign-in`;
@@ -152,7 +172,11 @@ async function invalidCallback(ctx: FapiContext): Promise<FapiResult> {
     ? await findClientSignIn(ctx.tx, ctx.client.id, ctx.client.sign_in_id, ctx.now)
     : null;
   const waiting = signIn?.first_factor_verification;
-  if (signIn && waiting?.status === 'unverified' && waiting.strategy?.startsWith('oauth_')) {
+  if (
+    signIn &&
+    waiting?.status === 'unverified' &&
+    (waiting.strategy?.startsWith('oauth_') || waiting.strategy === 'enterprise_sso')
+  ) {
     await updateSignIn(
       ctx.tx,
       signIn.id,

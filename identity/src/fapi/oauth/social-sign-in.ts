@@ -2,7 +2,8 @@ import { assertNotLockedOut } from '../../abuse/attempt-gate.ts';
 import { ClerkError, errors } from '../../errors.ts';
 import { assertMayOpenSession } from '../../sessions/may-open-session.ts';
 import type { ExternalIdentity } from '../../social/oauth-client.ts';
-import type { SignInRow, VerificationState } from '../../store/rows.ts';
+import { withSealedTokens } from '../../social/provider-tokens.ts';
+import type { SignInRow, UserRow, VerificationState } from '../../store/rows.ts';
 import { updateSignIn } from '../../store/sign-ins.ts';
 import { findUserById } from '../../store/users.ts';
 import type { FapiContext } from '../context.ts';
@@ -50,7 +51,8 @@ export async function socialSignInVerified(
                 strategy,
                 errors.externalAccountNotFound(),
               ),
-              external_identity: identity,
+              // With its tokens sealed: the sign-up it is transferred to gives them to the account.
+              external_identity: withSealedTokens(ctx.deps, identity, ctx.now),
             }
           : {
               first_factor_verification: externalVerification(
@@ -62,12 +64,37 @@ export async function socialSignInVerified(
         ctx.now,
       );
     }
+    return await externalAccountUserSignIn(ctx, signIn, user, identity.email, strategy);
+  } catch (err) {
+    if (!(err instanceof ClerkError)) throw err;
+    return updateSignIn(
+      ctx.tx,
+      signIn.id,
+      { first_factor_verification: externalVerification('failed', strategy, err) },
+      ctx.now,
+    );
+  }
+}
+
+/**
+ * A provider vouched for an account of `user` (by `strategy`: the redirect's `oauth_*`, or
+ * `google_one_tap`): the sign-in goes on as after any first factor. A refusal (a locked account, the
+ * account already signed in here) fails the verification with that error, which clerk-js acts on or shows.
+ */
+export async function externalAccountUserSignIn(
+  ctx: FapiContext,
+  signIn: SignInRow,
+  user: UserRow,
+  identifier: string | null,
+  strategy: string,
+): Promise<SignInRow> {
+  try {
     await assertNotLockedOut(ctx, user);
     await assertMayOpenSession(ctx, ctx.client!.id, user.id);
     const identified = await updateSignIn(
       ctx.tx,
       signIn.id,
-      { user_id: user.id, identifier: identity.email, status: 'needs_first_factor' },
+      { user_id: user.id, identifier, status: 'needs_first_factor' },
       ctx.now,
     );
     return await firstFactorVerified(ctx, identified, user, externalVerification('verified', strategy));

@@ -3,6 +3,7 @@ import type { ExternalIdentity } from '../../social/oauth-client.ts';
 import type { SignUpRow } from '../../store/rows.ts';
 import { updateSignUp, type SignUpChanges } from '../../store/sign-ups.ts';
 import { emailAddressTaken } from '../../store/users.ts';
+import { withSealedTokens } from '../../social/provider-tokens.ts';
 import type { FapiContext, FapiResult } from '../context.ts';
 import { completeIfReady } from '../sign-ups/complete-sign-up.ts';
 import { externalAccountOwner } from './external-account-owner.ts';
@@ -20,7 +21,7 @@ export async function socialSignUpChanges(
   existing: SignUpRow | null,
 ): Promise<SignUpChanges> {
   const changes: SignUpChanges = {
-    external_identity: identity,
+    external_identity: withSealedTokens(ctx.deps, identity, ctx.now),
     external_account_verification: externalVerification('verified', identity.strategy),
   };
   if (identity.email && !(await emailAddressTaken(ctx.tx, identity.email))) {
@@ -52,7 +53,7 @@ export async function socialSignUpVerified(
       ctx.tx,
       signUp.id,
       {
-        external_identity: identity,
+        external_identity: withSealedTokens(ctx.deps, identity, ctx.now),
         external_account_verification: externalVerification(
           'transferable',
           strategy,

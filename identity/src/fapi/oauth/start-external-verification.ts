@@ -1,10 +1,16 @@
 import { errors } from '../../errors.ts';
-import { authorizationUrl, newRedirectSecrets } from '../../social/oauth-client.ts';
+import {
+  authorizationUrl,
+  discoverProvider,
+  newRedirectSecrets,
+  readyConfiguration,
+} from '../../social/oauth-client.ts';
 import { enabledSocialProvider, type SocialProvider } from '../../social/providers.ts';
 import type { VerificationState } from '../../store/rows.ts';
 import { insertOAuthState, type OAuthStateRow } from '../../store/oauth-states.ts';
 import type { FapiContext } from '../context.ts';
 import { field } from '../form.ts';
+import { WorkOutsideTransaction } from '../work-outside-transaction.ts';
 
 /** How long the browser may spend at the provider (Clerk's external verifications last 10 minutes). */
 export const OAUTH_STATE_TTL_MS = 10 * 60 * 1000;
@@ -45,9 +51,20 @@ export async function redirectToProvider(
   binding: RedirectBinding,
   hints: { prompt?: string; loginHint?: string } = {},
 ): Promise<{ url: string; expireAt: Date }> {
+  // Discovery (the provider's metadata, once per provider) is network I/O: never inside the transaction,
+  // where a slow provider would hold a connection (PGlite's only one). The request asks for it outside and
+  // runs again with it done (fapi/work-outside-transaction.ts; only database writes came before).
+  const ready = readyConfiguration(provider);
+  if (ready === undefined) {
+    throw new WorkOutsideTransaction(async () => {
+      await discoverProvider(provider);
+      return {};
+    });
+  }
   const secrets = newRedirectSecrets();
   let url: string;
   try {
+    if (ready instanceof Error) throw ready;
     url = await authorizationUrl(provider, secrets, oauthCallbackUrl(ctx.deps.fapiBase), hints);
   } catch (err) {
     // Discovery failed or the secret's variable is missing: the operator's problem, not the user's input.

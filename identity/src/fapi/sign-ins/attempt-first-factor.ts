@@ -22,6 +22,8 @@ export const attemptFirstFactorRoute = (config: IdentityConfig): FapiRoute => ({
   beforeTransaction: precheckAttemptedPassword('sign_ins'),
   async handler(ctx) {
     const { signIn, user } = await loadActionableSignIn(ctx);
+    // An address at an enterprise connection's domain has no other first factor than its IdP.
+    if (signIn.enterprise_connection_id) throw errors.strategyForUserInvalid();
     const strategy = field(ctx.body, 'strategy');
     if (strategy === 'password') {
       const password = rawField(ctx.body, 'password');

@@ -22,6 +22,13 @@ import { normalizeSignInIdentifier } from '../../phone-numbers/phone-number.ts';
 import { isSocialStrategy } from '../oauth/start-external-verification.ts';
 import { startSocialSignIn } from '../oauth/start-social-sign-in.ts';
 import { transferSignUpToSignIn } from '../oauth/social-transfers.ts';
+import {
+  isEnterpriseSsoIdentifier,
+  signInWithEnterpriseSso,
+} from '../enterprise-sso/sign-in-with-enterprise-sso.ts';
+import { isEnterpriseSsoStrategy } from '../enterprise-sso/start-enterprise-sso.ts';
+import { GOOGLE_ONE_TAP } from '../../social/google-one-tap.ts';
+import { signInWithGoogleOneTap } from '../oauth/google-one-tap.ts';
 
 const SUPPORTED_STRATEGIES = new Set([
   'password',
@@ -29,6 +36,7 @@ const SUPPORTED_STRATEGIES = new Set([
   'email_link',
   'phone_code',
   'ticket',
+  GOOGLE_ONE_TAP,
   ...RESET_PASSWORD_STRATEGIES,
 ]);
 
@@ -61,7 +69,7 @@ export const createSignInRoute = (config: IdentityConfig): FapiRoute => ({
     }
   },
   async handler(ctx) {
-    assertRedirectParams(ctx.body, ctx.deps.config);
+    assertRedirectParams(ctx.body, ctx.deps.config, { popup: isSocialStrategy(field(ctx.body, 'strategy')) });
     // A client made by this request has no session yet, nor any account that knows it.
     const newClient = ctx.client === null;
     const client = await ctx.ensureClient();
@@ -69,7 +77,12 @@ export const createSignInRoute = (config: IdentityConfig): FapiRoute => ({
       testMode: ctx.deps.config.mode === 'development',
     });
     const strategy = field(ctx.body, 'strategy');
-    if (strategy && !SUPPORTED_STRATEGIES.has(strategy) && !isSocialStrategy(strategy)) {
+    if (
+      strategy &&
+      !SUPPORTED_STRATEGIES.has(strategy) &&
+      !isSocialStrategy(strategy) &&
+      !isEnterpriseSsoStrategy(strategy)
+    ) {
       throw errors.paramValueInvalid(
         'strategy',
         `The verification strategy "${strategy}" is not enabled for this application.`,
@@ -81,6 +94,7 @@ export const createSignInRoute = (config: IdentityConfig): FapiRoute => ({
     if (!newClient) await assertMayOpenSession(ctx, client.id, null);
     if (field(ctx.body, 'transfer') === 'true') return transferSignUpToSignIn(ctx, client);
     if (isSocialStrategy(strategy)) return startSocialSignIn(ctx, client.id, strategy);
+    if (strategy === GOOGLE_ONE_TAP) return signInWithGoogleOneTap(ctx, client, field(ctx.body, 'token'));
     if (!identifier) {
       if (strategy) throw errors.paramMissing('identifier');
       // An empty body starts over.
@@ -95,6 +109,10 @@ export const createSignInRoute = (config: IdentityConfig): FapiRoute => ({
       return signInResponse(ctx, blank);
     }
 
+    // An address at an enterprise connection's domain signs in at its IdP, and nowhere else.
+    if (isEnterpriseSsoStrategy(strategy) || isEnterpriseSsoIdentifier(ctx, identifier)) {
+      return signInWithEnterpriseSso(ctx, client, identifier, strategy, newClient);
+    }
     const user = await findUserByIdentifier(ctx.tx, identifier);
     await limitSignInsOfIdentifier(ctx, identifier, newClient ? null : user);
     if (!user) {

@@ -11,6 +11,10 @@ export async function loadActionableSignIn(ctx: FapiContext): Promise<{ signIn: 
   if (!ctx.client) throw errors.notFound('sign in');
   const signIn = await findClientSignIn(ctx.tx, ctx.client.id, ctx.params.id!, ctx.now);
   if (!signIn) throw errors.notFound('sign in');
+  // An address at an enterprise connection's domain has no account to act on before its IdP vouched for it.
+  if (signIn.status !== 'complete' && !signIn.user_id && signIn.enterprise_connection_id) {
+    throw errors.strategyForUserInvalid();
+  }
   if (signIn.status === 'complete' || !signIn.user_id) throw errors.signInNotActionable();
   // Single-session: no second sign-in on a signed-in browser; multi-session: not the same account twice.
   await assertMayOpenSession(ctx, ctx.client.id, signIn.user_id);

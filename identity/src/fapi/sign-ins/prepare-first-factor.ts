@@ -4,6 +4,8 @@ import type { FapiRoute } from '../context.ts';
 import { field } from '../form.ts';
 import { emailOf, sendEmailCode } from './email-code.ts';
 import { loadActionableSignIn } from './load-sign-in.ts';
+import { prepareEnterpriseSso } from '../enterprise-sso/sign-in-with-enterprise-sso.ts';
+import { isEnterpriseSsoStrategy } from '../enterprise-sso/start-enterprise-sso.ts';
 import { signInResponse } from './respond.ts';
 import { updateSignIn } from '../../store/sign-ins.ts';
 import { isResetPasswordStrategy } from '../../password-reset/reset-factors.ts';
@@ -17,8 +19,11 @@ export const prepareFirstFactorRoute: FapiRoute = {
   path: '/client/sign_ins/:id/prepare_first_factor',
   rateLimits: (req) => [{ key: `code_send:sign_in:${req.params.id}`, limit: 5, windowSeconds: 60 }],
   async handler(ctx) {
-    const { signIn, user } = await loadActionableSignIn(ctx);
     const strategy = field(ctx.body, 'strategy');
+    if (isEnterpriseSsoStrategy(strategy)) return prepareEnterpriseSso(ctx);
+    const { signIn, user } = await loadActionableSignIn(ctx);
+    // An address at an enterprise connection's domain has no other first factor.
+    if (signIn.enterprise_connection_id) throw errors.strategyForUserInvalid();
     if (strategy === 'password') return signInResponse(ctx, signIn);
     if (isResetPasswordStrategy(strategy)) return prepareResetPasswordFactor(ctx, signIn, user, strategy);
     if (strategy === 'phone_code') return preparePhoneCodeFactor(ctx, signIn, user);

@@ -10,7 +10,9 @@ import { assertSignUpPhoneAvailable, attachSignUpPhoneNumber } from './sign-up-p
 
 const UNIQUE_VIOLATION = '23505';
 import { updateSignUp } from '../../store/sign-ups.ts';
-import { linkExternalAccount } from '../../store/external-accounts.ts';
+import { findExternalAccount, linkExternalAccount } from '../../store/external-accounts.ts';
+import { decidedAgainIfTaken } from '../oauth/provider-account-race.ts';
+import { keepTokensIssuedWith } from '../oauth/external-account-owner.ts';
 
 /**
  * When nothing is missing or unverified any more, creates the user, its verified email and a session
@@ -30,6 +32,12 @@ export async function completeIfReady(ctx: FapiContext, signUp: SignUpRow): Prom
     throw errors.identifierExists('username');
   }
   await assertSignUpPhoneAvailable(ctx, signUp);
+  // The provider's account may have been linked to someone else since the callback (their sign-up or
+  // connection completed first): it stays theirs.
+  const identity = signUp.external_identity;
+  if (identity && (await findExternalAccount(ctx.tx, identity.strategy, identity.providerUserId))) {
+    throw errors.externalAccountExists();
+  }
   // Another browser may complete a sign-up for the same address (or username) at the same moment: the
   // unique index decides, and the loser gets the same answer as if it had come second.
   const user = await createUserWithVerifiedEmail(ctx.tx, {
@@ -51,7 +59,14 @@ export async function completeIfReady(ctx: FapiContext, signUp: SignUpRow): Prom
   });
   await attachSignUpPhoneNumber(ctx, user.id, signUp);
   // A social sign-up: the provider's account is the user's from the start (its next sign-in finds it).
-  if (signUp.external_identity) await linkExternalAccount(ctx.tx, user.id, signUp.external_identity, ctx.now);
+  // Another browser may have linked the same provider account meanwhile: decided again (provider-account-race.ts).
+  // The tokens the provider issued come along (sealed with the identity on the sign-up).
+  if (signUp.external_identity) {
+    const account = await decidedAgainIfTaken(
+      linkExternalAccount(ctx.tx, user.id, signUp.external_identity, ctx.now),
+    );
+    await keepTokensIssuedWith(ctx, account.id, signUp.external_identity);
+  }
   // A ticket sign-up joins the inviting organisation in this same transaction.
   await acceptTicketOfSignUp(ctx, signUp, user.id);
   // A user created just now has no second factor yet.

@@ -8,6 +8,9 @@ import { parseSignUpInput } from './validate.ts';
 import { prepareSignUpInput } from './prepare-input.ts';
 import { transferSignInToSignUp } from '../oauth/social-transfers.ts';
 import { startSocialSignUp } from '../oauth/start-social-sign-in.ts';
+import { signUpWithGoogleOneTap } from '../oauth/google-one-tap.ts';
+import { isSocialStrategy } from '../oauth/start-external-verification.ts';
+import { field } from '../form.ts';
 
 /** POST /client/sign_ups — starts a sign-up (an empty body starts over). */
 export const createSignUpRoute: FapiRoute = {
@@ -16,13 +19,14 @@ export const createSignUpRoute: FapiRoute = {
   rateLimits: (req) => [{ key: `sign_up:ip:${req.ip}`, limit: 30, windowSeconds: 60 }],
   beforeTransaction: (req, deps) => prepareSignUpInput(req, deps, null),
   async handler(ctx) {
-    assertRedirectParams(ctx.body, ctx.deps.config);
+    assertRedirectParams(ctx.body, ctx.deps.config, { popup: isSocialStrategy(field(ctx.body, 'strategy')) });
     const input = ctx.prepared.signUpInput ?? parseSignUpInput(ctx.body, ctx.deps.config.passwordPolicy);
     const client = await ctx.ensureClient();
     await assertMayOpenSession(ctx, client.id, null);
     const changes = await changesFromInput(ctx, input, null);
     if (input.transfer) return transferSignInToSignUp(ctx, client, changes);
     if (input.socialStrategy) return startSocialSignUp(ctx, client.id, input.socialStrategy, changes);
+    if (input.googleOneTap) return signUpWithGoogleOneTap(ctx, client, input.googleOneTap.token, changes);
     const signUp = await insertSignUp(ctx.tx, client.id, changes, ctx.now);
     await ctx.updateClient({ sign_up_id: signUp.id });
     return completeIfReady(ctx, signUp);

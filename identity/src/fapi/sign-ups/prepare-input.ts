@@ -5,6 +5,8 @@ import { clientSignUpMissesRequirements } from '../../store/sign-ups.ts';
 import type { FapiRequestInfo } from '../context.ts';
 import type { Prepared } from '../prepared-passwords.ts';
 import { assertRedirectParams } from '../redirect-params.ts';
+import { isSocialStrategy } from '../oauth/start-external-verification.ts';
+import { field } from '../form.ts';
 import { parseSignUpInput } from './validate.ts';
 
 /**
@@ -17,7 +19,7 @@ export async function prepareSignUpInput(
   deps: IdentityDeps,
   update: { clientToken: string | null } | null,
 ): Promise<Prepared> {
-  assertRedirectParams(req.body, deps.config);
+  assertRedirectParams(req.body, deps.config, { popup: isSocialStrategy(field(req.body, 'strategy')) });
   const input = parseSignUpInput(req.body, deps.config.passwordPolicy);
   if (input.password === undefined) return { signUpInput: input };
   if (update) {

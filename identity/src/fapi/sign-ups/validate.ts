@@ -3,6 +3,7 @@ import { NAME_MAX_LENGTH } from '../../instance/environment.ts';
 import { checkNewPassword } from '../../passwords/check-password.ts';
 import type { PasswordPolicy } from '../../passwords/policy.ts';
 import { validateUsername } from '../../users/usernames.ts';
+import { GOOGLE_ONE_TAP } from '../../social/google-one-tap.ts';
 import { booleanField, field, has, jsonObjectField, rawField, type FormBody } from '../form.ts';
 
 // Practical address check (RFC 5321 lengths, one @, a dot in the domain, no spaces or control characters).
@@ -39,6 +40,8 @@ export interface SignUpInput {
   socialStrategy?: string;
   /** `transfer=true`: the sign-up continues the browser's sign-in of an unknown external account. */
   transfer?: boolean;
+  /** `google_one_tap`: the sign-up is made from the Google ID token `token` (checked by the handler). */
+  googleOneTap?: { token: string | undefined };
 }
 
 // `phone_number` is read with the request's context (the instance decides which numbers are valid).
@@ -47,12 +50,15 @@ const UNSUPPORTED = ['web3_wallet', 'token'] as const;
 /** Parses and validates sign-up fields; any invalid field rejects the whole request, so nothing changes. */
 export function parseSignUpInput(body: FormBody, passwordPolicy: PasswordPolicy): SignUpInput {
   const strategy = field(body, 'strategy');
-  if (strategy && strategy !== 'ticket' && !strategy.startsWith('oauth_'))
+  const oneTap = strategy === GOOGLE_ONE_TAP;
+  if (strategy && strategy !== 'ticket' && !oneTap && !strategy.startsWith('oauth_'))
     throw errors.paramValueInvalid(
       'strategy',
       `The sign-up strategy "${strategy}" is not enabled for this application.`,
     );
   for (const name of UNSUPPORTED) {
+    // A Google One Tap sign-up brings its ID token as `token`.
+    if (oneTap && name === 'token') continue;
     if (field(body, name) !== undefined && field(body, name) !== 'false') {
       throw errors.paramValueInvalid(name, `${name.replace(/_/g, ' ')} is not enabled for this application.`);
     }
@@ -73,5 +79,6 @@ export function parseSignUpInput(body: FormBody, passwordPolicy: PasswordPolicy)
     ticket,
     socialStrategy: strategy?.startsWith('oauth_') ? strategy : undefined,
     transfer: booleanField(body, 'transfer') === true ? true : undefined,
+    googleOneTap: oneTap ? { token: field(body, 'token') } : undefined,
   };
 }

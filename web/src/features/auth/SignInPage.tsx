@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Loading } from '../../ui/Loading.tsx';
 import { PageTitle } from '../../ui/PageTitle.tsx';
 import { useNewPasswordStep } from './useNewPasswordStep.ts';
+import { GoogleOneTapPrompt } from './GoogleOneTapPrompt.tsx';
 
 export function SignInPage() {
   const { t } = useTranslation();
@@ -12,6 +13,7 @@ export function SignInPage() {
       <PageTitle>{t('auth.signIn')}</PageTitle>
       {/* Hash routing keeps every step (e.g. #/factor-one) on this one react-router route. */}
       <SignIn routing="hash" fallback={<Loading />} />
+      <GoogleOneTapPrompt />
     </section>
   );
 }

@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import { PRODUCT_NAME } from '../../lib/product.ts';
 import { useAuthState } from '../../state/auth/AuthStateProvider.tsx';
 import { PageTitle } from '../../ui/PageTitle.tsx';
+import { GoogleOneTapPrompt } from '../auth/GoogleOneTapPrompt.tsx';
 
 export function LandingPage() {
   const { t } = useTranslation();
@@ -12,6 +13,7 @@ export function LandingPage() {
   return (
     <section className="landing" data-testid="landing" aria-labelledby="landing-heading">
       <PageTitle>{t('landing.title')}</PageTitle>
+      <GoogleOneTapPrompt />
       <h1 id="landing-heading">{t('landing.heading')}</h1>
       <p className="landing__pitch">{t('landing.pitch', { product: PRODUCT_NAME })}</p>
       <p className="actions">

@@ -14,6 +14,7 @@ import { OAUTH_STATE_TTL_MS } from '../../oauth/start-external-verification.ts';
 import { assertRedirectParams } from '../../redirect-params.ts';
 import { refusedToActors } from '../actor-guard.ts';
 import { currentSession } from '../me-session.ts';
+import { otherWayToSignIn } from './other-way-to-sign-in.ts';
 import { additionalScopes, connectionRedirectUrl, startConnection } from './start-connection.ts';
 
 /** The instance's enabled provider for `strategy` (an `oauth_*` strategy); refused otherwise. */
@@ -89,7 +90,9 @@ const reauthorizeExternalAccountRoute: FapiRoute = refusedToActors({
 
 /**
  * DELETE /me/external_accounts/:id — Connected accounts → Remove. The account and its tokens go; the
- * provider's account may then be connected again, by this user or another.
+ * provider's account may then be connected again, by this user or another. Never the user's last way to
+ * sign in: a verified account goes only while another remains (`identification_deletion_failed`, Clerk's
+ * answer to removing the last identification, which <UserProfile/> shows on the form).
  */
 const deleteExternalAccountRoute: FapiRoute = refusedToActors({
   method: 'DELETE',
@@ -99,6 +102,12 @@ const deleteExternalAccountRoute: FapiRoute = refusedToActors({
     const account = await findOwnExternalAccount(ctx.tx, session.user_id, ctx.params.id!);
     if (!account) throw errors.notFound('external account');
     await requireReverification(ctx, session);
+    if (
+      account.verification_status === 'verified' &&
+      !(await otherWayToSignIn(ctx, session.user_id, account.id))
+    ) {
+      throw errors.identificationDeletionFailed();
+    }
     await deleteExternalAccount(ctx.tx, account.id);
     await touchUser(ctx.tx, session.user_id, ctx.now);
     return { response: { object: 'external_account', id: account.id, deleted: true } };

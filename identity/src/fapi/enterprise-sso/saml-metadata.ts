@@ -1,0 +1,29 @@
+import type { FastifyInstance } from 'fastify';
+import type { IdentityDeps } from '../../deps.ts';
+import { enabledConnection } from '../../enterprise-sso/connections.ts';
+import { spMetadataXml } from '../../enterprise-sso/saml.ts';
+
+/**
+ * GET <fapi>/v1/saml/metadata/<connection id>.xml — our SP metadata for a SAML connection, for the IdP's
+ * administrator to load: the entity id (this URL), the ACS (HTTP-POST) and the NameID format. Public, as
+ * hosted Clerk's; an unknown, disabled or OpenID Connect connection is 404.
+ */
+export function registerSamlMetadata(app: FastifyInstance, fapiPath: string, deps: IdentityDeps): void {
+  app.get<{ Params: { file: string } }>(`${fapiPath}/v1/saml/metadata/:file`, async (req, reply) => {
+    const id = req.params.file.endsWith('.xml') ? req.params.file.slice(0, -4) : null;
+    const connection = id ? enabledConnection(deps.settings.settings.enterpriseConnections, id) : null;
+    if (!connection || connection.protocol !== 'saml') return reply.code(404).send();
+    let xml: string;
+    try {
+      xml = spMetadataXml(connection, deps.fapiBase);
+    } catch (err) {
+      console.warn(`identity: ${connection.id} cannot be used: ${(err as Error).message}`);
+      return reply.code(404).send();
+    }
+    return reply
+      .type('application/samlmetadata+xml')
+      .header('cache-control', 'no-store')
+      .header('x-content-type-options', 'nosniff')
+      .send(xml);
+  });
+}

@@ -1,0 +1,206 @@
+import assert from 'node:assert/strict';
+import { after, before, beforeEach, it } from 'node:test';
+import type { OAuth2Server } from 'oauth2-mock-server';
+import { forEachBackend } from './support/backends.ts';
+import { signUp } from './support/flows.ts';
+import { BAPI, Harness, type Browser, type FapiResponse } from './support/harness.ts';
+import { startOidcStandIn } from './support/oidc-stand-in.ts';
+import { enrolTotp } from './support/second-factors.ts';
+
+/**
+ * Enterprise SSO by OpenID Connect against a real provider on this machine (oauth2-mock-server:
+ * discovery, JWKS-signed ID tokens, PKCE, nonce) playing the company's IdP. The connection rides on the
+ * social sign-in's OAuth client and `/v1/oauth_callback`: the same state, PKCE and ID-token checks.
+ */
+
+const SECRET_ENV = 'ENTERPRISE_SSO_TEST_OIDC_SECRET';
+const CONNECTION = 'entc_initech';
+const DOMAIN = 'initech.test';
+
+let n = 0;
+const initechEmail = (prefix = 'person') => `${prefix}-${Date.now().toString(36)}-${++n}@${DOMAIN}`;
+
+/** Who the IdP says signs in next, and how its ID token is spoiled (for the attacks). */
+let person: Record<string, unknown>;
+let spoil: ((payload: Record<string, unknown>) => void) | null = null;
+
+forEachBackend('enterprise SSO with OpenID Connect', (backend) => {
+  let h: Harness;
+  let provider: OAuth2Server;
+  let organizationId: string;
+  const app = (path: string) => `${h.config.publicUrl}${path}`;
+
+  before(async () => {
+    process.env[SECRET_ENV] = 'idp-client-secret';
+    provider = await startOidcStandIn((payload) => {
+      Object.assign(payload, person);
+      spoil?.(payload);
+    });
+    h = await Harness.start(backend);
+    const org = await h.app.inject({
+      method: 'POST',
+      url: `${BAPI}/v1/organizations`,
+      headers: { authorization: `Bearer ${h.identity.secretKey}` },
+      payload: { name: 'Initech', slug: `initech-${Date.now().toString(36)}` },
+    });
+    assert.equal(org.statusCode, 200, org.body);
+    organizationId = org.json().id;
+    await h.identity.settings.set({
+      ...h.identity.settings.settings,
+      enterpriseConnections: {
+        [CONNECTION]: {
+          name: 'Initech SSO',
+          protocol: 'oidc',
+          domains: [DOMAIN],
+          organization: organizationId,
+          defaultRole: 'org:admin',
+          issuer: provider.issuer.url!,
+          clientId: 'initech-client',
+          clientSecret: { env: SECRET_ENV },
+        },
+      },
+    });
+  });
+  after(async () => {
+    await h.close();
+    await provider.stop();
+  });
+  beforeEach(() => {
+    spoil = null;
+    person = { sub: `sub-${Math.random().toString(36).slice(2)}`, email: initechEmail() };
+  });
+
+  /** The identifier, prepare_first_factor, and the IdP's redirect back (the person at the IdP signs in). */
+  async function toIdp(browser: Browser): Promise<string> {
+    const created = await browser.post('/client/sign_ins', { identifier: String(person.email) });
+    assert.equal(created.status, 200, JSON.stringify(created.body));
+    assert.deepEqual(created.body.response.supported_first_factors, [{ strategy: 'enterprise_sso' }]);
+    const prepared = await browser.post(`/client/sign_ins/${created.body.response.id}/prepare_first_factor`, {
+      strategy: 'enterprise_sso',
+      redirect_url: app('/sign-in/sso-callback'),
+      action_complete_redirect_url: app('/dashboard'),
+    });
+    assert.equal(prepared.status, 200, JSON.stringify(prepared.body));
+    const verification = prepared.body.response.first_factor_verification;
+    assert.equal(verification.status, 'unverified');
+    assert.equal(verification.strategy, 'enterprise_sso');
+    const authorize = new URL(verification.external_verification_redirect_url);
+    assert.equal(authorize.origin, new URL(provider.issuer.url!).origin);
+    assert.equal(authorize.searchParams.get('code_challenge_method'), 'S256');
+    assert.ok(authorize.searchParams.get('nonce'));
+    assert.equal(authorize.searchParams.get('login_hint'), person.email);
+    assert.equal(authorize.searchParams.get('redirect_uri'), `${h.identity.deps.fapiBase}/v1/oauth_callback`);
+    const atIdp = await fetch(authorize, { redirect: 'manual' });
+    const back = atIdp.headers.get('location');
+    assert.ok(back, `the IdP answered ${atIdp.status}`);
+    return back;
+  }
+
+  function callback(browser: Browser, url: string): Promise<FapiResponse> {
+    const { pathname, search } = new URL(url);
+    return browser.raw('GET', `${pathname}${search}`);
+  }
+
+  const client = async (browser: Browser) => (await browser.get('/client')).body.response;
+
+  it('advertises enterprise SSO (not SAML) in the environment', async () => {
+    const env = (await h.browser().get('/environment')).body;
+    assert.deepEqual(env.user_settings.enterprise_sso, { enabled: true });
+    assert.deepEqual(env.user_settings.saml, { enabled: false });
+  });
+
+  it('a new person is provisioned and joins the organisation; signed out, they sign straight in again', async () => {
+    person.given_name = 'Peter';
+    person.family_name = 'Gibbons';
+    const browser = h.browser();
+    const landed = await callback(browser, await toIdp(browser));
+    assert.equal(landed.status, 303);
+    assert.equal(landed.headers.location, app('/dashboard'));
+    const user = (await client(browser)).sessions[0].user;
+    assert.equal(user.email_addresses[0].email_address, person.email);
+    assert.equal(user.first_name, 'Peter');
+    assert.equal(user.enterprise_accounts.length, 1);
+    assert.equal(user.enterprise_accounts[0].protocol, 'oauth');
+    assert.equal(user.enterprise_accounts[0].provider, 'oidc_custom');
+    assert.equal(user.enterprise_accounts[0].provider_user_id, person.sub);
+    assert.equal(user.enterprise_accounts[0].enterprise_connection.id, CONNECTION);
+    assert.deepEqual(user.saml_accounts, []);
+    assert.deepEqual(user.external_accounts, []);
+    assert.deepEqual(
+      user.organization_memberships.map((m: { organization: { id: string }; role: string }) => [
+        m.organization.id,
+        m.role,
+      ]),
+      [[organizationId, 'org:admin']],
+    );
+
+    const again = h.browser();
+    const landedAgain = await callback(again, await toIdp(again));
+    assert.equal(landedAgain.headers.location, app('/dashboard'));
+    assert.equal((await client(again)).sessions[0].user.id, user.id);
+    assert.equal(await h.count('enterprise_accounts', 'user_id = $1', [user.id]), 1);
+    assert.equal(await h.count('organization_memberships', 'user_id = $1', [user.id]), 1);
+  });
+
+  it('an existing user is linked by the address; a second factor is still asked', async () => {
+    const email = initechEmail('existing');
+    const ownerBrowser = h.browser();
+    const owner = await signUp(h, ownerBrowser, email);
+    await enrolTotp(h, ownerBrowser);
+    person.email = email;
+    const browser = h.browser();
+    const landed = await callback(browser, await toIdp(browser));
+    assert.equal(landed.headers.location, app('/sign-in/sso-callback'));
+    const signIn = (await client(browser)).sign_in;
+    assert.equal(signIn.status, 'needs_second_factor');
+    assert.equal(signIn.first_factor_verification.strategy, 'enterprise_sso');
+    assert.equal(await h.count('enterprise_accounts', 'user_id = $1', [owner.userId]), 1);
+    assert.equal(
+      await h.count('sessions', 'user_id = $1', [owner.userId]),
+      1,
+      "only the owner's own session",
+    );
+  });
+
+  it('refuses an ID token for another audience, a wrong nonce, and an address outside the domains; nothing created', async () => {
+    const attacks: ((p: Record<string, unknown>) => void)[] = [
+      (p) => (p.aud = 'another-client'),
+      (p) => (p.nonce = 'not-the-nonce'),
+      (p) => (p.email = `ceo-${Date.now()}@globex.test`),
+    ];
+    for (const attack of attacks) {
+      const users = await h.count('users');
+      spoil = attack;
+      const browser = h.browser();
+      const landed = await callback(browser, await toIdp(browser));
+      assert.equal(landed.headers.location, app('/sign-in/sso-callback'));
+      const signIn = (await client(browser)).sign_in;
+      assert.equal(signIn.first_factor_verification.status, 'failed');
+      assert.ok(
+        ['external_account_verification_failed', 'enterprise_sso_email_address_domain_mismatch'].includes(
+          signIn.first_factor_verification.error.code,
+        ),
+        signIn.first_factor_verification.error.code,
+      );
+      assert.equal(await h.count('users'), users);
+      assert.equal((await client(browser)).sessions.length, 0);
+    }
+  });
+
+  it("refuses another browser's callback and a replayed one", async () => {
+    const browser = h.browser();
+    const back = await toIdp(browser);
+    const users = await h.count('users');
+    const thief = h.browser();
+    const stolen = await callback(thief, back);
+    assert.equal(stolen.headers.location, app('/sign-in'));
+    // The state was spent by the stolen use: the owner's own callback is refused too.
+    const late = await callback(browser, back);
+    assert.equal(late.headers.location, app('/sign-in'));
+    assert.equal(
+      (await client(browser)).sign_in.first_factor_verification.error.code,
+      'oauth_callback_invalid',
+    );
+    assert.equal(await h.count('users'), users);
+  });
+});
