@@ -44,6 +44,13 @@ export interface FapiContext extends FapiRequestInfo {
    */
   countAtCommit(rule: RateLimitRule): void;
   /**
+   * A limit checked now (`429 too_many_requests` when its window is full) and counted at commit
+   * (countAtCommit). Read with the rules of an earlier `readLimits` when it was one of them.
+   */
+  checkLimitAtCommit(rule: RateLimitRule): Promise<void>;
+  /** The windows of limits this request will check, read in one statement (see checkLimitAtCommit). */
+  readLimits(rules: RateLimitRule[]): Promise<void>;
+  /**
    * Attempts on accounts decided in this transaction, and the sessions it opened: their lockout state is
    * confirmed, and the sign-ins recorded, by the transaction's last statements (abuse/account-attempts.ts).
    */

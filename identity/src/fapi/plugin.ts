@@ -15,7 +15,7 @@ import { setCookie } from '../http/cookies.ts';
 import { requestOriginGuard } from '../http/origins.ts';
 import { countClientCreation } from '../abuse/client-creation.ts';
 import { AccountAttempts, AttemptRaced, MAX_ATTEMPT_RACES } from '../abuse/account-attempts.ts';
-import { hit, hitAll, type RateLimitRule } from '../store/rate-limits.ts';
+import { hit, hitAll, waitIfReached, waitsIfReached, type RateLimitRule } from '../store/rate-limits.ts';
 import {
   createClient,
   findClientByToken,
@@ -261,6 +261,7 @@ async function runInTransaction(
     let stateChanged = false;
     const rotations = new Set<string>();
     const attempts = new AccountAttempts(deps.config.attemptDelay);
+    const limitsRead = new Map<string, number>();
     const ctx: FapiContext = {
       ...info,
       deps,
@@ -269,7 +270,7 @@ async function runInTransaction(
       client,
       async ensureClient() {
         if (ctx.client) return ctx.client;
-        await countClientCreation(ctx, deps.config.clientCreationsPerIp, info.ip, now);
+        await countClientCreation(ctx, deps.config.clientCreationsPerIp, info.ip);
         const created = await createClient(tx, now);
         newClientToken = created.token;
         ctx.client = created.client;
@@ -283,6 +284,14 @@ async function runInTransaction(
       countAtCommit(rule) {
         counts.rules.push(rule);
         counts.at = now;
+      },
+      async checkLimitAtCommit(rule) {
+        const wait = limitsRead.get(rule.key) ?? (await waitIfReached(tx, rule, now));
+        if (wait > 0) throw errors.tooManyRequests(wait);
+        ctx.countAtCommit(rule);
+      },
+      async readLimits(rules) {
+        for (const [key, wait] of await waitsIfReached(tx, rules, now)) limitsRead.set(key, wait);
       },
       attempts,
       get clientCreatedNow() {

@@ -25,7 +25,27 @@ const ORG_OBJECT = `json_build_object(${ORG_COLUMNS.split(',')
  * rows come back as JSON and are turned into the same rows the tables' own queries return
  * (identity/test/load-users.test.ts compares them).
  */
-export async function ownerRowsOf(db: Queryable, ids: string[]): Promise<OwnerRow[]> {
+export function ownerRowsOf(db: Queryable, ids: string[]): Promise<OwnerRow[]> {
+  return ownerRowsWhere(db, 'u.id = ANY($1)', [ids]);
+}
+
+/**
+ * The user who signs in with `identifier` (as findUserByIdentifier in users.ts finds them), with everything
+ * ownerRowsOf reads: a sign-in reads its account once, for the lockout, the second factors and the answer.
+ */
+export async function ownerRowOfIdentifier(db: Queryable, identifier: string): Promise<OwnerRow | null> {
+  const where = identifier.includes('@')
+    ? `u.id IN (SELECT e.user_id FROM email_addresses e
+                WHERE lower(e.email_address) = lower($1) AND e.verified_at IS NOT NULL)`
+    : identifier.startsWith('+')
+      ? `u.id IN (SELECT p.user_id FROM phone_numbers p WHERE p.phone_number = $1
+                  AND p.verified_at IS NOT NULL AND NOT p.reserved_for_second_factor)`
+      : 'lower(u.username) = lower($1)';
+  const [row] = await ownerRowsWhere(db, where, [identifier]);
+  return row ?? null;
+}
+
+async function ownerRowsWhere(db: Queryable, where: string, params: unknown[]): Promise<OwnerRow[]> {
   const rows = await db.query<
     UserRow &
       SecondFactorColumns & { j_emails: Json[]; j_phones: Json[]; j_memberships: Json[]; j_external: Json[] }
@@ -43,8 +63,8 @@ export async function ownerRowsOf(db: Queryable, ids: string[]): Promise<OwnerRo
                                  ORDER BY x.created_at, x.id)
                  FROM external_accounts x WHERE x.user_id = u.id),
                 '[]'::json) AS j_external
-     FROM users u WHERE u.id = ANY($1)`,
-    [ids],
+     FROM users u WHERE ${where}`,
+    params,
   );
   return rows.map(
     ({ j_emails, j_phones, j_memberships, j_external, sf_totp, sf_backup_codes, sf_phones, ...user }) => ({

@@ -21,12 +21,12 @@ export const attemptFirstFactorRoute = (config: IdentityConfig): FapiRoute => ({
   rateLimits: codeAttemptLimits(config),
   beforeTransaction: precheckAttemptedPassword('sign_ins'),
   async handler(ctx) {
-    const { signIn, user } = await loadActionableSignIn(ctx);
+    const { signIn, user, account } = await loadActionableSignIn(ctx);
     const strategy = field(ctx.body, 'strategy');
     if (strategy === 'password') {
       const password = rawField(ctx.body, 'password');
       if (password === undefined) throw errors.paramMissing('password');
-      return attemptPassword(ctx, signIn, user, password);
+      return attemptPassword(ctx, signIn, account, password);
     }
     if (isResetPasswordStrategy(strategy)) return attemptResetPasswordFactor(ctx, signIn, user, strategy);
     if (strategy === 'phone_code') return attemptPhoneCodeFactor(ctx, signIn, user);

@@ -5,12 +5,19 @@ import { assertMayOpenSession } from '../../sessions/may-open-session.ts';
 import { emailAddressesOf, findUserByIdentifier } from '../../store/users.ts';
 import { assertNotLockedOut } from '../../abuse/attempt-gate.ts';
 import type { FapiRoute } from '../context.ts';
+import { loadOwnerByIdentifier } from '../../users/load-users.ts';
 import { field, rawField } from '../form.ts';
 import { attemptPassword } from './attempt-password.ts';
 import { emailOf, sendEmailCode } from './email-code.ts';
 import { isCompleteSignIn, signInResponse } from './respond.ts';
 import { createSignIn, updateSignIn } from '../../store/sign-ins.ts';
-import { identifierLimitReached, limitSignInsOfIdentifier, signInAttemptLimits } from './rate-limits.ts';
+import {
+  identifierLimit,
+  identifierLimitReached,
+  limitSignInsOfIdentifier,
+  signInAttemptLimits,
+} from './rate-limits.ts';
+import { clientCreationLimit } from '../../abuse/client-creation.ts';
 import type { IdentityConfig } from '../../config.ts';
 import { assertRedirectParams } from '../redirect-params.ts';
 import { signInWithTicket } from '../tickets/sign-in-ticket.ts';
@@ -64,10 +71,17 @@ export const createSignInRoute = (config: IdentityConfig): FapiRoute => ({
     assertRedirectParams(ctx.body, ctx.deps.config);
     // A client made by this request has no session yet, nor any account that knows it.
     const newClient = ctx.client === null;
-    const client = await ctx.ensureClient();
     const identifier = normalizeSignInIdentifier(field(ctx.body, 'identifier'), {
       testMode: ctx.deps.config.mode === 'development',
     });
+    // A new browser naming an account meets two limits: the new clients of its address, and the identifier's.
+    if (newClient && identifier) {
+      await ctx.readLimits([
+        clientCreationLimit(ctx.deps.config.clientCreationsPerIp, ctx.ip),
+        identifierLimit(ctx.deps.config, identifier),
+      ]);
+    }
+    const client = await ctx.ensureClient();
     const strategy = field(ctx.body, 'strategy');
     if (strategy && !SUPPORTED_STRATEGIES.has(strategy) && !isSocialStrategy(strategy)) {
       throw errors.paramValueInvalid(
@@ -95,9 +109,10 @@ export const createSignInRoute = (config: IdentityConfig): FapiRoute => ({
       return signInResponse(ctx, blank);
     }
 
-    const user = await findUserByIdentifier(ctx.tx, identifier);
+    const account = await loadOwnerByIdentifier(ctx.tx, identifier);
+    const user = account?.user ?? null;
     await limitSignInsOfIdentifier(ctx, identifier, newClient ? null : user);
-    if (!user) {
+    if (!account || !user) {
       // A password sent with an unknown identifier is hashed all the same, so that a guess costs the
       // same time whether the account exists (the answer itself is Clerk's form_identifier_not_found).
       const password = rawField(ctx.body, 'password');
@@ -117,7 +132,7 @@ export const createSignInRoute = (config: IdentityConfig): FapiRoute => ({
     const password = rawField(ctx.body, 'password');
     if (strategy === 'password' || (password !== undefined && !strategy)) {
       if (password === undefined) throw errors.paramMissing('password');
-      const result = await attemptPassword(ctx, signIn, user, password);
+      const result = await attemptPassword(ctx, signIn, account, password);
       // A sign-in that goes on (a wrong password, a second factor, a new password to set) stays on the
       // client; a complete one has left it already (openSession). Attached only now: one write less.
       if (!isCompleteSignIn(result)) await ctx.updateClient({ sign_in_id: signIn.id });
@@ -139,12 +154,13 @@ export const createSignInRoute = (config: IdentityConfig): FapiRoute => ({
       return signInResponse(
         ctx,
         await updateSignIn(ctx.tx, signIn.id, { first_factor_verification: link }, ctx.now),
+        account,
       );
     }
     if (isResetPasswordStrategy(strategy)) return prepareResetPasswordFactor(ctx, signIn, user, strategy);
     if (strategy === 'phone_code') return preparePhoneCodeFactor(ctx, signIn, user);
 
-    if (password !== undefined) return attemptPassword(ctx, signIn, user, password);
+    if (password !== undefined) return attemptPassword(ctx, signIn, account, password);
     if (strategy === 'email_code') {
       const emails = (await emailAddressesOf(ctx.tx, [user.id])).get(user.id) ?? [];
       const email = emailOf(emails, undefined, user.primary_email_address_id);
@@ -155,6 +171,6 @@ export const createSignInRoute = (config: IdentityConfig): FapiRoute => ({
       });
       signIn = await updateSignIn(ctx.tx, signIn.id, { first_factor_verification: verification }, ctx.now);
     }
-    return signInResponse(ctx, signIn);
+    return signInResponse(ctx, signIn, account);
   },
 });
