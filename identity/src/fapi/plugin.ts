@@ -23,7 +23,7 @@ import {
   rotateClientToken,
   updateClient,
 } from '../store/clients.ts';
-import type { ClientRow } from '../store/rows.ts';
+import type { ClientRow, SessionRow } from '../store/rows.ts';
 import { clientJSON, clientUat, clientUatOf } from './client-json.ts';
 import type { FapiContext, FapiMethod, FapiRequestInfo, FapiRoute } from './context.ts';
 import type { FormBody } from './form.ts';
@@ -262,6 +262,7 @@ async function runInTransaction(
     const rotations = new Set<string>();
     const attempts = new AccountAttempts(deps.config.attemptDelay);
     const limitsRead = new Map<string, number>();
+    const opened: SessionRow[] = [];
     const ctx: FapiContext = {
       ...info,
       deps,
@@ -280,6 +281,11 @@ async function runInTransaction(
         if (!ctx.client) throw new Error('updateClient before the client exists');
         ctx.client = await updateClient(tx, ctx.client.id, changes, now);
         return ctx.client;
+      },
+      sessionOpened(session, row) {
+        if (row.id !== ctx.client?.id) throw new Error('sessionOpened on another client');
+        ctx.client = row;
+        opened.push(session);
       },
       countAtCommit(rule) {
         counts.rules.push(rule);
@@ -325,6 +331,7 @@ async function runInTransaction(
             info.origin,
             now,
             attempts.asSettled('response' in result ? result.owners : undefined),
+            newClientToken !== null ? opened : undefined,
           )
         : null;
     const clientUatValue = stateChanged

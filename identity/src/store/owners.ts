@@ -4,6 +4,7 @@ import type { EmailAddressRow, MembershipRow, OrganizationRow, UserRow } from '.
 import { SECOND_FACTOR_COLUMNS, type SecondFactorColumns } from './second-factors.ts';
 import { ORG_COLUMNS } from './organizations.ts';
 import type { ExternalAccountRow } from './external-accounts.ts';
+import { signInIdentifierCondition } from './users.ts';
 
 /** A user row with everything its JSON embeds, as one query returns it. */
 export interface OwnerRow extends SecondFactorColumns {
@@ -30,18 +31,11 @@ export function ownerRowsOf(db: Queryable, ids: string[]): Promise<OwnerRow[]> {
 }
 
 /**
- * The user who signs in with `identifier` (as findUserByIdentifier in users.ts finds them), with everything
+ * The user who signs in with `identifier` (signInIdentifierCondition), with everything
  * ownerRowsOf reads: a sign-in reads its account once, for the lockout, the second factors and the answer.
  */
 export async function ownerRowOfIdentifier(db: Queryable, identifier: string): Promise<OwnerRow | null> {
-  const where = identifier.includes('@')
-    ? `u.id IN (SELECT e.user_id FROM email_addresses e
-                WHERE lower(e.email_address) = lower($1) AND e.verified_at IS NOT NULL)`
-    : identifier.startsWith('+')
-      ? `u.id IN (SELECT p.user_id FROM phone_numbers p WHERE p.phone_number = $1
-                  AND p.verified_at IS NOT NULL AND NOT p.reserved_for_second_factor)`
-      : 'lower(u.username) = lower($1)';
-  const [row] = await ownerRowsWhere(db, where, [identifier]);
+  const [row] = await ownerRowsWhere(db, signInIdentifierCondition(identifier), [identifier]);
   return row ?? null;
 }
 

@@ -26,16 +26,6 @@ export async function hit(db: Queryable, rule: RateLimitRule, now: Date): Promis
   );
 }
 
-/** Whether the rule's window is already full, without counting this look. */
-export async function reached(db: Queryable, rule: RateLimitRule, now: Date): Promise<boolean> {
-  const [row] = await db.query<{ count: number }>(
-    `SELECT count FROM rate_limits
-     WHERE key = $1 AND window_start > $2::timestamptz - make_interval(secs => $3)`,
-    [rule.key, now, rule.windowSeconds],
-  );
-  return row !== undefined && row.count >= rule.limit;
-}
-
 /**
  * The seconds to wait when the rule's window is already full (0 when not), without counting this look:
  * the check of a limit whose count is added at commit (`hitAll`).

@@ -52,7 +52,8 @@ export async function openSession(
   }
   const impersonation = proof.secondFactor === 'impersonation' ? proof.impersonation : null;
   const client = await ctx.ensureClient();
-  const session = await createSession(ctx.tx, {
+  const { session, client: madeActive } = await createSession(ctx.tx, {
+    finished,
     clientId: client.id,
     userId,
     lifetimeSeconds: impersonation?.lifetimeSeconds ?? ctx.deps.config.sessionLifetimeSeconds,
@@ -70,7 +71,7 @@ export async function openSession(
   if (!impersonation && !ctx.clientCreatedNow) {
     await replacePendingSessionsOf(ctx.tx, { clientId: client.id, userId, keep: session.id, now: ctx.now });
   }
-  await ctx.updateClient({ [finished]: null, last_active_session_id: session.id });
+  ctx.sessionOpened(session, madeActive);
   ctx.signInStateChanged();
   ctx.rotateClientCredential(client.id);
   return session;

@@ -6,7 +6,7 @@ import { assertMayAttempt, countFailedAttempt } from '../../abuse/attempt-gate.t
 import type { FapiContext, FapiResult } from '../context.ts';
 import { firstFactorVerified } from './first-factor-verified.ts';
 import { signInResponse } from './respond.ts';
-import { updateSignIn } from '../../store/sign-ins.ts';
+import { saveSignIn } from '../../store/sign-ins.ts';
 
 export async function attemptPassword(
   ctx: FapiContext,
@@ -25,9 +25,9 @@ export async function attemptPassword(
   const verification = { status: 'verified', strategy: 'password', attempts: null, expire_at: null } as const;
   if (user.password_reset_required) {
     // The operator wants this password replaced: right, but it opens no session until a new one is set.
-    const waiting = await updateSignIn(
+    const waiting = await saveSignIn(
       ctx.tx,
-      signIn.id,
+      signIn,
       { status: 'needs_new_password', first_factor_verification: verification },
       ctx.now,
     );

@@ -2,7 +2,7 @@ import { isPasswordHashingBusy, verifyPassword } from '../../crypto/passwords.ts
 import { checkPassword, precheckPassword } from '../prepared-passwords.ts';
 import { errors } from '../../errors.ts';
 import { assertMayOpenSession } from '../../sessions/may-open-session.ts';
-import { emailAddressesOf, findUserByIdentifier } from '../../store/users.ts';
+import { emailAddressesOf, signInCandidate } from '../../store/users.ts';
 import { assertNotLockedOut } from '../../abuse/attempt-gate.ts';
 import type { FapiRoute } from '../context.ts';
 import { loadOwnerByIdentifier } from '../../users/load-users.ts';
@@ -10,13 +10,8 @@ import { field, rawField } from '../form.ts';
 import { attemptPassword } from './attempt-password.ts';
 import { emailOf, sendEmailCode } from './email-code.ts';
 import { isCompleteSignIn, signInResponse } from './respond.ts';
-import { createSignIn, updateSignIn } from '../../store/sign-ins.ts';
-import {
-  identifierLimit,
-  identifierLimitReached,
-  limitSignInsOfIdentifier,
-  signInAttemptLimits,
-} from './rate-limits.ts';
+import { createSignIn, ensureSignInSaved, newSignIn, updateSignIn } from '../../store/sign-ins.ts';
+import { identifierLimit, limitSignInsOfIdentifier, signInAttemptLimits } from './rate-limits.ts';
 import { clientCreationLimit } from '../../abuse/client-creation.ts';
 import type { IdentityConfig } from '../../config.ts';
 import { assertRedirectParams } from '../redirect-params.ts';
@@ -56,8 +51,13 @@ export const createSignInRoute = (config: IdentityConfig): FapiRoute => ({
       });
       if (!identifier) return {};
       // Past the identifier's limit the handler refuses it: no hash for that.
-      if (await identifierLimitReached({ deps }, identifier, deps.clock())) return {};
-      const user = await findUserByIdentifier(deps.db, identifier);
+      const { user, limitReached } = await signInCandidate(
+        deps.db,
+        identifier,
+        identifierLimit(deps.config, identifier),
+        deps.clock(),
+      );
+      if (limitReached) return {};
       if (user) return await precheckPassword(deps, user, password);
       // The dummy hash of an unknown identifier (see the handler), spent here rather than in the transaction.
       await verifyPassword(null, password);
@@ -122,22 +122,28 @@ export const createSignInRoute = (config: IdentityConfig): FapiRoute => ({
     await assertNotLockedOut(ctx, user);
     if (!newClient) await assertMayOpenSession(ctx, client.id, user.id);
 
-    let signIn = await createSignIn(ctx.tx, {
+    const start = {
       clientId: client.id,
-      status: 'needs_first_factor',
+      status: 'needs_first_factor' as const,
       identifier,
       userId: user.id,
       now: ctx.now,
-    });
+    };
     const password = rawField(ctx.body, 'password');
     if (strategy === 'password' || (password !== undefined && !strategy)) {
       if (password === undefined) throw errors.paramMissing('password');
-      const result = await attemptPassword(ctx, signIn, account, password);
+      // Written once, by the attempt's outcome (a right password: complete, with its session).
+      const attempted = newSignIn(start);
+      const result = await attemptPassword(ctx, attempted, account, password);
       // A sign-in that goes on (a wrong password, a second factor, a new password to set) stays on the
       // client; a complete one has left it already (openSession). Attached only now: one write less.
-      if (!isCompleteSignIn(result)) await ctx.updateClient({ sign_in_id: signIn.id });
+      if (!isCompleteSignIn(result)) {
+        await ensureSignInSaved(ctx.tx, attempted);
+        await ctx.updateClient({ sign_in_id: attempted.id });
+      }
       return result;
     }
+    let signIn = await createSignIn(ctx.tx, start);
     await ctx.updateClient({ sign_in_id: signIn.id });
 
     // A link or a reset code at once (custom flows): as prepare_first_factor, to the typed address.

@@ -2,7 +2,7 @@ import type { SignInRow, UserRow, VerificationState } from '../../store/rows.ts'
 import type { FapiContext } from '../context.ts';
 import { SecondFactorNotProvenError } from '../sessions/open-session.ts';
 import { completeSignIn } from './complete-sign-in.ts';
-import { updateSignIn } from '../../store/sign-ins.ts';
+import { saveSignIn } from '../../store/sign-ins.ts';
 import type { SecondFactorState } from '../../second-factors/second-factor-state.ts';
 
 /**
@@ -32,9 +32,9 @@ export async function firstFactorVerified(
   } catch (err) {
     if (!(err instanceof SecondFactorNotProvenError)) throw err;
   }
-  return updateSignIn(
+  return saveSignIn(
     ctx.tx,
-    signIn.id,
+    signIn,
     {
       status: 'needs_second_factor',
       first_factor_verification: verification,
