@@ -1,6 +1,4 @@
-import type { Queryable } from '../db/database.ts';
-import { errors } from '../errors.ts';
-import { waitIfReached, type RateLimitRule } from '../store/rate-limits.ts';
+import type { RateLimitRule } from '../store/rate-limits.ts';
 import { positiveInteger } from './abuse-settings.ts';
 
 /** The window of the client-creation limit. */
@@ -31,14 +29,15 @@ export function clientCreationsPerIpFromEnv(env: NodeJS.ProcessEnv): number {
  * wait for the whole of the one before it. Requests checked at the same moment may together pass the
  * limit by as many as run at once.
  */
-export async function countClientCreation(
-  ctx: { tx: Queryable; countAtCommit(rule: RateLimitRule): void },
+export function countClientCreation(
+  ctx: { checkLimitAtCommit(rule: RateLimitRule): Promise<void> },
   limit: number,
   ip: string,
-  now: Date,
 ): Promise<void> {
-  const rule = { key: `client_create:ip:${ip}`, limit, windowSeconds: CLIENT_CREATION_WINDOW_SECONDS };
-  const wait = await waitIfReached(ctx.tx, rule, now);
-  if (wait > 0) throw errors.tooManyRequests(wait);
-  ctx.countAtCommit(rule);
+  return ctx.checkLimitAtCommit(clientCreationLimit(limit, ip));
+}
+
+/** The rule countClientCreation checks. */
+export function clientCreationLimit(limit: number, ip: string): RateLimitRule {
+  return { key: `client_create:ip:${ip}`, limit, windowSeconds: CLIENT_CREATION_WINDOW_SECONDS };
 }

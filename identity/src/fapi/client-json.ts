@@ -50,7 +50,9 @@ export async function sessionJSON(
 /**
  * The full, current client as clerk-js expects it piggy-backed on every mutation: every signed-in
  * session with its user and a fresh token, and the in-progress sign-in and sign-up. `loaded`: users
- * already read in this transaction since its last write (the response's), not read again.
+ * already read in this transaction since its last write (the response's), not read again. `sessionsKnown`:
+ * all the client's sessions, when the caller knows them (a client created by this request has only those
+ * it opened), not read again.
  */
 export async function clientJSON(
   deps: IdentityDeps,
@@ -59,8 +61,9 @@ export async function clientJSON(
   azp: string | null,
   now: Date,
   loaded?: Map<string, Owner>,
+  sessionsKnown?: SessionRow[],
 ) {
-  const sessions = await signedInSessionsOfClient(tx, client.id, now);
+  const sessions = sessionsKnown ?? (await signedInSessionsOfClient(tx, client.id, now));
   const signIn = client.sign_in_id ? await findLiveSignIn(tx, client.sign_in_id, now) : null;
   const signUp = client.sign_up_id ? await findLiveSignUp(tx, client.sign_up_id, now) : null;
   const wanted = [...sessions.map((s) => s.user_id), ...(signIn?.user_id ? [signIn.user_id] : [])];

@@ -3,7 +3,7 @@ import type { IdentityDeps } from '../deps.ts';
 import type { ClerkError } from '../errors.ts';
 import type { RateLimitRule } from '../store/rate-limits.ts';
 import type { ClientChanges } from '../store/clients.ts';
-import type { ClientRow } from '../store/rows.ts';
+import type { ClientRow, SessionRow } from '../store/rows.ts';
 import type { FormBody } from './form.ts';
 import type { Upload } from './images/upload.ts';
 import type { Prepared } from './prepared-passwords.ts';
@@ -39,10 +39,22 @@ export interface FapiContext extends FapiRequestInfo {
    */
   updateClient(changes: ClientChanges): Promise<ClientRow>;
   /**
+   * A session opened as the client's active one, by the statement that also wrote the client (`client`,
+   * kept as written). A client this request created has no other sessions: its JSON lists these unread.
+   */
+  sessionOpened(session: SessionRow, client: ClientRow): void;
+  /**
    * Adds one to a rate limit's counter as the transaction's last statement (with the others, in one),
    * for a limit the caller has just checked (`waitIfReached`): its row is then locked only for the commit.
    */
   countAtCommit(rule: RateLimitRule): void;
+  /**
+   * A limit checked now (`429 too_many_requests` when its window is full) and counted at commit
+   * (countAtCommit). Read with the rules of an earlier `readLimits` when it was one of them.
+   */
+  checkLimitAtCommit(rule: RateLimitRule): Promise<void>;
+  /** The windows of limits this request will check, read in one statement (see checkLimitAtCommit). */
+  readLimits(rules: RateLimitRule[]): Promise<void>;
   /**
    * Attempts on accounts decided in this transaction, and the sessions it opened: their lockout state is
    * confirmed, and the sign-ins recorded, by the transaction's last statements (abuse/account-attempts.ts).

@@ -15,7 +15,7 @@ import { setCookie } from '../http/cookies.ts';
 import { requestOriginGuard } from '../http/origins.ts';
 import { countClientCreation } from '../abuse/client-creation.ts';
 import { AccountAttempts, AttemptRaced, MAX_ATTEMPT_RACES } from '../abuse/account-attempts.ts';
-import { hit, hitAll, type RateLimitRule } from '../store/rate-limits.ts';
+import { hit, hitAll, waitIfReached, waitsIfReached, type RateLimitRule } from '../store/rate-limits.ts';
 import {
   createClient,
   findClientByToken,
@@ -23,7 +23,7 @@ import {
   rotateClientToken,
   updateClient,
 } from '../store/clients.ts';
-import type { ClientRow } from '../store/rows.ts';
+import type { ClientRow, SessionRow } from '../store/rows.ts';
 import { clientJSON, clientUat, clientUatOf } from './client-json.ts';
 import type { FapiContext, FapiMethod, FapiRequestInfo, FapiRoute } from './context.ts';
 import type { FormBody } from './form.ts';
@@ -261,6 +261,8 @@ async function runInTransaction(
     let stateChanged = false;
     const rotations = new Set<string>();
     const attempts = new AccountAttempts(deps.config.attemptDelay);
+    const limitsRead = new Map<string, number>();
+    const opened: SessionRow[] = [];
     const ctx: FapiContext = {
       ...info,
       deps,
@@ -269,7 +271,7 @@ async function runInTransaction(
       client,
       async ensureClient() {
         if (ctx.client) return ctx.client;
-        await countClientCreation(ctx, deps.config.clientCreationsPerIp, info.ip, now);
+        await countClientCreation(ctx, deps.config.clientCreationsPerIp, info.ip);
         const created = await createClient(tx, now);
         newClientToken = created.token;
         ctx.client = created.client;
@@ -280,9 +282,22 @@ async function runInTransaction(
         ctx.client = await updateClient(tx, ctx.client.id, changes, now);
         return ctx.client;
       },
+      sessionOpened(session, row) {
+        if (row.id !== ctx.client?.id) throw new Error('sessionOpened on another client');
+        ctx.client = row;
+        opened.push(session);
+      },
       countAtCommit(rule) {
         counts.rules.push(rule);
         counts.at = now;
+      },
+      async checkLimitAtCommit(rule) {
+        const wait = limitsRead.get(rule.key) ?? (await waitIfReached(tx, rule, now));
+        if (wait > 0) throw errors.tooManyRequests(wait);
+        ctx.countAtCommit(rule);
+      },
+      async readLimits(rules) {
+        for (const [key, wait] of await waitsIfReached(tx, rules, now)) limitsRead.set(key, wait);
       },
       attempts,
       get clientCreatedNow() {
@@ -316,6 +331,7 @@ async function runInTransaction(
             info.origin,
             now,
             attempts.asSettled('response' in result ? result.owners : undefined),
+            newClientToken !== null ? opened : undefined,
           )
         : null;
     const clientUatValue = stateChanged

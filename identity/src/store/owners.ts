@@ -5,6 +5,7 @@ import { SECOND_FACTOR_COLUMNS, type SecondFactorColumns } from './second-factor
 import { ORG_COLUMNS } from './organizations.ts';
 import type { ExternalAccountRow } from './external-accounts.ts';
 import type { EnterpriseAccountRow } from './enterprise-sso.ts';
+import { signInIdentifierCondition } from './users.ts';
 
 /** A user row with everything its JSON embeds, as one query returns it. */
 export interface OwnerRow extends SecondFactorColumns {
@@ -27,7 +28,20 @@ const ORG_OBJECT = `json_build_object(${ORG_COLUMNS.split(',')
  * rows come back as JSON and are turned into the same rows the tables' own queries return
  * (identity/test/load-users.test.ts compares them).
  */
-export async function ownerRowsOf(db: Queryable, ids: string[]): Promise<OwnerRow[]> {
+export function ownerRowsOf(db: Queryable, ids: string[]): Promise<OwnerRow[]> {
+  return ownerRowsWhere(db, 'u.id = ANY($1)', [ids]);
+}
+
+/**
+ * The user who signs in with `identifier` (signInIdentifierCondition), with everything
+ * ownerRowsOf reads: a sign-in reads its account once, for the lockout, the second factors and the answer.
+ */
+export async function ownerRowOfIdentifier(db: Queryable, identifier: string): Promise<OwnerRow | null> {
+  const [row] = await ownerRowsWhere(db, signInIdentifierCondition(identifier), [identifier]);
+  return row ?? null;
+}
+
+async function ownerRowsWhere(db: Queryable, where: string, params: unknown[]): Promise<OwnerRow[]> {
   const rows = await db.query<
     UserRow &
       SecondFactorColumns & {
@@ -53,8 +67,8 @@ export async function ownerRowsOf(db: Queryable, ids: string[]): Promise<OwnerRo
                 '[]'::json) AS j_external,
        COALESCE((SELECT json_agg(a ORDER BY a.created_at, a.id) FROM enterprise_accounts a WHERE a.user_id = u.id),
                 '[]'::json) AS j_enterprise
-     FROM users u WHERE u.id = ANY($1)`,
-    [ids],
+     FROM users u WHERE ${where}`,
+    params,
   );
   return rows.map(
     ({

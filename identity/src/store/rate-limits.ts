@@ -26,31 +26,36 @@ export async function hit(db: Queryable, rule: RateLimitRule, now: Date): Promis
   );
 }
 
-/** Whether the rule's window is already full, without counting this look. */
-export async function reached(db: Queryable, rule: RateLimitRule, now: Date): Promise<boolean> {
-  const [row] = await db.query<{ count: number }>(
-    `SELECT count FROM rate_limits
-     WHERE key = $1 AND window_start > $2::timestamptz - make_interval(secs => $3)`,
-    [rule.key, now, rule.windowSeconds],
-  );
-  return row !== undefined && row.count >= rule.limit;
-}
-
 /**
  * The seconds to wait when the rule's window is already full (0 when not), without counting this look:
  * the check of a limit whose count is added at commit (`hitAll`).
  */
 export async function waitIfReached(db: Queryable, rule: RateLimitRule, now: Date): Promise<number> {
-  const [row] = await db.query<{ count: number; window_start: Date }>(
-    `SELECT count, window_start FROM rate_limits
-     WHERE key = $1 AND window_start > $2::timestamptz - make_interval(secs => $3)`,
-    [rule.key, now, rule.windowSeconds],
+  return (await waitsIfReached(db, [rule], now)).get(rule.key) ?? 0;
+}
+
+/** waitIfReached of several rules in one statement: each rule's key with its seconds to wait. */
+export async function waitsIfReached(
+  db: Queryable,
+  rules: RateLimitRule[],
+  now: Date,
+): Promise<Map<string, number>> {
+  const waits = new Map(rules.map((r) => [r.key, 0]));
+  if (!rules.length) return waits;
+  const rows = await db.query<{ key: string; count: number; window_start: Date }>(
+    `SELECT r.key, r.count, r.window_start
+     FROM unnest($1::text[], $3::double precision[]) AS v(key, window_seconds)
+     JOIN rate_limits r ON r.key = v.key
+     WHERE r.window_start > $2::timestamptz - make_interval(secs => v.window_seconds)`,
+    [rules.map((r) => r.key), now, rules.map((r) => r.windowSeconds)],
   );
-  if (!row || row.count < rule.limit) return 0;
-  return Math.max(
-    1,
-    Math.ceil((row.window_start.getTime() + rule.windowSeconds * 1000 - now.getTime()) / 1000),
-  );
+  for (const row of rows) {
+    const rule = rules.find((r) => r.key === row.key)!;
+    if (row.count < rule.limit) continue;
+    const reset = row.window_start.getTime() + rule.windowSeconds * 1000;
+    waits.set(rule.key, Math.max(1, Math.ceil((reset - now.getTime()) / 1000)));
+  }
+  return waits;
 }
 
 /**

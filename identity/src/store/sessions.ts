@@ -2,13 +2,19 @@ import type { Queryable } from '../db/database.ts';
 import { newId } from '../ids.ts';
 import { parseUserAgent } from '../sessions/user-agent.ts';
 import type { SessionRequest } from './session-activities.ts';
-import type { SessionRow, SessionStatus } from './rows.ts';
+import type { ClientRow, SessionRow, SessionStatus } from './rows.ts';
 
 const SIGNED_IN: SessionStatus[] = ['active', 'pending'];
 
+/**
+ * A new session, made the client's active one in the same statement: the client's finished attempt
+ * (`finished`) is cleared and its row returned as written.
+ */
 export async function createSession(
   db: Queryable,
   input: {
+    /** The attempt the session finishes, no longer the client's. */
+    finished: 'sign_in_id' | 'sign_up_id';
     clientId: string;
     userId: string;
     lifetimeSeconds: number;
@@ -21,11 +27,12 @@ export async function createSession(
     openedFrom: SessionRequest;
     now: Date;
   },
-): Promise<SessionRow> {
+): Promise<{ session: SessionRow; client: ClientRow }> {
   const expireAt = new Date(input.now.getTime() + input.lifetimeSeconds * 1000);
   const device = parseUserAgent(input.openedFrom.userAgent);
-  // One statement for the session and its activity: a sign-in pays for each round trip.
-  const [row] = await db.query<SessionRow>(
+  // One statement for the session, its activity and the client: a sign-in pays for each round trip.
+  const finished = input.finished === 'sign_in_id' ? 'sign_in_id' : 'sign_up_id';
+  const [row] = await db.query<SessionRow & ClientColumnsAs>(
     `WITH s AS (
        INSERT INTO sessions (id, client_id, user_id, status, actor, first_factor_verified_at,
                              second_factor_verified_at, expire_at, abandon_at, last_active_at, created_at, updated_at)
@@ -34,8 +41,15 @@ export async function createSession(
      a AS (
        INSERT INTO session_activities (session_id, browser_name, browser_version, os_name, device_type,
                                        is_mobile, ip_address, created_at, updated_at)
-       SELECT s.id, $9, $10, $11, $12, $13, $14, $4, $4 FROM s)
-     SELECT * FROM s`,
+       SELECT s.id, $9, $10, $11, $12, $13, $14, $4, $4 FROM s),
+     c AS (
+       UPDATE clients SET ${finished} = NULL, last_active_session_id = (SELECT id FROM s),
+                          updated_at = GREATEST(updated_at, $4)
+       WHERE id = $2
+       RETURNING id AS c_id, sign_in_id AS c_sign_in_id, sign_up_id AS c_sign_up_id,
+                 last_active_session_id AS c_last_active_session_id, created_at AS c_created_at,
+                 updated_at AS c_updated_at)
+     SELECT * FROM s, c`,
     [
       newId('sess'),
       input.clientId,
@@ -53,7 +67,35 @@ export async function createSession(
       input.openedFrom.ip || null,
     ],
   );
-  return row!;
+  const {
+    c_id,
+    c_sign_in_id,
+    c_sign_up_id,
+    c_last_active_session_id,
+    c_created_at,
+    c_updated_at,
+    ...session
+  } = row!;
+  return {
+    session,
+    client: {
+      id: c_id,
+      sign_in_id: c_sign_in_id,
+      sign_up_id: c_sign_up_id,
+      last_active_session_id: c_last_active_session_id,
+      created_at: c_created_at,
+      updated_at: c_updated_at,
+    },
+  };
+}
+
+interface ClientColumnsAs {
+  c_id: string;
+  c_sign_in_id: string | null;
+  c_sign_up_id: string | null;
+  c_last_active_session_id: string | null;
+  c_created_at: Date;
+  c_updated_at: Date;
 }
 
 /**

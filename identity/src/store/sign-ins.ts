@@ -35,6 +35,80 @@ export async function createSignIn(
   return row!;
 }
 
+/** Sign-ins made by newSignIn and not yet written. */
+const unsaved = new WeakSet<SignInRow>();
+
+/**
+ * A sign-in made in memory, written by its first saveSignIn with that save's changes (one INSERT where
+ * createSignIn and an update would take two): a one-request password sign-in is written once, complete.
+ * Nothing may read it from the database before it is saved (ensureSignInSaved).
+ */
+export function newSignIn(input: {
+  clientId: string;
+  status: SignInStatus;
+  identifier: string | null;
+  userId: string | null;
+  now: Date;
+}): SignInRow {
+  const row: SignInRow = {
+    id: newId('sia'),
+    client_id: input.clientId,
+    status: input.status,
+    identifier: input.identifier,
+    user_id: input.userId,
+    first_factor_verification: null,
+    second_factor_verification: null,
+    created_session_id: null,
+    external_identity: null,
+    enterprise_connection_id: null,
+    abandon_at: new Date(input.now.getTime() + SIGN_IN_ABANDON_MS),
+    created_at: input.now,
+    updated_at: input.now,
+  };
+  unsaved.add(row);
+  return row;
+}
+
+/** Changes a sign-in: inserted with them if it is newSignIn's and not yet written, else updated. */
+export async function saveSignIn(
+  tx: Queryable,
+  signIn: SignInRow,
+  changes: SignInChanges,
+  now: Date,
+): Promise<SignInRow> {
+  if (!unsaved.has(signIn)) return updateSignIn(tx, signIn.id, changes, now);
+  unsaved.delete(signIn);
+  const row = { ...signIn, ...changes, updated_at: now };
+  const json = (v: unknown) => (v === null || v === undefined ? null : JSON.stringify(v));
+  const [saved] = await tx.query<SignInRow>(
+    `INSERT INTO sign_ins (id, client_id, status, identifier, user_id, first_factor_verification,
+                           second_factor_verification, created_session_id, external_identity, abandon_at,
+                           created_at, updated_at, enterprise_connection_id)
+     VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7::jsonb, $8, $9::jsonb, $10, $11, $12, $13) RETURNING *`,
+    [
+      row.id,
+      row.client_id,
+      row.status,
+      row.identifier,
+      row.user_id,
+      json(row.first_factor_verification),
+      json(row.second_factor_verification),
+      row.created_session_id,
+      json(row.external_identity),
+      row.abandon_at,
+      row.created_at,
+      row.updated_at,
+      row.enterprise_connection_id,
+    ],
+  );
+  return saved!;
+}
+
+/** A newSignIn's sign-in written as it is, if no save has written it yet. */
+export async function ensureSignInSaved(tx: Queryable, signIn: SignInRow): Promise<void> {
+  if (unsaved.has(signIn)) await saveSignIn(tx, signIn, {}, signIn.updated_at);
+}
+
 export async function findClientSignIn(
   tx: Queryable,
   clientId: string,
@@ -48,19 +122,21 @@ export async function findClientSignIn(
   return row ?? null;
 }
 
+export interface SignInChanges {
+  status?: SignInStatus;
+  first_factor_verification?: VerificationState | null;
+  second_factor_verification?: VerificationState | null;
+  created_session_id?: string | null;
+  user_id?: string | null;
+  identifier?: string | null;
+  external_identity?: SignInRow['external_identity'];
+  enterprise_connection_id?: string | null;
+}
+
 export async function updateSignIn(
   tx: Queryable,
   id: string,
-  changes: {
-    status?: SignInStatus;
-    first_factor_verification?: VerificationState | null;
-    second_factor_verification?: VerificationState | null;
-    created_session_id?: string | null;
-    user_id?: string | null;
-    identifier?: string | null;
-    external_identity?: SignInRow['external_identity'];
-    enterprise_connection_id?: string | null;
-  },
+  changes: SignInChanges,
   now: Date,
 ): Promise<SignInRow> {
   const keys = Object.keys(changes) as (keyof typeof changes)[];

@@ -1,7 +1,7 @@
 import type { Queryable } from '../db/database.ts';
 import { newId } from '../ids.ts';
 import type { EmailAddressRow, UserRow } from './rows.ts';
-import { findUserByPhoneNumber } from './phone-numbers.ts';
+import type { RateLimitRule } from './rate-limits.ts';
 import { countBrowserFailure } from './known-browsers.ts';
 
 export async function findUserById(db: Queryable, id: string): Promise<UserRow | null> {
@@ -18,14 +18,50 @@ export async function findUserByEmail(db: Queryable, email: string): Promise<Use
   return row ?? null;
 }
 
-/** A user by sign-in identifier: a verified email address, a phone number (E.164), or else a username. */
+/**
+ * The condition on `users u` of the account that signs in with `identifier` ($1): a verified email address,
+ * a phone number (E.164) that is not only a second factor, or else a username.
+ */
+export function signInIdentifierCondition(identifier: string): string {
+  if (identifier.includes('@')) {
+    return `u.id IN (SELECT e.user_id FROM email_addresses e
+                     WHERE lower(e.email_address) = lower($1) AND e.verified_at IS NOT NULL)`;
+  }
+  if (identifier.startsWith('+')) {
+    return `u.id IN (SELECT p.user_id FROM phone_numbers p WHERE p.phone_number = $1
+                     AND p.verified_at IS NOT NULL AND NOT p.reserved_for_second_factor)`;
+  }
+  return 'lower(u.username) = lower($1)';
+}
+
+/** The account that signs in with `identifier` (signInIdentifierCondition), or null. */
 export async function findUserByIdentifier(db: Queryable, identifier: string): Promise<UserRow | null> {
-  if (identifier.includes('@')) return findUserByEmail(db, identifier);
-  if (identifier.startsWith('+')) return findUserByPhoneNumber(db, identifier);
-  const [row] = await db.query<UserRow>('SELECT * FROM users WHERE lower(username) = lower($1)', [
-    identifier,
-  ]);
+  const [row] = await db.query<UserRow>(
+    `SELECT * FROM users u WHERE ${signInIdentifierCondition(identifier)}`,
+    [identifier],
+  );
   return row ?? null;
+}
+
+/**
+ * Before a sign-in's transaction, in one statement: the account of `identifier` (null: none), and whether
+ * the identifier's rate limit (`limit`) is already full.
+ */
+export async function signInCandidate(
+  db: Queryable,
+  identifier: string,
+  limit: RateLimitRule,
+  now: Date,
+): Promise<{ user: UserRow | null; limitReached: boolean }> {
+  const [row] = await db.query<UserRow & { limit_reached: boolean }>(
+    `SELECT u.*, EXISTS (SELECT 1 FROM rate_limits r WHERE r.key = $2 AND r.count >= $5
+                         AND r.window_start > $3::timestamptz - make_interval(secs => $4)) AS limit_reached
+     FROM (VALUES (1)) AS one
+     LEFT JOIN LATERAL (SELECT * FROM users u WHERE ${signInIdentifierCondition(identifier)}) u ON true`,
+    [identifier, limit.key, now, limit.windowSeconds, limit.limit],
+  );
+  const { limit_reached, ...user } = row!;
+  return { user: user.id ? user : null, limitReached: limit_reached };
 }
 
 /** Whether an account owns the address: only a verified address is owned (see 005_user_profile.sql). */

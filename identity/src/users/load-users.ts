@@ -4,7 +4,7 @@ import { membershipJSON } from '../serializers/organization.ts';
 import { publicUserDataJSON, userJSON } from '../serializers/user.ts';
 import type { EmailAddressRow, MembershipRow, OrganizationRow, UserRow } from '../store/rows.ts';
 import type { PhoneNumberRow } from '../store/phone-numbers.ts';
-import { ownerRowsOf } from '../store/owners.ts';
+import { ownerRowOfIdentifier, ownerRowsOf, type OwnerRow } from '../store/owners.ts';
 import type { ExternalAccountRow } from '../store/external-accounts.ts';
 import type { EnterpriseAccountRow } from '../store/enterprise-sso.ts';
 import { secondFactorStateOfRow, type SecondFactorState } from '../second-factors/second-factor-state.ts';
@@ -30,26 +30,29 @@ export async function loadUsers(tx: Queryable, ids: string[]): Promise<Map<strin
   const rows = await ownerRowsOf(tx, unique);
   // One organisation object for all the users given, as a client's users share them.
   const organizations = new Map<string, OrganizationRow>();
-  for (const row of rows) {
-    for (const { organization } of row.memberships) {
-      if (!organizations.has(organization.id)) organizations.set(organization.id, organization);
-    }
+  return new Map(rows.map((row) => [row.user.id, ownerOfRow(row, organizations)]));
+}
+
+/** The user who signs in with `identifier`, loaded as loadUsers loads users (one statement). */
+export async function loadOwnerByIdentifier(tx: Queryable, identifier: string): Promise<Owner | null> {
+  const row = await ownerRowOfIdentifier(tx, identifier);
+  return row ? ownerOfRow(row, new Map()) : null;
+}
+
+function ownerOfRow(row: OwnerRow, organizations: Map<string, OrganizationRow>): Owner {
+  for (const { organization } of row.memberships) {
+    if (!organizations.has(organization.id)) organizations.set(organization.id, organization);
   }
-  return new Map(
-    rows.map((row) => [
-      row.user.id,
-      {
-        user: row.user,
-        emails: row.emails,
-        phones: row.phones,
-        memberships: row.memberships.map((m) => m.membership),
-        organizations,
-        secondFactors: secondFactorStateOfRow(row),
-        externalAccounts: row.externalAccounts,
-        enterpriseAccounts: row.enterpriseAccounts,
-      },
-    ]),
-  );
+  return {
+    user: row.user,
+    emails: row.emails,
+    phones: row.phones,
+    memberships: row.memberships.map((m) => m.membership),
+    organizations,
+    secondFactors: secondFactorStateOfRow(row),
+    externalAccounts: row.externalAccounts,
+    enterpriseAccounts: row.enterpriseAccounts,
+  };
 }
 
 /** Clerk's full UserJSON, memberships included (the organisation UI reads permissions from them). */

@@ -11,7 +11,7 @@ export const createDevBrowserRoute: FapiRoute = {
   path: '/dev_browser',
   rateLimits: (req) => [{ key: `dev_browser:ip:${req.ip}`, limit: 30, windowSeconds: 60 }],
   async handler(ctx) {
-    await countClientCreation(ctx, ctx.deps.config.clientCreationsPerIp, ctx.ip, ctx.now);
+    await countClientCreation(ctx, ctx.deps.config.clientCreationsPerIp, ctx.ip);
     const { token } = await createClient(ctx.tx, ctx.now);
     return { bare: { id: token } };
   },

@@ -73,6 +73,11 @@ function contextOfOtherClient(ctx: FapiContext, client: ClientRow): FapiContext 
       other.client = await updateClient(ctx.tx, other.client.id, changes, ctx.now);
       return other.client;
     },
+    // Not one of this request's client's sessions: only the other client's row is kept.
+    sessionOpened(_session, row) {
+      if (row.id !== other.client.id) throw new Error('sessionOpened on another client');
+      other.client = row;
+    },
   };
   return other;
 }

@@ -1,4 +1,8 @@
-import { secondFactorStateOf, twoFactorEnabled } from '../../second-factors/second-factor-state.ts';
+import {
+  secondFactorStateOf,
+  twoFactorEnabled,
+  type SecondFactorState,
+} from '../../second-factors/second-factor-state.ts';
 import type { SessionRow } from '../../store/rows.ts';
 import { createSession, replacePendingSessionsOf } from '../../store/sessions.ts';
 import type { FapiContext } from '../context.ts';
@@ -12,12 +16,13 @@ export interface Impersonation {
 /**
  * What stands for the user's second factor when a session opens. Every way of opening one must say:
  * - `not_enrolled`: only a first factor was proven; checked here, so a path that forgets the second
- *   factor cannot open a session for a user who has one;
+ *   factor cannot open a session for a user who has one (against `readNow`, the user's second factors as
+ *   this transaction read them, else read here);
  * - `verified`: the second factor was proven just now (the session's `fva` counts from it);
  * - `impersonation`: an operator's actor token, which on hosted Clerk asks for no factor of the user.
  */
 export type SecondFactorProof =
-  | { secondFactor: 'not_enrolled' }
+  | { secondFactor: 'not_enrolled'; readNow?: SecondFactorState }
   | { secondFactor: 'verified' }
   | { secondFactor: 'impersonation'; impersonation: Impersonation };
 
@@ -39,12 +44,16 @@ export async function openSession(
   finished: 'sign_in_id' | 'sign_up_id',
   proof: SecondFactorProof,
 ): Promise<SessionRow> {
-  if (proof.secondFactor === 'not_enrolled' && twoFactorEnabled(await secondFactorStateOf(ctx.tx, userId))) {
+  if (
+    proof.secondFactor === 'not_enrolled' &&
+    twoFactorEnabled(proof.readNow ?? (await secondFactorStateOf(ctx.tx, userId)))
+  ) {
     throw new SecondFactorNotProvenError();
   }
   const impersonation = proof.secondFactor === 'impersonation' ? proof.impersonation : null;
   const client = await ctx.ensureClient();
-  const session = await createSession(ctx.tx, {
+  const { session, client: madeActive } = await createSession(ctx.tx, {
+    finished,
     clientId: client.id,
     userId,
     lifetimeSeconds: impersonation?.lifetimeSeconds ?? ctx.deps.config.sessionLifetimeSeconds,
@@ -62,7 +71,7 @@ export async function openSession(
   if (!impersonation && !ctx.clientCreatedNow) {
     await replacePendingSessionsOf(ctx.tx, { clientId: client.id, userId, keep: session.id, now: ctx.now });
   }
-  await ctx.updateClient({ [finished]: null, last_active_session_id: session.id });
+  ctx.sessionOpened(session, madeActive);
   ctx.signInStateChanged();
   ctx.rotateClientCredential(client.id);
   return session;

@@ -21,14 +21,14 @@ export const attemptFirstFactorRoute = (config: IdentityConfig): FapiRoute => ({
   rateLimits: codeAttemptLimits(config),
   beforeTransaction: precheckAttemptedPassword('sign_ins'),
   async handler(ctx) {
-    const { signIn, user } = await loadActionableSignIn(ctx);
+    const { signIn, user, account } = await loadActionableSignIn(ctx);
     // An address at an enterprise connection's domain has no other first factor than its IdP.
     if (signIn.enterprise_connection_id) throw errors.strategyForUserInvalid();
     const strategy = field(ctx.body, 'strategy');
     if (strategy === 'password') {
       const password = rawField(ctx.body, 'password');
       if (password === undefined) throw errors.paramMissing('password');
-      return attemptPassword(ctx, signIn, user, password);
+      return attemptPassword(ctx, signIn, account, password);
     }
     if (isResetPasswordStrategy(strategy)) return attemptResetPasswordFactor(ctx, signIn, user, strategy);
     if (strategy === 'phone_code') return attemptPhoneCodeFactor(ctx, signIn, user);

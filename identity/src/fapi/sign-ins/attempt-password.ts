@@ -1,18 +1,21 @@
 import { checkPassword } from '../prepared-passwords.ts';
 import { errors } from '../../errors.ts';
-import type { SignInRow, UserRow } from '../../store/rows.ts';
+import type { SignInRow } from '../../store/rows.ts';
+import type { Owner } from '../../users/load-users.ts';
 import { assertMayAttempt, countFailedAttempt } from '../../abuse/attempt-gate.ts';
 import type { FapiContext, FapiResult } from '../context.ts';
 import { firstFactorVerified } from './first-factor-verified.ts';
 import { signInResponse } from './respond.ts';
-import { updateSignIn } from '../../store/sign-ins.ts';
+import { saveSignIn } from '../../store/sign-ins.ts';
 
 export async function attemptPassword(
   ctx: FapiContext,
   signIn: SignInRow,
-  user: UserRow,
+  account: Owner,
   password: string,
 ): Promise<FapiResult> {
+  // Nothing below changes what the account's JSON embeds (the lockout columns are patched at settle).
+  const user = account.user;
   if (!user.password_hash) throw errors.strategyForUserInvalid();
   await assertMayAttempt(ctx, user);
   if (!(await checkPassword(ctx.prepared, user.password_hash, password))) {
@@ -22,14 +25,14 @@ export async function attemptPassword(
   const verification = { status: 'verified', strategy: 'password', attempts: null, expire_at: null } as const;
   if (user.password_reset_required) {
     // The operator wants this password replaced: right, but it opens no session until a new one is set.
-    const waiting = await updateSignIn(
+    const waiting = await saveSignIn(
       ctx.tx,
-      signIn.id,
+      signIn,
       { status: 'needs_new_password', first_factor_verification: verification },
       ctx.now,
     );
-    return signInResponse(ctx, waiting);
+    return signInResponse(ctx, waiting, account);
   }
-  const done = await firstFactorVerified(ctx, signIn, user, verification);
-  return signInResponse(ctx, done);
+  const done = await firstFactorVerified(ctx, signIn, user, verification, account.secondFactors);
+  return signInResponse(ctx, done, account);
 }

@@ -2,7 +2,7 @@ import type { SignInRow, UserRow, VerificationState } from '../../store/rows.ts'
 import { openSession, type SecondFactorProof } from '../sessions/open-session.ts';
 import type { FapiContext } from '../context.ts';
 import { acceptTicketOfSignIn } from '../tickets/sign-in-ticket-invitation.ts';
-import { updateSignIn } from '../../store/sign-ins.ts';
+import { saveSignIn } from '../../store/sign-ins.ts';
 
 /**
  * The end of every sign-in: opens the session (which checks `proof` against the user's second factors)
@@ -26,9 +26,9 @@ export async function completeSignIn(
     verifications.first_factor_verification ?? signIn.first_factor_verification,
     user,
   );
-  return updateSignIn(
+  return saveSignIn(
     ctx.tx,
-    signIn.id,
+    signIn,
     { status: 'complete', ...verifications, created_session_id: session.id },
     ctx.now,
   );

@@ -2,15 +2,17 @@ import { isPasswordHashingBusy, verifyPassword } from '../../crypto/passwords.ts
 import { checkPassword, precheckPassword } from '../prepared-passwords.ts';
 import { errors } from '../../errors.ts';
 import { assertMayOpenSession } from '../../sessions/may-open-session.ts';
-import { emailAddressesOf, findUserByIdentifier } from '../../store/users.ts';
+import { emailAddressesOf, signInCandidate } from '../../store/users.ts';
 import { assertNotLockedOut } from '../../abuse/attempt-gate.ts';
 import type { FapiRoute } from '../context.ts';
+import { loadOwnerByIdentifier } from '../../users/load-users.ts';
 import { field, rawField } from '../form.ts';
 import { attemptPassword } from './attempt-password.ts';
 import { emailOf, sendEmailCode } from './email-code.ts';
 import { isCompleteSignIn, signInResponse } from './respond.ts';
-import { createSignIn, updateSignIn } from '../../store/sign-ins.ts';
-import { identifierLimitReached, limitSignInsOfIdentifier, signInAttemptLimits } from './rate-limits.ts';
+import { createSignIn, ensureSignInSaved, newSignIn, updateSignIn } from '../../store/sign-ins.ts';
+import { identifierLimit, limitSignInsOfIdentifier, signInAttemptLimits } from './rate-limits.ts';
+import { clientCreationLimit } from '../../abuse/client-creation.ts';
 import type { IdentityConfig } from '../../config.ts';
 import { assertRedirectParams } from '../redirect-params.ts';
 import { signInWithTicket } from '../tickets/sign-in-ticket.ts';
@@ -57,8 +59,13 @@ export const createSignInRoute = (config: IdentityConfig): FapiRoute => ({
       });
       if (!identifier) return {};
       // Past the identifier's limit the handler refuses it: no hash for that.
-      if (await identifierLimitReached({ deps }, identifier, deps.clock())) return {};
-      const user = await findUserByIdentifier(deps.db, identifier);
+      const { user, limitReached } = await signInCandidate(
+        deps.db,
+        identifier,
+        identifierLimit(deps.config, identifier),
+        deps.clock(),
+      );
+      if (limitReached) return {};
       if (user) return await precheckPassword(deps, user, password);
       // The dummy hash of an unknown identifier (see the handler), spent here rather than in the transaction.
       await verifyPassword(null, password);
@@ -72,10 +79,17 @@ export const createSignInRoute = (config: IdentityConfig): FapiRoute => ({
     assertRedirectParams(ctx.body, ctx.deps.config, { popup: isSocialStrategy(field(ctx.body, 'strategy')) });
     // A client made by this request has no session yet, nor any account that knows it.
     const newClient = ctx.client === null;
-    const client = await ctx.ensureClient();
     const identifier = normalizeSignInIdentifier(field(ctx.body, 'identifier'), {
       testMode: ctx.deps.config.mode === 'development',
     });
+    // A new browser naming an account meets two limits: the new clients of its address, and the identifier's.
+    if (newClient && identifier) {
+      await ctx.readLimits([
+        clientCreationLimit(ctx.deps.config.clientCreationsPerIp, ctx.ip),
+        identifierLimit(ctx.deps.config, identifier),
+      ]);
+    }
+    const client = await ctx.ensureClient();
     const strategy = field(ctx.body, 'strategy');
     if (
       strategy &&
@@ -113,9 +127,10 @@ export const createSignInRoute = (config: IdentityConfig): FapiRoute => ({
     if (isEnterpriseSsoStrategy(strategy) || isEnterpriseSsoIdentifier(ctx, identifier)) {
       return signInWithEnterpriseSso(ctx, client, identifier, strategy, newClient);
     }
-    const user = await findUserByIdentifier(ctx.tx, identifier);
+    const account = await loadOwnerByIdentifier(ctx.tx, identifier);
+    const user = account?.user ?? null;
     await limitSignInsOfIdentifier(ctx, identifier, newClient ? null : user);
-    if (!user) {
+    if (!account || !user) {
       // A password sent with an unknown identifier is hashed all the same, so that a guess costs the
       // same time whether the account exists (the answer itself is Clerk's form_identifier_not_found).
       const password = rawField(ctx.body, 'password');
@@ -125,22 +140,28 @@ export const createSignInRoute = (config: IdentityConfig): FapiRoute => ({
     await assertNotLockedOut(ctx, user);
     if (!newClient) await assertMayOpenSession(ctx, client.id, user.id);
 
-    let signIn = await createSignIn(ctx.tx, {
+    const start = {
       clientId: client.id,
-      status: 'needs_first_factor',
+      status: 'needs_first_factor' as const,
       identifier,
       userId: user.id,
       now: ctx.now,
-    });
+    };
     const password = rawField(ctx.body, 'password');
     if (strategy === 'password' || (password !== undefined && !strategy)) {
       if (password === undefined) throw errors.paramMissing('password');
-      const result = await attemptPassword(ctx, signIn, user, password);
+      // Written once, by the attempt's outcome (a right password: complete, with its session).
+      const attempted = newSignIn(start);
+      const result = await attemptPassword(ctx, attempted, account, password);
       // A sign-in that goes on (a wrong password, a second factor, a new password to set) stays on the
       // client; a complete one has left it already (openSession). Attached only now: one write less.
-      if (!isCompleteSignIn(result)) await ctx.updateClient({ sign_in_id: signIn.id });
+      if (!isCompleteSignIn(result)) {
+        await ensureSignInSaved(ctx.tx, attempted);
+        await ctx.updateClient({ sign_in_id: attempted.id });
+      }
       return result;
     }
+    let signIn = await createSignIn(ctx.tx, start);
     await ctx.updateClient({ sign_in_id: signIn.id });
 
     // A link or a reset code at once (custom flows): as prepare_first_factor, to the typed address.
@@ -157,12 +178,13 @@ export const createSignInRoute = (config: IdentityConfig): FapiRoute => ({
       return signInResponse(
         ctx,
         await updateSignIn(ctx.tx, signIn.id, { first_factor_verification: link }, ctx.now),
+        account,
       );
     }
     if (isResetPasswordStrategy(strategy)) return prepareResetPasswordFactor(ctx, signIn, user, strategy);
     if (strategy === 'phone_code') return preparePhoneCodeFactor(ctx, signIn, user);
 
-    if (password !== undefined) return attemptPassword(ctx, signIn, user, password);
+    if (password !== undefined) return attemptPassword(ctx, signIn, account, password);
     if (strategy === 'email_code') {
       const emails = (await emailAddressesOf(ctx.tx, [user.id])).get(user.id) ?? [];
       const email = emailOf(emails, undefined, user.primary_email_address_id);
@@ -173,6 +195,6 @@ export const createSignInRoute = (config: IdentityConfig): FapiRoute => ({
       });
       signIn = await updateSignIn(ctx.tx, signIn.id, { first_factor_verification: verification }, ctx.now);
     }
-    return signInResponse(ctx, signIn);
+    return signInResponse(ctx, signIn, account);
   },
 });

@@ -1,7 +1,6 @@
 import type { IdentityConfig } from '../../config.ts';
 import { isTrustedBrowser } from '../../abuse/attempt-gate.ts';
-import { errors } from '../../errors.ts';
-import { reached, waitIfReached, type RateLimitRule } from '../../store/rate-limits.ts';
+import type { RateLimitRule } from '../../store/rate-limits.ts';
 import type { UserRow } from '../../store/rows.ts';
 import type { FapiContext, FapiRequestInfo } from '../context.ts';
 
@@ -33,19 +32,7 @@ export async function limitSignInsOfIdentifier(
   if (user && (await isTrustedBrowser(ctx, user.id))) return;
   // Checked now, counted at commit (see countClientCreation: the identifier's counter row would stay
   // locked for the rest of the transaction).
-  const rule = identifierLimit(ctx.deps.config, identifier);
-  const wait = await waitIfReached(ctx.tx, rule, ctx.now);
-  if (wait > 0) throw errors.tooManyRequests(wait);
-  ctx.countAtCommit(rule);
-}
-
-/** Before the transaction: whether the identifier's limit is already full (then no password is hashed). */
-export function identifierLimitReached(
-  ctx: Pick<FapiContext, 'deps'>,
-  identifier: string,
-  now: Date,
-): Promise<boolean> {
-  return reached(ctx.deps.db, identifierLimit(ctx.deps.config, identifier), now);
+  await ctx.checkLimitAtCommit(identifierLimit(ctx.deps.config, identifier));
 }
 
 export function codeAttemptLimits(config: IdentityConfig) {

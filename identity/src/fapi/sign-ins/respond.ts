@@ -1,11 +1,23 @@
 import { signInJSON } from '../../serializers/sign-in.ts';
 import type { SignInRow } from '../../store/rows.ts';
-import { loadUsers } from '../../users/load-users.ts';
+import { loadUsers, type Owner } from '../../users/load-users.ts';
 import type { FapiContext, FapiResult } from '../context.ts';
 
-/** The sign-in as the answer; made after the handler's last write, so the client's JSON reuses its user. */
-export async function signInResponse(ctx: FapiContext, signIn: SignInRow): Promise<FapiResult> {
-  const owners = signIn.user_id ? await loadUsers(ctx.tx, [signIn.user_id]) : undefined;
+/**
+ * The sign-in as the answer; made after the handler's last write, so the client's JSON reuses its user.
+ * `account`: its user as this transaction read it, when nothing since has changed what it embeds.
+ */
+export async function signInResponse(
+  ctx: FapiContext,
+  signIn: SignInRow,
+  account?: Owner,
+): Promise<FapiResult> {
+  const owners =
+    account && account.user.id === signIn.user_id
+      ? new Map([[account.user.id, account]])
+      : signIn.user_id
+        ? await loadUsers(ctx.tx, [signIn.user_id])
+        : undefined;
   const owner = signIn.user_id ? owners?.get(signIn.user_id) : undefined;
   return {
     owners,

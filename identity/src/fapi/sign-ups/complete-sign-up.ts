@@ -1,3 +1,4 @@
+import { NO_SECOND_FACTORS } from '../../second-factors/second-factor-state.ts';
 import { errors } from '../../errors.ts';
 import { signUpJSON, missingFields, unverifiedFields } from '../../serializers/sign-up.ts';
 import type { SignUpRow } from '../../store/rows.ts';
@@ -70,7 +71,10 @@ export async function completeIfReady(ctx: FapiContext, signUp: SignUpRow): Prom
   // A ticket sign-up joins the inviting organisation in this same transaction.
   await acceptTicketOfSignUp(ctx, signUp, user.id);
   // A user created just now has no second factor yet.
-  const session = await openSession(ctx, user.id, 'sign_up_id', { secondFactor: 'not_enrolled' });
+  const session = await openSession(ctx, user.id, 'sign_up_id', {
+    secondFactor: 'not_enrolled',
+    readNow: NO_SECOND_FACTORS,
+  });
   const done = await updateSignUp(
     ctx.tx,
     signUp.id,
