@@ -7,6 +7,7 @@ import { purgeExpired } from '../src/retention/purge.ts';
 import { forEachBackend } from './support/backends.ts';
 import { signUp, type SignedIn } from './support/flows.ts';
 import { BAPI, Harness, uniqueEmail, type Browser, type FapiResponse, type Json } from './support/harness.ts';
+import { openCallback, redirectBackFrom, useGoogle } from './support/social-flows.ts';
 
 /**
  * Connected accounts (<UserProfile/> → Connected accounts) against a real OpenID Connect provider on this
@@ -59,17 +60,7 @@ forEachBackend('connected accounts (<UserProfile/>)', (backend) => {
       },
     );
     h = await Harness.start(backend);
-    await h.identity.settings.set({
-      ...h.identity.settings.settings,
-      social: {
-        oauth_google: {
-          clientId: CLIENT_ID,
-          clientSecret: { env: SECRET_ENV },
-          issuer: provider.issuer.url!,
-          signUpAllowed: true,
-        },
-      },
-    });
+    await useGoogle(h, { clientId: CLIENT_ID, secretEnv: SECRET_ENV, issuer: provider.issuer.url! });
   });
   after(async () => {
     await h.close();
@@ -102,16 +93,10 @@ forEachBackend('connected accounts (<UserProfile/>)', (backend) => {
   async function atProvider(account: Json): Promise<string> {
     const authorize = new URL(account.verification.external_verification_redirect_url);
     assert.equal(authorize.origin, new URL(provider.issuer.url!).origin);
-    const res = await fetch(authorize, { redirect: 'manual' });
-    const back = res.headers.get('location');
-    assert.ok(back, `the provider answered ${res.status}`);
-    return back;
+    return redirectBackFrom(authorize);
   }
 
-  function callback(browser: Browser, url: string): Promise<FapiResponse> {
-    const { pathname, search } = new URL(url);
-    return browser.raw('GET', `${pathname}${search}`);
-  }
+  const callback = openCallback;
 
   const accountsOf = async (browser: Browser): Promise<Json[]> =>
     (await browser.get('/client')).body.response.sessions[0].user.external_accounts;

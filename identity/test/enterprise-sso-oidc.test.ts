@@ -3,9 +3,10 @@ import { after, before, beforeEach, it } from 'node:test';
 import type { OAuth2Server } from 'oauth2-mock-server';
 import { forEachBackend } from './support/backends.ts';
 import { signUp } from './support/flows.ts';
-import { BAPI, Harness, type Browser, type FapiResponse } from './support/harness.ts';
+import { Harness, type Browser } from './support/harness.ts';
 import { startOidcStandIn } from './support/oidc-stand-in.ts';
 import { enrolTotp } from './support/second-factors.ts';
+import { backendOrganization, clientOf, openCallback, redirectBackFrom } from './support/social-flows.ts';
 
 /**
  * Enterprise SSO by OpenID Connect against a real provider on this machine (oauth2-mock-server:
@@ -37,14 +38,7 @@ forEachBackend('enterprise SSO with OpenID Connect', (backend) => {
       spoil?.(payload);
     });
     h = await Harness.start(backend);
-    const org = await h.app.inject({
-      method: 'POST',
-      url: `${BAPI}/v1/organizations`,
-      headers: { authorization: `Bearer ${h.identity.secretKey}` },
-      payload: { name: 'Initech', slug: `initech-${Date.now().toString(36)}` },
-    });
-    assert.equal(org.statusCode, 200, org.body);
-    organizationId = org.json().id;
+    organizationId = await backendOrganization(h, 'Initech');
     await h.identity.settings.set({
       ...h.identity.settings.settings,
       enterpriseConnections: {
@@ -90,18 +84,11 @@ forEachBackend('enterprise SSO with OpenID Connect', (backend) => {
     assert.ok(authorize.searchParams.get('nonce'));
     assert.equal(authorize.searchParams.get('login_hint'), person.email);
     assert.equal(authorize.searchParams.get('redirect_uri'), `${h.identity.deps.fapiBase}/v1/oauth_callback`);
-    const atIdp = await fetch(authorize, { redirect: 'manual' });
-    const back = atIdp.headers.get('location');
-    assert.ok(back, `the IdP answered ${atIdp.status}`);
-    return back;
+    return redirectBackFrom(authorize);
   }
 
-  function callback(browser: Browser, url: string): Promise<FapiResponse> {
-    const { pathname, search } = new URL(url);
-    return browser.raw('GET', `${pathname}${search}`);
-  }
-
-  const client = async (browser: Browser) => (await browser.get('/client')).body.response;
+  const callback = openCallback;
+  const client = clientOf;
 
   it('advertises enterprise SSO (not SAML) in the environment', async () => {
     const env = (await h.browser().get('/environment')).body;

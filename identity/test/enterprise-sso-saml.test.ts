@@ -5,6 +5,7 @@ import { signUp } from './support/flows.ts';
 import { BAPI, FAPI, Harness, type Browser, type FapiResponse } from './support/harness.ts';
 import { selfSignedCertificate, TestIdp, type IdpUser, type TestKeyPair } from './support/saml-idp.ts';
 import { enrolTotp, totpCode } from './support/second-factors.ts';
+import { backendOrganization, clientOf } from './support/social-flows.ts';
 
 /**
  * Enterprise SSO by SAML 2.0 against a real IdP in the test (samlify, signing with a key and a
@@ -38,14 +39,7 @@ forEachBackend('enterprise SSO with SAML 2.0', (backend) => {
     otherKeys = selfSignedCertificate('Globex test IdP');
     idp = new TestIdp(IDP_ENTITY, IDP_SSO, keys);
     h = await Harness.start(backend);
-    const org = await h.app.inject({
-      method: 'POST',
-      url: `${BAPI}/v1/organizations`,
-      headers: { authorization: `Bearer ${h.identity.secretKey}` },
-      payload: { name: 'Acme', slug: `acme-${Date.now().toString(36)}` },
-    });
-    assert.equal(org.statusCode, 200, org.body);
-    organizationId = org.json().id;
+    organizationId = await backendOrganization(h, 'Acme');
     await h.identity.settings.set({
       ...h.identity.settings.settings,
       enterpriseConnections: {
@@ -136,7 +130,7 @@ forEachBackend('enterprise SSO with SAML 2.0', (backend) => {
     return follow(browser, String(acs.headers.location));
   }
 
-  const client = async (browser: Browser) => (await browser.get('/client')).body.response;
+  const client = clientOf;
 
   /** What an attack must leave alone: the users, sessions and accounts. */
   async function counts() {

@@ -6,6 +6,7 @@ import { signUp } from './support/flows.ts';
 import { startGoogleKeysStandIn, type GoogleKeysStandIn } from './support/google-keys-stand-in.ts';
 import { Harness, uniqueEmail, type Browser, type FapiResponse } from './support/harness.ts';
 import { enrolTotp } from './support/second-factors.ts';
+import { useGoogle } from './support/social-flows.ts';
 
 /**
  * Google One Tap as clerk-js 5.90.0 drives it (`authenticateWithGoogleOneTap`): the ID token Google's
@@ -50,17 +51,12 @@ forEachBackend('Google One Tap', (backend) => {
   });
 
   async function configure(google_: { oneTap?: boolean; signUpAllowed?: boolean }) {
-    await h.identity.settings.set({
-      ...h.identity.settings.settings,
-      social: {
-        oauth_google: {
-          clientId: CLIENT_ID,
-          clientSecret: { env: SECRET_ENV },
-          issuer: google.issuer,
-          oneTap: google_.oneTap ?? true,
-          signUpAllowed: google_.signUpAllowed ?? true,
-        },
-      },
+    await useGoogle(h, {
+      clientId: CLIENT_ID,
+      secretEnv: SECRET_ENV,
+      issuer: google.issuer,
+      oneTap: google_.oneTap ?? true,
+      signUpAllowed: google_.signUpAllowed,
     });
   }
 

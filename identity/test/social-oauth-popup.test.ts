@@ -4,8 +4,9 @@ import type { OAuth2Server } from 'oauth2-mock-server';
 import { startOidcStandIn } from './support/oidc-stand-in.ts';
 import { forEachBackend } from './support/backends.ts';
 import { signUp } from './support/flows.ts';
-import { Harness, uniqueEmail, type Browser, type FapiResponse } from './support/harness.ts';
+import { Harness, uniqueEmail, type Browser } from './support/harness.ts';
 import { OFF_ORIGIN_REDIRECTS, POPUP_CALLBACK_DISGUISES } from './support/redirect-attacks.ts';
+import { clientOf, openCallback, redirectBackFrom, useGoogle } from './support/social-flows.ts';
 
 /**
  * Social sign-in by popup (clerk-js `authenticateWithPopup`): the attempt's `redirect_url` and
@@ -42,16 +43,10 @@ forEachBackend('social sign-in by popup: the accounts.<domain> popup-callback pa
     process.env[SECRET_ENV] = 'provider-client-secret';
     provider = await startOidcStandIn((payload) => Object.assign(payload, person));
     h = await Harness.start(backend);
-    await h.identity.settings.set({
-      ...h.identity.settings.settings,
-      social: {
-        oauth_google: {
-          clientId: 'qoala-popup-client',
-          clientSecret: { env: SECRET_ENV },
-          issuer: provider.issuer.url!,
-          signUpAllowed: true,
-        },
-      },
+    await useGoogle(h, {
+      clientId: 'qoala-popup-client',
+      secretEnv: SECRET_ENV,
+      issuer: provider.issuer.url!,
     });
   });
   after(async () => {
@@ -81,18 +76,11 @@ forEachBackend('social sign-in by popup: the accounts.<domain> popup-callback pa
       resource === 'sign_ins'
         ? started.body.response.first_factor_verification
         : started.body.response.verifications.external_account;
-    const atProvider = await fetch(verification.external_verification_redirect_url, { redirect: 'manual' });
-    const back = atProvider.headers.get('location');
-    assert.ok(back, `the provider answered ${atProvider.status}`);
-    return back;
+    return redirectBackFrom(verification.external_verification_redirect_url);
   }
 
-  function callback(browser: Browser, url: string): Promise<FapiResponse> {
-    const { pathname, search } = new URL(url);
-    return browser.raw('GET', `${pathname}${search}`);
-  }
-
-  const client = async (browser: Browser) => (await browser.get('/client')).body.response;
+  const callback = openCallback;
+  const client = clientOf;
 
   it('a known account completes: the popup page is told the session the callback opened', async () => {
     const first = h.browser();
@@ -138,7 +126,7 @@ forEachBackend('social sign-in by popup: the accounts.<domain> popup-callback pa
       action_complete_redirect_url: app('/dashboard'),
     });
     const url = started.body.response.first_factor_verification.external_verification_redirect_url;
-    const back = (await fetch(url, { redirect: 'manual' })).headers.get('location')!;
+    const back = await redirectBackFrom(url);
     const landed = await callback(browser, back);
     assert.equal(landed.headers.location, app('/dashboard'));
   });

@@ -4,8 +4,9 @@ import type { OAuth2Server } from 'oauth2-mock-server';
 import { startOidcStandIn } from './support/oidc-stand-in.ts';
 import { forEachBackend } from './support/backends.ts';
 import { signUp } from './support/flows.ts';
-import { Harness, uniqueEmail, type Browser, type FapiResponse } from './support/harness.ts';
+import { Harness, uniqueEmail, type Browser } from './support/harness.ts';
 import { enrolTotp } from './support/second-factors.ts';
+import { clientOf, openCallback, redirectBackFrom, useGoogle } from './support/social-flows.ts';
 
 /**
  * Social sign-in by redirect against a real OpenID Connect provider on this machine (oauth2-mock-server:
@@ -55,16 +56,11 @@ forEachBackend('social sign-in by redirect (OAuth 2 / OpenID Connect)', (backend
   });
 
   async function configure(google: { signUpAllowed: boolean }) {
-    await h.identity.settings.set({
-      ...h.identity.settings.settings,
-      social: {
-        oauth_google: {
-          clientId: CLIENT_ID,
-          clientSecret: { env: SECRET_ENV },
-          issuer: provider.issuer.url!,
-          signUpAllowed: google.signUpAllowed,
-        },
-      },
+    await useGoogle(h, {
+      clientId: CLIENT_ID,
+      secretEnv: SECRET_ENV,
+      issuer: provider.issuer.url!,
+      signUpAllowed: google.signUpAllowed,
     });
   }
 
@@ -86,19 +82,11 @@ forEachBackend('social sign-in by redirect (OAuth 2 / OpenID Connect)', (backend
     assert.equal(authorize.origin, new URL(provider.issuer.url!).origin);
     assert.equal(authorize.searchParams.get('code_challenge_method'), 'S256');
     assert.ok(authorize.searchParams.get('nonce'));
-    const atProvider = await fetch(authorize, { redirect: 'manual' });
-    const back = atProvider.headers.get('location');
-    assert.ok(back, `the provider answered ${atProvider.status}`);
-    return back;
+    return redirectBackFrom(authorize);
   }
 
-  /** The provider's redirect back, opened by `browser`. */
-  function callback(browser: Browser, url: string): Promise<FapiResponse> {
-    const { pathname, search } = new URL(url);
-    return browser.raw('GET', `${pathname}${search}`);
-  }
-
-  const client = async (browser: Browser) => (await browser.get('/client')).body.response;
+  const callback = openCallback;
+  const client = clientOf;
 
   it('answers what clerk-js needs to start: the environment lists the provider with a local logo', async () => {
     const env = (await h.browser().get('/environment')).body;

@@ -9,6 +9,7 @@ import { forEachBackend } from './support/backends.ts';
 import { signUp } from './support/flows.ts';
 import { Harness, uniqueEmail, type Browser, type FapiResponse, type Json } from './support/harness.ts';
 import { startOidcStandIn } from './support/oidc-stand-in.ts';
+import { openCallback, redirectBackFrom } from './support/social-flows.ts';
 
 /**
  * What each well-known provider does its own way, against stand-ins on this machine: GitHub's
@@ -156,11 +157,7 @@ forEachBackend('social providers: GitHub emails, Microsoft tenants, discovery', 
     });
     assert.equal(started.status, 200, JSON.stringify(started.body));
     const authorize = started.body.response.first_factor_verification.external_verification_redirect_url;
-    const atProvider = await fetch(authorize, { redirect: 'manual' });
-    const back = atProvider.headers.get('location');
-    assert.ok(back, `the provider answered ${atProvider.status}`);
-    const { pathname, search } = new URL(back);
-    return browser.raw('GET', `${pathname}${search}`);
+    return openCallback(browser, await redirectBackFrom(authorize));
   }
 
   const signInOf = async (browser: Browser) => (await browser.get('/client')).body.response.sign_in;

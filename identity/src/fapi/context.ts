@@ -50,11 +50,14 @@ export interface FapiContext extends FapiRequestInfo {
   countAtCommit(rule: RateLimitRule): void;
   /**
    * A limit checked now (`429 too_many_requests` when its window is full) and counted at commit
-   * (countAtCommit). Read with the rules of an earlier `readLimits` when it was one of them.
+   * (countAtCommit). Not read again when `limitsRead` gave it.
    */
   checkLimitAtCommit(rule: RateLimitRule): Promise<void>;
-  /** The windows of limits this request will check, read in one statement (see checkLimitAtCommit). */
-  readLimits(rules: RateLimitRule[]): Promise<void>;
+  /**
+   * The waits of limits this request will check, read already in this transaction with something else
+   * (store/rate-limits.ts `waitsOfWindows`): checkLimitAtCommit uses them instead of reading again.
+   */
+  limitsRead(waits: Map<string, number>): void;
   /**
    * Attempts on accounts decided in this transaction, and the sessions it opened: their lockout state is
    * confirmed, and the sign-ins recorded, by the transaction's last statements (abuse/account-attempts.ts).

@@ -15,7 +15,7 @@ import { setCookie } from '../http/cookies.ts';
 import { requestOriginGuard } from '../http/origins.ts';
 import { countClientCreation } from '../abuse/client-creation.ts';
 import { AccountAttempts, AttemptRaced, MAX_ATTEMPT_RACES } from '../abuse/account-attempts.ts';
-import { hit, hitAll, waitIfReached, waitsIfReached, type RateLimitRule } from '../store/rate-limits.ts';
+import { hit, hitAll, waitIfReached, type RateLimitRule } from '../store/rate-limits.ts';
 import {
   createClient,
   findClientByToken,
@@ -296,8 +296,8 @@ async function runInTransaction(
         if (wait > 0) throw errors.tooManyRequests(wait);
         ctx.countAtCommit(rule);
       },
-      async readLimits(rules) {
-        for (const [key, wait] of await waitsIfReached(tx, rules, now)) limitsRead.set(key, wait);
+      limitsRead(waits) {
+        for (const [key, wait] of waits) limitsRead.set(key, wait);
       },
       attempts,
       get clientCreatedNow() {

@@ -49,7 +49,7 @@ export function fapiRoutes(config: IdentityConfig): AnyFapiRoute[] {
     deleteClientSessionsRoute,
     // Development keys only: production clients are identified by the HttpOnly cookie alone.
     ...(config.instanceKeys === 'development' ? [createDevBrowserRoute] : []),
-    createSignInRoute(config),
+    createSignInRoute,
     getSignInRoute,
     prepareFirstFactorRoute,
     attemptFirstFactorRoute(config),

@@ -79,20 +79,16 @@ export function samlAccountJSON(x: EnterpriseAccountRow, connections: Connection
     first_name: x.first_name ?? '',
     last_name: x.last_name ?? '',
     verification: verified('saml'),
-    saml_connection: connection
-      ? {
-          id: connection.id,
-          name: connection.name,
-          domain: connection.domains[0]!,
-          active: connection.enabled,
-          provider: providerOf(connection),
-          sync_user_attributes: true,
-          allow_subdomains: false,
-          allow_idp_initiated: false,
-          disable_additional_identifications: false,
-          created_at: at,
-          updated_at: at,
-        }
-      : null,
+    saml_connection: connection ? samlConnectionOf(connectionJSON(connection, at)) : null,
   };
+}
+
+/** A SamlAccountJSON's connection: the EnterpriseConnectionJSON's fields it shares. */
+function samlConnectionOf({
+  object: _object,
+  protocol: _protocol,
+  logo_public_url: _logo,
+  ...shared
+}: ReturnType<typeof connectionJSON>) {
+  return shared;
 }

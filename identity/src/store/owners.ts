@@ -6,6 +6,13 @@ import { ORG_COLUMNS } from './organizations.ts';
 import type { ExternalAccountRow } from './external-accounts.ts';
 import type { EnterpriseAccountRow } from './enterprise-sso.ts';
 import { signInIdentifierCondition } from './users.ts';
+import {
+  limitWindowsColumn,
+  limitWindowsParams,
+  waitsOfWindows,
+  type LimitWindow,
+  type RateLimitRule,
+} from './rate-limits.ts';
 
 /** A user row with everything its JSON embeds, as one query returns it. */
 export interface OwnerRow extends SecondFactorColumns {
@@ -41,7 +48,36 @@ export async function ownerRowOfIdentifier(db: Queryable, identifier: string): P
   return row ?? null;
 }
 
-async function ownerRowsWhere(db: Queryable, where: string, params: unknown[]): Promise<OwnerRow[]> {
+/**
+ * ownerRowOfIdentifier and, in the same statement, the windows of the rate limits the sign-in will check
+ * (waitsIfReached): each rule's key with the seconds to wait.
+ */
+export async function ownerRowOfIdentifierWithLimits(
+  db: Queryable,
+  identifier: string,
+  rules: RateLimitRule[],
+  now: Date,
+): Promise<{ row: OwnerRow | null; waits: Map<string, number> }> {
+  const rows = await ownerRowsWhere(db, signInIdentifierCondition(identifier), [identifier], {
+    column: limitWindowsColumn('$2', '$3', '$4'),
+    params: limitWindowsParams(rules, now),
+  });
+  const windows = (rows[0]?.extra ?? []) as LimitWindow[];
+  const row = rows[0]?.user.id ? rows[0] : null;
+  return { row, waits: waitsOfWindows(windows, rules, now) };
+}
+
+/**
+ * The owners `where` selects; with `extra`, one more column (`extra` of the answer, parameters after
+ * `params`) read whether or not any user matches (a row of nulls then, whose `user.id` is null).
+ */
+async function ownerRowsWhere(
+  db: Queryable,
+  where: string,
+  params: unknown[],
+  extra?: { column: string; params: unknown[] },
+): Promise<(OwnerRow & { extra?: unknown })[]> {
+  const from = extra ? `(VALUES (1)) AS one LEFT JOIN users u ON ${where}` : `users u WHERE ${where}`;
   const rows = await db.query<
     UserRow &
       SecondFactorColumns & {
@@ -50,9 +86,10 @@ async function ownerRowsWhere(db: Queryable, where: string, params: unknown[]): 
         j_memberships: Json[];
         j_external: Json[];
         j_enterprise: Json[];
+        x_extra?: unknown;
       }
   >(
-    `SELECT u.*, ${SECOND_FACTOR_COLUMNS},
+    `SELECT u.*, ${SECOND_FACTOR_COLUMNS},${extra ? ` ${extra.column} AS x_extra,` : ''}
        COALESCE((SELECT json_agg(e ORDER BY e.created_at) FROM email_addresses e WHERE e.user_id = u.id),
                 '[]'::json) AS j_emails,
        COALESCE((SELECT json_agg(p ORDER BY p.created_at, p.id) FROM phone_numbers p WHERE p.user_id = u.id),
@@ -67,8 +104,8 @@ async function ownerRowsWhere(db: Queryable, where: string, params: unknown[]): 
                 '[]'::json) AS j_external,
        COALESCE((SELECT json_agg(a ORDER BY a.created_at, a.id) FROM enterprise_accounts a WHERE a.user_id = u.id),
                 '[]'::json) AS j_enterprise
-     FROM users u WHERE ${where}`,
-    params,
+     FROM ${from}`,
+    extra ? [...params, ...extra.params] : params,
   );
   return rows.map(
     ({
@@ -77,11 +114,13 @@ async function ownerRowsWhere(db: Queryable, where: string, params: unknown[]): 
       j_memberships,
       j_external,
       j_enterprise,
+      x_extra,
       sf_totp,
       sf_backup_codes,
       sf_phones,
       ...user
     }) => ({
+      ...(extra ? { extra: x_extra } : {}),
       user,
       sf_totp,
       sf_backup_codes,

@@ -11,14 +11,31 @@ export interface RateLimitRule {
  * Returns the seconds to wait when the rule is exceeded, 0 otherwise.
  */
 export async function hit(db: Queryable, rule: RateLimitRule, now: Date): Promise<number> {
-  const [row] = await db.query<{ count: number; window_start: Date }>(
-    `INSERT INTO rate_limits (key, window_start, count) VALUES ($1, $2, 1)
+  const [row] = await db.query<HitRow>(hitStatement('$1', '$2', '$3'), [rule.key, now, rule.windowSeconds]);
+  return waitAfterHit(row, rule, now);
+}
+
+/** The counter row a hit leaves: its count and window. */
+export interface HitRow {
+  count: number;
+  window_start: Date;
+}
+
+/**
+ * hit()'s statement, with its key, time and window length as the parameters named (so that another
+ * statement can carry it as a CTE: a sign-in counts its address's attempt with its first read).
+ */
+export function hitStatement(key: string, now: string, windowSeconds: string): string {
+  const over = `rate_limits.window_start <= ${now}::timestamptz - make_interval(secs => ${windowSeconds})`;
+  return `INSERT INTO rate_limits (key, window_start, count) VALUES (${key}, ${now}, 1)
      ON CONFLICT (key) DO UPDATE SET
-       count = CASE WHEN rate_limits.window_start <= $2::timestamptz - make_interval(secs => $3) THEN 1 ELSE rate_limits.count + 1 END,
-       window_start = CASE WHEN rate_limits.window_start <= $2::timestamptz - make_interval(secs => $3) THEN $2 ELSE rate_limits.window_start END
-     RETURNING count, window_start`,
-    [rule.key, now, rule.windowSeconds],
-  );
+       count = CASE WHEN ${over} THEN 1 ELSE rate_limits.count + 1 END,
+       window_start = CASE WHEN ${over} THEN ${now} ELSE rate_limits.window_start END
+     RETURNING count, window_start`;
+}
+
+/** The seconds to wait after a hit that left `row` (0: within the limit). */
+export function waitAfterHit(row: HitRow | undefined, rule: RateLimitRule, now: Date): number {
   if (!row || row.count <= rule.limit) return 0;
   return Math.max(
     1,
@@ -40,19 +57,50 @@ export async function waitsIfReached(
   rules: RateLimitRule[],
   now: Date,
 ): Promise<Map<string, number>> {
-  const waits = new Map(rules.map((r) => [r.key, 0]));
-  if (!rules.length) return waits;
-  const rows = await db.query<{ key: string; count: number; window_start: Date }>(
-    `SELECT r.key, r.count, r.window_start
-     FROM unnest($1::text[], $3::double precision[]) AS v(key, window_seconds)
-     JOIN rate_limits r ON r.key = v.key
-     WHERE r.window_start > $2::timestamptz - make_interval(secs => v.window_seconds)`,
-    [rules.map((r) => r.key), now, rules.map((r) => r.windowSeconds)],
+  if (!rules.length) return new Map();
+  const [row] = await db.query<{ windows: LimitWindow[] }>(
+    `SELECT ${limitWindowsColumn('$1', '$2', '$3')} AS windows`,
+    limitWindowsParams(rules, now),
   );
-  for (const row of rows) {
-    const rule = rules.find((r) => r.key === row.key)!;
-    if (row.count < rule.limit) continue;
-    const reset = row.window_start.getTime() + rule.windowSeconds * 1000;
+  return waitsOfWindows(row!.windows, rules, now);
+}
+
+/** A counter's current window, as limitWindowsColumn reads it (JSON: the time is a string). */
+export interface LimitWindow {
+  key: string;
+  count: number;
+  window_start: string;
+}
+
+/**
+ * The current windows of some rules' counters as one JSON column, for a statement that reads something
+ * else too (a sign-in reads its account with the limits it meets): `keys`, `now` and `windows` name the
+ * parameters limitWindowsParams gives, in that order.
+ */
+export function limitWindowsColumn(keys: string, now: string, windows: string): string {
+  return `COALESCE((SELECT json_agg(json_build_object('key', r.key, 'count', r.count,
+                                                      'window_start', r.window_start))
+                    FROM unnest(${keys}::text[], ${windows}::double precision[]) AS v(key, window_seconds)
+                    JOIN rate_limits r ON r.key = v.key
+                    WHERE r.window_start > ${now}::timestamptz - make_interval(secs => v.window_seconds)),
+                   '[]'::json)`;
+}
+
+export function limitWindowsParams(rules: RateLimitRule[], now: Date): unknown[] {
+  return [rules.map((r) => r.key), now, rules.map((r) => r.windowSeconds)];
+}
+
+/** Each rule's key with the seconds to wait (0: not full) given its counter's window. */
+export function waitsOfWindows(
+  windows: LimitWindow[],
+  rules: RateLimitRule[],
+  now: Date,
+): Map<string, number> {
+  const waits = new Map(rules.map((r) => [r.key, 0]));
+  for (const window of windows) {
+    const rule = rules.find((r) => r.key === window.key);
+    if (!rule || window.count < rule.limit) continue;
+    const reset = new Date(window.window_start).getTime() + rule.windowSeconds * 1000;
     waits.set(rule.key, Math.max(1, Math.ceil((reset - now.getTime()) / 1000)));
   }
   return waits;

@@ -1,7 +1,7 @@
 import type { Queryable } from '../db/database.ts';
 import { newId } from '../ids.ts';
 import type { EmailAddressRow, UserRow } from './rows.ts';
-import type { RateLimitRule } from './rate-limits.ts';
+import { hitStatement, waitAfterHit, type RateLimitRule } from './rate-limits.ts';
 import { countBrowserFailure } from './known-browsers.ts';
 
 export async function findUserById(db: Queryable, id: string): Promise<UserRow | null> {
@@ -44,24 +44,32 @@ export async function findUserByIdentifier(db: Queryable, identifier: string): P
 }
 
 /**
- * Before a sign-in's transaction, in one statement: the account of `identifier` (null: none), and whether
- * the identifier's rate limit (`limit`) is already full.
+ * Before a sign-in's transaction, in one statement: the attempt counted against its address's limit
+ * (`counted`: the seconds to wait, 0 within it), the account of `identifier` (null: none), and whether the
+ * identifier's rate limit (`limit`) is already full.
  */
 export async function signInCandidate(
   db: Queryable,
   identifier: string,
-  limit: RateLimitRule,
+  rules: { counted: RateLimitRule; limit: RateLimitRule },
   now: Date,
-): Promise<{ user: UserRow | null; limitReached: boolean }> {
-  const [row] = await db.query<UserRow & { limit_reached: boolean }>(
-    `SELECT u.*, EXISTS (SELECT 1 FROM rate_limits r WHERE r.key = $2 AND r.count >= $5
-                         AND r.window_start > $3::timestamptz - make_interval(secs => $4)) AS limit_reached
-     FROM (VALUES (1)) AS one
+): Promise<{ wait: number; user: UserRow | null; limitReached: boolean }> {
+  const { counted, limit } = rules;
+  const [row] = await db.query<UserRow & { limit_reached: boolean; c_count: number; c_window_start: Date }>(
+    `WITH counted AS (${hitStatement('$6', '$3', '$7')})
+     SELECT u.*, counted.count AS c_count, counted.window_start AS c_window_start,
+            EXISTS (SELECT 1 FROM rate_limits r WHERE r.key = $2 AND r.count >= $5
+                    AND r.window_start > $3::timestamptz - make_interval(secs => $4)) AS limit_reached
+     FROM counted
      LEFT JOIN LATERAL (SELECT * FROM users u WHERE ${signInIdentifierCondition(identifier)}) u ON true`,
-    [identifier, limit.key, now, limit.windowSeconds, limit.limit],
+    [identifier, limit.key, now, limit.windowSeconds, limit.limit, counted.key, counted.windowSeconds],
   );
-  const { limit_reached, ...user } = row!;
-  return { user: user.id ? user : null, limitReached: limit_reached };
+  const { limit_reached, c_count, c_window_start, ...user } = row!;
+  return {
+    wait: waitAfterHit({ count: c_count, window_start: c_window_start }, counted, now),
+    user: user.id ? user : null,
+    limitReached: limit_reached,
+  };
 }
 
 /** Whether an account owns the address: only a verified address is owned (see 005_user_profile.sql). */

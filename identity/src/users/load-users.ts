@@ -4,7 +4,13 @@ import { membershipJSON } from '../serializers/organization.ts';
 import { publicUserDataJSON, userJSON } from '../serializers/user.ts';
 import type { EmailAddressRow, MembershipRow, OrganizationRow, UserRow } from '../store/rows.ts';
 import type { PhoneNumberRow } from '../store/phone-numbers.ts';
-import { ownerRowOfIdentifier, ownerRowsOf, type OwnerRow } from '../store/owners.ts';
+import {
+  ownerRowOfIdentifier,
+  ownerRowOfIdentifierWithLimits,
+  ownerRowsOf,
+  type OwnerRow,
+} from '../store/owners.ts';
+import type { RateLimitRule } from '../store/rate-limits.ts';
 import type { ExternalAccountRow } from '../store/external-accounts.ts';
 import type { EnterpriseAccountRow } from '../store/enterprise-sso.ts';
 import { secondFactorStateOfRow, type SecondFactorState } from '../second-factors/second-factor-state.ts';
@@ -37,6 +43,20 @@ export async function loadUsers(tx: Queryable, ids: string[]): Promise<Map<strin
 export async function loadOwnerByIdentifier(tx: Queryable, identifier: string): Promise<Owner | null> {
   const row = await ownerRowOfIdentifier(tx, identifier);
   return row ? ownerOfRow(row, new Map()) : null;
+}
+
+/**
+ * loadOwnerByIdentifier with, in the same statement, the waits of the rate limits the sign-in will check
+ * (store/owners.ts `ownerRowOfIdentifierWithLimits`).
+ */
+export async function loadOwnerByIdentifierWithLimits(
+  tx: Queryable,
+  identifier: string,
+  rules: RateLimitRule[],
+  now: Date,
+): Promise<{ account: Owner | null; waits: Map<string, number> }> {
+  const { row, waits } = await ownerRowOfIdentifierWithLimits(tx, identifier, rules, now);
+  return { account: row ? ownerOfRow(row, new Map()) : null, waits };
 }
 
 function ownerOfRow(row: OwnerRow, organizations: Map<string, OrganizationRow>): Owner {

@@ -66,13 +66,7 @@ export async function socialSignInVerified(
     }
     return await externalAccountUserSignIn(ctx, signIn, user, identity.email, strategy);
   } catch (err) {
-    if (!(err instanceof ClerkError)) throw err;
-    return updateSignIn(
-      ctx.tx,
-      signIn.id,
-      { first_factor_verification: externalVerification('failed', strategy, err) },
-      ctx.now,
-    );
+    return verificationFailed(ctx, signIn, strategy, err);
   }
 }
 
@@ -99,12 +93,17 @@ export async function externalAccountUserSignIn(
     );
     return await firstFactorVerified(ctx, identified, user, externalVerification('verified', strategy));
   } catch (err) {
-    if (!(err instanceof ClerkError)) throw err;
-    return updateSignIn(
-      ctx.tx,
-      signIn.id,
-      { first_factor_verification: externalVerification('failed', strategy, err) },
-      ctx.now,
-    );
+    return verificationFailed(ctx, signIn, strategy, err);
   }
+}
+
+/** A Clerk error on the provider's way in fails the sign-in's verification with it (others are thrown). */
+function verificationFailed(ctx: FapiContext, signIn: SignInRow, strategy: string, err: unknown) {
+  if (!(err instanceof ClerkError)) throw err;
+  return updateSignIn(
+    ctx.tx,
+    signIn.id,
+    { first_factor_verification: externalVerification('failed', strategy, err) },
+    ctx.now,
+  );
 }

@@ -5,15 +5,21 @@ import { assertMayOpenSession } from '../../sessions/may-open-session.ts';
 import { emailAddressesOf, signInCandidate } from '../../store/users.ts';
 import { assertNotLockedOut } from '../../abuse/attempt-gate.ts';
 import type { FapiRoute } from '../context.ts';
-import { loadOwnerByIdentifier } from '../../users/load-users.ts';
+import {
+  loadOwnerByIdentifier,
+  loadOwnerByIdentifierWithLimits,
+  type Owner,
+} from '../../users/load-users.ts';
 import { field, rawField } from '../form.ts';
 import { attemptPassword } from './attempt-password.ts';
 import { emailOf, sendEmailCode } from './email-code.ts';
 import { isCompleteSignIn, signInResponse } from './respond.ts';
 import { createSignIn, ensureSignInSaved, newSignIn, updateSignIn } from '../../store/sign-ins.ts';
-import { identifierLimit, limitSignInsOfIdentifier, signInAttemptLimits } from './rate-limits.ts';
+import { identifierLimit, limitSignInsOfIdentifier, signInIpLimit } from './rate-limits.ts';
+import { hit, waitsIfReached } from '../../store/rate-limits.ts';
+import type { FapiRequestInfo } from '../context.ts';
+import type { IdentityDeps } from '../../deps.ts';
 import { clientCreationLimit } from '../../abuse/client-creation.ts';
-import type { IdentityConfig } from '../../config.ts';
 import { assertRedirectParams } from '../redirect-params.ts';
 import { signInWithTicket } from '../tickets/sign-in-ticket.ts';
 import { isResetPasswordStrategy, RESET_PASSWORD_STRATEGIES } from '../../password-reset/reset-factors.ts';
@@ -43,29 +49,33 @@ const SUPPORTED_STRATEGIES = new Set([
 ]);
 
 /** POST /client/sign_ins — identifier first; optionally the password at once ("instant password"). */
-export const createSignInRoute = (config: IdentityConfig): FapiRoute => ({
+export const createSignInRoute: FapiRoute = {
   method: 'POST',
   path: '/client/sign_ins',
-  rateLimits: signInAttemptLimits(config),
-  // "Instant password": the password checked before the transaction, the dummy hash of an unknown
-  // identifier too. Anything unusual (another strategy, a malformed form) is left to the handler.
+  // Every sign-in counts against its address's limit first (as a route's `rateLimits` would, but with the
+  // instant password's first read). "Instant password": the password checked before the transaction, the
+  // dummy hash of an unknown identifier too. Anything unusual (another strategy, a malformed form) is left
+  // to the handler.
   async beforeTransaction(req, deps) {
+    const now = deps.clock();
+    const counted = signInIpLimit(deps.config, req.ip);
+    const instant = instantPassword(req, deps);
+    if (!instant) {
+      const wait = await hit(deps.db, counted, now);
+      if (wait > 0) throw errors.tooManyRequests(wait);
+      return {};
+    }
+    const { identifier, password } = instant;
+    const { wait, user, limitReached } = await signInCandidate(
+      deps.db,
+      identifier,
+      { counted, limit: identifierLimit(deps.config, identifier) },
+      now,
+    );
+    if (wait > 0) throw errors.tooManyRequests(wait);
+    // Past the identifier's limit the handler refuses it: no hash for that.
+    if (limitReached) return {};
     try {
-      const password = rawField(req.body, 'password');
-      const strategy = field(req.body, 'strategy');
-      if (password === undefined || (strategy && strategy !== 'password')) return {};
-      const identifier = normalizeSignInIdentifier(field(req.body, 'identifier'), {
-        testMode: deps.config.mode === 'development',
-      });
-      if (!identifier) return {};
-      // Past the identifier's limit the handler refuses it: no hash for that.
-      const { user, limitReached } = await signInCandidate(
-        deps.db,
-        identifier,
-        identifierLimit(deps.config, identifier),
-        deps.clock(),
-      );
-      if (limitReached) return {};
       if (user) return await precheckPassword(deps, user, password);
       // The dummy hash of an unknown identifier (see the handler), spent here rather than in the transaction.
       await verifyPassword(null, password);
@@ -82,15 +92,24 @@ export const createSignInRoute = (config: IdentityConfig): FapiRoute => ({
     const identifier = normalizeSignInIdentifier(field(ctx.body, 'identifier'), {
       testMode: ctx.deps.config.mode === 'development',
     });
-    // A new browser naming an account meets two limits: the new clients of its address, and the identifier's.
+    const strategy = field(ctx.body, 'strategy');
+    // A new browser naming an account meets two limits, the new clients of its address and the
+    // identifier's: read at once, and with the account when the form signs in with one.
+    let account: Owner | null | undefined;
     if (newClient && identifier) {
-      await ctx.readLimits([
+      const limits = [
         clientCreationLimit(ctx.deps.config.clientCreationsPerIp, ctx.ip),
         identifierLimit(ctx.deps.config, identifier),
-      ]);
+      ];
+      if (!strategy || strategy === 'password') {
+        const read = await loadOwnerByIdentifierWithLimits(ctx.tx, identifier, limits, ctx.now);
+        account = read.account;
+        ctx.limitsRead(read.waits);
+      } else {
+        ctx.limitsRead(await waitsIfReached(ctx.tx, limits, ctx.now));
+      }
     }
     const client = await ctx.ensureClient();
-    const strategy = field(ctx.body, 'strategy');
     if (
       strategy &&
       !SUPPORTED_STRATEGIES.has(strategy) &&
@@ -127,7 +146,7 @@ export const createSignInRoute = (config: IdentityConfig): FapiRoute => ({
     if (isEnterpriseSsoStrategy(strategy) || isEnterpriseSsoIdentifier(ctx, identifier)) {
       return signInWithEnterpriseSso(ctx, client, identifier, strategy, newClient);
     }
-    const account = await loadOwnerByIdentifier(ctx.tx, identifier);
+    if (account === undefined) account = await loadOwnerByIdentifier(ctx.tx, identifier);
     const user = account?.user ?? null;
     await limitSignInsOfIdentifier(ctx, identifier, newClient ? null : user);
     if (!account || !user) {
@@ -197,4 +216,22 @@ export const createSignInRoute = (config: IdentityConfig): FapiRoute => ({
     }
     return signInResponse(ctx, signIn, account);
   },
-});
+};
+
+/** The identifier and password of an instant-password sign-in, if the form is one (null otherwise). */
+function instantPassword(
+  req: FapiRequestInfo,
+  deps: IdentityDeps,
+): { identifier: string; password: string } | null {
+  try {
+    const password = rawField(req.body, 'password');
+    const strategy = field(req.body, 'strategy');
+    if (password === undefined || (strategy && strategy !== 'password')) return null;
+    const identifier = normalizeSignInIdentifier(field(req.body, 'identifier'), {
+      testMode: deps.config.mode === 'development',
+    });
+    return identifier ? { identifier, password } : null;
+  } catch {
+    return null;
+  }
+}

@@ -4,10 +4,9 @@ import type { RateLimitRule } from '../../store/rate-limits.ts';
 import type { UserRow } from '../../store/rows.ts';
 import type { FapiContext, FapiRequestInfo } from '../context.ts';
 
-export function signInAttemptLimits(config: IdentityConfig) {
-  return (req: FapiRequestInfo): RateLimitRule[] => [
-    { key: `sign_in:ip:${req.ip}`, limit: config.rateLimits.signInPerIpPerMinute, windowSeconds: 60 },
-  ];
+/** Sign-ins started from one address (counted before the transaction, by create-sign-in.ts). */
+export function signInIpLimit(config: IdentityConfig, ip: string): RateLimitRule {
+  return { key: `sign_in:ip:${ip}`, limit: config.rateLimits.signInPerIpPerMinute, windowSeconds: 60 };
 }
 
 /** Sign-ins naming one identifier (as stored: a phone number counts once however it is written). */
