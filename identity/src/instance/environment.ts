@@ -6,17 +6,12 @@ import type { InstanceSettings } from './settings/schema.ts';
 import { socialEnvironmentJSON } from '../social/social-environment.ts';
 import { enterpriseSsoEnvironmentJSON } from '../enterprise-sso/enterprise-environment.ts';
 import { googleOneTapClientId } from '../social/google-one-tap.ts';
+import { ATTRIBUTE_OFF } from './attribute-off.ts';
+import { passkeyEnvironmentJSON } from '../passkeys/passkey-environment.ts';
+import { web3EnvironmentJSON } from '../web3/web3-environment.ts';
+import { captchaEnvironmentJSON } from '../captcha/captcha-environment.ts';
 
-const off = {
-  enabled: false,
-  required: false,
-  used_for_first_factor: false,
-  first_factors: [],
-  used_for_second_factor: false,
-  second_factors: [],
-  verifications: [],
-  verify_at_sign_up: false,
-};
+const off = ATTRIBUTE_OFF;
 
 /**
  * The instance as clerk-js sees it: email + password sign-up verified by an emailed code, sign-in with
@@ -26,8 +21,11 @@ const off = {
  */
 export function environmentJSON(
   config: IdentityConfig,
-  settings: Pick<InstanceSettings, 'social'> & Partial<Pick<InstanceSettings, 'enterpriseConnections'>>,
+  settings: Pick<InstanceSettings, 'social'> &
+    Partial<Pick<InstanceSettings, 'enterpriseConnections' | 'passkeys' | 'web3' | 'captcha'>>,
 ) {
+  const passkeys = passkeyEnvironmentJSON(settings.passkeys);
+  const captcha = captchaEnvironmentJSON(settings.captcha, config);
   const url = (path: string) => `${config.publicUrl}${path}`;
   return {
     object: 'environment',
@@ -72,13 +70,7 @@ export function environmentJSON(
       privacy_policy_url: '',
       support_email: '',
       preferred_sign_in_strategy: 'password',
-      captcha_public_key: null,
-      captcha_public_key_invisible: null,
-      captcha_widget_type: null,
-      captcha_provider: 'turnstile',
-      captcha_oauth_bypass: [],
-      captcha_heartbeat: false,
-      captcha_heartbeat_interval_ms: 600000,
+      ...captcha.display,
       // <GoogleOneTap/> prompts only when this is set: the Google provider with `oneTap: true`.
       google_one_tap_client_id: googleOneTapClientId(settings.social),
       clerk_js_version: '5.90.0',
@@ -118,11 +110,11 @@ export function environmentJSON(
           : off,
         // Optional at sign-up; a sign-in identifier beside the email address ("Email address or username").
         username: { ...off, enabled: true, used_for_first_factor: true },
-        web3_wallet: off,
+        web3_wallet: web3EnvironmentJSON(settings.web3),
         // Second factors: <UserProfile/> shows its MFA section when some attribute offers one.
         authenticator_app: { ...off, enabled: true, used_for_second_factor: true, second_factors: ['totp'] },
         backup_code: { ...off, enabled: true, used_for_second_factor: true, second_factors: ['backup_code'] },
-        passkey: off,
+        passkey: passkeys.attribute,
       },
       social: socialEnvironmentJSON(settings.social, `${config.publicUrl}${config.fapiPath}`),
       // On when a connection is: <SignIn/> then sends the identifier alone first (SignInStart), and goes to
@@ -132,8 +124,7 @@ export function environmentJSON(
       sign_up: {
         mode: 'public',
         progressive: true,
-        captcha_enabled: false,
-        captcha_widget_type: null,
+        ...captcha.signUp,
         custom_action_required: false,
         legal_consent_enabled: false,
         allowlist_only: false,
@@ -147,7 +138,7 @@ export function environmentJSON(
       },
       password_settings: passwordSettingsJSON(config.passwordPolicy),
       username_settings: { min_length: USERNAME_MIN_LENGTH, max_length: USERNAME_MAX_LENGTH },
-      passkey_settings: { allow_autofill: false, show_sign_in_button: false },
+      passkey_settings: passkeys.passkey_settings,
       actions: { delete_self: config.deleteSelfEnabled, create_organization: true },
     },
     // Verified domains and membership requests are not offered: switched off, not stubbed.

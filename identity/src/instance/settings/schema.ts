@@ -1,5 +1,8 @@
 import { z } from '@app/contract';
 import { ClaimsTemplateError, parseClaimsTemplate } from './claims-template.ts';
+import { passkeySettings } from '../../passkeys/passkey-settings.ts';
+import { web3Settings } from '../../web3/web3-settings.ts';
+import { captchaSettings } from '../../captcha/captcha-settings.ts';
 
 /**
  * The instance settings document: what the settings file declares, what the database keeps (one row,
@@ -207,6 +210,12 @@ export const instanceSettingsSchema = z
     /** Enterprise SSO connections (SAML 2.0, OpenID Connect), keyed by id (see enterpriseConnectionSettings). */
     // Optional rather than defaulted: documents stored before it existed read the same as before.
     enterpriseConnections: enterpriseConnections.optional(),
+    /** Passkeys (see passkeys/passkey-settings.ts); off when absent. */
+    passkeys: passkeySettings.optional(),
+    /** Web3 wallets (see web3/web3-settings.ts); off when absent. */
+    web3: web3Settings.optional(),
+    /** Bot protection on sign-up and sign-in (see captcha/captcha-settings.ts). */
+    captcha: captchaSettings.optional(),
   })
   .strict();
 
