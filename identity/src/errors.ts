@@ -134,7 +134,7 @@ export const errors = {
       "Couldn't find your account.",
       param('identifier'),
     ),
-  identifierExists: (field: 'email_address' | 'username' | 'phone_number') =>
+  identifierExists: (field: 'email_address' | 'username' | 'phone_number' | 'web3_wallet') =>
     new ClerkError(
       422,
       'form_identifier_exists',
@@ -284,6 +284,15 @@ export const errors = {
       'Too many failed attempts',
       'Too many failed attempts. You have to try again with the same or another method.',
     ),
+  /** A web3 wallet's signature of its nonce that is not by the wallet's address (or not a signature). */
+  web3SignatureIncorrect: () =>
+    new ClerkError(
+      422,
+      'form_param_value_invalid',
+      'is invalid',
+      'The signature was not made by this web3 wallet. Please try again.',
+      param('signature'),
+    ),
   verificationNotPrepared: () =>
     new ClerkError(
       422,
@@ -362,6 +371,45 @@ export const errors = {
       'sign_up_no_longer_actionable',
       'This sign-up can no longer be used.',
       'This sign-up attempt has already completed or expired. Start a new one.',
+    ),
+  // Bot protection (captcha/): clerk-js reloads the environment and retries once on the first three.
+  captchaInvalid: () =>
+    new ClerkError(
+      400,
+      'captcha_invalid',
+      'Bot validation failed',
+      'Sign up unsuccessful due to failed security validations. Please refresh the page to try again or reach out to support for more assistance.',
+      param('captcha_token'),
+    ),
+  captchaNotEnabled: () =>
+    new ClerkError(
+      400,
+      'captcha_not_enabled',
+      'Captcha is not enabled',
+      'Bot protection is not enabled for this application; no captcha is needed.',
+    ),
+  captchaMissingToken: () =>
+    new ClerkError(
+      400,
+      'captcha_missing_token',
+      'Captcha token missing',
+      'This request needs a captcha token and has none. Please refresh the page to try again.',
+      param('captcha_token'),
+    ),
+  /** The browser could not run the captcha (400), or the server could not reach its provider (503). */
+  captchaUnavailable: (status: 400 | 503) =>
+    new ClerkError(
+      status,
+      'captcha_unavailable',
+      'Captcha unavailable',
+      'Sign up unsuccessful due to failed bot validation. Please refresh the page to try again or reach out to support for more assistance.',
+    ),
+  requiresCaptcha: () =>
+    new ClerkError(
+      401,
+      'requires_captcha',
+      'Security verification required',
+      'Please complete the security verification to continue.',
     ),
   tooManyRequests: (retryAfterSeconds: number) =>
     new ClerkError(

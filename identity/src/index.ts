@@ -18,4 +18,5 @@ export type { LiveInstanceSettings, SettingsListener } from './instance/settings
 export type { StoredInstanceSettings } from './store/instance-settings.ts';
 export type { InstanceSettings } from './instance/settings/schema.ts';
 export { googleOneTapClientId } from './social/google-one-tap.ts';
+export { captchaProviderInUse } from './captcha/captcha-settings.ts';
 export { accountsPortalOrigin, isAllowedRedirect, POPUP_CALLBACK_PATH } from './http/redirects.ts';

@@ -6,6 +6,8 @@ import { membershipsOfUsers, organizationsByIds } from '../src/store/organizatio
 import { phoneNumbersOf } from '../src/store/phone-numbers.ts';
 import { externalAccountsOf } from '../src/store/external-accounts.ts';
 import { enterpriseAccountsOf } from '../src/store/enterprise-sso.ts';
+import { web3WalletsOfUser } from '../src/store/web3-wallets.ts';
+import { passkeySummariesOf } from '../src/store/passkeys.ts';
 import { emailAddressesOf, findUserById } from '../src/store/users.ts';
 import { loadUsers, type Owner } from '../src/users/load-users.ts';
 import { forEachBackend } from './support/backends.ts';
@@ -27,6 +29,8 @@ async function ownerPieceByPiece(db: Queryable, id: string): Promise<Owner> {
     secondFactors: (await secondFactorStates(db, [id])).get(id)!,
     externalAccounts: await externalAccountsOf(db, [id]),
     enterpriseAccounts: await enterpriseAccountsOf(db, [id]),
+    web3Wallets: await web3WalletsOfUser(db, id),
+    passkeys: await passkeySummariesOf(db, id),
   };
 }
 
@@ -70,6 +74,12 @@ forEachBackend('loadUsers', (backend) => {
        VALUES ('idn_phone', $1, '+15555550100', now(), true, true, now(), now())`,
       [member],
     );
+    await h.db.query(
+      `INSERT INTO web3_wallets (id, user_id, web3_wallet, strategy, verification, created_at, updated_at)
+       VALUES ('idn_web3', $1, '0x52908400098527886E0F7030069857D2E4169EE7', 'web3_metamask_signature',
+               $2::jsonb, now(), now())`,
+      [member, JSON.stringify({ status: 'unverified', strategy: 'web3_metamask_signature', message: 'n' })],
+    );
   });
   after(async () => {
     process.off('warning', onWarning);
@@ -84,6 +94,7 @@ forEachBackend('loadUsers', (backend) => {
     assert.equal(got.organizations.size, 2);
     assert.equal(got.emails.length, 2);
     assert.equal(got.phones.length, 1);
+    assert.equal(got.web3Wallets.length, 1);
     assert.ok(got.phones[0]!.created_at instanceof Date);
     assert.equal(got.secondFactors.phones.length, 1);
     assert.deepEqual(got, await ownerPieceByPiece(h.db, member));

@@ -5,6 +5,7 @@ import {
   createIdentity,
   fastifyTrustProxy,
   googleOneTapClientId,
+  captchaProviderInUse,
   type Identity,
   type Database,
 } from '@app/identity';
@@ -98,6 +99,11 @@ export async function createApp(config: ServerConfig, opts: AppOptions = {}): Pr
   }
 
   const embeddedSettings = identity?.settings;
+  // The embedded instance's captcha provider now (docs/captcha.md); hosted Clerk's is Cloudflare's, its own.
+  const captchaProvider = () =>
+    embeddedSettings && config.identity === 'embedded'
+      ? captchaProviderInUse(embeddedSettings.settings.captcha, config.identityConfig.mode)
+      : null;
   await registerSecurityHeaders(fastify, {
     production: config.production,
     publishableKey,
@@ -107,6 +113,8 @@ export async function createApp(config: ServerConfig, opts: AppOptions = {}): Pr
     googleOneTap: embeddedSettings
       ? () => googleOneTapClientId(embeddedSettings.settings.social) !== null
       : () => config.identity === 'hosted' && config.googleOneTap,
+    // Embedded with Turnstile as its captcha: Cloudflare's script and frame (hosted Clerk: always).
+    turnstile: () => captchaProvider() === 'turnstile',
   });
 
   const authorizedParties =
@@ -127,6 +135,7 @@ export async function createApp(config: ServerConfig, opts: AppOptions = {}): Pr
       clerkJSUrl: CLERK_JS_URL,
       identity: config.identity,
       devOutbox: identity?.devOutbox ?? false,
+      captcha: captchaProvider(),
     };
   });
   if (config.identity === 'hosted' && config.fapiProxyTarget && config.proxyUrl?.startsWith('/')) {

@@ -1,6 +1,7 @@
 import { loadClerkLocalization } from './app/clerk-localization-loader.ts';
 import { loadAppConfig } from './lib/app-config.ts';
 import { preloadClerkRequests, startClerkJs } from './lib/clerk-preload.ts';
+import { installCaptcha } from './features/captcha/install-captcha.ts';
 import { keepOwnDevBrowserToken } from './lib/dev-browser-token.ts';
 import { browserStorage, createLanguageStore, languageFromSearch } from './lib/i18n/language-store.ts';
 import { loadTranslations } from './lib/i18n/translations.ts';
@@ -29,6 +30,8 @@ async function start(): Promise<void> {
   config.then(
     (appConfig) => {
       preloadClerkRequests(appConfig);
+      // The proof-of-work captcha widget must be window.turnstile before clerk-js looks for it.
+      installCaptcha(appConfig);
       startClerkJs(appConfig);
     },
     () => {},

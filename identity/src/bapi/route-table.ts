@@ -7,7 +7,9 @@ import type { BapiRoute } from './route.ts';
 import { externalAccountRoutes } from './users/external-account-routes.ts';
 import { userLockRoutes } from './users/lock-routes.ts';
 import { passwordResetRoutes } from './users/password-reset-routes.ts';
+import { passkeyRoutes } from './users/passkey-routes.ts';
 import { userRoutes } from './users/user-routes.ts';
+import { web3WalletBapiRoutes } from './users/web3-wallet-routes.ts';
 
 const jwksRoute: BapiRoute = {
   method: 'GET',
@@ -26,7 +28,9 @@ export const bapiRoutes: readonly BapiRoute[] = [
   ...userRoutes,
   ...userLockRoutes,
   ...externalAccountRoutes,
+  ...passkeyRoutes,
   ...passwordResetRoutes,
+  ...web3WalletBapiRoutes,
   ...organizationRoutes,
   ...invitationRoutes,
   ...actorTokenRoutes,

@@ -11,6 +11,8 @@ import { signInJSON } from '../serializers/sign-in.ts';
 import { signUpJSON } from '../serializers/sign-up.ts';
 import { ms, publicUserDataJSON } from '../serializers/user.ts';
 import { fullUserJSON, loadUsers, type Owner } from '../users/load-users.ts';
+import { web3FactorSource } from '../web3/web3-first-factors.ts';
+import { passkeyFactorOffered } from '../passkeys/passkey-factor.ts';
 
 const CLIENT_COOKIE_LIFETIME_MS = 365 * 24 * 3600 * 1000;
 
@@ -93,6 +95,8 @@ export async function clientJSON(
           deps,
           signInOwner?.secondFactors ?? null,
           signInOwner?.phones ?? [],
+          web3FactorSource(deps.settings.settings, signInOwner),
+          passkeyFactorOffered(deps.settings.settings, signInOwner),
         )
       : null,
     sign_up: signUp ? signUpJSON(signUp) : null,

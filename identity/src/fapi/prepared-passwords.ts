@@ -14,6 +14,7 @@ import { WorkOutsideTransaction } from './work-outside-transaction.ts';
 import type { ClerkErrorJSON } from '../errors.ts';
 import type { ExternalIdentity } from '../social/oauth-client.ts';
 import type { OneTapAnswer } from '../social/google-one-tap.ts';
+import type { CaptchaCheck } from '../captcha/captcha-check.ts';
 
 /**
  * Slow work done outside the transaction (see run() in plugin.ts: argon2, a provider's answer): by the
@@ -31,6 +32,8 @@ export interface Prepared {
   oauthCallback?: { stateId: string; answer: ProviderAnswer };
   /** A Google One Tap credential checked against the provider's keys (network I/O), for that token only. */
   googleOneTap?: { token: string; answer: OneTapAnswer };
+  /** The captcha token sent, checked with its provider (network I/O for Turnstile); captcha/captcha-check.ts. */
+  captcha?: CaptchaCheck;
 }
 
 /** What a provider answered: who signed in, or the refusal to show. */

@@ -9,6 +9,8 @@ import {
   putClientRoute,
 } from './client/client-routes.ts';
 import { createDevBrowserRoute } from './client/dev-browser.ts';
+import { verifyClientCaptchaRoute } from './captcha/verify-client.ts';
+import { captchaChallengeRoute } from './captcha/captcha-challenge.ts';
 import { environmentRoutes } from './environment/environment-routes.ts';
 import { profileRoutes } from './me/profile-routes.ts';
 import { createBackupCodesRoute } from './me/backup-codes/create-backup-codes.ts';
@@ -23,6 +25,7 @@ import { attemptFirstFactorRoute } from './sign-ins/attempt-first-factor.ts';
 import { attemptSecondFactorRoute } from './sign-ins/attempt-second-factor.ts';
 import { prepareSecondFactorRoute } from './sign-ins/prepare-second-factor.ts';
 import { phoneNumberRoutes } from './me/phone-numbers/phone-number-routes.ts';
+import { web3WalletRoutes } from './me/web3-wallets/web3-wallet-routes.ts';
 import { createSignInRoute } from './sign-ins/create-sign-in.ts';
 import { getSignInRoute } from './sign-ins/get-sign-in.ts';
 import { prepareFirstFactorRoute } from './sign-ins/prepare-first-factor.ts';
@@ -38,6 +41,7 @@ import { externalAccountRoutes } from './me/external-accounts/external-account-r
 import { oauthCallbackFormPostRoute } from './oauth/oauth-callback-form-post.ts';
 import { samlAcsRoute } from './enterprise-sso/saml-acs.ts';
 import { samlAcsCompleteRoute } from './enterprise-sso/saml-acs-complete.ts';
+import { passkeyRoutes } from './me/passkeys/passkey-routes.ts';
 
 /** Every Frontend API route this instance serves, under /v1. */
 export function fapiRoutes(config: IdentityConfig): AnyFapiRoute[] {
@@ -47,6 +51,8 @@ export function fapiRoutes(config: IdentityConfig): AnyFapiRoute[] {
     putClientRoute,
     deleteClientRoute,
     deleteClientSessionsRoute,
+    verifyClientCaptchaRoute,
+    captchaChallengeRoute,
     // Development keys only: production clients are identified by the HttpOnly cookie alone.
     ...(config.instanceKeys === 'development' ? [createDevBrowserRoute] : []),
     createSignInRoute,
@@ -74,10 +80,12 @@ export function fapiRoutes(config: IdentityConfig): AnyFapiRoute[] {
     ...sessionVerificationRoutes(config),
     ...profileRoutes(config),
     ...phoneNumberRoutes(config),
+    ...web3WalletRoutes(config),
     createTotpRoute,
     verifyTotpRoute(config),
     deleteTotpRoute,
     createBackupCodesRoute,
+    ...passkeyRoutes,
     ...externalAccountRoutes,
     ...organizationRoutes(config),
     ...invitationRoutes(config),

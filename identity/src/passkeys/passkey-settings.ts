@@ -15,3 +15,8 @@ export const passkeySettings = z
   })
   .strict();
 export type PasskeySettings = z.output<typeof passkeySettings>;
+
+/** Whether the instance offers passkeys (settings present and on). */
+export function passkeysEnabled(settings: PasskeySettings | undefined): settings is PasskeySettings {
+  return settings?.enabled === true;
+}

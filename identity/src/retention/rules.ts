@@ -21,6 +21,12 @@ export const RETENTION_RULES: readonly RetentionRule[] = [
   { table: 'oauth_states', expired: `expire_at < $1::timestamptz - ${DAY}` },
   // Google One Tap tokens used: an expired token is refused by its `exp` anyway.
   { table: 'google_one_tap_tokens', expired: `expire_at < $1::timestamptz` },
+  // Captcha challenges spent: an expired challenge is refused by its own expiry; passes once over.
+  { table: 'captcha_spent_challenges', expired: `expire_at < $1::timestamptz` },
+  { table: 'captcha_passes', expired: `pass_until < $1::timestamptz` },
+  // Passkey challenges live 5 minutes; a registration never finished leaves its passkey unverified.
+  { table: 'passkey_challenges', expired: `expire_at < $1::timestamptz - ${DAY}` },
+  { table: 'passkeys', expired: `verified_at IS NULL AND created_at < $1::timestamptz - ${DAY}` },
   // SAML AuthnRequests live 10 minutes; accepted assertion ids are kept until they could not be valid anyway.
   { table: 'saml_requests', expired: `expire_at < $1::timestamptz - ${DAY}` },
   { table: 'saml_assertions', expired: `expire_at < $1::timestamptz` },

@@ -6,6 +6,7 @@ import { resetPasswordFactorsFor } from '../password-reset/reset-factors.ts';
 import { supportedSecondFactors, type SecondFactorState } from '../second-factors/second-factor-state.ts';
 import type { PhoneNumberRow } from '../store/phone-numbers.ts';
 import { phoneFirstFactorsFor, phoneResetPasswordFactorsFor } from '../phone-numbers/phone-factors.ts';
+import { web3FirstFactorsFor, type Web3FactorSource } from '../web3/web3-first-factors.ts';
 
 /** The first factors a user may use; the reset-password factors come last (see resetPasswordFactorsFor). */
 export function firstFactorsFor(
@@ -13,8 +14,14 @@ export function firstFactorsFor(
   emails: EmailAddressRow[],
   identifier: string | null = null,
   phones: PhoneNumberRow[] = [],
+  web3: Web3FactorSource = { wallets: [], strategies: [] },
+  /** The account has a passkey the instance accepts (passkeys/passkey-factor.ts). */
+  passkey = false,
 ) {
   const factors: Record<string, unknown>[] = [];
+  // Started with a wallet's address: its signature (clerk-js's authenticateWithWeb3 looks for it).
+  factors.push(...web3FirstFactorsFor(user, web3, identifier));
+  if (passkey) factors.push({ strategy: 'passkey' });
   if (user.password_hash) factors.push({ strategy: 'password' });
   // Identified by username: codes and links go to the primary address only, shown masked so that
   // knowing a username does not tell anyone the account's email address.
@@ -46,6 +53,8 @@ export function signInJSON(
   images: ImageUrls,
   secondFactors: SecondFactorState | null = null,
   phones: PhoneNumberRow[] = [],
+  web3?: Web3FactorSource,
+  passkey = false,
 ) {
   return {
     object: 'sign_in',
@@ -60,7 +69,7 @@ export function signInJSON(
     supported_first_factors: signIn.enterprise_connection_id
       ? [{ strategy: 'enterprise_sso' }]
       : user && signIn.status !== 'needs_identifier'
-        ? firstFactorsFor(user, emails, signIn.identifier, phones)
+        ? firstFactorsFor(user, emails, signIn.identifier, phones, web3, passkey)
         : [],
     supported_second_factors:
       secondFactors && signIn.status === 'needs_second_factor' ? supportedSecondFactors(secondFactors) : null,

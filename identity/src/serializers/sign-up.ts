@@ -1,24 +1,34 @@
 import type { SignUpRow } from '../store/rows.ts';
 import { ms, verificationJSON } from './user.ts';
 import { signUpPhoneVerificationJSON } from './phone-number.ts';
+import { signUpWeb3VerificationJSON } from '../web3/web3-sign-up-json.ts';
 
 export const SIGN_UP_REQUIRED_FIELDS = ['email_address', 'password'] as const;
 export const SIGN_UP_OPTIONAL_FIELDS = ['first_name', 'last_name', 'username', 'phone_number'] as const;
 
 export function missingFields(
-  s: Pick<SignUpRow, 'email_address' | 'password_hash' | 'external_identity'>,
+  s: Pick<SignUpRow, 'email_address' | 'password_hash' | 'external_identity' | 'web3_wallet'>,
 ): string[] {
   const missing: string[] = [];
   if (!s.email_address) missing.push('email_address');
-  // Signing up with a provider's account needs no password (as in Clerk): the provider is the factor.
-  if (!s.password_hash && !s.external_identity) missing.push('password');
+  // Signing up with a provider's account or a web3 wallet needs no password (as in Clerk): it is the factor.
+  if (!s.password_hash && !s.external_identity && !s.web3_wallet) missing.push('password');
   return missing;
 }
 
 export function unverifiedFields(
-  s: Pick<SignUpRow, 'email_address' | 'email_verification' | 'phone_number' | 'phone_verification'>,
+  s: Pick<
+    SignUpRow,
+    | 'email_address'
+    | 'email_verification'
+    | 'phone_number'
+    | 'phone_verification'
+    | 'web3_wallet'
+    | 'web3_wallet_verification'
+  >,
 ): string[] {
   const unverified: string[] = [];
+  if (s.web3_wallet && s.web3_wallet_verification?.status !== 'verified') unverified.push('web3_wallet');
   if (s.email_address && s.email_verification?.status !== 'verified') unverified.push('email_address');
   // After the email address (clerk-js verifies them in this order): /sign-up#/verify-phone-number.
   if (s.phone_number && s.phone_verification?.status !== 'verified') unverified.push('phone_number');
@@ -51,13 +61,13 @@ export function signUpJSON(s: SignUpRow) {
     verifications: {
       email_address: emailVerification,
       phone_number: signUpPhoneVerificationJSON(s),
-      web3_wallet: null,
+      web3_wallet: signUpWeb3VerificationJSON(s),
       external_account: verificationJSON(s.external_account_verification),
     },
     username: s.username,
     email_address: s.email_address,
     phone_number: s.phone_number,
-    web3_wallet: null,
+    web3_wallet: s.web3_wallet ?? null,
     first_name: s.first_name,
     last_name: s.last_name,
     has_password: s.password_hash !== null,

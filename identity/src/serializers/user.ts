@@ -5,6 +5,10 @@ import type { EmailAddressRow, UserRow, VerificationState } from '../store/rows.
 import type { PhoneNumberRow } from '../store/phone-numbers.ts';
 import { phoneNumberJSON } from './phone-number.ts';
 import type { ExternalAccountRow } from '../store/external-accounts.ts';
+import type { Web3WalletRow } from '../store/web3-wallets.ts';
+import { web3WalletJSON } from '../web3/web3-wallet-json.ts';
+import type { PasskeySummary } from '../store/passkeys.ts';
+import { passkeyJSON } from '../passkeys/passkey-json.ts';
 import { externalAccountJSON } from './external-account.ts';
 import {
   NO_SECOND_FACTORS,
@@ -27,6 +31,7 @@ export function verificationJSON(v: VerificationState | null, extra: Record<stri
       ? { external_verification_redirect_url: v.external_verification_redirect_url }
       : {}),
     ...(v.error !== undefined ? { error: v.error } : {}),
+    ...(v.message !== undefined ? { message: v.message } : {}),
     ...extra,
   };
 }
@@ -80,6 +85,8 @@ export function userJSON(
     secondFactors?: SecondFactorState;
     externalAccounts?: ExternalAccountRow[];
     phoneNumbers?: PhoneNumberRow[];
+    web3Wallets?: Web3WalletRow[];
+    passkeys?: PasskeySummary[];
     /** Enterprise SSO accounts, with the instance's connections they name. */
     enterpriseAccounts?: EnterpriseAccountRow[];
     enterpriseConnections?: InstanceSettings['enterpriseConnections'];
@@ -96,16 +103,16 @@ export function userJSON(
     ...userImageJSON(user, opts.images),
     primary_email_address_id: user.primary_email_address_id,
     primary_phone_number_id: user.primary_phone_number_id ?? null,
-    primary_web3_wallet_id: null,
+    primary_web3_wallet_id: user.primary_web3_wallet_id ?? null,
     password_enabled: user.password_hash !== null,
     two_factor_enabled: twoFactorEnabled(secondFactors),
     totp_enabled: secondFactors.totp,
     backup_code_enabled: secondFactors.backupCodes,
     email_addresses: emails.map(emailAddressJSON),
     phone_numbers: (opts.phoneNumbers ?? []).map((p) => phoneNumberJSON(p)),
-    web3_wallets: [],
+    web3_wallets: (opts.web3Wallets ?? []).map(web3WalletJSON),
     external_accounts: (opts.externalAccounts ?? []).map((x) => externalAccountJSON(x, emails)),
-    passkeys: [],
+    passkeys: (opts.passkeys ?? []).map((p) => passkeyJSON(p)),
     saml_accounts: (opts.enterpriseAccounts ?? [])
       .filter((x) => x.protocol === 'saml')
       .map((x) => samlAccountJSON(x, opts.enterpriseConnections ?? {})),

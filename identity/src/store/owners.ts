@@ -5,6 +5,8 @@ import { SECOND_FACTOR_COLUMNS, type SecondFactorColumns } from './second-factor
 import { ORG_COLUMNS } from './organizations.ts';
 import type { ExternalAccountRow } from './external-accounts.ts';
 import type { EnterpriseAccountRow } from './enterprise-sso.ts';
+import type { Web3WalletRow } from './web3-wallets.ts';
+import { PASSKEY_SUMMARY_COLUMNS, type PasskeySummary } from './passkeys.ts';
 import { signInIdentifierCondition } from './users.ts';
 import {
   limitWindowsColumn,
@@ -22,7 +24,12 @@ export interface OwnerRow extends SecondFactorColumns {
   memberships: { membership: MembershipRow; organization: OrganizationRow }[];
   externalAccounts: ExternalAccountRow[];
   enterpriseAccounts: EnterpriseAccountRow[];
+  web3Wallets: Web3WalletRow[];
+  /** Verified passkeys, without their keys. */
+  passkeys: PasskeySummary[];
 }
+
+const PASSKEY_OBJECT = `json_build_object(${PASSKEY_SUMMARY_COLUMNS.map((c) => `'${c}', k.${c}`).join(', ')})`;
 
 const ORG_OBJECT = `json_build_object(${ORG_COLUMNS.split(',')
   .map((c) => `'${c.trim()}', o.${c.trim()}`)
@@ -86,6 +93,8 @@ async function ownerRowsWhere(
         j_memberships: Json[];
         j_external: Json[];
         j_enterprise: Json[];
+        j_web3: Json[];
+        j_passkeys: Json[];
         x_extra?: unknown;
       }
   >(
@@ -103,7 +112,12 @@ async function ownerRowsWhere(
                  FROM external_accounts x WHERE x.user_id = u.id),
                 '[]'::json) AS j_external,
        COALESCE((SELECT json_agg(a ORDER BY a.created_at, a.id) FROM enterprise_accounts a WHERE a.user_id = u.id),
-                '[]'::json) AS j_enterprise
+                '[]'::json) AS j_enterprise,
+       COALESCE((SELECT json_agg(w ORDER BY w.created_at, w.id) FROM web3_wallets w WHERE w.user_id = u.id),
+                '[]'::json) AS j_web3,
+       COALESCE((SELECT json_agg(${PASSKEY_OBJECT} ORDER BY k.created_at, k.id) FROM passkeys k
+                 WHERE k.user_id = u.id AND k.verified_at IS NOT NULL),
+                '[]'::json) AS j_passkeys
      FROM ${from}`,
     extra ? [...params, ...extra.params] : params,
   );
@@ -114,6 +128,8 @@ async function ownerRowsWhere(
       j_memberships,
       j_external,
       j_enterprise,
+      j_web3,
+      j_passkeys,
       x_extra,
       sf_totp,
       sf_backup_codes,
@@ -133,6 +149,8 @@ async function ownerRowsWhere(
       })),
       externalAccounts: j_external.map((x) => withDates<ExternalAccountRow>(x)),
       enterpriseAccounts: j_enterprise.map((x) => withDates<EnterpriseAccountRow>(x)),
+      web3Wallets: j_web3.map((w) => withDates<Web3WalletRow>(w)),
+      passkeys: j_passkeys.map((k) => withDates<PasskeySummary>(k)),
     }),
   );
 }

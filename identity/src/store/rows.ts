@@ -10,6 +10,8 @@ export interface UserRow {
   password_hash: string | null;
   primary_email_address_id: string | null;
   primary_phone_number_id: string | null;
+  /** Web3 wallets (020_web3_wallets.sql): the wallet shown first in <UserProfile/>. */
+  primary_web3_wallet_id?: string | null;
   /** The profile image's id (its bytes are in user_images); null for the default image. */
   image_id: string | null;
   public_metadata: Record<string, unknown>;
@@ -89,6 +91,8 @@ export interface VerificationState {
   external_verification_redirect_url?: string | null;
   /** Why a social sign-in failed or must be transferred (`oauth_access_denied`, `external_account_exists`). */
   error?: ClerkErrorJSON | null;
+  /** Web3 wallets: the one-time nonce the wallet signs (clerk-js reads it as `message`). */
+  message?: string | null;
 }
 
 export type SignInStatus =
@@ -135,6 +139,9 @@ export interface SignUpRow {
   external_identity: ExternalIdentity | null;
   /** `verifications.external_account`: the redirect to the provider, then its outcome. */
   external_account_verification: VerificationState | null;
+  /** Web3 sign-up: the wallet's address (EIP-55) and its signature verification (020_web3_wallets.sql). */
+  web3_wallet?: string | null;
+  web3_wallet_verification?: VerificationState | null;
   abandon_at: Date;
   created_at: Date;
   updated_at: Date;

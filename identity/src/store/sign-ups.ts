@@ -19,7 +19,9 @@ type Column =
   | 'created_user_id'
   | 'created_session_id'
   | 'external_identity'
-  | 'external_account_verification';
+  | 'external_account_verification'
+  | 'web3_wallet'
+  | 'web3_wallet_verification';
 export type SignUpChanges = Partial<Pick<SignUpRow, Column>>;
 
 const JSON_COLUMNS = new Set([
@@ -28,6 +30,7 @@ const JSON_COLUMNS = new Set([
   'unsafe_metadata',
   'external_identity',
   'external_account_verification',
+  'web3_wallet_verification',
 ]);
 const encode = (k: string, v: unknown) =>
   JSON_COLUMNS.has(k) && v !== null && v !== undefined ? JSON.stringify(v) : v;

@@ -31,6 +31,11 @@ export function signInIdentifierCondition(identifier: string): string {
     return `u.id IN (SELECT p.user_id FROM phone_numbers p WHERE p.phone_number = $1
                      AND p.verified_at IS NOT NULL AND NOT p.reserved_for_second_factor)`;
   }
+  // A web3 wallet's address (0x and 40 hex digits); a username may look like one too.
+  if (/^0x[0-9a-f]{40}$/i.test(identifier)) {
+    return `(lower(u.username) = lower($1) OR u.id IN (SELECT w.user_id FROM web3_wallets w
+             WHERE lower(w.web3_wallet) = lower($1) AND w.verified_at IS NOT NULL))`;
+  }
   return 'lower(u.username) = lower($1)';
 }
 

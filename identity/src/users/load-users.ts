@@ -13,6 +13,8 @@ import {
 import type { RateLimitRule } from '../store/rate-limits.ts';
 import type { ExternalAccountRow } from '../store/external-accounts.ts';
 import type { EnterpriseAccountRow } from '../store/enterprise-sso.ts';
+import type { Web3WalletRow } from '../store/web3-wallets.ts';
+import type { PasskeySummary } from '../store/passkeys.ts';
 import { secondFactorStateOfRow, type SecondFactorState } from '../second-factors/second-factor-state.ts';
 
 export interface Owner {
@@ -24,6 +26,8 @@ export interface Owner {
   secondFactors: SecondFactorState;
   externalAccounts: ExternalAccountRow[];
   enterpriseAccounts: EnterpriseAccountRow[];
+  web3Wallets: Web3WalletRow[];
+  passkeys: PasskeySummary[];
 }
 
 /**
@@ -72,6 +76,8 @@ function ownerOfRow(row: OwnerRow, organizations: Map<string, OrganizationRow>):
     secondFactors: secondFactorStateOfRow(row),
     externalAccounts: row.externalAccounts,
     enterpriseAccounts: row.enterpriseAccounts,
+    web3Wallets: row.web3Wallets,
+    passkeys: row.passkeys,
   };
 }
 
@@ -92,6 +98,8 @@ export function fullUserJSON(
     phoneNumbers: owner.phones,
     externalAccounts: owner.externalAccounts,
     enterpriseAccounts: owner.enterpriseAccounts,
+    web3Wallets: owner.web3Wallets,
+    passkeys: owner.passkeys,
     enterpriseConnections: deps.settings.settings.enterpriseConnections,
     organizationMemberships: owner.memberships.flatMap((m) => {
       const org = owner.organizations.get(m.organization_id);

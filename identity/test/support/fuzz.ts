@@ -231,6 +231,10 @@ export function realId(world: World, segment: string, name: string): string {
     phone_numbers: 'idn_2fuzzphonenumber00000000000',
     // Nobody has connected an account, and no provider is configured: well-formed names of nothing.
     external_accounts: 'eac_2fuzzexternalaccount000000000',
+    // Nobody has a passkey (passkeys are off here): a well-formed id of nothing.
+    passkeys: 'idn_2fuzzpasskey000000000000000',
+    // Nobody has a web3 wallet (web3 is off here): a well-formed id of nothing.
+    web3_wallets: 'idn_2fuzzweb3wallet0000000000000',
     oauth_access_tokens: 'oauth_google',
     organizations: world.organizationId,
     organization_memberships: world.organizationId,

@@ -29,6 +29,10 @@ export interface Victim extends Member {
   organizationId: string;
   /** A provider account connected to the victim (written directly: no provider is configured here). */
   externalAccountId: string;
+  /** A passkey of the victim's (written directly: the test instance has passkeys off). */
+  passkeyId: string;
+  /** A web3 wallet of the victim's, being verified (written directly: the test instance has web3 off). */
+  web3WalletId: string;
 }
 
 export async function setUpVictim(h: Harness, member: Member, organizationId: string): Promise<Victim> {
@@ -90,6 +94,8 @@ export async function setUpVictim(h: Harness, member: Member, organizationId: st
     signUpEmail,
     organizationId,
     externalAccountId: await connectExternalAccount(h, member.userId),
+    passkeyId: await registerPasskeyRow(h, member.userId),
+    web3WalletId: await addWeb3WalletRow(h, member.userId),
   };
 }
 
@@ -101,6 +107,35 @@ async function connectExternalAccount(h: Harness, userId: string): Promise<strin
        created_at, updated_at)
      VALUES ($1, $2, 'oauth_google', $3, NULL, false, $4, $4)`,
     [id, userId, `isolation-${userId}`, now],
+  );
+  return id;
+}
+
+async function registerPasskeyRow(h: Harness, userId: string): Promise<string> {
+  const id = `idn_isolation${userId.slice(-12)}`;
+  const now = new Date();
+  await h.db.query(
+    `INSERT INTO passkeys (id, user_id, name, credential_id, public_key, verified_at, created_at, updated_at)
+     VALUES ($1, $2, 'Victim laptop', $3, '\\x00'::bytea, $4, $4, $4)`,
+    [id, userId, `cred-${userId}`, now],
+  );
+  return id;
+}
+
+async function addWeb3WalletRow(h: Harness, userId: string): Promise<string> {
+  const id = `idn_web3isolation${userId.slice(-12)}`;
+  const now = new Date();
+  const verification = {
+    status: 'unverified',
+    strategy: 'web3_metamask_signature',
+    attempts: 0,
+    expire_at: now.getTime() + 600_000,
+    message: 'victim-nonce',
+  };
+  await h.db.query(
+    `INSERT INTO web3_wallets (id, user_id, web3_wallet, strategy, verification, created_at, updated_at)
+     VALUES ($1, $2, $3, 'web3_metamask_signature', $4, $5, $5)`,
+    [id, userId, `0x${userId.slice(-12).padStart(40, '0')}`, JSON.stringify(verification), now],
   );
   return id;
 }
@@ -132,6 +167,8 @@ export async function userSnapshot(h: Harness, v: Victim): Promise<string> {
     externalAccounts: await rows('SELECT * FROM external_accounts WHERE user_id = $1 ORDER BY id', [
       v.userId,
     ]),
+    passkeys: await rows('SELECT * FROM passkeys WHERE user_id = $1 ORDER BY id', [v.userId]),
+    web3Wallets: await rows('SELECT * FROM web3_wallets WHERE user_id = $1 ORDER BY id', [v.userId]),
   });
 }
 
@@ -529,6 +566,97 @@ export const USER_CASES: UserCase[] = [
     call: (_h, _v, a, q) => a.browser.call('DELETE', '/me/totp', undefined, q),
   },
   {
+    route: 'POST /me/passkeys',
+    expect: 'not_found',
+    via: 'session',
+    call: (_h, _v, a, q) => a.browser.post('/me/passkeys', {}, q),
+  },
+  {
+    route: 'POST /me/passkeys/:id/attempt_verification',
+    expect: 'not_found',
+    via: 'both',
+    call: (_h, v, a, q) =>
+      a.browser.post(
+        `/me/passkeys/${v.passkeyId}/attempt_verification`,
+        { strategy: 'passkey', public_key_credential: '{}' },
+        q,
+      ),
+  },
+  {
+    route: 'PATCH /me/passkeys/:id',
+    expect: 'not_found',
+    via: 'both',
+    call: (_h, v, a, q) => a.browser.call('PATCH', `/me/passkeys/${v.passkeyId}`, { name: 'Taken' }, q),
+  },
+  {
+    route: 'DELETE /me/passkeys/:id',
+    expect: 'not_found',
+    via: 'both',
+    call: (_h, v, a, q) => a.browser.call('DELETE', `/me/passkeys/${v.passkeyId}`, undefined, q),
+  },
+  {
+    route: 'POST /client/sign_ins/:id/attempt_first_factor + passkey',
+    expect: 'not_found',
+    via: 'path',
+    call: (_h, v, a, q) =>
+      a.browser.post(
+        `/client/sign_ins/${v.signInId}/attempt_first_factor`,
+        { strategy: 'passkey', public_key_credential: '{}' },
+        q,
+      ),
+  },
+  {
+    route: 'POST /me/web3_wallets',
+    expect: 'not_found',
+    via: 'session',
+    call: (_h, _v, a, q) => a.browser.post('/me/web3_wallets', { web3_wallet: `0x${'ab'.repeat(20)}` }, q),
+  },
+  {
+    route: 'GET /me/web3_wallets/:id',
+    expect: 'not_found',
+    via: 'both',
+    call: (_h, v, a, q) => a.browser.get(`/me/web3_wallets/${v.web3WalletId}`, q),
+  },
+  {
+    route: 'POST /me/web3_wallets/:id/prepare_verification',
+    expect: 'not_found',
+    via: 'both',
+    call: (_h, v, a, q) =>
+      a.browser.post(
+        `/me/web3_wallets/${v.web3WalletId}/prepare_verification`,
+        { strategy: 'web3_metamask_signature' },
+        q,
+      ),
+  },
+  {
+    route: 'POST /me/web3_wallets/:id/attempt_verification',
+    expect: 'not_found',
+    via: 'both',
+    call: (_h, v, a, q) =>
+      a.browser.post(
+        `/me/web3_wallets/${v.web3WalletId}/attempt_verification`,
+        { signature: `0x${'11'.repeat(65)}` },
+        q,
+      ),
+  },
+  {
+    route: 'DELETE /me/web3_wallets/:id',
+    expect: 'not_found',
+    via: 'both',
+    call: (_h, v, a, q) => a.browser.call('DELETE', `/me/web3_wallets/${v.web3WalletId}`, undefined, q),
+  },
+  {
+    route: 'POST /client/sign_ins/:id/attempt_first_factor + web3',
+    expect: 'not_found',
+    via: 'path',
+    call: (_h, v, a, q) =>
+      a.browser.post(
+        `/client/sign_ins/${v.signInId}/attempt_first_factor`,
+        { strategy: 'web3_metamask_signature', signature: `0x${'11'.repeat(65)}` },
+        q,
+      ),
+  },
+  {
     route: 'POST /me/backup_codes',
     expect: 'not_found',
     via: 'session',
@@ -611,6 +739,9 @@ export const UNSCOPED_ROUTES: Record<string, string> = {
   'POST /dev_browser': 'hands out a new, empty client',
   'POST /client/sign_ins': 'starts a sign-in; rate limits and lockout in brute-force.test.ts',
   'POST /client/sign_ups': 'starts a sign-up',
+  'POST /client/verify':
+    "the captcha modal's answer: a pass for the caller's own client only (captcha.test.ts)",
+  'GET /captcha/challenge': 'a signed proof-of-work challenge, the same for anyone (captcha.test.ts)',
   'GET /verify': 'the email link: its token is the authorisation (email-link.test.ts)',
   'GET /tickets/accept': 'the invitation link: its ticket is the authorisation (tickets.test.ts)',
   'GET /oauth_callback':

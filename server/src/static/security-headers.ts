@@ -21,6 +21,8 @@ export async function registerSecurityHeaders(
      * hosted Clerk): Google's sign-in script, its iframe and its calls are allowed only then.
      */
     googleOneTap: () => boolean;
+    /** Whether the embedded instance's captcha is Cloudflare Turnstile now: its script and iframe are allowed then. */
+    turnstile?: () => boolean;
     /** The Frontend API's proxy path on this origin, if any (its redirects carry no opener policy). */
     fapiPath?: string | null;
   },
@@ -29,8 +31,8 @@ export async function registerSecurityHeaders(
   // avatars, and may run Cloudflare's bot-protection widget on sign-up (Clerk's documented CSP).
   const fapiHost = opts.hosted ? frontendApiHostOf(opts.publishableKey) : null;
   const hosted = fapiHost ? [`https://${fapiHost}`] : [];
-  const turnstile = opts.hosted ? ['https://challenges.cloudflare.com'] : [];
-  const headersFor = (oneTap: boolean) => {
+  const headersFor = (oneTap: boolean, withTurnstile: boolean) => {
+    const turnstile = opts.hosted || withTurnstile ? ['https://challenges.cloudflare.com'] : [];
     // Google Identity Services as Google's CSP guide lists them: script, stylesheet, iframe and calls.
     const gsi = (path: string) => (oneTap ? [`https://accounts.google.com/gsi/${path}`] : []);
     return helmet({
@@ -65,10 +67,9 @@ export async function registerSecurityHeaders(
       strictTransportSecurity: false,
     });
   };
-  const securityHeaders = headersFor(false);
-  const withGoogleOneTap = headersFor(true);
+  const variants = [false, true].map((oneTap) => [false, true].map((ts) => headersFor(oneTap, ts)));
   app.addHook('onRequest', (req, reply, done) =>
-    (opts.googleOneTap() ? withGoogleOneTap : securityHeaders)(req.raw, reply.raw, (err) =>
+    variants[Number(opts.googleOneTap())]![Number(opts.turnstile?.() ?? false)]!(req.raw, reply.raw, (err) =>
       done(err as Error | undefined),
     ),
   );

@@ -5,6 +5,8 @@ export interface AppConfig {
   clerkJSUrl: string;
   identity: 'embedded' | 'hosted';
   devOutbox: boolean;
+  /** The embedded instance's captcha provider: `proof_of_work` needs the page's own widget (features/captcha/). */
+  captcha?: 'proof_of_work' | 'turnstile' | null;
 }
 
 export class AppConfigError extends Error {
@@ -67,5 +69,6 @@ function parseAppConfig(body: unknown): AppConfig {
     throw new AppConfigError(`${CONFIG_URL} has an unknown identity mode.`);
   }
 
-  return { publishableKey, proxyUrl, clerkJSUrl, identity, devOutbox: raw.devOutbox === true };
+  const captcha = raw.captcha === 'proof_of_work' || raw.captcha === 'turnstile' ? raw.captcha : null;
+  return { publishableKey, proxyUrl, clerkJSUrl, identity, devOutbox: raw.devOutbox === true, captcha };
 }

@@ -10,6 +10,7 @@ import { meResponse } from './me-routes.ts';
 import { refusedToActors } from './actor-guard.ts';
 import { primaryPhoneNumberFor } from './phone-numbers/primary-phone-number.ts';
 import { requireReverification } from '../../reverification/require-reverification.ts';
+import { setPrimaryWeb3Wallet } from '../../store/web3-wallets.ts';
 
 /** What `user.update()` may send; anything else non-empty is refused rather than silently ignored. */
 const FIELDS = [
@@ -18,9 +19,15 @@ const FIELDS = [
   'username',
   'primary_email_address_id',
   'primary_phone_number_id',
+  'primary_web3_wallet_id',
   'unsafe_metadata',
 ];
-const CREDENTIAL_FIELDS = ['username', 'primary_email_address_id', 'primary_phone_number_id'];
+const CREDENTIAL_FIELDS = [
+  'username',
+  'primary_email_address_id',
+  'primary_phone_number_id',
+  'primary_web3_wallet_id',
+];
 const UNIQUE_VIOLATION = '23505';
 
 /**
@@ -80,6 +87,18 @@ export const updateMeRoute: FapiRoute = refusedToActors(
       const primaryPhoneId = field(ctx.body, 'primary_phone_number_id');
       if (primaryPhoneId !== undefined) {
         changes.primary_phone_number_id = await primaryPhoneNumberFor(ctx.tx, userId, primaryPhoneId);
+      }
+
+      // Web3 wallets → "Set as primary" (written at once: only a verified wallet of this user qualifies).
+      const primaryWalletId = field(ctx.body, 'primary_web3_wallet_id');
+      if (
+        primaryWalletId !== undefined &&
+        !(await setPrimaryWeb3Wallet(ctx.tx, userId, primaryWalletId, ctx.now))
+      ) {
+        throw errors.paramValueInvalid(
+          'primary_web3_wallet_id',
+          'No such verified web3 wallet on this account.',
+        );
       }
 
       const unsafeMetadata = jsonObjectField(ctx.body, 'unsafe_metadata');

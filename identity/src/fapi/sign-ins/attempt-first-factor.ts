@@ -13,6 +13,9 @@ import { isResetPasswordStrategy } from '../../password-reset/reset-factors.ts';
 import { attemptResetPasswordFactor } from './reset-password-factor.ts';
 import { attemptPhoneCodeFactor } from './phone-code-factor.ts';
 import { precheckAttemptedPassword } from '../prepared-passwords.ts';
+import { isWeb3Strategy } from '../../web3/web3-strategies.ts';
+import { attemptWeb3FirstFactor } from '../web3/web3-sign-in-factor.ts';
+import { attemptPasskeyFirstFactor } from '../passkeys/sign-in-with-passkey.ts';
 
 /** POST /client/sign_ins/:id/attempt_first_factor — password, email code or reset code. */
 export const attemptFirstFactorRoute = (config: IdentityConfig): FapiRoute => ({
@@ -21,6 +24,8 @@ export const attemptFirstFactorRoute = (config: IdentityConfig): FapiRoute => ({
   rateLimits: codeAttemptLimits(config),
   beforeTransaction: precheckAttemptedPassword('sign_ins'),
   async handler(ctx) {
+    // A passkey's sign-in may have no account yet: its credential names it.
+    if (field(ctx.body, 'strategy') === 'passkey') return attemptPasskeyFirstFactor(ctx);
     const { signIn, user, account } = await loadActionableSignIn(ctx);
     // An address at an enterprise connection's domain has no other first factor than its IdP.
     if (signIn.enterprise_connection_id) throw errors.strategyForUserInvalid();
@@ -32,6 +37,7 @@ export const attemptFirstFactorRoute = (config: IdentityConfig): FapiRoute => ({
     }
     if (isResetPasswordStrategy(strategy)) return attemptResetPasswordFactor(ctx, signIn, user, strategy);
     if (strategy === 'phone_code') return attemptPhoneCodeFactor(ctx, signIn, user);
+    if (isWeb3Strategy(strategy)) return attemptWeb3FirstFactor(ctx, signIn, account, strategy!);
     // An email link is attempted by opening it (GET /v1/verify), never here.
     if (strategy !== 'email_code') throw errors.strategyForUserInvalid();
     const code = field(ctx.body, 'code');

@@ -7,6 +7,7 @@ import type { FapiContext, FapiResult } from '../context.ts';
 import { firstFactorVerified } from './first-factor-verified.ts';
 import { signInResponse } from './respond.ts';
 import { saveSignIn } from '../../store/sign-ins.ts';
+import { demandCaptchaOnAttackedAccount } from '../captcha/sign-in-captcha.ts';
 
 export async function attemptPassword(
   ctx: FapiContext,
@@ -17,6 +18,7 @@ export async function attemptPassword(
   // Nothing below changes what the account's JSON embeds (the lockout columns are patched at settle).
   const user = account.user;
   if (!user.password_hash) throw errors.strategyForUserInvalid();
+  await demandCaptchaOnAttackedAccount(ctx, user);
   await assertMayAttempt(ctx, user);
   if (!(await checkPassword(ctx.prepared, user.password_hash, password))) {
     await countFailedAttempt(ctx, user.id);

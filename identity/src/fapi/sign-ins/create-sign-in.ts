@@ -10,7 +10,7 @@ import {
   loadOwnerByIdentifierWithLimits,
   type Owner,
 } from '../../users/load-users.ts';
-import { field, rawField } from '../form.ts';
+import { field, has, rawField } from '../form.ts';
 import { attemptPassword } from './attempt-password.ts';
 import { emailOf, sendEmailCode } from './email-code.ts';
 import { isCompleteSignIn, signInResponse } from './respond.ts';
@@ -37,6 +37,7 @@ import {
 import { isEnterpriseSsoStrategy } from '../enterprise-sso/start-enterprise-sso.ts';
 import { GOOGLE_ONE_TAP } from '../../social/google-one-tap.ts';
 import { signInWithGoogleOneTap } from '../oauth/google-one-tap.ts';
+import { preparePasskeyFactor, startPasskeySignIn } from '../passkeys/sign-in-with-passkey.ts';
 
 const SUPPORTED_STRATEGIES = new Set([
   'password',
@@ -45,6 +46,7 @@ const SUPPORTED_STRATEGIES = new Set([
   'phone_code',
   'ticket',
   GOOGLE_ONE_TAP,
+  'passkey',
   ...RESET_PASSWORD_STRATEGIES,
 ]);
 
@@ -128,8 +130,11 @@ export const createSignInRoute: FapiRoute = {
     if (field(ctx.body, 'transfer') === 'true') return transferSignUpToSignIn(ctx, client);
     if (isSocialStrategy(strategy)) return startSocialSignIn(ctx, client.id, strategy);
     if (strategy === GOOGLE_ONE_TAP) return signInWithGoogleOneTap(ctx, client, field(ctx.body, 'token'));
+    // The passkey button and autofill: the passkey will name the account.
+    if (strategy === 'passkey' && !identifier) return startPasskeySignIn(ctx, client);
     if (!identifier) {
-      if (strategy) throw errors.paramMissing('identifier');
+      // `identifier=` sent empty (a web3 button with no wallet installed): clerk-js shows "no web3 wallet found".
+      if (strategy || has(ctx.body, 'identifier')) throw errors.paramMissing('identifier');
       // An empty body starts over.
       const blank = await createSignIn(ctx.tx, {
         clientId: client.id,
@@ -202,6 +207,7 @@ export const createSignInRoute: FapiRoute = {
     }
     if (isResetPasswordStrategy(strategy)) return prepareResetPasswordFactor(ctx, signIn, user, strategy);
     if (strategy === 'phone_code') return preparePhoneCodeFactor(ctx, signIn, user);
+    if (strategy === 'passkey') return preparePasskeyFactor(ctx, signIn, account);
 
     if (password !== undefined) return attemptPassword(ctx, signIn, account, password);
     if (strategy === 'email_code') {

@@ -12,6 +12,9 @@ import { isResetPasswordStrategy } from '../../password-reset/reset-factors.ts';
 import { sendEmailLink } from '../email-links/send-email-link.ts';
 import { prepareResetPasswordFactor } from './reset-password-factor.ts';
 import { preparePhoneCodeFactor } from './phone-code-factor.ts';
+import { isWeb3Strategy } from '../../web3/web3-strategies.ts';
+import { prepareWeb3FirstFactor } from '../web3/web3-sign-in-factor.ts';
+import { preparePasskeyFirstFactor } from '../passkeys/sign-in-with-passkey.ts';
 
 /** POST /client/sign_ins/:id/prepare_first_factor — sends the email code, link or reset code (also "resend"). */
 export const prepareFirstFactorRoute: FapiRoute = {
@@ -21,9 +24,12 @@ export const prepareFirstFactorRoute: FapiRoute = {
   async handler(ctx) {
     const strategy = field(ctx.body, 'strategy');
     if (isEnterpriseSsoStrategy(strategy)) return prepareEnterpriseSso(ctx);
-    const { signIn, user } = await loadActionableSignIn(ctx);
+    // A sign-in with no identifier yet may ask for a passkey too (the passkey names the account).
+    if (strategy === 'passkey') return preparePasskeyFirstFactor(ctx);
+    const { signIn, user, account } = await loadActionableSignIn(ctx);
     // An address at an enterprise connection's domain has no other first factor.
     if (signIn.enterprise_connection_id) throw errors.strategyForUserInvalid();
+    if (isWeb3Strategy(strategy)) return prepareWeb3FirstFactor(ctx, signIn, account, strategy!);
     if (strategy === 'password') return signInResponse(ctx, signIn);
     if (isResetPasswordStrategy(strategy)) return prepareResetPasswordFactor(ctx, signIn, user, strategy);
     if (strategy === 'phone_code') return preparePhoneCodeFactor(ctx, signIn, user);

@@ -2,6 +2,8 @@ import { signInJSON } from '../../serializers/sign-in.ts';
 import type { SignInRow } from '../../store/rows.ts';
 import { loadUsers, type Owner } from '../../users/load-users.ts';
 import type { FapiContext, FapiResult } from '../context.ts';
+import { web3FactorSource } from '../../web3/web3-first-factors.ts';
+import { passkeyFactorOffered } from '../../passkeys/passkey-factor.ts';
 
 /**
  * The sign-in as the answer; made after the handler's last write, so the client's JSON reuses its user.
@@ -28,6 +30,8 @@ export async function signInResponse(
       ctx.deps,
       owner?.secondFactors ?? null,
       owner?.phones ?? [],
+      web3FactorSource(ctx.deps.settings.settings, owner),
+      passkeyFactorOffered(ctx.deps.settings.settings, owner),
     ),
   };
 }

@@ -8,6 +8,7 @@ import type { SignUpChanges } from '../../store/sign-ups.ts';
 import type { SignUpInput } from './validate.ts';
 import { phoneSignUpChanges } from './phone-verification.ts';
 import { hashNewPassword } from '../prepared-passwords.ts';
+import { web3SignUpChanges } from '../web3/web3-sign-up.ts';
 
 /** Turns validated input into column changes; a new email address needs a new verification. */
 export async function changesFromInput(
@@ -28,6 +29,7 @@ export async function changesFromInput(
     changes.username = input.username;
   }
   Object.assign(changes, await phoneSignUpChanges(ctx, existing));
+  Object.assign(changes, await web3SignUpChanges(ctx, existing));
   if (input.password !== undefined)
     changes.password_hash = await hashNewPassword(ctx.prepared, input.password);
   if (input.firstName !== undefined) changes.first_name = input.firstName;

@@ -8,6 +8,8 @@ import { completeIfReady } from './complete-sign-up.ts';
 import { loadSignUp } from './load-sign-up.ts';
 import { updateSignUp } from '../../store/sign-ups.ts';
 import { attemptPhoneSignUpVerification } from './phone-verification.ts';
+import { isWeb3Strategy } from '../../web3/web3-strategies.ts';
+import { attemptWeb3SignUpVerification } from '../web3/web3-sign-up.ts';
 
 /** POST /client/sign_ups/:id/attempt_verification — checks the emailed code, completing the sign-up. */
 export const attemptVerificationRoute = (config: IdentityConfig): FapiRoute => ({
@@ -18,6 +20,7 @@ export const attemptVerificationRoute = (config: IdentityConfig): FapiRoute => (
     const signUp = await loadSignUp(ctx, { actionable: true });
     const strategy = field(ctx.body, 'strategy');
     if (strategy === 'phone_code') return attemptPhoneSignUpVerification(ctx, signUp);
+    if (isWeb3Strategy(strategy)) return attemptWeb3SignUpVerification(ctx, signUp, strategy!);
     if (strategy !== 'email_code') {
       throw errors.paramValueInvalid(
         'strategy',

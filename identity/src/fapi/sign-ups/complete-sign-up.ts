@@ -8,6 +8,7 @@ import type { FapiContext, FapiResult } from '../context.ts';
 import { acceptTicketOfSignUp } from '../tickets/sign-up-ticket.ts';
 import { usernameTaken } from '../../store/user-profile.ts';
 import { assertSignUpPhoneAvailable, attachSignUpPhoneNumber } from './sign-up-phone-number.ts';
+import { assertSignUpWeb3WalletAvailable, attachSignUpWeb3Wallet } from '../web3/web3-sign-up-wallet.ts';
 
 const UNIQUE_VIOLATION = '23505';
 import { updateSignUp } from '../../store/sign-ups.ts';
@@ -33,6 +34,7 @@ export async function completeIfReady(ctx: FapiContext, signUp: SignUpRow): Prom
     throw errors.identifierExists('username');
   }
   await assertSignUpPhoneAvailable(ctx, signUp);
+  await assertSignUpWeb3WalletAvailable(ctx, signUp);
   // The provider's account may have been linked to someone else since the callback (their sign-up or
   // connection completed first): it stays theirs.
   const identity = signUp.external_identity;
@@ -59,6 +61,7 @@ export async function completeIfReady(ctx: FapiContext, signUp: SignUpRow): Prom
     throw err;
   });
   await attachSignUpPhoneNumber(ctx, user.id, signUp);
+  await attachSignUpWeb3Wallet(ctx, user.id, signUp);
   // A social sign-up: the provider's account is the user's from the start (its next sign-in finds it).
   // Another browser may have linked the same provider account meanwhile: decided again (provider-account-race.ts).
   // The tokens the provider issued come along (sealed with the identity on the sign-up).

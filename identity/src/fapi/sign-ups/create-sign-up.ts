@@ -11,17 +11,22 @@ import { startSocialSignUp } from '../oauth/start-social-sign-in.ts';
 import { signUpWithGoogleOneTap } from '../oauth/google-one-tap.ts';
 import { isSocialStrategy } from '../oauth/start-external-verification.ts';
 import { field } from '../form.ts';
+import { guardSignUp, prepareSignUpCaptcha } from '../captcha/sign-up-captcha.ts';
 
 /** POST /client/sign_ups — starts a sign-up (an empty body starts over). */
 export const createSignUpRoute: FapiRoute = {
   method: 'POST',
   path: '/client/sign_ups',
   rateLimits: (req) => [{ key: `sign_up:ip:${req.ip}`, limit: 30, windowSeconds: 60 }],
-  beforeTransaction: (req, deps) => prepareSignUpInput(req, deps, null),
+  beforeTransaction: async (req, deps) => ({
+    ...(await prepareSignUpInput(req, deps, null)),
+    ...(await prepareSignUpCaptcha(req, deps)),
+  }),
   async handler(ctx) {
     assertRedirectParams(ctx.body, ctx.deps.config, { popup: isSocialStrategy(field(ctx.body, 'strategy')) });
     const input = ctx.prepared.signUpInput ?? parseSignUpInput(ctx.body, ctx.deps.config.passwordPolicy);
     const client = await ctx.ensureClient();
+    await guardSignUp(ctx);
     await assertMayOpenSession(ctx, client.id, null);
     const changes = await changesFromInput(ctx, input, null);
     if (input.transfer) return transferSignInToSignUp(ctx, client, changes);

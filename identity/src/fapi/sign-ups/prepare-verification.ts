@@ -7,6 +7,8 @@ import { sendEmailLink } from '../email-links/send-email-link.ts';
 import { loadSignUp } from './load-sign-up.ts';
 import { updateSignUp } from '../../store/sign-ups.ts';
 import { preparePhoneSignUpVerification } from './phone-verification.ts';
+import { isWeb3Strategy } from '../../web3/web3-strategies.ts';
+import { prepareWeb3SignUpVerification } from '../web3/web3-sign-up.ts';
 
 /**
  * POST /client/sign_ups/:id/prepare_verification — emails a code, or a link when the instance verifies
@@ -20,6 +22,7 @@ export const prepareVerificationRoute: FapiRoute = {
     const signUp = await loadSignUp(ctx, { actionable: true });
     const strategy = field(ctx.body, 'strategy');
     if (strategy === 'phone_code') return preparePhoneSignUpVerification(ctx, signUp);
+    if (isWeb3Strategy(strategy)) return prepareWeb3SignUpVerification(ctx, signUp, strategy!);
     const linksEnabled = ctx.deps.config.emailLinks.signUpVerification === 'link';
     if (strategy !== 'email_code' && !(strategy === 'email_link' && linksEnabled)) {
       throw errors.paramValueInvalid(

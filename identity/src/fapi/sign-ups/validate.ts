@@ -44,8 +44,8 @@ export interface SignUpInput {
   googleOneTap?: { token: string | undefined };
 }
 
-// `phone_number` is read with the request's context (the instance decides which numbers are valid).
-const UNSUPPORTED = ['web3_wallet', 'token'] as const;
+// `phone_number` and `web3_wallet` are read with the request's context (the instance decides which are valid).
+const UNSUPPORTED = ['token'] as const;
 
 /** Parses and validates sign-up fields; any invalid field rejects the whole request, so nothing changes. */
 export function parseSignUpInput(body: FormBody, passwordPolicy: PasswordPolicy): SignUpInput {

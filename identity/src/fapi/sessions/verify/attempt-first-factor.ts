@@ -11,6 +11,7 @@ import { codeSubject, factorVerified } from './factor-verified.ts';
 import { loadVerificationAt, loadVerifyingSession } from './load-verification.ts';
 import { verificationResponse } from './respond.ts';
 import { checkPassword, precheckAttemptedPassword } from '../../prepared-passwords.ts';
+import { attemptPasskeyReverification } from '../../passkeys/verify-session-with-passkey.ts';
 
 /**
  * POST /client/sessions/:id/verify/attempt_first_factor — the password, or the code just sent. Wrong
@@ -26,6 +27,7 @@ export const attemptVerificationFirstFactorRoute = (config: IdentityConfig): Fap
     const { session, owner } = await loadVerifyingSession(ctx);
     const verification = await loadVerificationAt(ctx, session, 'needs_first_factor');
     const strategy = field(ctx.body, 'strategy');
+    if (strategy === 'passkey') return attemptPasskeyReverification(ctx, verification, session, owner);
 
     if (strategy === 'password') {
       const password = rawField(ctx.body, 'password');

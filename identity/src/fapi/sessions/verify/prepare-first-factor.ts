@@ -8,6 +8,7 @@ import { emailOf, sendEmailCode } from '../../sign-ins/email-code.ts';
 import { codeSubject } from './factor-verified.ts';
 import { loadVerificationAt, loadVerifyingSession } from './load-verification.ts';
 import { verificationResponse } from './respond.ts';
+import { preparePasskeyReverification } from '../../passkeys/verify-session-with-passkey.ts';
 
 /**
  * POST /client/sessions/:id/verify/prepare_first_factor — a code to one of the user's verified email
@@ -23,6 +24,7 @@ export const prepareVerificationFirstFactorRoute: FapiRoute = {
     const { session, owner } = await loadVerifyingSession(ctx);
     const verification = await loadVerificationAt(ctx, session, 'needs_first_factor');
     const strategy = field(ctx.body, 'strategy');
+    if (strategy === 'passkey') return preparePasskeyReverification(ctx, verification, owner);
     let state;
     if (strategy === 'email_code') {
       const email = emailOf(

@@ -9,6 +9,7 @@ import { findSessionById } from '../../../store/sessions.ts';
 import { loadUsers } from '../../../users/load-users.ts';
 import { sessionJSON } from '../../client-json.ts';
 import type { FapiContext, FapiResult } from '../../context.ts';
+import { passkeyFactorOffered } from '../../../passkeys/passkey-factor.ts';
 
 /**
  * Clerk's SessionVerificationJSON, wrapped, with the session as it is now: once complete, its
@@ -31,7 +32,10 @@ export async function verificationResponse(
       session: await sessionJSON(ctx.deps, ctx.tx, session, owner, ctx.origin, ctx.now),
       first_factor_verification: verificationJSON(verification.first_factor_verification),
       second_factor_verification: verificationJSON(verification.second_factor_verification),
-      supported_first_factors: verificationFirstFactors(owner),
+      supported_first_factors: [
+        ...(passkeyFactorOffered(ctx.deps.settings.settings, owner) ? [{ strategy: 'passkey' }] : []),
+        ...verificationFirstFactors(owner),
+      ],
       supported_second_factors: verificationSecondFactors(owner),
     },
   };

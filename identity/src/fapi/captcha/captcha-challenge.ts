@@ -1,0 +1,24 @@
+import { captchaInForce } from '../../captcha/captcha-check.ts';
+import { newProofOfWorkChallenge, proofOfWorkKeys } from '../../captcha/proof-of-work.ts';
+import { errors } from '../../errors.ts';
+import type { FapiReadRoute } from '../context.ts';
+
+/**
+ * GET /captcha/challenge — a proof-of-work challenge for the browser's widget (web/src/features/captcha/),
+ * when this instance's captcha is the proof of work. Not Clerk's: clerk-js never calls it. Signed and
+ * stateless: it writes nothing; what is stored is a solved one, when it is spent.
+ */
+export const captchaChallengeRoute: FapiReadRoute = {
+  method: 'GET',
+  path: '/captcha/challenge',
+  async read(req) {
+    const captcha = captchaInForce(req.deps);
+    if (captcha?.provider !== 'proof_of_work') throw errors.captchaNotEnabled();
+    const challenge = await newProofOfWorkChallenge(
+      captcha.proofOfWork,
+      proofOfWorkKeys(req.deps.keys.codePepper),
+      req.now,
+    );
+    return { bare: challenge };
+  },
+};
