@@ -135,6 +135,8 @@ export interface SignUpRow {
   external_identity: ExternalIdentity | null;
   /** `verifications.external_account`: the redirect to the provider, then its outcome. */
   external_account_verification: VerificationState | null;
+  /** The address is at this enterprise connection's domain: its IdP verifies the sign-up. */
+  enterprise_connection_id: string | null;
   abandon_at: Date;
   created_at: Date;
   updated_at: Date;

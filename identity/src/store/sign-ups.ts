@@ -19,7 +19,8 @@ type Column =
   | 'created_user_id'
   | 'created_session_id'
   | 'external_identity'
-  | 'external_account_verification';
+  | 'external_account_verification'
+  | 'enterprise_connection_id';
 export type SignUpChanges = Partial<Pick<SignUpRow, Column>>;
 
 const JSON_COLUMNS = new Set([
