@@ -21,6 +21,8 @@ export function useGoogleStandIn(
 ): {
   env: Record<string, string>;
   clientId: string;
+  /** The stand-in's issuer URL (known once its `before` hook ran). */
+  readonly issuer: string;
   googleIdToken(claims: Record<string, unknown>): Promise<string>;
 } {
   const clientId = `e2e-${name}-client`;
@@ -56,6 +58,9 @@ export function useGoogleStandIn(
   return {
     env: { IDENTITY_SETTINGS_FILE: settingsFile },
     clientId,
+    get issuer() {
+      return provider.issuer.url!;
+    },
     googleIdToken: (claims) =>
       provider.issuer.buildToken({
         scopesOrTransform: (_header, payload) =>

@@ -10,7 +10,13 @@ import { launchBrowser, newContext } from '../support/browser.ts';
 import { useGoogleStandIn } from '../support/oidc-stand-in.ts';
 import { nextFapiResponse, useSuite } from '../support/suite.ts';
 import assert from 'node:assert/strict';
-import { createOrganization, signOutFromUserButton, uniqueEmail, waitForPath } from '../support/flows.ts';
+import {
+  createOrganization,
+  signOutFromUserButton,
+  startSignUp,
+  uniqueEmail,
+  waitForPath,
+} from '../support/flows.ts';
 import { UI_WAIT_MS } from '../support/timeouts.ts';
 
 /**
@@ -271,5 +277,25 @@ describe('social sign-in through the Clerk UI, by redirect and by popup', () => 
       members.data.some((m) => m.publicUserData?.userId === users.data[0]!.id && m.role === 'org:member'),
       'the connection put the newcomer in its organisation',
     );
+
+    // <SignUp/> with another address at the domain: the sign-up answers missing_fields enterprise_sso, and
+    // clerk-js's completeSignUpFlow takes the newcomer to the same IdP, which completes it.
+    employee.email = `dorothy@${domain}`;
+    employee.firstName = 'Dorothy';
+    employee.lastName = 'Vaughan';
+    const signUpPage = (await suite.newPage()).page;
+    const signUpAcs = signUpPage.waitForResponse(
+      (r) => new URL(r.url()).pathname.endsWith(`/v1/saml/acs/${created.id}`),
+      { timeout: UI_WAIT_MS },
+    );
+    await startSignUp(signUpPage, suite.server.origin, employee.email);
+    assert.equal((await signUpAcs).status(), 303);
+    await signUpPage
+      .getByTestId('user-email')
+      .filter({ hasText: employee.email })
+      .waitFor({ timeout: UI_WAIT_MS });
+    const newcomer = (await clerk.users.getUserList({ emailAddress: [employee.email] })).data[0]!;
+    assert.equal(newcomer.firstName, 'Dorothy');
+    assert.equal(newcomer.passwordEnabled, false, 'the password typed on <SignUp/> was not kept');
   });
 });

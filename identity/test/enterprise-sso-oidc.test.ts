@@ -2,11 +2,16 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, it } from 'node:test';
 import type { OAuth2Server } from 'oauth2-mock-server';
 import { forEachBackend } from './support/backends.ts';
-import { signUp } from './support/flows.ts';
 import { Harness, type Browser } from './support/harness.ts';
 import { startOidcStandIn } from './support/oidc-stand-in.ts';
 import { enrolTotp } from './support/second-factors.ts';
-import { backendOrganization, clientOf, openCallback, redirectBackFrom } from './support/social-flows.ts';
+import {
+  backendOrganization,
+  clientOf,
+  openCallback,
+  redirectBackFrom,
+  signUpBeforeConnections,
+} from './support/social-flows.ts';
 
 /**
  * Enterprise SSO by OpenID Connect against a real provider on this machine (oauth2-mock-server:
@@ -90,6 +95,35 @@ forEachBackend('enterprise SSO with OpenID Connect', (backend) => {
   const callback = openCallback;
   const client = clientOf;
 
+  it('<SignUp/> with an address at the domain goes to the IdP, which completes the sign-up', async () => {
+    const browser = h.browser();
+    const created = await browser.post('/client/sign_ups', {
+      email_address: String(person.email),
+      password: 'a-long-enough-passphrase-42',
+    });
+    assert.equal(created.status, 200, JSON.stringify(created.body));
+    assert.deepEqual(created.body.response.missing_fields, ['enterprise_sso']);
+    const patched = await browser.patch(`/client/sign_ups/${created.body.response.id}`, {
+      strategy: 'enterprise_sso',
+      redirect_url: app('/sign-up/sso-callback'),
+      action_complete_redirect_url: app('/dashboard'),
+    });
+    assert.equal(patched.status, 200, JSON.stringify(patched.body));
+    const external = patched.body.response.verifications.external_account;
+    assert.equal(external.status, 'unverified');
+    const authorize = new URL(external.external_verification_redirect_url);
+    assert.equal(authorize.origin, new URL(provider.issuer.url!).origin);
+    assert.equal(authorize.searchParams.get('login_hint'), person.email);
+    const landed = await callback(browser, await redirectBackFrom(authorize));
+    assert.equal(landed.headers.location, app('/dashboard'));
+    const c = await client(browser);
+    assert.equal(c.sign_up, null);
+    assert.equal(c.sessions.length, 1);
+    assert.equal(c.sessions[0].user.email_addresses[0].email_address, person.email);
+    assert.equal(c.sessions[0].user.password_enabled, false);
+    assert.equal(c.sessions[0].user.enterprise_accounts.length, 1);
+  });
+
   it('advertises enterprise SSO (not SAML) in the environment', async () => {
     const env = (await h.browser().get('/environment')).body;
     assert.deepEqual(env.user_settings.enterprise_sso, { enabled: true });
@@ -132,7 +166,7 @@ forEachBackend('enterprise SSO with OpenID Connect', (backend) => {
   it('an existing user is linked by the address; a second factor is still asked', async () => {
     const email = initechEmail('existing');
     const ownerBrowser = h.browser();
-    const owner = await signUp(h, ownerBrowser, email);
+    const owner = await signUpBeforeConnections(h, ownerBrowser, email);
     await enrolTotp(h, ownerBrowser);
     person.email = email;
     const browser = h.browser();

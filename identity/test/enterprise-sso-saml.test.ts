@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, it } from 'node:test';
 import { forEachBackend } from './support/backends.ts';
-import { signUp } from './support/flows.ts';
 import { BAPI, FAPI, Harness, type Browser, type FapiResponse } from './support/harness.ts';
 import { selfSignedCertificate, TestIdp, type IdpUser, type TestKeyPair } from './support/saml-idp.ts';
 import { enrolTotp, totpCode } from './support/second-factors.ts';
-import { backendOrganization, clientOf } from './support/social-flows.ts';
+import { backendOrganization, clientOf, signUpBeforeConnections } from './support/social-flows.ts';
 
 /**
  * Enterprise SSO by SAML 2.0 against a real IdP in the test (samlify, signing with a key and a
@@ -231,7 +230,7 @@ forEachBackend('enterprise SSO with SAML 2.0', (backend) => {
 
   it('an existing user with the address verified is linked and signed in; the password is refused for the domain', async () => {
     const email = acmeEmail('existing');
-    const owner = await signUp(h, h.browser(), email);
+    const owner = await signUpBeforeConnections(h, h.browser(), email);
     const browser = h.browser();
     // The domain's addresses sign in at the IdP only: a password is refused (clerk-js then retries with
     // the identifier alone).
@@ -258,7 +257,7 @@ forEachBackend('enterprise SSO with SAML 2.0', (backend) => {
   it('a user with a second factor still has to give it after the IdP', async () => {
     const email = acmeEmail('mfa');
     const ownerBrowser = h.browser();
-    const owner = await signUp(h, ownerBrowser, email);
+    const owner = await signUpBeforeConnections(h, ownerBrowser, email);
     const { secret } = await enrolTotp(h, ownerBrowser);
     const browser = h.browser();
     const { signInId, redirect } = await startSso(browser, email);
@@ -334,7 +333,7 @@ forEachBackend('enterprise SSO with SAML 2.0', (backend) => {
 
   it('refuses signature wrapping: a second, unsigned assertion beside or around the signed one', async () => {
     const victim = acmeEmail('victim');
-    await signUp(h, h.browser(), victim);
+    await signUpBeforeConnections(h, h.browser(), victim);
     const wraps: ((xml: string, evil: string) => string)[] = [
       // Beside: the forged assertion first, the signed one after it.
       (xml, evil) => xml.replace('<saml:Assertion', `${evil}<saml:Assertion`),
@@ -529,6 +528,130 @@ forEachBackend('enterprise SSO with SAML 2.0', (backend) => {
     assert.ok(redirect.startsWith(IDP_SSO));
     const landed = await roundTrip(browser, await idpAnswer(redirect, { email }));
     assert.equal(landed.headers.location, app('/dashboard'));
+  });
+
+  it('<SignUp/> with an address at the domain answers missing_fields enterprise_sso, keeps no password, and the IdP completes it', async () => {
+    const browser = h.browser();
+    const email = acmeEmail('signup');
+    const before = await counts();
+    const created = await browser.post('/client/sign_ups', {
+      email_address: email,
+      password: 'a-long-enough-passphrase-42',
+      first_name: 'Mary',
+    });
+    assert.equal(created.status, 200, JSON.stringify(created.body));
+    const signUp = created.body.response;
+    assert.equal(signUp.status, 'missing_requirements');
+    assert.deepEqual(signUp.missing_fields, ['enterprise_sso']);
+    assert.equal(signUp.has_password, false, 'the IdP is the factor: no password is kept');
+    // No code can finish it instead of the IdP.
+    const code = await browser.post(`/client/sign_ups/${signUp.id}/prepare_verification`, {
+      strategy: 'email_code',
+    });
+    assert.equal(code.status, 422, JSON.stringify(code.body));
+    assert.equal(code.body.errors[0].meta.param_name, 'strategy');
+    assert.deepEqual(await counts(), before, 'nothing created before the IdP answers');
+
+    // clerk-js's completeSignUpFlow: PATCH strategy=enterprise_sso, then navigate to the IdP.
+    const patched = await browser.patch(`/client/sign_ups/${signUp.id}`, {
+      strategy: 'enterprise_sso',
+      redirect_url: app('/sign-up/sso-callback'),
+      action_complete_redirect_url: app('/dashboard'),
+    });
+    assert.equal(patched.status, 200, JSON.stringify(patched.body));
+    const external = patched.body.response.verifications.external_account;
+    assert.equal(external.status, 'unverified');
+    assert.equal(external.strategy, 'enterprise_sso');
+    assert.ok(external.external_verification_redirect_url.startsWith(`${IDP_SSO}?SAMLRequest=`));
+
+    const landed = await roundTrip(
+      browser,
+      await idpAnswer(external.external_verification_redirect_url, {
+        email,
+        firstName: 'Mary',
+        lastName: 'Jackson',
+      }),
+    );
+    assert.equal(landed.status, 303);
+    assert.equal(landed.headers.location, app('/dashboard'));
+    const c = await client(browser);
+    assert.equal(c.sessions.length, 1);
+    const user = c.sessions[0].user;
+    assert.equal(user.email_addresses[0].email_address, email);
+    assert.equal(user.password_enabled, false);
+    assert.equal(user.enterprise_accounts.length, 1);
+    assert.equal(c.sign_up, null, 'the sign-up is finished');
+    const members = await h.identity.deps.db.query<{ role: string }>(
+      'SELECT role FROM organization_memberships WHERE organization_id = $1 AND user_id = $2',
+      [organizationId, user.id],
+    );
+    assert.deepEqual(
+      members.map((m) => m.role),
+      ['org:member'],
+    );
+  });
+
+  it('a sign-up the IdP refuses fails with the error <SignUp/> shows, and creates nothing', async () => {
+    const browser = h.browser();
+    const email = acmeEmail('refused-signup');
+    const created = await browser.post('/client/sign_ups', { email_address: email });
+    const id = created.body.response.id;
+    const patched = await browser.patch(`/client/sign_ups/${id}`, {
+      strategy: 'enterprise_sso',
+      redirect_url: app('/sign-up/sso-callback'),
+      action_complete_redirect_url: app('/dashboard'),
+    });
+    const redirect = patched.body.response.verifications.external_account.external_verification_redirect_url;
+    const before = await counts();
+    // The IdP vouches for an address outside the connection's domains.
+    const landed = await roundTrip(browser, await idpAnswer(redirect, { email: 'intruder@elsewhere.test' }));
+    assert.equal(landed.headers.location, app('/sign-up/sso-callback'));
+    const c = await client(browser);
+    assert.equal(c.sign_up.status, 'missing_requirements');
+    assert.equal(c.sign_up.verifications.external_account.status, 'failed');
+    assert.ok(c.sign_up.verifications.external_account.error.code, 'an error clerk-js shows');
+    assert.deepEqual(await counts(), before);
+    assert.equal(c.sessions.length, 0);
+  });
+
+  it('enterprise SSO may be started for a popup (custom flows), and nowhere else off the allowed origins', async () => {
+    const portal = 'https://accounts.localhost:3000';
+    const popup = {
+      redirect_url: `${portal}/popup-callback?return_url=${encodeURIComponent(app('/sign-in#/sso-callback'))}`,
+      action_complete_redirect_url: `${portal}/popup-callback`,
+    };
+    const browser = h.browser();
+    const email = acmeEmail('popup');
+    const created = await browser.post('/client/sign_ins', {
+      identifier: email,
+      strategy: 'enterprise_sso',
+      ...popup,
+    });
+    assert.equal(created.status, 200, JSON.stringify(created.body));
+    const again = await browser.post(`/client/sign_ins/${created.body.response.id}/prepare_first_factor`, {
+      strategy: 'enterprise_sso',
+      ...popup,
+    });
+    assert.equal(again.status, 200, JSON.stringify(again.body));
+    const signUp = await h.browser().post('/client/sign_ups', {
+      email_address: acmeEmail('popup-signup'),
+      strategy: 'enterprise_sso',
+      ...popup,
+    });
+    assert.equal(signUp.status, 200, JSON.stringify(signUp.body));
+    assert.equal(signUp.body.response.verifications.external_account.status, 'unverified');
+    const evil = await h.browser().post('/client/sign_ins', {
+      identifier: acmeEmail('evil'),
+      strategy: 'enterprise_sso',
+      redirect_url: 'https://accounts.evil.example/popup-callback',
+    });
+    assert.equal(evil.status, 422);
+    // The popup page is for redirect strategies only: a password sign-up may not name it.
+    const plain = await h.browser().post('/client/sign_ups', {
+      email_address: 'plain@example.com',
+      redirect_url: popup.redirect_url,
+    });
+    assert.equal(plain.status, 422);
   });
 
   it('manages SAML connections with the Backend API as @clerk/backend calls it', async () => {

@@ -1,7 +1,15 @@
 import type { IdentityConfig } from '../config.ts';
 import { errors } from '../errors.ts';
 import { field, type FormBody } from './form.ts';
+import { isSocialStrategy } from './oauth/start-external-verification.ts';
 import { isAllowedRedirect as isAllowed, isPopupCallbackRedirect } from '../http/redirects.ts';
+
+/**
+ * Strategies clerk-js may start from `authenticateWithPopup`: a social provider, or enterprise SSO (custom
+ * flows call it with `strategy: 'enterprise_sso'`; <SignIn/> itself redirects).
+ */
+export const mayRedirectToPopup = (strategy: string | undefined) =>
+  isSocialStrategy(strategy) || strategy === 'enterprise_sso' || strategy === 'saml';
 
 const REDIRECT_PARAMS = ['redirect_url', 'action_complete_redirect_url', 'redirect_url_complete'] as const;
 /** Where clerk-js's `authenticateWithPopup` sends the provider's answer: its popup-callback page. */
@@ -9,7 +17,7 @@ const POPUP_PARAMS: ReadonlySet<string> = new Set(['redirect_url', 'action_compl
 
 /**
  * Rejects any redirect parameter that points off the allowed origins (spec §5). With `popup` (a social
- * strategy), `redirect_url` and `action_complete_redirect_url` may also be this instance's popup-callback
+ * or enterprise SSO strategy, see mayRedirectToPopup), `redirect_url` and `action_complete_redirect_url` may also be this instance's popup-callback
  * page on its `accounts.` origin, and nothing else there.
  */
 export function assertRedirectParams(

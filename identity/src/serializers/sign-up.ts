@@ -7,8 +7,13 @@ export const SIGN_UP_REQUIRED_FIELDS = ['email_address', 'password'] as const;
 export const SIGN_UP_OPTIONAL_FIELDS = ['first_name', 'last_name', 'username', 'phone_number'] as const;
 
 export function missingFields(
-  s: Pick<SignUpRow, 'email_address' | 'password_hash' | 'external_identity' | 'web3_wallet'>,
+  s: Pick<
+    SignUpRow,
+    'email_address' | 'password_hash' | 'external_identity' | 'web3_wallet' | 'enterprise_connection_id'
+  >,
 ): string[] {
+  // An address at an enterprise connection's domain: its IdP is the only way in (clerk-js goes there).
+  if (s.enterprise_connection_id) return ['enterprise_sso'];
   const missing: string[] = [];
   if (!s.email_address) missing.push('email_address');
   // Signing up with a provider's account or a web3 wallet needs no password (as in Clerk): it is the factor.

@@ -142,6 +142,8 @@ export interface SignUpRow {
   /** Web3 sign-up: the wallet's address (EIP-55) and its signature verification (020_web3_wallets.sql). */
   web3_wallet?: string | null;
   web3_wallet_verification?: VerificationState | null;
+  /** The address is at this enterprise connection's domain: its IdP verifies the sign-up. */
+  enterprise_connection_id: string | null;
   abandon_at: Date;
   created_at: Date;
   updated_at: Date;

@@ -21,7 +21,8 @@ type Column =
   | 'external_identity'
   | 'external_account_verification'
   | 'web3_wallet'
-  | 'web3_wallet_verification';
+  | 'web3_wallet_verification'
+  | 'enterprise_connection_id';
 export type SignUpChanges = Partial<Pick<SignUpRow, Column>>;
 
 const JSON_COLUMNS = new Set([

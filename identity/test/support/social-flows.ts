@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import type { Browser, FapiResponse, Harness, Json } from './harness.ts';
 import { BAPI } from './harness.ts';
+import { signUp } from './flows.ts';
 
 /**
  * The browser at a provider's (or an IdP's) authorization URL; the stand-in approves at once and sends it
@@ -52,4 +53,19 @@ export async function backendOrganization(h: Harness, name: string): Promise<str
   });
   assert.equal(org.statusCode, 200, org.body);
   return org.json().id;
+}
+
+/**
+ * A user who signed up with a password before the instance had enterprise connections: the address's
+ * domain was nobody's then (today <SignUp/> sends such an address to its IdP). Tests in a file run one
+ * after the other, so lifting the connections for the sign-up touches no other test.
+ */
+export async function signUpBeforeConnections(h: Harness, browser: Browser, email: string) {
+  const settings = h.identity.settings.settings;
+  await h.identity.settings.set({ ...settings, enterpriseConnections: {} });
+  try {
+    return await signUp(h, browser, email);
+  } finally {
+    await h.identity.settings.set(settings);
+  }
 }

@@ -7,6 +7,7 @@ import type { SignInRow } from '../../store/rows.ts';
 import type { FapiContext } from '../context.ts';
 import type { ProviderAnswer } from '../prepared-passwords.ts';
 import { enterpriseSignInFailed, enterpriseSignInVerified } from './enterprise-sign-in.ts';
+import { settleEnterpriseSignUp } from './enterprise-sign-up.ts';
 
 /** The provider a redirect's strategy names: a social provider, or an enabled OpenID Connect connection. */
 export function callbackProvider(
@@ -37,9 +38,18 @@ export async function enterpriseOidcSignIn(
     ctx.deps.settings.settings.enterpriseConnections,
     connectionIdOfStrategy(strategy)!,
   );
-  if (!connection || signIn.enterprise_connection_id !== connection.id) {
-    return enterpriseSignInFailed(ctx, signIn, errors.oauthProviderFailed());
-  }
-  if (!('identity' in answer)) return enterpriseSignInFailed(ctx, signIn, answer.refusal);
-  return enterpriseSignInVerified(ctx, signIn, enterpriseIdentityOf(connection, answer.identity), connection);
+  const done =
+    !connection || signIn.enterprise_connection_id !== connection.id
+      ? await enterpriseSignInFailed(ctx, signIn, errors.oauthProviderFailed())
+      : !('identity' in answer)
+        ? await enterpriseSignInFailed(ctx, signIn, answer.refusal)
+        : await enterpriseSignInVerified(
+            ctx,
+            signIn,
+            enterpriseIdentityOf(connection, answer.identity),
+            connection,
+          );
+  // A sign-up of the same address waiting for this IdP follows the sign-in (enterprise-sign-up.ts).
+  await settleEnterpriseSignUp(ctx, done);
+  return done;
 }

@@ -5,6 +5,7 @@ import { findClientSignIn } from '../../store/sign-ins.ts';
 import type { FapiContext, FapiResult, FapiRoute } from '../context.ts';
 import { ENTERPRISE_SSO, enterpriseSignInFailed, enterpriseSignInVerified } from './enterprise-sign-in.ts';
 import { signInPage } from './saml-acs.ts';
+import { settleEnterpriseSignUp } from './enterprise-sign-up.ts';
 
 const single = (v: string | string[] | undefined) => (Array.isArray(v) ? v[v.length - 1] : v) || undefined;
 
@@ -50,6 +51,7 @@ export const samlAcsCompleteRoute: FapiRoute = {
             signIn,
             'refusal' in outcome ? outcome.refusal : errors.oauthProviderFailed(),
           );
+    await settleEnterpriseSignUp(ctx, done);
     return landing(ctx, row, done.status === 'complete');
   },
 };
@@ -71,7 +73,10 @@ async function invalidHandoff(ctx: FapiContext): Promise<FapiResult> {
     : null;
   const waiting = signIn?.first_factor_verification;
   if (signIn && waiting?.status === 'unverified' && waiting.strategy === ENTERPRISE_SSO) {
-    await enterpriseSignInFailed(ctx, signIn, errors.oauthCallbackInvalid());
+    await settleEnterpriseSignUp(
+      ctx,
+      await enterpriseSignInFailed(ctx, signIn, errors.oauthCallbackInvalid()),
+    );
   }
   return { redirect: signInPage(ctx) };
 }

@@ -55,10 +55,11 @@ export async function signInWithEnterpriseSso(
 /**
  * POST /client/sign_ins/:id/prepare_first_factor `strategy=enterprise_sso` (or `saml`): this browser's
  * sign-in of an address at a connection's domain goes to the IdP. The redirect parameters must point to
- * the allowed origins, as for the social start.
+ * the allowed origins or this instance's popup page, as for the social start.
  */
 export async function prepareEnterpriseSso(ctx: FapiContext): Promise<FapiResult> {
-  assertRedirectParams(ctx.body, ctx.deps.config);
+  // Custom flows' `authenticateWithPopup({ strategy: 'enterprise_sso' })` points both at the popup page.
+  assertRedirectParams(ctx.body, ctx.deps.config, { popup: true });
   if (!ctx.client) throw errors.notFound('sign in');
   const signIn = await findClientSignIn(ctx.tx, ctx.client.id, ctx.params.id!, ctx.now);
   if (!signIn) throw errors.notFound('sign in');

@@ -23,6 +23,11 @@ export const isEnterpriseSsoStrategy = (strategy: string | undefined) =>
  * The sign-in answers `unverified` with the URL, which clerk-js navigates to.
  */
 export async function startEnterpriseSso(ctx: FapiContext, signIn: SignInRow): Promise<FapiResult> {
+  return signInResponse(ctx, await redirectToEnterpriseIdp(ctx, signIn));
+}
+
+/** The sign-in with its fresh redirect to the IdP (`first_factor_verification`, unverified, with the URL). */
+export async function redirectToEnterpriseIdp(ctx: FapiContext, signIn: SignInRow): Promise<SignInRow> {
   const connection = signIn.enterprise_connection_id
     ? enabledConnection(ctx.deps.settings.settings.enterpriseConnections, signIn.enterprise_connection_id)
     : null;
@@ -74,8 +79,5 @@ export async function startEnterpriseSso(ctx: FapiContext, signIn: SignInRow): P
     external_verification_redirect_url: url,
     error: null,
   };
-  return signInResponse(
-    ctx,
-    await updateSignIn(ctx.tx, signIn.id, { first_factor_verification: verification }, ctx.now),
-  );
+  return updateSignIn(ctx.tx, signIn.id, { first_factor_verification: verification }, ctx.now);
 }

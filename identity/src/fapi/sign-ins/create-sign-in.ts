@@ -20,7 +20,7 @@ import { hit, waitsIfReached } from '../../store/rate-limits.ts';
 import type { FapiRequestInfo } from '../context.ts';
 import type { IdentityDeps } from '../../deps.ts';
 import { clientCreationLimit } from '../../abuse/client-creation.ts';
-import { assertRedirectParams } from '../redirect-params.ts';
+import { assertRedirectParams, mayRedirectToPopup } from '../redirect-params.ts';
 import { signInWithTicket } from '../tickets/sign-in-ticket.ts';
 import { isResetPasswordStrategy, RESET_PASSWORD_STRATEGIES } from '../../password-reset/reset-factors.ts';
 import { sendEmailLink } from '../email-links/send-email-link.ts';
@@ -88,7 +88,9 @@ export const createSignInRoute: FapiRoute = {
     }
   },
   async handler(ctx) {
-    assertRedirectParams(ctx.body, ctx.deps.config, { popup: isSocialStrategy(field(ctx.body, 'strategy')) });
+    assertRedirectParams(ctx.body, ctx.deps.config, {
+      popup: mayRedirectToPopup(field(ctx.body, 'strategy')),
+    });
     // A client made by this request has no session yet, nor any account that knows it.
     const newClient = ctx.client === null;
     const identifier = normalizeSignInIdentifier(field(ctx.body, 'identifier'), {

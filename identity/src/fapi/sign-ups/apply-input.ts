@@ -9,6 +9,7 @@ import type { SignUpInput } from './validate.ts';
 import { phoneSignUpChanges } from './phone-verification.ts';
 import { hashNewPassword } from '../prepared-passwords.ts';
 import { web3SignUpChanges } from '../web3/web3-sign-up.ts';
+import { connectionForEmail } from '../../enterprise-sso/connections.ts';
 
 /** Turns validated input into column changes; a new email address needs a new verification. */
 export async function changesFromInput(
@@ -30,7 +31,12 @@ export async function changesFromInput(
   }
   Object.assign(changes, await phoneSignUpChanges(ctx, existing));
   Object.assign(changes, await web3SignUpChanges(ctx, existing));
-  if (input.password !== undefined)
+  // An address at an enterprise connection's domain keeps no password (enterprise-sign-up.ts).
+  const email = changes.email_address ?? existing?.email_address;
+  if (
+    input.password !== undefined &&
+    !connectionForEmail(ctx.deps.settings.settings.enterpriseConnections, email)
+  )
     changes.password_hash = await hashNewPassword(ctx.prepared, input.password);
   if (input.firstName !== undefined) changes.first_name = input.firstName;
   if (input.lastName !== undefined) changes.last_name = input.lastName;

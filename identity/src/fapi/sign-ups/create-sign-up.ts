@@ -1,6 +1,6 @@
 import { assertMayOpenSession } from '../../sessions/may-open-session.ts';
 import type { FapiRoute } from '../context.ts';
-import { assertRedirectParams } from '../redirect-params.ts';
+import { assertRedirectParams, mayRedirectToPopup } from '../redirect-params.ts';
 import { changesFromInput } from './apply-input.ts';
 import { completeIfReady } from './complete-sign-up.ts';
 import { insertSignUp } from '../../store/sign-ups.ts';
@@ -9,9 +9,9 @@ import { prepareSignUpInput } from './prepare-input.ts';
 import { transferSignInToSignUp } from '../oauth/social-transfers.ts';
 import { startSocialSignUp } from '../oauth/start-social-sign-in.ts';
 import { signUpWithGoogleOneTap } from '../oauth/google-one-tap.ts';
-import { isSocialStrategy } from '../oauth/start-external-verification.ts';
 import { field } from '../form.ts';
 import { guardSignUp, prepareSignUpCaptcha } from '../captcha/sign-up-captcha.ts';
+import { enterpriseSignUpChanges, startEnterpriseSignUp } from '../enterprise-sso/enterprise-sign-up.ts';
 
 /** POST /client/sign_ups — starts a sign-up (an empty body starts over). */
 export const createSignUpRoute: FapiRoute = {
@@ -23,7 +23,9 @@ export const createSignUpRoute: FapiRoute = {
     ...(await prepareSignUpCaptcha(req, deps)),
   }),
   async handler(ctx) {
-    assertRedirectParams(ctx.body, ctx.deps.config, { popup: isSocialStrategy(field(ctx.body, 'strategy')) });
+    assertRedirectParams(ctx.body, ctx.deps.config, {
+      popup: mayRedirectToPopup(field(ctx.body, 'strategy')),
+    });
     const input = ctx.prepared.signUpInput ?? parseSignUpInput(ctx.body, ctx.deps.config.passwordPolicy);
     const client = await ctx.ensureClient();
     await guardSignUp(ctx);
@@ -32,8 +34,14 @@ export const createSignUpRoute: FapiRoute = {
     if (input.transfer) return transferSignInToSignUp(ctx, client, changes);
     if (input.socialStrategy) return startSocialSignUp(ctx, client.id, input.socialStrategy, changes);
     if (input.googleOneTap) return signUpWithGoogleOneTap(ctx, client, input.googleOneTap.token, changes);
-    const signUp = await insertSignUp(ctx.tx, client.id, changes, ctx.now);
+    const signUp = await insertSignUp(
+      ctx.tx,
+      client.id,
+      enterpriseSignUpChanges(ctx, changes, null),
+      ctx.now,
+    );
     await ctx.updateClient({ sign_up_id: signUp.id });
+    if (input.enterpriseSso) return startEnterpriseSignUp(ctx, signUp);
     return completeIfReady(ctx, signUp);
   },
 };

@@ -4,8 +4,8 @@ import type { IdentityDeps } from '../../deps.ts';
 import { clientSignUpMissesRequirements } from '../../store/sign-ups.ts';
 import type { FapiRequestInfo } from '../context.ts';
 import type { Prepared } from '../prepared-passwords.ts';
-import { assertRedirectParams } from '../redirect-params.ts';
-import { isSocialStrategy } from '../oauth/start-external-verification.ts';
+import { assertRedirectParams, mayRedirectToPopup } from '../redirect-params.ts';
+import { connectionForEmail } from '../../enterprise-sso/connections.ts';
 import { field } from '../form.ts';
 import { parseSignUpInput } from './validate.ts';
 
@@ -19,9 +19,15 @@ export async function prepareSignUpInput(
   deps: IdentityDeps,
   update: { clientToken: string | null } | null,
 ): Promise<Prepared> {
-  assertRedirectParams(req.body, deps.config, { popup: isSocialStrategy(field(req.body, 'strategy')) });
+  assertRedirectParams(req.body, deps.config, { popup: mayRedirectToPopup(field(req.body, 'strategy')) });
   const input = parseSignUpInput(req.body, deps.config.passwordPolicy);
-  if (input.password === undefined) return { signUpInput: input };
+  // An address at an enterprise connection's domain keeps no password (its IdP is the factor).
+  if (
+    input.password === undefined ||
+    connectionForEmail(deps.settings.settings.enterpriseConnections, input.email)
+  ) {
+    return { signUpInput: input };
+  }
   if (update) {
     const ownSignUpMissingRequirements = update.clientToken
       ? await clientSignUpMissesRequirements(deps.db, req.params.id, sha256(update.clientToken))

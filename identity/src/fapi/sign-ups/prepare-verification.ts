@@ -31,6 +31,13 @@ export const prepareVerificationRoute: FapiRoute = {
       );
     }
     if (!signUp.email_address) throw errors.paramMissing('email_address');
+    // The address's enterprise connection verifies it (enterprise-sign-up.ts), not a code or a link.
+    if (signUp.enterprise_connection_id) {
+      throw errors.paramValueInvalid(
+        'strategy',
+        'This email address is verified by its enterprise SSO connection.',
+      );
+    }
     if (signUp.email_verification?.status === 'verified') return { response: signUpJSON(signUp) };
     if (strategy === 'email_link') {
       const link = await sendEmailLink(ctx, {

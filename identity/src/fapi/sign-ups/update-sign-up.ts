@@ -7,6 +7,7 @@ import { loadSignUp } from './load-sign-up.ts';
 import { updateSignUp } from '../../store/sign-ups.ts';
 import { parseSignUpInput } from './validate.ts';
 import { prepareSignUpInput } from './prepare-input.ts';
+import { enterpriseSignUpChanges, startEnterpriseSignUp } from '../enterprise-sso/enterprise-sign-up.ts';
 
 /** PATCH /client/sign_ups/:id — supplies missing fields (`/sign-up#/continue`). */
 export const updateSignUpRoute: FapiRoute = {
@@ -14,16 +15,17 @@ export const updateSignUpRoute: FapiRoute = {
   path: '/client/sign_ups/:id',
   beforeTransaction: (req, deps, clientToken) => prepareSignUpInput(req, deps, { clientToken }),
   async handler(ctx) {
-    assertRedirectParams(ctx.body, ctx.deps.config);
     const input = ctx.prepared.signUpInput ?? parseSignUpInput(ctx.body, ctx.deps.config.passwordPolicy);
+    assertRedirectParams(ctx.body, ctx.deps.config, { popup: input.enterpriseSso });
     // A provider is chosen when the sign-up starts (or by a transfer), not added to one under way.
     if (input.socialStrategy) throw errors.paramValueInvalid('strategy', 'strategy cannot be changed here.');
     if (input.transfer) throw errors.paramValueInvalid('transfer', 'transfer cannot be changed here.');
     const signUp = await loadSignUp(ctx, { actionable: true });
-    const changes = await changesFromInput(ctx, input, signUp);
+    const changes = enterpriseSignUpChanges(ctx, await changesFromInput(ctx, input, signUp), signUp);
     const updated = Object.keys(changes).length
       ? await updateSignUp(ctx.tx, signUp.id, changes, ctx.now)
       : signUp;
+    if (input.enterpriseSso) return startEnterpriseSignUp(ctx, updated);
     return completeIfReady(ctx, updated);
   },
 };

@@ -42,6 +42,8 @@ export interface SignUpInput {
   transfer?: boolean;
   /** `google_one_tap`: the sign-up is made from the Google ID token `token` (checked by the handler). */
   googleOneTap?: { token: string | undefined };
+  /** `enterprise_sso` (or `saml`): the address's enterprise connection verifies it; go to its IdP now. */
+  enterpriseSso?: true;
 }
 
 // `phone_number` and `web3_wallet` are read with the request's context (the instance decides which are valid).
@@ -51,7 +53,8 @@ const UNSUPPORTED = ['token'] as const;
 export function parseSignUpInput(body: FormBody, passwordPolicy: PasswordPolicy): SignUpInput {
   const strategy = field(body, 'strategy');
   const oneTap = strategy === GOOGLE_ONE_TAP;
-  if (strategy && strategy !== 'ticket' && !oneTap && !strategy.startsWith('oauth_'))
+  const enterpriseSso = strategy === 'enterprise_sso' || strategy === 'saml';
+  if (strategy && strategy !== 'ticket' && !oneTap && !enterpriseSso && !strategy.startsWith('oauth_'))
     throw errors.paramValueInvalid(
       'strategy',
       `The sign-up strategy "${strategy}" is not enabled for this application.`,
@@ -80,5 +83,6 @@ export function parseSignUpInput(body: FormBody, passwordPolicy: PasswordPolicy)
     socialStrategy: strategy?.startsWith('oauth_') ? strategy : undefined,
     transfer: booleanField(body, 'transfer') === true ? true : undefined,
     googleOneTap: oneTap ? { token: field(body, 'token') } : undefined,
+    enterpriseSso: enterpriseSso ? true : undefined,
   };
 }
