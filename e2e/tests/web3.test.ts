@@ -11,11 +11,14 @@ import {
   enterCode,
   signOutFromUserButton,
   uniqueEmail,
+  waitForClerkSession,
   waitForHash,
   waitForPath,
 } from '../support/flows.ts';
+import { FapiClient } from '../support/fapi-client.ts';
 import { waitForCode } from '../support/outbox.ts';
-import { nextFapiResponse, useSuite } from '../support/suite.ts';
+import { errorCodeOf, nextFapiResponse, useSuite } from '../support/suite.ts';
+import { assertOk } from '../support/wire-flows.ts';
 import { UI_WAIT_MS } from '../support/timeouts.ts';
 
 /**
@@ -26,16 +29,19 @@ import { UI_WAIT_MS } from '../support/timeouts.ts';
  * signs with a viem account: what MetaMask does when the person approves. A new person signs up with
  * the MetaMask button (giving the email address the instance requires), signs out, signs in with the
  * button, removes and reconnects the wallet in <UserProfile/>; then Coinbase Wallet, whose first
- * signature is rejected (4001) once, as clerk-js retries it.
+ * signature is rejected (4001) once, as clerk-js retries it. Then the refusals of issue #15 through the
+ * <SignIn/> card, each for a wallet owner made over the wire: a wallet that announces the owner's address
+ * but signs with another key, and one that answers a second attempt with its signature of the first
+ * attempt's nonce. Last, OKX Wallet found by its own EIP-6963 announcement.
  */
 
-/** The instance settings file the server starts with: MetaMask and Coinbase Wallet offered. */
+/** The instance settings file the server starts with: MetaMask, Coinbase Wallet and OKX Wallet offered. */
 function web3SettingsFile(): { env: Record<string, string>; dir: string } {
   const dir = mkdtempSync(join(tmpdir(), 'e2e-web3-'));
   const file = join(dir, 'settings.json');
   writeFileSync(
     file,
-    JSON.stringify({ web3: { enabled: true, providers: ['metamask', 'coinbase_wallet'] } }),
+    JSON.stringify({ web3: { enabled: true, providers: ['metamask', 'coinbase_wallet', 'okx_wallet'] } }),
   );
   return { env: { IDENTITY_SETTINGS_FILE: file }, dir };
 }
@@ -46,30 +52,51 @@ interface StandInWallet {
   signatures: number;
   /** How many of the next signature requests to reject with 4001 (the person pressed "Reject"). */
   rejectNext: number;
+  /** The messages asked to sign (hex), rejected ones included, in order. */
+  messages: Hex[];
+  /** The wallet app (EIP-6963 name) each request came through. */
+  via: string[];
+  /** The key that signs, when not the announced account's: a wallet that signs with another key. */
+  signer?: PrivateKeyAccount;
+  /** Every signature is of the first message ever asked: a wallet replaying an earlier nonce. */
+  replayFirstMessage?: boolean;
 }
+
+const newWallet = (overrides: Partial<StandInWallet> = {}): StandInWallet => ({
+  account: privateKeyToAccount(generatePrivateKey()),
+  signatures: 0,
+  rejectNext: 0,
+  messages: [],
+  via: [],
+  ...overrides,
+});
 
 /** Installs the stand-in wallet in every page of `context`; `wallet.account` may be swapped between steps. */
 async function injectWallet(context: BrowserContext, wallet: StandInWallet) {
   await context.exposeFunction('__web3Accounts', () => [wallet.account.address]);
-  await context.exposeFunction('__web3Sign', async (message: Hex, address: string) => {
+  await context.exposeFunction('__web3Sign', async (message: Hex, address: string, via: string) => {
     wallet.signatures += 1;
+    wallet.messages.push(message);
+    wallet.via.push(via);
     if (address.toLowerCase() !== wallet.account.address.toLowerCase()) throw new Error('unknown account');
     if (wallet.rejectNext > 0) {
       wallet.rejectNext -= 1;
       return { rejected: true };
     }
-    return { signature: await wallet.account.signMessage({ message: { raw: message } }) };
+    const signed = wallet.replayFirstMessage ? wallet.messages[0]! : message;
+    const key = wallet.signer ?? wallet.account;
+    return { signature: await key.signMessage({ message: { raw: signed } }) };
   });
   // A string, not a function: the test runner's TypeScript transform would add helpers the page lacks.
   await context.addInitScript(`{
     const rejection = () => Object.assign(new Error('User rejected the request.'), { code: 4001 });
-    const provider = {
-      isMetaMask: true,
+    const walletApp = (via, flags) => ({
+      ...flags,
       async request({ method, params }) {
         if (method === 'eth_requestAccounts' || method === 'eth_accounts') return window.__web3Accounts();
         if (method === 'eth_chainId') return '0x1';
         if (method === 'personal_sign') {
-          const answer = await window.__web3Sign(params[0], params[1]);
+          const answer = await window.__web3Sign(params[0], params[1], via);
           if (answer.rejected) throw rejection();
           return answer.signature;
         }
@@ -77,15 +104,21 @@ async function injectWallet(context: BrowserContext, wallet: StandInWallet) {
       },
       on() {},
       removeListener() {},
-    };
+    });
+    const provider = walletApp('MetaMask', { isMetaMask: true });
     window.ethereum = provider;
     // Coinbase Wallet SDK 4.3.0: the browser extension's provider, used as is once given the app's info.
-    window.coinbaseWalletExtension = { ...provider, isMetaMask: false, isCoinbaseWallet: true, setAppInfo() {} };
-    const detail = Object.freeze({
-      info: { uuid: 'e2e-metamask', name: 'MetaMask', icon: 'data:image/svg+xml,<svg/>', rdns: 'io.metamask' },
-      provider,
-    });
-    const announce = () => window.dispatchEvent(new CustomEvent('eip6963:announceProvider', { detail }));
+    window.coinbaseWalletExtension = walletApp('Coinbase Wallet', { isCoinbaseWallet: true, setAppInfo() {} });
+    const announced = [
+      { info: { uuid: 'e2e-metamask', name: 'MetaMask', icon: 'data:image/svg+xml,<svg/>', rdns: 'io.metamask' }, provider },
+      {
+        info: { uuid: 'e2e-okx', name: 'OKX Wallet', icon: 'data:image/svg+xml,<svg/>', rdns: 'com.okex.wallet' },
+        provider: walletApp('OKX Wallet', { isOkxWallet: true }),
+      },
+    ].map((detail) => Object.freeze(detail));
+    const announce = () => {
+      for (const detail of announced) window.dispatchEvent(new CustomEvent('eip6963:announceProvider', { detail }));
+    };
     window.addEventListener('eip6963:requestProvider', announce);
     announce();
   }`);
@@ -106,6 +139,88 @@ const clerkWallets = (page: Page) =>
     })),
   );
 
+/**
+ * A person who signed up with `account`'s wallet and an email address, over the wire as clerk-js does it
+ * (sign-up by wallet, its nonce signed, then the required address verified by code), in a browser of its
+ * own: the browsers of the tests below know nothing of them but the address.
+ */
+async function walletOwner(origin: string, account: PrivateKeyAccount): Promise<{ email: string }> {
+  const browser = new FapiClient(origin);
+  const strategy = 'web3_metamask_signature';
+  const created = await browser.post('/client/sign_ups', { web3_wallet: account.address });
+  assertOk(created, 'create the wallet sign-up');
+  const id = created.body.response.id as string;
+  const prepared = await browser.post(`/client/sign_ups/${id}/prepare_verification`, { strategy });
+  assertOk(prepared, 'prepare the wallet verification');
+  const nonce = prepared.body.response.verifications.web3_wallet.message as string;
+  const signature = await account.signMessage({ message: nonce });
+  assertOk(
+    await browser.post(`/client/sign_ups/${id}/attempt_verification`, { strategy, signature }),
+    'sign the nonce',
+  );
+  const email = uniqueEmail('web3-owner');
+  const since = new Date();
+  assertOk(await browser.patch(`/client/sign_ups/${id}`, { email_address: email }), 'give the address');
+  const emailCode = { strategy: 'email_code' };
+  assertOk(await browser.post(`/client/sign_ups/${id}/prepare_verification`, emailCode), 'prepare the code');
+  const done = await browser.post(`/client/sign_ups/${id}/attempt_verification`, {
+    ...emailCode,
+    code: await waitForCode(origin, email, since),
+  });
+  assertOk(done, 'verify the address');
+  assert.equal(done.body.response.status, 'complete');
+  return { email };
+}
+
+/** The page's Clerk client as the server now has it: its sessions and its sign-in's first factor. */
+const clerkClientState = (page: Page) =>
+  page.evaluate(async () => {
+    const clerk = (
+      window as unknown as {
+        Clerk: {
+          session: unknown;
+          client: {
+            reload(): Promise<unknown>;
+            sessions: unknown[];
+            signIn: { status: string | null; firstFactorVerification: { status: string | null } };
+          };
+        };
+      }
+    ).Clerk;
+    await clerk.client.reload();
+    return {
+      session: clerk.session ?? null,
+      sessions: clerk.client.sessions.length,
+      signIn: clerk.client.signIn.status,
+      firstFactor: clerk.client.signIn.firstFactorVerification.status,
+    };
+  });
+
+/** The primary email address of the user the page's Clerk is signed in as (the owner has no organisation yet). */
+const signedInEmail = (page: Page) =>
+  page.evaluate(
+    () =>
+      (
+        window as unknown as {
+          Clerk: { user: { primaryEmailAddress: { emailAddress: string } | null } | null };
+        }
+      ).Clerk.user?.primaryEmailAddress?.emailAddress,
+  );
+
+const cardAlert = (page: Page) => page.locator('.cl-alert').first();
+
+/**
+ * What the <SignIn/> card shows after a refused signature: the error's long message in its alert (clerk-js's
+ * wallet button handler, `web3CallbackErrorHandler` → `handleError(err, [], card.setError)`, puts an error
+ * without `param_name` on the card), and its buttons usable again.
+ */
+async function assertCardShowsRefusal(page: Page) {
+  await cardAlert(page)
+    .filter({ hasText: 'The signature was not made by this web3 wallet' })
+    .waitFor({ timeout: UI_WAIT_MS });
+  assert.ok(await page.getByRole('button', { name: /MetaMask/ }).isEnabled(), 'the card is ready again');
+}
+
 async function openAccount(page: Page) {
   await page.locator('.cl-userButtonTrigger').click();
   await page.getByRole('menuitem', { name: 'Manage account' }).click();
@@ -116,11 +231,7 @@ describe('web3 wallets through the Clerk UI, with a stand-in MetaMask', () => {
   const settings = web3SettingsFile();
   const suite = useSuite({ env: settings.env });
   after(() => rmSync(settings.dir, { recursive: true, force: true }));
-  const wallet: StandInWallet = {
-    account: privateKeyToAccount(generatePrivateKey()),
-    signatures: 0,
-    rejectNext: 0,
-  };
+  const wallet = newWallet();
   const email = uniqueEmail('web3');
   let page: Page;
 
@@ -187,11 +298,7 @@ describe('web3 wallets through the Clerk UI, with a stand-in MetaMask', () => {
   });
 
   test('Coinbase Wallet: a first rejected signature (4001) is retried once, and the sign-up goes on', async () => {
-    const other: StandInWallet = {
-      account: privateKeyToAccount(generatePrivateKey()),
-      signatures: 0,
-      rejectNext: 1,
-    };
+    const other = newWallet({ rejectNext: 1 });
     const { context, page: coinbasePage } = await suite.newPage();
     await injectWallet(context, other);
     await coinbasePage.goto(`${suite.server.origin}/sign-up`);
@@ -206,6 +313,96 @@ describe('web3 wallets through the Clerk UI, with a stand-in MetaMask', () => {
     };
     assert.equal(body.response.verifications.web3_wallet.status, 'verified');
     assert.equal(other.signatures, 2, 'rejected once, then signed');
+    assert.deepEqual(other.via, ['Coinbase Wallet', 'Coinbase Wallet']);
     await coinbasePage.locator('input[name=emailAddress]').waitFor({ timeout: UI_WAIT_MS });
+  });
+
+  // Issue #15: what the card must refuse. Each test has its own wallet owner and browser.
+  test("a wallet announcing its owner's address but signing with another key is refused; the right key signs in", async () => {
+    const owner = privateKeyToAccount(generatePrivateKey());
+    const { email } = await walletOwner(suite.server.origin, owner);
+    const wallet = newWallet({ account: owner, signer: privateKeyToAccount(generatePrivateKey()) });
+    const { context, page } = await suite.newPage();
+    await injectWallet(context, wallet);
+    await page.goto(`${suite.server.origin}/sign-in`);
+
+    const attempted = nextFapiResponse(page, 'POST', /\/v1\/client\/sign_ins\/[^/]+\/attempt_first_factor$/);
+    await page.getByRole('button', { name: /MetaMask/ }).click();
+    const refused = await attempted;
+    assert.equal(refused.status(), 422);
+    assert.equal(await errorCodeOf(refused), 'form_param_value_invalid');
+    assert.equal(wallet.signatures, 1);
+    assert.deepEqual(await clerkClientState(page), {
+      session: null,
+      sessions: 0,
+      signIn: 'needs_first_factor',
+      firstFactor: 'failed',
+    });
+    await assertCardShowsRefusal(page);
+    assert.equal(new URL(page.url()).pathname, '/sign-in');
+
+    // The same page, the wallet now signing with the key it announces: the owner is in.
+    delete wallet.signer;
+    const accepted = nextFapiResponse(page, 'POST', /\/attempt_first_factor$/);
+    await page.getByRole('button', { name: /MetaMask/ }).click();
+    assert.equal((await accepted).status(), 200);
+    await waitForClerkSession(page);
+    assert.equal(await signedInEmail(page), email);
+  });
+
+  test("a signature of an earlier attempt's nonce, by the right key, is refused", async () => {
+    const owner = privateKeyToAccount(generatePrivateKey());
+    await walletOwner(suite.server.origin, owner);
+    // The person rejects the first request (MetaMask: 4001, not retried by clerk-js); the wallet then
+    // answers the next one with the owner's signature of the first request's nonce.
+    const wallet = newWallet({ account: owner, rejectNext: 1, replayFirstMessage: true });
+    const { context, page } = await suite.newPage();
+    await injectWallet(context, wallet);
+    await page.goto(`${suite.server.origin}/sign-in`);
+
+    const button = page.getByRole('button', { name: /MetaMask/ });
+    const firstNonce = nextFapiResponse(page, 'POST', /\/prepare_first_factor$/);
+    await button.click();
+    assert.equal((await firstNonce).status(), 200);
+    await cardAlert(page).getByText('User rejected the request.').waitFor({ timeout: UI_WAIT_MS });
+    assert.equal(wallet.signatures, 1);
+
+    const attempted = nextFapiResponse(page, 'POST', /\/attempt_first_factor$/);
+    await button.click();
+    const refused = await attempted;
+    assert.equal(refused.status(), 422);
+    assert.equal(await errorCodeOf(refused), 'form_param_value_invalid');
+    assert.equal(wallet.messages.length, 2);
+    assert.notEqual(wallet.messages[1], wallet.messages[0], 'the second attempt had a nonce of its own');
+    assert.deepEqual(await clerkClientState(page), {
+      session: null,
+      sessions: 0,
+      signIn: 'needs_first_factor',
+      firstFactor: 'failed',
+    });
+    await assertCardShowsRefusal(page);
+  });
+
+  test('OKX Wallet, found by its EIP-6963 announcement, signs its owner in with its button', async () => {
+    const owner = privateKeyToAccount(generatePrivateKey());
+    const { email } = await walletOwner(suite.server.origin, owner);
+    const wallet = newWallet({ account: owner });
+    const { context, page } = await suite.newPage();
+    await injectWallet(context, wallet);
+    await page.goto(`${suite.server.origin}/sign-in`);
+    const attempted = nextFapiResponse(page, 'POST', /\/attempt_first_factor$/);
+    await page.getByRole('button', { name: /OKX/ }).click();
+    const answer = await attempted;
+    assert.equal(answer.status(), 200);
+    const body = (await answer.json()) as {
+      response: { status: string; first_factor_verification: { strategy: string; status: string } };
+    };
+    assert.equal(body.response.status, 'complete');
+    assert.equal(body.response.first_factor_verification.strategy, 'web3_okx_wallet_signature');
+    assert.equal(body.response.first_factor_verification.status, 'verified');
+    // Not window.ethereum (clerk-js's fallback, the MetaMask stand-in): the provider announced as OKX.
+    assert.deepEqual(wallet.via, ['OKX Wallet']);
+    await waitForClerkSession(page);
+    assert.equal(await signedInEmail(page), email);
   });
 });

@@ -291,7 +291,7 @@ export const errors = {
       'form_param_value_invalid',
       'is invalid',
       'The signature was not made by this web3 wallet. Please try again.',
-      param('signature'),
+      // No param_name: clerk-js's wallet buttons show field errors nowhere, this one on the card.
     ),
   verificationNotPrepared: () =>
     new ClerkError(
