@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import type { BrowserContext, Page } from 'playwright-core';
+import { backendClient } from '../support/backend.ts';
 import { signOutFromUserButton, signUp, uniqueEmail, waitForPath } from '../support/flows.ts';
 import { errorCodeOf, nextFapiResponse, useSuite } from '../support/suite.ts';
 import { UI_WAIT_MS } from '../support/timeouts.ts';
@@ -229,9 +230,9 @@ async function passkeySignInLink(page: Page, origin: string) {
 }
 
 /**
- * What goes wrong: a copied credential, a declined prompt, a browser without WebAuthn. Each test has its
- * own browser profiles and person. The messages are clerk-js's own (en-US `unstable__errors`) or the
- * server's `long_message`.
+ * What goes wrong: a copied credential, a declined prompt, a passkey added twice, a browser without
+ * WebAuthn. Each test has its own browser profiles and person. The messages are clerk-js's own (en-US
+ * `unstable__errors`) or the server's `long_message`.
  */
 describe('passkeys that fail, through the Clerk UI', () => {
   const settings = passkeySettingsFile(false);
@@ -336,6 +337,58 @@ describe('passkeys that fail, through the Clerk UI', () => {
     assert.deepEqual(attempts, [], 'no assertion reached the server');
     assert.equal(new URL(page.url()).pathname, '/sign-in');
     assert.equal(await clerkSignedIn(page), false);
+  });
+
+  test('a passkey this authenticator already holds: the browser refuses it, Clerk says so, one passkey stays', async () => {
+    const { context, page } = await suite.newPage();
+    const authenticator = await addVirtualAuthenticator(context, page);
+    await signUp(page, suite.server.origin, uniqueEmail('passkey-twice'));
+    await openSecurity(page);
+    const verified = nextFapiResponse(page, 'POST', /\/v1\/me\/passkeys\/idn_[^/]+\/attempt_verification$/);
+    await page.getByRole('button', { name: 'Add a passkey' }).click();
+    const first = (await (await verified).json()) as { response: { id: string } };
+    await page
+      .locator('.cl-profileSectionItem__passkeys')
+      .filter({ hasText: /Chrome/ })
+      .first()
+      .waitFor({ timeout: UI_WAIT_MS });
+    const [credential] = await authenticator.credentials();
+    assert.ok(credential, 'the authenticator holds the first passkey');
+
+    // The second registration's options exclude that credential: the authenticator answers
+    // InvalidStateError, which clerk-js turns into `passkey_already_exists`, and verifies nothing.
+    const attempts: string[] = [];
+    page.on('request', (r) => {
+      if (/\/v1\/me\/passkeys\/[^/]+\/attempt_verification/.test(r.url())) attempts.push(r.url());
+    });
+    const created = nextFapiResponse(page, 'POST', /\/v1\/me\/passkeys$/);
+    await page.getByRole('button', { name: 'Add a passkey' }).click();
+    const answer = await created;
+    assert.equal(answer.status(), 200);
+    const { response } = (await answer.json()) as { response: { verification: { nonce: string } } };
+    const options = JSON.parse(response.verification.nonce) as { excludeCredentials: { id: string }[] };
+    assert.deepEqual(
+      options.excludeCredentials.map((c) => c.id),
+      [Buffer.from(credential.credentialId, 'base64').toString('base64url')],
+    );
+    await page
+      .locator('.cl-alert')
+      .filter({ hasText: 'A passkey is already registered with this device.' })
+      .first()
+      .waitFor({ timeout: UI_WAIT_MS });
+    assert.deepEqual(attempts, [], 'no second credential reached the server');
+    assert.equal((await authenticator.credentials()).length, 1);
+
+    // `users.getUser` lists the verified passkeys (in `raw`: @clerk/backend 2.10.1's User has no field).
+    const userId = await page.evaluate(
+      () => (window as unknown as { Clerk: { user: { id: string } } }).Clerk.user.id,
+    );
+    const user = await backendClient(suite.server).users.getUser(userId);
+    const listed = (user.raw as unknown as { passkeys: { id: string }[] }).passkeys;
+    assert.deepEqual(
+      listed.map((p) => p.id),
+      [first.response.id],
+    );
   });
 
   test('a browser without WebAuthn: no passkey on <SignIn/>, and adding one says passkeys are not supported', async () => {
