@@ -5,9 +5,9 @@ import {
   findOwnExternalAccount,
   verifiedExternalAccountsOf,
 } from '../../store/connected-accounts.ts';
-import { touchUser } from '../../store/user-profile.ts';
 import { findUserById } from '../../store/users.ts';
 import type { BapiRoute } from '../route.ts';
+import { deleteUserResourceRoute } from './delete-user-resource.ts';
 
 /** `oauth_google` or `google` (@clerk/backend 2.10.1 always sends the prefix) → the stored strategy. */
 const strategyOf = (provider: string) => (provider.startsWith('oauth_') ? provider : `oauth_${provider}`);
@@ -56,22 +56,11 @@ export const externalAccountRoutes: BapiRoute[] = [
       return req.query.paginated === 'true' ? { data, total_count: data.length } : data;
     },
   },
-  {
-    method: 'DELETE',
-    path: '/v1/users/:id/external_accounts/:externalAccountId',
-    permission: 'instance_secret_key',
-    input: {},
-    async handler(req, deps) {
-      const userId = req.params.id!;
-      const now = deps.clock();
-      return deps.db.transaction(async (tx) => {
-        if (!(await findUserById(tx, userId))) throw errors.notFound('user');
-        const account = await findOwnExternalAccount(tx, userId, req.params.externalAccountId!);
-        if (!account) throw errors.notFound('external account');
-        await deleteExternalAccount(tx, account.id);
-        await touchUser(tx, userId, now);
-        return { object: 'external_account', id: account.id, deleted: true };
-      });
-    },
-  },
+  deleteUserResourceRoute({
+    path: '/v1/users/:id/external_accounts/:resourceId',
+    object: 'external_account',
+    noun: 'external account',
+    find: findOwnExternalAccount,
+    remove: (tx, _userId, id) => deleteExternalAccount(tx, id),
+  }),
 ];
