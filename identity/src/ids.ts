@@ -35,7 +35,11 @@ export type IdPrefix =
   | 'bcode'
   | 'samlc'
   | 'entc'
-  | 'samlr';
+  | 'samlr'
+  | 'evt'
+  | 'ak'
+  | 'wle'
+  | 'msgatt';
 
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${randomBase62(27)}`;

@@ -3,6 +3,9 @@ import { ClaimsTemplateError, parseClaimsTemplate } from './claims-template.ts';
 import { passkeySettings } from '../../passkeys/passkey-settings.ts';
 import { web3Settings } from '../../web3/web3-settings.ts';
 import { captchaSettings } from '../../captcha/captcha-settings.ts';
+import { apiKeysSettings } from '../../api-keys/api-keys-settings.ts';
+import { webhookSettings } from '../../webhooks/webhook-settings.ts';
+import { signUpSettings } from '../../sign-up-modes/sign-up-settings.ts';
 
 /**
  * The instance settings document: what the settings file declares, what the database keeps (one row,
@@ -216,6 +219,12 @@ export const instanceSettingsSchema = z
     web3: web3Settings.optional(),
     /** Bot protection on sign-up and sign-in (see captcha/captcha-settings.ts). */
     captcha: captchaSettings.optional(),
+    /** API keys (see api-keys/api-keys-settings.ts); off when absent. */
+    apiKeys: apiKeysSettings.optional(),
+    /** Webhook endpoints (see webhooks/webhook-settings.ts); none when absent. */
+    webhooks: webhookSettings.optional(),
+    /** Sign-up mode and legal consent (see sign-up-modes/sign-up-settings.ts); public, no consent, when absent. */
+    signUp: signUpSettings.optional(),
   })
   .strict();
 
