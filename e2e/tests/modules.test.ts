@@ -102,6 +102,12 @@ describe('modules: navigation, module pages and the not-enabled page', () => {
   test('a member in a browser that chose no language sees exactly those modules, in English, after a reload too', async () => {
     const { clerk, admin, organizationId } = await organizationWithTwoModules();
     const { page: member } = await suite.newPage({ language: null });
+    // English words arrive late, as on a slow network: nothing may be drawn in French meanwhile, although
+    // the page starts in French until it knows the organisation speaks English.
+    await member.route('**/assets/i18n/en/translations.json', async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      await route.continue();
+    });
     await signUpInAnyLanguage(member, suite.server.origin, uniqueEmail('modules-member'));
     const userId = await member.evaluate(
       () => (window as unknown as { Clerk: { user: { id: string } } }).Clerk.user.id,

@@ -9,6 +9,7 @@ import {
   createLanguageStore,
   languageFromSearch,
   LANGUAGE_STORAGE_KEY,
+  ORGANIZATION_LANGUAGE_STORAGE_KEY,
 } from '../src/lib/i18n/language-store.ts';
 import { normalizeLanguage, parseLanguage } from '../src/lib/i18n/languages.ts';
 
@@ -95,6 +96,8 @@ describe('translations: only the active language at start (issue #13)', () => {
     });
     const store = createLanguageStore(null);
     const warnings: string[] = [];
+    const failed: string[] = [];
+    i18n.on('failedLoading', (language: string) => failed.push(language));
     followLanguage(
       i18n,
       store,
@@ -104,6 +107,8 @@ describe('translations: only the active language at start (issue #13)', () => {
     store.choose('EN');
     await new Promise((resolve) => setTimeout(resolve, 0));
     assert.equal(i18n.language, 'fr');
+    // Whoever waits for English (LanguageReady) hears that it is not coming.
+    assert.deepEqual(failed, ['en']);
     assert.equal(i18n.t('greeting', { name: 'Ada' }), 'Bonjour Ada');
     assert.match(warnings[0] ?? '', /EN translations could not be loaded/);
   });
@@ -142,6 +147,28 @@ describe('language choice', () => {
     createLanguageStore(storage).choose('EN');
     assert.equal(storage.values.get(LANGUAGE_STORAGE_KEY), 'EN');
     assert.equal(createLanguageStore(storage).get(), 'EN');
+  });
+
+  test("the organisation's language is the next load's starting guess, and no organisation forgets it", () => {
+    const storage = memory();
+    createLanguageStore(storage).setOrganizationLanguage('EN');
+    assert.equal(storage.values.get(ORGANIZATION_LANGUAGE_STORAGE_KEY), 'EN');
+    // Not a choice: the browser chose nothing.
+    assert.equal(storage.values.get(LANGUAGE_STORAGE_KEY), undefined);
+    const next = createLanguageStore(storage);
+    assert.equal(next.get(), 'EN');
+    next.setOrganizationLanguage(null);
+    assert.equal(next.get(), 'FR');
+    assert.equal(createLanguageStore(storage).get(), 'FR');
+  });
+
+  test('effectiveFor: what the interface will speak for an organisation language, a choice first', () => {
+    const store = createLanguageStore(memory());
+    assert.equal(store.effectiveFor('EN'), 'EN');
+    assert.equal(store.effectiveFor(null), 'FR');
+    assert.equal(store.get(), 'FR', 'asking changes nothing');
+    store.choose('FR');
+    assert.equal(store.effectiveFor('EN'), 'FR');
   });
 
   test('a storage that throws or holds garbage falls back to FR', () => {

@@ -2,6 +2,7 @@ import { ClerkFailed, ClerkLoaded, ClerkLoading, SignedIn, UserButton, useAuth }
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet } from 'react-router';
 import { DiagnosticsIcon } from '../features/diagnostics/DiagnosticsIcon.tsx';
+import { LanguageReady } from '../features/language/LanguageReady.tsx';
 import { LanguageToggle } from '../features/language/LanguageToggle.tsx';
 import { OrganizationSwitcherSlot } from '../features/organizations/OrganizationSwitcherSlot.tsx';
 import { PRODUCT_NAME } from '../lib/product.ts';
@@ -22,7 +23,9 @@ export function AppLayout() {
           <BrandLink />
           <LanguageToggle />
           <SignedIn>
-            <MainNav />
+            <LanguageReady fallback={null}>
+              <MainNav />
+            </LanguageReady>
             <div className="site-header__account">
               <OrganizationSwitcherSlot />
               {/* Clerk reads its menu entries from its direct children, so they cannot sit in a component. */}
@@ -55,8 +58,10 @@ export function AppLayout() {
         {/* Every page depends on knowing who is signed in; rendering earlier would flash the wrong content. */}
         <ClerkLoaded>
           <NavigationRule />
-          <ImpersonationBanner />
-          <Outlet />
+          <LanguageReady>
+            <ImpersonationBanner />
+            <Outlet />
+          </LanguageReady>
         </ClerkLoaded>
       </main>
     </div>

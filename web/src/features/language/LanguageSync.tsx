@@ -3,7 +3,7 @@ import { useLocation } from 'react-router';
 import { languageFromSearch } from '../../lib/i18n/language-store.ts';
 import { parseLanguage } from '../../lib/i18n/languages.ts';
 import { useLanguageStore } from '../../lib/i18n/useLanguage.ts';
-import { useAuthState } from '../../state/auth/AuthStateProvider.tsx';
+import { useAuthState, useAuthStateInSync } from '../../state/auth/AuthStateProvider.tsx';
 
 /**
  * Feeds the language store from the page: `?lang=` on any URL the router reaches is an explicit choice,
@@ -13,6 +13,9 @@ export function LanguageSync() {
   const store = useLanguageStore();
   const { search } = useLocation();
   const uiLanguage = useAuthState().organization?.publicMetadata.uiLanguage;
+  // Before Clerk has loaded (and while it switches sessions) "no organisation" means "not known yet": it
+  // must not replace the remembered organisation language the page started in.
+  const inSync = useAuthStateInSync();
 
   useEffect(() => {
     const fromUrl = languageFromSearch(search);
@@ -20,8 +23,8 @@ export function LanguageSync() {
   }, [store, search]);
 
   useEffect(() => {
-    store.setOrganizationLanguage(parseLanguage(uiLanguage));
-  }, [store, uiLanguage]);
+    if (inSync) store.setOrganizationLanguage(parseLanguage(uiLanguage));
+  }, [store, uiLanguage, inSync]);
 
   return null;
 }

@@ -71,6 +71,8 @@ export function followLanguage(
         instance.addResourceBundle(code, TRANSLATIONS_NAMESPACE, await load(language));
       } catch (error) {
         warn(`The ${language} translations could not be loaded.`, error);
+        // i18next's own event for it: whoever waits for this language (LanguageReady) stops waiting.
+        instance.emit('failedLoading', code, TRANSLATIONS_NAMESPACE, String(error));
         return;
       }
     }

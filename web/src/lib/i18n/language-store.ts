@@ -1,6 +1,11 @@
 import { DEFAULT_LANGUAGE, parseLanguage, type Language } from './languages.ts';
 
 export const LANGUAGE_STORAGE_KEY = 'qoala.language';
+/**
+ * The last organisation language this browser was shown: not a choice, a starting guess, so that a reload
+ * starts in the language the organisation will ask for instead of switching once it is known.
+ */
+export const ORGANIZATION_LANGUAGE_STORAGE_KEY = 'qoala.organization-language';
 
 export interface LanguageState {
   /** What this browser chose (the toggle or `?lang=`), kept across reloads; wins over the organisation's. */
@@ -20,7 +25,12 @@ export interface LanguageStore {
   subscribe(listener: () => void): () => void;
   /** An explicit choice: remembered in storage. */
   choose(language: Language): void;
+  /** The active organisation's language (null: none, or none set); remembered as the next start's guess. */
   setOrganizationLanguage(language: Language | null): void;
+  /** The language the interface will speak once the organisation's is `organization`. */
+  effectiveFor(organization: Language | null): Language;
+  /** Whether this browser chose its language (the toggle or `?lang=`). */
+  hasChoice(): boolean;
 }
 
 /**
@@ -28,7 +38,10 @@ export interface LanguageStore {
  * that know the organisation, and i18next must switch before components render with the new language.
  */
 export function createLanguageStore(storage: KeyValueStorage | null): LanguageStore {
-  let state: LanguageState = { chosen: readChoice(storage), organization: null };
+  let state: LanguageState = {
+    chosen: readLanguage(storage, LANGUAGE_STORAGE_KEY),
+    organization: readLanguage(storage, ORGANIZATION_LANGUAGE_STORAGE_KEY),
+  };
   let current = effectiveLanguage(state);
   const listeners = new Set<() => void>();
 
@@ -55,14 +68,22 @@ export function createLanguageStore(storage: KeyValueStorage | null): LanguageSt
       update({ ...state, chosen: language });
     },
     setOrganizationLanguage(language) {
-      if (language !== state.organization) update({ ...state, organization: language });
+      if (language === state.organization) return;
+      try {
+        storage?.setItem(ORGANIZATION_LANGUAGE_STORAGE_KEY, language ?? '');
+      } catch {
+        // As for choose: the guess is only lost for the next start.
+      }
+      update({ ...state, organization: language });
     },
+    effectiveFor: (organization) => effectiveLanguage({ ...state, organization }),
+    hasChoice: () => state.chosen !== null,
   };
 }
 
-function readChoice(storage: KeyValueStorage | null): Language | null {
+function readLanguage(storage: KeyValueStorage | null, key: string): Language | null {
   try {
-    return parseLanguage(storage?.getItem(LANGUAGE_STORAGE_KEY));
+    return parseLanguage(storage?.getItem(key));
   } catch {
     return null;
   }
