@@ -410,6 +410,19 @@ forEachBackend('captcha (bot protection)', (backend) => {
       }
     });
 
+    it('a token solved on another site (Cloudflare names it) is captcha_invalid and creates nothing', async () => {
+      turnstile.hostname = 'phishing.example';
+      try {
+        const signUps = await h.count('sign_ups');
+        const form = signUpForm({ captcha_token: turnstile.issue(), captcha_widget_type: 'smart' });
+        const res = await h.browser().post('/client/sign_ups', form);
+        assert.equal(codeOf(res), 'captcha_invalid', JSON.stringify(res.body));
+        assert.equal(await h.count('sign_ups'), signUps);
+      } finally {
+        turnstile.hostname = 'localhost';
+      }
+    });
+
     it('the request sent again after requires_captcha keeps its token', async () => {
       await useTurnstile({ challenge: { signUpsPerClientPerHour: 1 } });
       const b = h.browser();

@@ -63,7 +63,14 @@ export async function checkCaptchaToken(
   if (token.length > MAX_TOKEN_LENGTH) return { outcome: 'invalid' };
   if (captcha.provider === 'turnstile' && captcha.turnstile) {
     const widgetType = field(req.body, 'captcha_widget_type') === 'invisible' ? 'invisible' : 'smart';
-    const verdict = await verifyTurnstileToken(captcha.turnstile, token, widgetType, req.ip, fetchImpl);
+    const verdict = await verifyTurnstileToken(
+      captcha.turnstile,
+      token,
+      widgetType,
+      req.ip,
+      pageHostnames(deps.config),
+      fetchImpl,
+    );
     if (verdict === 'ok') {
       const expireAt = new Date(deps.clock().getTime() + TURNSTILE_TOKEN_TTL_SECONDS * 1000);
       return { outcome: 'ok', spend: { key: sha256(`turnstile:${token}`), expireAt } };
@@ -110,4 +117,9 @@ export async function enforceCaptchaToken(
 export async function demandCaptchaPass(ctx: FapiContext): Promise<void> {
   if (ctx.client && (await consumeCaptchaPass(ctx.tx, ctx.client.id, ctx.now))) return;
   throw errors.requiresCaptcha();
+}
+
+/** The hostnames our pages are served from: the product's public URL and the other allowed origins. */
+function pageHostnames(config: Pick<IdentityDeps['config'], 'publicUrl' | 'allowedOrigins'>): Set<string> {
+  return new Set([config.publicUrl, ...config.allowedOrigins].map((origin) => new URL(origin).hostname));
 }

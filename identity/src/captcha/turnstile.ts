@@ -16,7 +16,8 @@ type TurnstileSettings = NonNullable<CaptchaSettings['turnstile']>;
  * Verifies a Turnstile token with Cloudflare's siteverify (server side, with the widget's secret key), as
  * Cloudflare requires: a token is valid once, for 300 s. Asked again with the same token (a request that
  * rolled back and is sent again, e.g. after `requires_captcha`) Cloudflare answers the same thanks to the
- * idempotency key; single use is then ours (the caller spends the token, TURNSTILE_TOKEN_TTL_SECONDS). `invalid` when Cloudflare says so; `unavailable`
+ * idempotency key; single use is then ours (the caller spends the token, TURNSTILE_TOKEN_TTL_SECONDS). `invalid` when Cloudflare says so, or
+ * when the page it was solved on is not one of `allowedHostnames`; `unavailable`
  * when it cannot be asked (network, timeout, a missing secret variable), which is not the browser's fault.
  */
 export async function verifyTurnstileToken(
@@ -24,6 +25,7 @@ export async function verifyTurnstileToken(
   token: string,
   widgetType: 'smart' | 'invisible',
   remoteIp: string,
+  allowedHostnames: ReadonlySet<string>,
   fetchImpl: typeof fetch = fetch,
 ): Promise<TurnstileVerdict> {
   if (!token || token.length > MAX_TURNSTILE_TOKEN_LENGTH) return 'invalid';
@@ -56,8 +58,15 @@ export async function verifyTurnstileToken(
     return 'unavailable';
   }
   if (typeof answer !== 'object' || answer === null) return 'unavailable';
-  const { success, 'error-codes': codes } = answer as { success?: unknown; 'error-codes'?: unknown };
-  if (success === true) return 'ok';
+  const {
+    success,
+    hostname,
+    'error-codes': codes,
+  } = answer as { success?: unknown; hostname?: unknown; 'error-codes'?: unknown };
+  // Cloudflare names the site the widget was solved on: a token solved on another site with our site key
+  // (a key shared or allowed too widely) is not one of our pages' (Cloudflare asks the server to check it).
+  if (success === true)
+    return typeof hostname === 'string' && allowedHostnames.has(hostname) ? 'ok' : 'invalid';
   // Cloudflare's own trouble (its "internal-error") is not a bot.
   if (Array.isArray(codes) && codes.includes('internal-error')) return 'unavailable';
   return 'invalid';

@@ -10,6 +10,8 @@ import type { AddressInfo } from 'node:net';
 export class TurnstileStandIn {
   readonly requests: Record<string, string>[] = [];
   down = false;
+  /** The site Cloudflare says the widget was solved on. */
+  hostname = 'localhost';
   private readonly issued = new Set<string>();
   private readonly spent = new Map<string, string>();
 
@@ -61,7 +63,7 @@ export class TurnstileStandIn {
       body: {
         success: true,
         'error-codes': [],
-        hostname: 'localhost',
+        hostname: this.hostname,
         challenge_ts: new Date().toISOString(),
       },
     };
