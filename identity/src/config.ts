@@ -16,6 +16,8 @@ import { trustedProxiesFrom, type TrustedProxies } from './http/trusted-proxies.
 import { clientCreationsPerIpFromEnv } from './abuse/client-creation.ts';
 import { retentionFromEnv, type RetentionSettings } from './retention/settings.ts';
 import { sendLimitsFromEnv, type SendLimitSettings } from './mail/send-limits.ts';
+import type { WebhookTiming } from './webhooks/delivery.ts';
+import { webhookTimingFromEnv } from './webhooks/timing-settings.ts';
 
 export type IdentityMode = 'development' | 'production';
 /** Which kind of publishable key the instance hands out: `pk_live_` (cookie) or `pk_test_` (dev browser). */
@@ -79,6 +81,8 @@ export interface IdentityConfig {
    * what the database holds (the built-in defaults on a new one). See instance/settings/.
    */
   settingsFile: string | null;
+  /** Webhook delivery: poll, timeout, lease and the retry schedule (webhooks/timing-settings.ts). */
+  webhooks: WebhookTiming;
 }
 
 export function identityConfigFromEnv(
@@ -123,6 +127,7 @@ export function identityConfigFromEnv(
     emailLinks: emailLinkSettingsFromEnv(env),
     sms: smsSettingsFromEnv(env),
     settingsFile: env.IDENTITY_SETTINGS_FILE ? resolve(env.IDENTITY_SETTINGS_FILE) : null,
+    webhooks: webhookTimingFromEnv(env),
     ...overrides,
     // Normalised whichever way it was given.
     publicUrl,

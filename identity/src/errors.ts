@@ -81,6 +81,25 @@ export const errors = {
       'Not allowed to sign up',
       'Sign ups with this provider are not allowed for this application.',
     ),
+  /**
+   * Sign-up mode `restricted` (docs/sign-up-modes.md): an account is made only from an invitation. clerk-js
+   * shows it on <SignIn/>'s card after a social redirect; <SignUp/> shows its "Access restricted" screen.
+   */
+  signUpModeRestricted: () =>
+    new ClerkError(
+      403,
+      'sign_up_mode_restricted',
+      'Sign-ups restricted',
+      'Sign-ups are restricted on this application: you can sign up only with an invitation.',
+    ),
+  /** Sign-up mode `waitlist`: people join the waitlist and sign up from the invitation they are sent. */
+  signUpRestrictedWaitlist: () =>
+    new ClerkError(
+      403,
+      'sign_up_restricted_waitlist',
+      'Sign-ups unavailable',
+      'Sign-ups are currently unavailable. Join the waitlist, and you will be notified when access becomes available.',
+    ),
   // Enterprise SSO (SAML, OpenID Connect connections): like the OAuth ones, carried in the verification.
   enterpriseSsoResponseInvalid: () =>
     new ClerkError(

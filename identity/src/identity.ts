@@ -18,6 +18,7 @@ import { devOutboxPlugin } from './dev/outbox-plugin.ts';
 import { smsSenderFor } from './sms/choose-sender.ts';
 import { startRetention, type RetentionJob } from './retention/schedule.ts';
 import { applyInstanceSettingsAtStart } from './instance/settings/apply-at-start.ts';
+import { startWebhooks, type Webhooks } from './webhooks/webhooks.ts';
 import type { LiveInstanceSettings, SettingsListener } from './instance/settings/live-settings.ts';
 import {
   ACTIVITY_BATCH_DEFAULTS,
@@ -35,6 +36,8 @@ export interface Identity {
   register(app: FastifyInstance, opts: { bapiPath: string }): Promise<void>;
   /** The scheduled purge of expired rows (`config.retention`). */
   retention: RetentionJob;
+  /** Webhook endpoints and the delivery worker (docs/webhooks.md). */
+  webhooks: Webhooks;
   /** The instance settings this process runs with (shown and changed by `npm run identity -- settings`). */
   settings: LiveInstanceSettings;
   /**
@@ -105,6 +108,8 @@ export async function createIdentity(
   // What clerk-js reads is built from the instance's settings: a change, here or in another process,
   // drops the cached copy.
   settings.onChanged(() => deps.environment.invalidate());
+  // Events written in each change's transaction, delivered by a worker of their own (docs/webhooks.md).
+  const webhooks = startWebhooks(deps);
   const devOutbox = config.mode === 'development' && !config.smtpUrl;
   const retention = startRetention(db, deps.clock, config.retention.intervalSeconds, (err) =>
     // The message only: it names a table or the connection, never a row's content.
@@ -132,17 +137,20 @@ export async function createIdentity(
           prefix: '/__dev',
           db,
           channels: { mail: devOutbox, sms: smsOutbox },
+          webhooks,
           public: config.devOutboxPublic,
         });
       }
     },
     retention,
+    webhooks,
     settings,
     onInstanceSettingsChanged: (listener) => settings.onChanged(listener),
     instanceSettingsVersion: () => settings.version,
     async close() {
       settings.stop();
       await retention.stop();
+      await webhooks.stop();
       // What waits is written before the database closes: a stop loses no activity.
       await activity.stop();
       await db.close();

@@ -39,6 +39,7 @@ export type IdPrefix =
   | 'evt'
   | 'ak'
   | 'wle'
+  | 'inv'
   | 'msgatt';
 
 export function newId(prefix: IdPrefix): string {

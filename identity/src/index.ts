@@ -20,3 +20,5 @@ export type { InstanceSettings } from './instance/settings/schema.ts';
 export { googleOneTapClientId } from './social/google-one-tap.ts';
 export { captchaProviderInUse } from './captcha/captcha-settings.ts';
 export { accountsPortalOrigin, isAllowedRedirect, POPUP_CALLBACK_PATH } from './http/redirects.ts';
+export { deriveWebhookSecret, newWebhookSecret } from './webhooks/signing.ts';
+export type { ResolvedEndpoint as WebhookEndpoint } from './webhooks/delivery.ts';

@@ -94,6 +94,8 @@ const SPECS: Record<string, FapiSpec> = {
       captcha_error: 'text',
     },
   },
+  // <Waitlist/>: any address joins once; a malformed one is refused.
+  'POST /waitlist': { params: { email_address: 'email' } },
   'GET /client/sign_ups/:id': { readOnly: true },
   'PATCH /client/sign_ups/:id': {
     params: {

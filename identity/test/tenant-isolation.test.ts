@@ -13,6 +13,7 @@ import {
   putLogo,
   type Member,
 } from './support/organizations.ts';
+import { apiKeysOf } from './support/api-keys.ts';
 import {
   setUpVictim,
   UNSCOPED_ROUTES,
@@ -349,6 +350,37 @@ forEachBackend('tenant isolation', (backend) => {
       const me = await attacker.browser.get('/me');
       assert.equal(me.status, 200, JSON.stringify(me.body));
       assert.equal(me.body.response.id, attacker.userId);
+    });
+  }
+
+  // API keys (fapi/api-keys/): not in fapiRoutes() (no /v1, session-token auth), so their rows are here.
+  for (const role of ['admin', 'member'] as const) {
+    it(`A's ${role} cannot list, reveal, revoke or create B's or another user's API keys`, async () => {
+      const { h, a, b } = w;
+      const asB = apiKeysOf(h, b.admin);
+      const orgKey = (await asB.create({ name: `B org key ${role}`, subject: b.org.id })).body.response;
+      const userKey = (await asB.create({ name: `B own key ${role}`, subject: b.admin.userId })).body
+        .response;
+      assert.ok(orgKey?.id && userKey?.id, 'B holds keys');
+      const keysBefore = JSON.stringify(await h.db.query('SELECT * FROM api_keys ORDER BY id'));
+      const attacker = apiKeysOf(h, a[role]);
+      for (const subject of [b.org.id, b.admin.userId]) {
+        const listed = await attacker.list(subject);
+        assert.equal(listed.status, 200, JSON.stringify(listed.body));
+        assert.deepEqual(listed.body.api_keys, [], `${subject} listed to A's ${role}`);
+        const created = await attacker.create({ name: 'planted', subject });
+        assert.equal(created.status, 404, JSON.stringify(created.body));
+        assert.equal(created.body.errors[0].code, 'resource_not_found');
+      }
+      for (const key of [orgKey, userKey]) {
+        for (const res of [await attacker.secret(key.id), await attacker.revoke(key.id)]) {
+          assert.equal(res.status, 404, JSON.stringify(res.body));
+          assert.equal(res.body.errors[0].code, 'resource_not_found');
+          assert.equal(JSON.stringify(res.body).includes(key.name), false);
+        }
+      }
+      assert.equal(JSON.stringify(await h.db.query('SELECT * FROM api_keys ORDER BY id')), keysBefore);
+      assert.equal(await snapshot(w), bSnapshot, 'B is unchanged');
     });
   }
 

@@ -6,6 +6,7 @@ import {
   fastifyTrustProxy,
   googleOneTapClientId,
   captchaProviderInUse,
+  deriveWebhookSecret,
   type Identity,
   type Database,
 } from '@app/identity';
@@ -22,6 +23,7 @@ import type { ApiDeps, BackendApi } from './api/deps.ts';
 import { openProductDatabase } from './db/product-database.ts';
 import { DEFAULT_OUTBOX_TIMING, type OutboxTiming } from './organizations/metadata-outbox.ts';
 import { ProductHierarchy } from './organizations/product-hierarchy.ts';
+import { CLERK_WEBHOOK_PATH, registerClerkWebhooks } from './webhooks/clerk-webhooks.ts';
 
 export const BAPI_PATH = '/__clerk_backend';
 
@@ -154,11 +156,15 @@ export async function createApp(config: ServerConfig, opts: AppOptions = {}): Pr
     ...opts.outboxTiming,
   });
   fastify.addHook('onClose', async () => {
+    // No delivery starts once the server stops answering (app.close() then closes the provider).
+    await identity?.webhooks.stop();
     await hierarchy.stop();
     if (!opts.productDatabase) await productDb.close();
   });
   const deps: ApiDeps = {
     authenticate: (req) => authenticatorNow().authenticate(req),
+    // API keys (docs/api-keys.md), verified by the Backend API on every call.
+    authenticateApiKey: (req) => authenticatorNow().authenticateApiKey(req),
     get clerk() {
       return backend();
     },
@@ -166,6 +172,13 @@ export async function createApp(config: ServerConfig, opts: AppOptions = {}): Pr
   };
   registerHealthRoute(fastify);
   await fastify.register(async (api) => registerProductApi(api, deps), { prefix: '/api' });
+  // The identity provider's events (docs/webhooks.md): the secret of CLERK_WEBHOOK_SIGNING_SECRET (hosted
+  // Clerk's dashboard shows it); embedded without it, one derived from the instance's secret key, which
+  // this process gives its own provider with the endpoint below: `npm start` needs no setup.
+  const webhookSecret =
+    process.env.CLERK_WEBHOOK_SIGNING_SECRET ||
+    (identity ? deriveWebhookSecret(identity.secretKey, 'product server endpoint') : null);
+  await registerClerkWebhooks(fastify, { secret: () => webhookSecret, hierarchy });
   // The static files (clerk-js and the SPA, ~1.6 MB raw per cold load, ~0.4 MB brotli) are compressed once,
   // not per request: the SPA's at build (web/scripts/precompress.mjs), clerk-js's on first demand, each then
   // served from memory (static/served-file.ts). API answers are small JSON, where compressing would cost
@@ -185,6 +198,17 @@ export async function createApp(config: ServerConfig, opts: AppOptions = {}): Pr
       const address = await fastify.listen({ port: config.port, host: config.host });
       const port = new URL(address).port;
       if (config.identity === 'embedded') apiUrl = `http://${selfHost(fastify)}:${port}${BAPI_PATH}`;
+      // The embedded provider delivers the events the product follows to this process (an endpoint of
+      // the instance settings with the same id wins; docs/webhooks.md).
+      if (identity && webhookSecret) {
+        identity.webhooks.addEndpoint({
+          id: 'ep_product',
+          url: `http://${selfHost(fastify)}:${port}${CLERK_WEBHOOK_PATH}`,
+          events: ['organization.deleted'],
+          enabled: true,
+          secret: webhookSecret,
+        });
+      }
       // After listening: the embedded Backend API, which adoption and the outbox call, is this server.
       if (opts.startWorkers !== false) hierarchy.start();
       return `http://localhost:${port}`;

@@ -465,7 +465,13 @@ for (const backend of backends) {
         const token = await sessionToken(v, parent);
         assert.equal((await server.api(token, 'PUT', `${CHILDREN}/${x}`)).status, 200);
         await server.app.hierarchy.organizations().deleteOrganization(x);
-        assert.equal((await server.api(token, 'DELETE', `${CHILDREN}/${x}`)).status, 200);
+        // Detached here, or already by the provider's organization.deleted webhook (docs/webhooks.md).
+        const detached = await server.api(token, 'DELETE', `${CHILDREN}/${x}`);
+        assert.ok(
+          detached.status === 200 || codeOf(detached) === 'not_a_child',
+          JSON.stringify(detached.body),
+        );
+        await outboxDrained(server);
         assert.deepEqual((await storedMetadata(server, parent))?.vcisoChildOrganizations, []);
       });
     });

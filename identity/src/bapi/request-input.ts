@@ -54,6 +54,14 @@ export class JsonBody {
     return v;
   }
 
+  strings(name: string): string[] | undefined {
+    const v = this.read(name);
+    if (v === undefined || v === null) return undefined;
+    if (!Array.isArray(v) || !v.every((s): s is string => typeof s === 'string'))
+      throw errors.paramFormatInvalid(name, 'an array of strings');
+    return v;
+  }
+
   boolean(name: string): boolean | undefined {
     const v = this.read(name);
     if (v === undefined || v === null) return undefined;

@@ -1,9 +1,11 @@
 import { jwks } from '../instance/signing-keys.ts';
 import { actorTokenRoutes } from './actor-tokens/actor-token-routes.ts';
+import { apiKeyBapiRoutes } from './api-keys/api-key-routes.ts';
 import { samlConnectionRoutes } from './saml-connections/saml-connection-routes.ts';
 import { invitationRoutes } from './invitations/invitation-routes.ts';
 import { organizationRoutes } from './organizations/organization-routes.ts';
 import type { BapiRoute } from './route.ts';
+import { waitlistEntryRoutes } from './waitlist/waitlist-entry-routes.ts';
 import { externalAccountRoutes } from './users/external-account-routes.ts';
 import { userLockRoutes } from './users/lock-routes.ts';
 import { passwordResetRoutes } from './users/password-reset-routes.ts';
@@ -35,4 +37,6 @@ export const bapiRoutes: readonly BapiRoute[] = [
   ...invitationRoutes,
   ...actorTokenRoutes,
   ...samlConnectionRoutes,
+  ...waitlistEntryRoutes,
+  ...apiKeyBapiRoutes,
 ];

@@ -17,7 +17,9 @@ export type BapiFieldKind =
   | 'object'
   | 'integer'
   | 'number'
-  | 'boolean';
+  | 'boolean'
+  /** A JSON array of strings (an API key's scopes). */
+  | 'strings';
 
 /** What a query parameter holds. */
 export type BapiQueryKind =

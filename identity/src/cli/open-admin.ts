@@ -44,14 +44,14 @@ export async function openAdmin(env: NodeJS.ProcessEnv): Promise<ActorTokenAdmin
 }
 
 /** IDENTITY_API_URL, else the product server's port, else the standalone provider's. */
-function backendApiCandidates(env: NodeJS.ProcessEnv): string[] {
+export function backendApiCandidates(env: NodeJS.ProcessEnv): string[] {
   if (env.IDENTITY_API_URL) return [env.IDENTITY_API_URL.replace(/\/$/, '')];
   const host = !env.HOST || env.HOST === '0.0.0.0' || env.HOST === '::' ? '127.0.0.1' : env.HOST;
   const at = (port: string) => `http://${host.includes(':') ? `[${host}]` : host}:${port}${BAPI_PATH}`;
   return [...new Set([at(env.PORT ?? '3000'), at(env.IDENTITY_PORT ?? '4000')])];
 }
 
-function readSecretKey(file: string | null): string {
+export function readSecretKey(file: string | null): string {
   if (file && existsSync(file)) return readFileSync(file, 'utf8').trim();
   throw new CliError(
     `The server's secret key is needed to reach its Backend API: set IDENTITY_SECRET_KEY, or run from the ` +

@@ -5,6 +5,16 @@ import { openAdmin } from './open-admin.ts';
 import { openPurgeTarget, type PurgeTarget } from './purge-database.ts';
 import { purgeExpired } from '../retention/purge.ts';
 import { openSettingsTarget, setSetting, showSettings, type SettingsTarget } from './settings-admin.ts';
+import {
+  listDeliveries,
+  listEndpoints,
+  openWebhooksTarget,
+  replayEvent,
+  replayRange,
+  type WebhooksTarget,
+} from './webhooks-admin.ts';
+import { openWaitlistAdmin, type WaitlistAdmin, type WaitlistEntrySummary } from './waitlist-admin.ts';
+import { WAITLIST_ENTRY_STATUSES, type WaitlistEntryStatus } from '../store/waitlist.ts';
 
 export const USAGE = `Usage: npm run identity -- <command> [options]
 
@@ -31,6 +41,25 @@ Commands:
       Deletes expired rows now (codes, idle clients, old sessions, rate-limit windows, outbox mail), as
       the server does every IDENTITY_PURGE_INTERVAL_SECONDS, and prints how many per table.
 
+  webhooks endpoints
+      Lists the webhook endpoints of the instance settings (docs/webhooks.md).
+
+  webhooks deliveries [--endpoint <ep_…>] [--event <evt_…>] [--limit <n>]
+      The newest deliveries (default 20) with every attempt: status, latency, the answer's start.
+
+  webhooks replay <evt_…> [--endpoint <ep_…>]
+  webhooks replay --since <time> [--until <time>] [--endpoint <ep_…>]
+      Sends one event, or every event of a time range (ISO 8601, e.g. 2026-11-28T10:00:00Z; --until
+      defaults to now), again: to --endpoint, or to the endpoints it went to and those subscribed now.
+      The running servers deliver it within a second, with the same svix-id.
+
+  waitlist list [--status pending|invited|completed|rejected] [--query <text>] [--limit <n>]
+      The waitlist's entries, oldest first (docs/sign-up-modes.md).
+
+  waitlist invite <wle_… or email>
+  waitlist reject <wle_… or email>
+      Invites an entry (an invitation mail whose link opens sign-up) or rejects it.
+
 The instance is the server's: DATABASE_URL, or the PGlite directory under DATA_DIR (default ./.data).
 While the server has that directory open, the command goes through the server's Backend API
 (IDENTITY_API_URL, or http://127.0.0.1:$PORT/__clerk_backend) with the instance secret key.
@@ -48,6 +77,10 @@ export interface CliIo {
   openDatabase?: (env: NodeJS.ProcessEnv) => Promise<PurgeTarget>;
   /** Tests hand in their own database for `settings`. */
   openSettings?: (env: NodeJS.ProcessEnv) => Promise<SettingsTarget>;
+  /** Tests hand in their own database for `webhooks`. */
+  openWebhooks?: (env: NodeJS.ProcessEnv) => Promise<WebhooksTarget>;
+  /** Tests hand in their own way to the waitlist. */
+  openWaitlist?: (env: NodeJS.ProcessEnv) => Promise<WaitlistAdmin>;
 }
 
 /** A mistake in the command line itself: usage is shown, exit status 2. */
@@ -69,6 +102,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   }
   if (command.name === 'purge') return purge(io);
   if (command.name === 'settings') return settings(command, io);
+  if (command.name === 'webhooks') return webhooks(command, io);
+  if (command.name === 'waitlist') return waitlist(command, io);
   let admin: ActorTokenAdmin | null = null;
   try {
     admin = await (io.openAdmin ?? openAdmin)(io.env);
@@ -97,7 +132,87 @@ type Command =
   | { name: 'revoke-actor-token'; id: string }
   | { name: 'purge' }
   | { name: 'settings'; action: 'show' }
-  | { name: 'settings'; action: 'set'; field: string; value: string };
+  | { name: 'settings'; action: 'set'; field: string; value: string }
+  | WebhooksCommand
+  | WaitlistCommand;
+
+type WaitlistCommand =
+  | { name: 'waitlist'; action: 'list'; status?: WaitlistEntryStatus; query?: string; limit: number }
+  | { name: 'waitlist'; action: 'invite' | 'reject'; entry: string };
+
+type WebhooksCommand =
+  | { name: 'webhooks'; action: 'endpoints' }
+  | { name: 'webhooks'; action: 'deliveries'; endpointId?: string; eventId?: string; limit: number }
+  | { name: 'webhooks'; action: 'replay'; eventId: string; endpointId?: string }
+  | { name: 'webhooks'; action: 'replay-range'; since: Date; until: Date; endpointId?: string };
+
+function parseWebhooksCommand(rest: string[]): WebhooksCommand {
+  const { values, positionals } = parseArgs({
+    args: rest,
+    options: {
+      endpoint: { type: 'string' },
+      event: { type: 'string' },
+      limit: { type: 'string' },
+      since: { type: 'string' },
+      until: { type: 'string' },
+    },
+    strict: true,
+    allowPositionals: true,
+  });
+  const [action, ...args] = positionals;
+  const endpointId = values.endpoint;
+  if (endpointId !== undefined && !/^ep_[A-Za-z0-9_-]{1,64}$/.test(endpointId)) {
+    throw new UsageError('--endpoint must be an endpoint id: ep_<name>.');
+  }
+  const time = (option: string, value: string): Date => {
+    const date = new Date(value);
+    if (!/^\d{4}-\d{2}-\d{2}/.test(value) || Number.isNaN(date.getTime())) {
+      throw new UsageError(`${option} must be a time such as 2026-11-28T10:00:00Z.`);
+    }
+    return date;
+  };
+  if (action === 'endpoints' && !args.length) return { name: 'webhooks', action };
+  if (action === 'deliveries' && !args.length) {
+    const limit = values.limit === undefined ? 20 : Number(values.limit);
+    if (!Number.isInteger(limit) || limit < 1 || limit > 1000) {
+      throw new UsageError('--limit must be a whole number from 1 to 1000.');
+    }
+    if (values.event !== undefined && !/^evt_[A-Za-z0-9]+$/.test(values.event)) {
+      throw new UsageError('--event must be an event id: evt_….');
+    }
+    return { name: 'webhooks', action, endpointId, eventId: values.event, limit };
+  }
+  if (action === 'replay' && args.length === 1 && values.since === undefined) {
+    if (!/^evt_[A-Za-z0-9]+$/.test(args[0]!)) throw new UsageError('replay takes an event id: evt_….');
+    return { name: 'webhooks', action, eventId: args[0]!, endpointId };
+  }
+  if (action === 'replay' && !args.length && values.since !== undefined) {
+    const since = time('--since', values.since);
+    const until = values.until === undefined ? new Date() : time('--until', values.until);
+    if (until <= since) throw new UsageError('--until must come after --since.');
+    return { name: 'webhooks', action: 'replay-range', since, until, endpointId };
+  }
+  throw new UsageError(
+    'webhooks takes "endpoints", "deliveries", "replay <evt_…>" or "replay --since <time> [--until <time>]".',
+  );
+}
+
+async function webhooks(command: WebhooksCommand, io: CliIo): Promise<number> {
+  return onDatabase(io, io.openWebhooks ?? openWebhooksTarget, async (db) => {
+    const lines =
+      command.action === 'endpoints'
+        ? await listEndpoints(db, io.env)
+        : command.action === 'deliveries'
+          ? await listDeliveries(db, command)
+          : command.action === 'replay'
+            ? await replayEvent(db, command.eventId, command.endpointId, io.env)
+            : await replayRange(db, command.since, command.until, command.endpointId, io.env);
+    for (const line of lines) io.out(line);
+    if (command.action === 'replay' || command.action === 'replay-range') {
+      io.err(`${lines.length} deliver${lines.length === 1 ? 'y' : 'ies'} queued.`);
+    }
+  });
+}
 
 function parseCommand(argv: string[]): Command {
   const [name, ...rest] = argv;
@@ -145,6 +260,8 @@ function parseCommand(argv: string[]): Command {
     if (action === 'set' && args.length === 2) return { name, action, field: args[0]!, value: args[1]! };
     throw new UsageError('settings takes "show", or "set <field> <JSON value>".');
   }
+  if (name === 'webhooks') return parseWebhooksCommand(rest);
+  if (name === 'waitlist') return parseWaitlistCommand(rest);
   throw new UsageError(`Unknown command: ${name}`);
 }
 
@@ -243,4 +360,66 @@ function describe(user: UserSummary): string {
 
 function minutes(seconds: number): string {
   return seconds % 60 === 0 ? `${seconds / 60} min` : `${seconds} s`;
+}
+
+function parseWaitlistCommand(rest: string[]): WaitlistCommand {
+  const { values, positionals } = parseArgs({
+    args: rest,
+    options: { status: { type: 'string' }, query: { type: 'string' }, limit: { type: 'string' } },
+    strict: true,
+    allowPositionals: true,
+  });
+  const [action, ...args] = positionals;
+  if (action === 'list' && !args.length) {
+    const status = values.status as WaitlistEntryStatus | undefined;
+    if (status !== undefined && !WAITLIST_ENTRY_STATUSES.includes(status)) {
+      throw new UsageError(`--status must be one of ${WAITLIST_ENTRY_STATUSES.join(', ')}.`);
+    }
+    const limit = values.limit === undefined ? 100 : Number(values.limit);
+    if (!Number.isInteger(limit) || limit < 1 || limit > 500)
+      throw new UsageError('--limit must be from 1 to 500.');
+    return { name: 'waitlist', action, status, query: values.query, limit };
+  }
+  if (
+    (action === 'invite' || action === 'reject') &&
+    args.length === 1 &&
+    !values.status &&
+    !values.query &&
+    !values.limit
+  ) {
+    return { name: 'waitlist', action, entry: args[0]! };
+  }
+  throw new UsageError(
+    'waitlist takes "list [--status …] [--query …] [--limit n]", "invite <wle_… or email>" or "reject <wle_… or email>".',
+  );
+}
+
+async function waitlist(command: WaitlistCommand, io: CliIo): Promise<number> {
+  const line = (e: WaitlistEntrySummary) =>
+    `${e.id}  ${e.status.padEnd(9)}  ${new Date(e.created_at).toISOString()}  ${e.email_address}` +
+    (e.invitation ? `  invitation: ${e.invitation.id} ${e.invitation.status}` : '');
+  let admin: WaitlistAdmin | null = null;
+  try {
+    admin = await (io.openWaitlist ?? openWaitlistAdmin)(io.env);
+    if (command.action === 'list') {
+      const page = await admin.list(command);
+      for (const e of page.data) io.out(line(e));
+      io.err(
+        `${page.data.length} of ${page.total} entr${page.total === 1 ? 'y' : 'ies'} (via ${admin.via}).`,
+      );
+    } else {
+      const entry =
+        command.action === 'invite' ? await admin.invite(command.entry) : await admin.reject(command.entry);
+      io.out(line(entry));
+      if (command.action === 'invite')
+        io.err(`Invitation mailed to ${entry.email_address} (via ${admin.via}).`);
+    }
+    return 0;
+  } catch (err) {
+    if (err instanceof CliError || err instanceof DatabaseInUseError) io.err(err.message);
+    else io.err(`Failed: ${(err as Error).message}`);
+    return 1;
+  } finally {
+    await admin?.close();
+  }
 }

@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { Database } from '../db/database.ts';
 import { listOutbox } from '../store/outbox.ts';
+import type { Webhooks } from '../webhooks/webhooks.ts';
+import { registerWebhookOutbox } from './webhook-outbox.ts';
 import { isLoopbackRequest } from './loopback.ts';
 
 const escapeHtml = (s: string) =>
@@ -14,7 +16,13 @@ const escapeHtml = (s: string) =>
  */
 export async function devOutboxPlugin(
   app: FastifyInstance,
-  opts: { db: Database; channels: { mail: boolean; sms: boolean }; public: boolean },
+  opts: {
+    db: Database;
+    channels: { mail: boolean; sms: boolean };
+    public: boolean;
+    /** Webhook events and their deliveries (`/webhooks`, `/webhooks.html`), where the outbox is. */
+    webhooks?: Webhooks;
+  },
 ) {
   if (!opts.public)
     app.addHook('onRequest', async (req, reply) => {
@@ -46,6 +54,7 @@ export async function devOutboxPlugin(
         created_at: r.created_at.toISOString(),
       }));
     });
+  if (opts.webhooks) registerWebhookOutbox(app, opts.webhooks, PAGE_HEADERS, wantsHtml);
   for (const channel of ['mail', 'sms'] as const) {
     if (!opts.channels[channel]) continue;
     app.get(`/${channel}.html`, async (_req, reply) => {

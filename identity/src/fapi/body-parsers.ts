@@ -31,7 +31,7 @@ export function registerFormParsers(app: FastifyInstance): void {
   // clerk-js sends forms; JSON is taken in the same shape (strings, or arrays of strings) and no other.
   app.removeContentTypeParser(['application/json', 'text/plain']);
   const json = { parseAs: 'string' as const, bodyLimit: FAPI_BODY_LIMIT };
-  app.addContentTypeParser('application/json', json, (_req, body: string, done) => {
+  app.addContentTypeParser('application/json', json, (req, body: string, done) => {
     if (jsonNestsDeeperThan(body, MAX_JSON_DEPTH)) {
       return done(errors.bodyInvalid(`The request body is nested deeper than ${MAX_JSON_DEPTH} levels.`));
     }
@@ -42,7 +42,8 @@ export function registerFormParsers(app: FastifyInstance): void {
       return done(errors.bodyInvalid('The request body is not valid JSON.'), undefined);
     }
     try {
-      done(null, formOfJson(parsed));
+      // The API-key calls (fapi/api-keys/) take clerk-js's JSON as it is: `seconds_until_expiration` is a number.
+      done(null, takesJsonAsIs(req.params) ? jsonObjectOf(parsed) : formOfJson(parsed));
     } catch (err) {
       done(err as Error, undefined);
     }
@@ -54,6 +55,21 @@ export function registerFormParsers(app: FastifyInstance): void {
     // The router's path (`*`) and the image routes' `:id` alike.
     checkPathParams(req.params);
   });
+}
+
+/** The catch-all's path (`*`) names an API-key call (`/api_keys…`, after any repeated slashes). */
+function takesJsonAsIs(params: unknown): boolean {
+  const path = (params as Record<string, unknown> | undefined)?.['*'];
+  return typeof path === 'string' && path.split('/').filter(Boolean)[0] === 'api_keys';
+}
+
+/** A JSON object held to the same text and depth rules (strict-input.ts), its values kept as they are. */
+function jsonObjectOf(parsed: unknown): Record<string, unknown> {
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw errors.bodyInvalid('The request body must be a JSON object.');
+  }
+  checkJson(parsed);
+  return Object.assign(Object.create(null), parsed) as Record<string, unknown>;
 }
 
 function formOfJson(parsed: unknown): Form {

@@ -30,6 +30,7 @@ import type { FormBody } from './form.ts';
 import type { Prepared } from './prepared-passwords.ts';
 import { MAX_WORK_OUTSIDE_TRANSACTION, WorkOutsideTransaction } from './work-outside-transaction.ts';
 import { registerFormParsers } from './body-parsers.ts';
+import { answerApiKeys, isApiKeysPath } from './api-keys/api-key-routes.ts';
 import { FapiRouter } from './router.ts';
 import { fapiRoutes } from './route-table.ts';
 import { environmentHandler } from './environment/environment-routes.ts';
@@ -102,6 +103,8 @@ export async function fapiPlugin(app: FastifyInstance, opts: { deps: IdentityDep
     const query = req.query as Record<string, string | string[] | undefined>;
     const { method, path } = targetOf(req);
     if (!METHODS.has(method)) return sendError(reply, errors.methodNotAllowed());
+    // clerk-js calls API keys without `/v1` and with the session token, not the client (fapi/api-keys/).
+    if (isApiKeysPath(path)) return answerApiKeys(req, reply, deps, method, path);
     if (!path.startsWith('/v1/')) return sendError(reply, errors.notFound('endpoint'));
     const matched = router.match(method, path.slice(3));
     if (matched === null) return sendError(reply, errors.notFound('endpoint'));

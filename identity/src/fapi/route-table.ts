@@ -42,6 +42,7 @@ import { oauthCallbackFormPostRoute } from './oauth/oauth-callback-form-post.ts'
 import { samlAcsRoute } from './enterprise-sso/saml-acs.ts';
 import { samlAcsCompleteRoute } from './enterprise-sso/saml-acs-complete.ts';
 import { passkeyRoutes } from './me/passkeys/passkey-routes.ts';
+import { joinWaitlistRoute } from './waitlist/join-waitlist.ts';
 
 /** Every Frontend API route this instance serves, under /v1. */
 export function fapiRoutes(config: IdentityConfig): AnyFapiRoute[] {
@@ -63,6 +64,7 @@ export function fapiRoutes(config: IdentityConfig): AnyFapiRoute[] {
     prepareSecondFactorRoute,
     attemptSecondFactorRoute(config),
     createSignUpRoute,
+    joinWaitlistRoute,
     getSignUpRoute,
     updateSignUpRoute,
     prepareVerificationRoute,

@@ -10,6 +10,8 @@ import { ATTRIBUTE_OFF } from './attribute-off.ts';
 import { passkeyEnvironmentJSON } from '../passkeys/passkey-environment.ts';
 import { web3EnvironmentJSON } from '../web3/web3-environment.ts';
 import { captchaEnvironmentJSON } from '../captcha/captcha-environment.ts';
+import { signUpEnvironmentJSON } from '../sign-up-modes/sign-up-environment.ts';
+import { apiKeysEnabled } from '../api-keys/api-keys-settings.ts';
 
 const off = ATTRIBUTE_OFF;
 
@@ -22,11 +24,14 @@ const off = ATTRIBUTE_OFF;
 export function environmentJSON(
   config: IdentityConfig,
   settings: Pick<InstanceSettings, 'social'> &
-    Partial<Pick<InstanceSettings, 'enterpriseConnections' | 'passkeys' | 'web3' | 'captcha'>>,
+    Partial<
+      Pick<InstanceSettings, 'enterpriseConnections' | 'passkeys' | 'web3' | 'captcha' | 'apiKeys' | 'signUp'>
+    >,
 ) {
   const passkeys = passkeyEnvironmentJSON(settings.passkeys);
   const captcha = captchaEnvironmentJSON(settings.captcha, config);
   const url = (path: string) => `${config.publicUrl}${path}`;
+  const signUp = signUpEnvironmentJSON(settings.signUp, url);
   return {
     object: 'environment',
     id: 'env_embedded',
@@ -64,10 +69,7 @@ export function environmentJSON(
       after_switch_session_url: url('/dashboard'),
       after_create_organization_url: url('/dashboard'),
       after_leave_organization_url: url('/dashboard'),
-      waitlist_url: '',
-      after_join_waitlist_url: '',
-      terms_url: '',
-      privacy_policy_url: '',
+      ...signUp.display,
       support_email: '',
       preferred_sign_in_strategy: 'password',
       ...captcha.display,
@@ -122,11 +124,11 @@ export function environmentJSON(
       ...enterpriseSsoEnvironmentJSON(settings.enterpriseConnections ?? {}),
       sign_in: { second_factor: { required: false, enabled: true } },
       sign_up: {
-        mode: 'public',
+        mode: signUp.mode,
         progressive: true,
         ...captcha.signUp,
         custom_action_required: false,
-        legal_consent_enabled: false,
+        legal_consent_enabled: signUp.legalConsentEnabled,
         allowlist_only: false,
       },
       restrictions: {
@@ -150,7 +152,8 @@ export function environmentJSON(
       domains: { enabled: false, enrollment_modes: [], default_role: 'org:member' },
     },
     commerce_settings: null,
-    api_keys_settings: { enabled: false },
+    // <UserProfile/> and <OrganizationProfile/> show their "API keys" page, and <APIKeys/> renders, when on.
+    api_keys_settings: { enabled: apiKeysEnabled(settings.apiKeys) },
   };
 }
 

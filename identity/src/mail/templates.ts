@@ -108,3 +108,24 @@ export function organizationInvitationMail(
 </body></html>`;
   return { to, subject, text, html };
 }
+
+/**
+ * The invitation an operator sends to a waitlist entry (Clerk's `waitlist_invitation` template): its
+ * link opens sign-up with the ticket, which the restricted and waitlist modes require.
+ */
+export function waitlistInvitationMail(
+  to: string,
+  input: { url: string; expiresAt: Date; appName: string },
+): MailMessage {
+  const intro = `Your spot on the ${input.appName} waitlist is ready: you can now create your account.`;
+  const expires = input.expiresAt.toISOString().slice(0, 10);
+  const subject = `You're invited to join ${headerSafe(input.appName)}`;
+  const text = `${intro}\n\nSign up:\n${input.url}\n\nThe link works once and expires on ${expires}. If you did not join this waitlist, you can ignore this email.\n`;
+  const html = `<!doctype html><html><body style="font-family:system-ui,sans-serif">
+<p>${escapeHtml(intro)}</p>
+<p><a href="${escapeHtml(input.url)}" style="display:inline-block;padding:10px 18px;background:#111827;color:#fff;border-radius:6px;text-decoration:none">Sign up</a></p>
+<p style="color:#555">Or open this link: <a href="${escapeHtml(input.url)}">${escapeHtml(input.url)}</a></p>
+<p style="color:#555">The link works once and expires on ${escapeHtml(expires)}. If you did not join this waitlist, you can ignore this email.</p>
+</body></html>`;
+  return { to, subject, text, html };
+}

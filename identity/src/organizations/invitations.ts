@@ -26,6 +26,7 @@ import { countMembers, findOrganization, insertMembership, membershipOf } from '
 import type { InvitationRow, InvitationStatus, OrganizationRow } from '../store/rows.ts';
 import { findUserByEmail } from '../store/users.ts';
 import { assertMayManageRoles } from './role-management.ts';
+import { instanceInvitationOfTicket } from '../sign-up-modes/waitlist.ts';
 import { roleByKey } from './roles.ts';
 
 /**
@@ -402,7 +403,14 @@ export async function ticketLanding(
   };
   const { ticket } = input;
   if (!ticket) return withParams(page('/sign-in'), { __clerk_status: 'expired' });
-  const invitation = await invitationByTicket(tx, ticket, now);
+  // An invitation to the application (a waitlist's) opens sign-up like an organisation's does.
+  const instanceInvitation = await instanceInvitationOfTicket(tx, ticket, now);
+  const invitation = instanceInvitation
+    ? {
+        email_address: instanceInvitation.invitation.email_address,
+        status: instanceInvitation.pending ? 'pending' : 'expired',
+      }
+    : await invitationByTicket(tx, ticket, now);
   if (!invitation || invitation.status !== 'pending') {
     return withParams(page('/sign-in'), { __clerk_ticket: ticket, __clerk_status: 'expired' });
   }

@@ -9,7 +9,13 @@ export const SIGN_UP_OPTIONAL_FIELDS = ['first_name', 'last_name', 'username', '
 export function missingFields(
   s: Pick<
     SignUpRow,
-    'email_address' | 'password_hash' | 'external_identity' | 'web3_wallet' | 'enterprise_connection_id'
+    | 'email_address'
+    | 'password_hash'
+    | 'external_identity'
+    | 'web3_wallet'
+    | 'enterprise_connection_id'
+    | 'legal_consent_required'
+    | 'legal_accepted_at'
   >,
 ): string[] {
   // An address at an enterprise connection's domain: its IdP is the only way in (clerk-js goes there).
@@ -18,6 +24,9 @@ export function missingFields(
   if (!s.email_address) missing.push('email_address');
   // Signing up with a provider's account or a web3 wallet needs no password (as in Clerk): it is the factor.
   if (!s.password_hash && !s.external_identity && !s.web3_wallet) missing.push('password');
+  // Last: clerk-js shows its "Legal consent" page when this is the only field missing (SignUpContinue),
+  // which is where a social sign-up stops.
+  if (s.legal_consent_required && !s.legal_accepted_at) missing.push('legal_accepted');
   return missing;
 }
 

@@ -144,6 +144,8 @@ export interface SignUpRow {
   web3_wallet_verification?: VerificationState | null;
   /** The address is at this enterprise connection's domain: its IdP verifies the sign-up. */
   enterprise_connection_id: string | null;
+  /** Legal consent was asked when the sign-up started (026_waitlist.sql): `legal_accepted` is required. */
+  legal_consent_required?: boolean;
   abandon_at: Date;
   created_at: Date;
   updated_at: Date;

@@ -22,7 +22,8 @@ type Column =
   | 'external_account_verification'
   | 'web3_wallet'
   | 'web3_wallet_verification'
-  | 'enterprise_connection_id';
+  | 'enterprise_connection_id'
+  | 'legal_consent_required';
 export type SignUpChanges = Partial<Pick<SignUpRow, Column>>;
 
 const JSON_COLUMNS = new Set([

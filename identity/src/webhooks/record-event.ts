@@ -1,5 +1,6 @@
 import type { Queryable } from '../db/database.ts';
 import { newId } from '../ids.ts';
+import { insertWebhookEvent } from '../store/webhooks.ts';
 
 /** Clerk's event types for what this provider has (`@clerk/backend` 2.10.1's WebhookEventType). */
 export type WebhookEventType =
@@ -59,12 +60,7 @@ export async function recordWebhookEvent(
         : { client_ip: '', user_agent: '' },
     },
   };
-  await db.query(`INSERT INTO webhook_events (id, type, payload, created_at) VALUES ($1, $2, $3, $4)`, [
-    id,
-    event.type,
-    JSON.stringify(payload),
-    now,
-  ]);
+  await insertWebhookEvent(db, { id, type: event.type, payload, createdAt: now });
   return id;
 }
 

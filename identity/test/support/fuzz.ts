@@ -245,6 +245,10 @@ export function realId(world: World, segment: string, name: string): string {
     // No enterprise connection is configured: well-formed names of nothing.
     acs: 'samlc_fuzzconnection',
     saml_connections: 'samlc_2fuzzsamlconnection0000000',
+    // Nobody holds an API key: a well-formed id of nothing.
+    api_keys: 'ak_2fuzzapikey000000000000000000',
+    // The waitlist is empty here: a well-formed id of nothing.
+    waitlist_entries: 'wle_2fuzzwaitlistentry0000000000',
   };
   const id = bySegment[segment];
   if (!id) throw new Error(`no object in the fuzz world for :${name} after /${segment}/`);
@@ -728,6 +732,7 @@ const BAPI_KIND_INVALID: Record<BapiKind, unknown[]> = {
   integer: ['1', 1.5, true, {}, 1e20, -1],
   number: ['60', true, -1, 1e20, {}],
   boolean: ['true', 1, 'yes', {}],
+  strings: ['x', 42, [1], [['a']], {}, true],
 };
 
 const BAPI_QUERY_INVALID: Record<BapiQueryKind, string[]> = {

@@ -191,6 +191,7 @@ export class Harness {
     if (this.ownsDatabase) await this.identity.close();
     else {
       await this.identity.retention.stop();
+      await this.identity.webhooks.stop();
       this.identity.settings.stop();
       await this.identity.deps.activity.stop();
     }

@@ -739,6 +739,8 @@ export const UNSCOPED_ROUTES: Record<string, string> = {
   'POST /dev_browser': 'hands out a new, empty client',
   'POST /client/sign_ins': 'starts a sign-in; rate limits and lockout in brute-force.test.ts',
   'POST /client/sign_ups': 'starts a sign-up',
+  'POST /waitlist':
+    'joins the waitlist: no id of anyone is named, and the answer is the same whoever joined before (waitlist.test.ts)',
   'POST /client/verify':
     "the captcha modal's answer: a pass for the caller's own client only (captcha.test.ts)",
   'GET /captcha/challenge': 'a signed proof-of-work challenge, the same for anyone (captcha.test.ts)',

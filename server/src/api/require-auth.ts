@@ -1,20 +1,51 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { AuthContext, RequestAuthenticator } from '../auth/authenticate.ts';
+import {
+  isApiKeyRequest,
+  type ApiKeyCaller,
+  type AuthContext,
+  type RequestAuthenticator,
+} from '../auth/authenticate.ts';
 import { ApiError, sendApiError } from './errors.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
     auth?: AuthContext;
+    /** The API key the request came with, on a route that accepts one (`config.acceptsApiKey`). */
+    apiKey?: ApiKeyCaller;
+  }
+  interface FastifyContextConfig {
+    /**
+     * The route may be called with an API key (`Authorization: Bearer ak_…`) instead of a session token;
+     * its handler then reads `req.apiKey` (or `activeOrganizationIdOf`). Absent: session tokens only.
+     */
+    acceptsApiKey?: boolean;
   }
 }
 
 /**
  * Authenticates the caller once: the product API runs it as an onRequest hook for every route (before
  * any body is read); a route may name it again, which then finds the caller already known.
+ *
+ * An API key is taken only by a route that says so (`config: { acceptsApiKey: true }`); anywhere else it
+ * is refused before it is even verified (403), so writes that need a person stay session-only.
  */
 export function requireAuth(authenticator: RequestAuthenticator) {
   return async (req: FastifyRequest, reply: FastifyReply) => {
-    if (req.auth) return;
+    if (req.auth || req.apiKey) return;
+    if (isApiKeyRequest(req)) {
+      if (!req.routeOptions.config?.acceptsApiKey || !authenticator.authenticateApiKey) {
+        return sendApiError(reply, new ApiError('forbidden', 'This endpoint does not accept API keys.'));
+      }
+      const verified = await authenticator.authenticateApiKey(req);
+      if (!verified.ok) {
+        return sendApiError(
+          reply.header('www-authenticate', 'Bearer'),
+          new ApiError('unauthenticated', verified.reason),
+        );
+      }
+      req.apiKey = verified.apiKey;
+      return;
+    }
     const result = await authenticator.authenticate(req);
     if (!result.ok) {
       return sendApiError(
@@ -28,6 +59,16 @@ export function requireAuth(authenticator: RequestAuthenticator) {
 
 /** The verified caller of a route guarded by requireAuth; a missing one is a wiring bug. */
 export function authOf(req: FastifyRequest): AuthContext {
+  if (req.apiKey) throw new ApiError('forbidden', 'This endpoint does not accept API keys.');
   if (!req.auth) throw new Error(`${req.routeOptions.url ?? req.url} is not guarded by requireAuth.`);
   return req.auth;
+}
+
+/**
+ * The organisation the request acts for: an organisation's API key's own, or the session token's active
+ * one; null for a user's key or a session without an active organisation.
+ */
+export function activeOrganizationIdOf(req: FastifyRequest): string | null {
+  if (req.apiKey) return req.apiKey.orgId;
+  return authOf(req).orgId;
 }

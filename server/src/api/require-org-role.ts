@@ -14,6 +14,7 @@ export { ADMIN_RIGHTS_ROLES, ORG_ROLES, type OrgRole } from '@app/contract';
  */
 export function requireOrgRole(roles: readonly string[]) {
   return async (req: FastifyRequest) => {
+    // An API key has no role (authOf refuses it): a route for roles is for people.
     const { orgId, orgRole } = authOf(req);
     if (!orgId || !orgRole || !roles.includes(orgRole)) throw new ApiError('forbidden');
   };

@@ -45,9 +45,33 @@ export interface SessionProfile {
 
 export type AuthResult = { ok: true; auth: AuthContext } | { ok: false; reason: string };
 
+/**
+ * A caller authenticated by an API key (`Authorization: Bearer ak_…`, docs/api-keys.md): no session and
+ * no role, only the key's subject (an organisation's key acts for that organisation, a user's for that
+ * user) and the scopes it was given.
+ */
+export interface ApiKeyCaller {
+  keyId: string;
+  name: string;
+  /** `org_…` or `user_…`. */
+  subject: string;
+  orgId: string | null;
+  userId: string | null;
+  scopes: readonly string[];
+}
+
+export type ApiKeyResult = { ok: true; apiKey: ApiKeyCaller } | { ok: false; reason: string };
+
 /** What the product API needs to know about a request's caller. */
 export interface RequestAuthenticator {
   authenticate(req: FastifyRequest): Promise<AuthResult>;
+  /** Verifies an API key through the Backend API; without it API keys are refused everywhere. */
+  authenticateApiKey?(req: FastifyRequest): Promise<ApiKeyResult>;
+}
+
+/** @clerk/backend's prefix of API-key secrets (tokens/machine.ts): the token is no session token. */
+export function isApiKeyRequest(req: FastifyRequest): boolean {
+  return req.headers.authorization?.startsWith('Bearer ak_') === true;
 }
 
 export interface AuthenticatorOptions {
@@ -128,6 +152,40 @@ export class Authenticator implements RequestAuthenticator {
       });
     }
     return result;
+  }
+
+  /**
+   * An API key, verified by @clerk/backend's `authenticateRequest({acceptsToken: 'api_key'})`: it asks
+   * the Backend API (`POST /api_keys/verify`) on every call, nothing is kept, so a key revoked or expired
+   * a moment ago is refused at once. Only the Authorization header goes into the request it checks.
+   */
+  async authenticateApiKey(req: FastifyRequest): Promise<ApiKeyResult> {
+    const authorization = req.headers.authorization ?? '';
+    let state;
+    try {
+      state = await this.clerk.authenticateRequest(
+        new Request('http://product.invalid/api', { headers: { authorization } }),
+        { acceptsToken: 'api_key' },
+      );
+    } catch (err) {
+      return { ok: false, reason: (err as Error)?.message || 'The API key could not be verified.' };
+    }
+    if (!state.isAuthenticated) return { ok: false, reason: 'Invalid, revoked or expired API key.' };
+    const auth = state.toAuth();
+    if (auth.tokenType !== 'api_key' || !auth.isAuthenticated) {
+      return { ok: false, reason: 'Invalid, revoked or expired API key.' };
+    }
+    return {
+      ok: true,
+      apiKey: Object.freeze({
+        keyId: auth.id,
+        name: auth.name,
+        subject: auth.subject,
+        orgId: auth.orgId ?? null,
+        userId: auth.userId ?? null,
+        scopes: Object.freeze([...(auth.scopes ?? [])]),
+      }),
+    };
   }
 
   private authenticated(claims: JwtPayload): AuthResult {

@@ -130,3 +130,22 @@ export async function newChildRefusal(db: Queryable, parentId: string): Promise<
     childHeight: 0,
   });
 }
+
+/**
+ * Forgets an organisation the identity provider deleted (its `organization.deleted` webhook): its link to
+ * its parent, its children's links to it (they become top-level) and its queued projection, under the
+ * hierarchy lock. The organisations left behind get their projection queued, so their metadata stops
+ * naming it. Answers those organisations; a second call finds nothing and changes nothing.
+ */
+export async function forgetOrganization(db: Database, organizationId: string): Promise<string[]> {
+  return db.transaction(async (tx) => {
+    await lockHierarchy(tx);
+    const parentId = await parentIdOf(tx, organizationId);
+    const childIds = await childIdsOf(tx, organizationId);
+    await tx.query('DELETE FROM vciso_links WHERE child_id = $1 OR parent_id = $1', [organizationId]);
+    await tx.query('DELETE FROM metadata_outbox WHERE organization_id = $1', [organizationId]);
+    const affected = [...(parentId ? [parentId] : []), ...childIds];
+    if (affected.length) await enqueueProjection(tx, affected);
+    return affected;
+  });
+}

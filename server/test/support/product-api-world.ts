@@ -108,6 +108,7 @@ export async function productApiOn(
   });
   const deps: ApiDeps = {
     authenticate: (req) => authenticator.authenticate(req),
+    authenticateApiKey: (req) => authenticator.authenticateApiKey(req),
     clerk: authenticator.clerk,
     hierarchy: server.app.hierarchy,
   };

@@ -57,6 +57,7 @@ export function ClerkProviderWithRouter() {
       taskUrls={{ 'choose-organization': '/tasks/choose-organization' }}
       signInUrl="/sign-in"
       signUpUrl="/sign-up"
+      waitlistUrl="/waitlist"
       signInFallbackRedirectUrl="/dashboard"
       signUpFallbackRedirectUrl="/dashboard"
       routerPush={(to) => commitNavigation(navigate, to, false)}

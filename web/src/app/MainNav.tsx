@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { NavLink } from 'react-router';
+import { ApiKeysNavLink } from '../features/api-keys/ApiKeysNavLink.tsx';
 import { ModuleNavLinks } from '../features/modules/ModuleNavLinks.tsx';
 import { ClientsNavLink } from '../features/vciso/ClientsNavLink.tsx';
 import { useAuthState } from '../state/auth/AuthStateProvider.tsx';
@@ -31,6 +32,7 @@ export function MainNav() {
         </NavLink>
       )}
       <ClientsNavLink />
+      <ApiKeysNavLink />
       <NavLink to="/help" className="main-nav__link" data-testid="nav-help">
         {t('nav.help')}
       </NavLink>

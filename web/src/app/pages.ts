@@ -3,6 +3,9 @@ import { lazyPage } from './lazy-page.tsx';
 /** Every page is its own chunk, loaded when first shown (see lazyPage); the router imports them from here. */
 export const SignInPage = lazyPage(() => import('../features/auth/SignInPage.tsx').then((m) => m.SignInPage));
 export const SignUpPage = lazyPage(() => import('../features/auth/SignUpPage.tsx').then((m) => m.SignUpPage));
+export const WaitlistPage = lazyPage(() =>
+  import('../features/auth/WaitlistPage.tsx').then((m) => m.WaitlistPage),
+);
 export const SsoCallbackPage = lazyPage(() =>
   import('../features/auth/SsoCallbackPage.tsx').then((m) => m.SsoCallbackPage),
 );
@@ -44,5 +47,8 @@ export const ClientOrganizationsPage = lazyPage(() =>
 );
 export const DiagnosticsPage = lazyPage(() =>
   import('../features/diagnostics/DiagnosticsPage.tsx').then((m) => m.DiagnosticsPage),
+);
+export const ApiKeysPage = lazyPage(() =>
+  import('../features/api-keys/ApiKeysPage.tsx').then((m) => m.ApiKeysPage),
 );
 export const NotFoundPage = lazyPage(() => import('./NotFoundPage.tsx').then((m) => m.NotFoundPage));

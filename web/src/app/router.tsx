@@ -7,6 +7,7 @@ import { preloadPageOf } from './lazy-page.tsx';
 import { IDENTITY_ROUTE, SIGNED_IN_ROUTE } from './navigation/route-access.ts';
 import { ClerkProviderWithRouter } from './ClerkProviderWithRouter.tsx';
 import {
+  ApiKeysPage,
   ChooseOrganizationTaskPage,
   ClientOrganizationsPage,
   CreateOrganizationPage,
@@ -24,6 +25,7 @@ import {
   SignInPage,
   SignUpPage,
   SsoCallbackPage,
+  WaitlistPage,
 } from './pages.ts';
 import { RouteErrorPage } from './RouteErrorPage.tsx';
 
@@ -48,6 +50,8 @@ export const router = createBrowserRouter([
           // clerk-js's own pages: it navigates from them by itself, so the navigation rule leaves them alone.
           { path: 'sign-in', element: <SignInPage />, handle: IDENTITY_ROUTE },
           { path: 'sign-up', element: <SignUpPage />, handle: IDENTITY_ROUTE },
+          // <Waitlist/>: where waitlist mode sends people who have no account (docs/sign-up-modes.md).
+          { path: 'waitlist', element: <WaitlistPage />, handle: IDENTITY_ROUTE },
           // A social sign-in's way back from the provider (spec §4's callback state machine, run by clerk-js).
           { path: 'sso-callback', element: <SsoCallbackPage />, handle: IDENTITY_ROUTE },
           { path: 'dashboard', ...signedIn(<DashboardPage />) },
@@ -59,6 +63,8 @@ export const router = createBrowserRouter([
           { path: 'settings', ...signedIn(<SettingsPage />) },
           { path: 'clients', ...signedIn(<ClientOrganizationsPage />) },
           { path: 'diagnostics', ...signedIn(<DiagnosticsPage />) },
+          // The active organisation's API keys (<APIKeys/>), for who holds org:sys_api_keys:read.
+          { path: 'api-keys', ...signedIn(<ApiKeysPage />) },
           // One route per module, so an unknown /modules/<slug> falls through to the not-found page.
           ...MODULES.map((module) => ({
             path: modulePath(module).slice(1),

@@ -1,4 +1,5 @@
 import { assertNotLockedOut } from '../../abuse/attempt-gate.ts';
+import { signUpModeRefusal } from '../../sign-up-modes/sign-up-mode.ts';
 import { ClerkError, errors } from '../../errors.ts';
 import { assertMayOpenSession } from '../../sessions/may-open-session.ts';
 import type { ExternalIdentity } from '../../social/oauth-client.ts';
@@ -41,6 +42,17 @@ export async function socialSignInVerified(
     const userId = await externalAccountOwner(ctx, identity, { link: true });
     const user = userId ? await findUserById(ctx.tx, userId) : null;
     if (!user) {
+      // Restricted and waitlist modes: nobody new is made an account from a provider's word; clerk-js
+      // shows `sign_up_mode_restricted` / `sign_up_restricted_waitlist` on <SignIn/>'s card (SignInStart).
+      const modeRefusal = signUpAllowed ? signUpModeRefusal(ctx.deps.settings.settings) : null;
+      if (modeRefusal) {
+        return await updateSignIn(
+          ctx.tx,
+          signIn.id,
+          { first_factor_verification: externalVerification('failed', strategy, modeRefusal) },
+          ctx.now,
+        );
+      }
       return await updateSignIn(
         ctx.tx,
         signIn.id,

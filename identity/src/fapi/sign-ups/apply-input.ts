@@ -10,6 +10,7 @@ import { phoneSignUpChanges } from './phone-verification.ts';
 import { hashNewPassword } from '../prepared-passwords.ts';
 import { web3SignUpChanges } from '../web3/web3-sign-up.ts';
 import { connectionForEmail } from '../../enterprise-sso/connections.ts';
+import { legalConsentRequired } from '../../sign-up-modes/sign-up-mode.ts';
 
 /** Turns validated input into column changes; a new email address needs a new verification. */
 export async function changesFromInput(
@@ -18,6 +19,8 @@ export async function changesFromInput(
   existing: SignUpRow | null,
 ): Promise<SignUpChanges> {
   const changes: SignUpChanges = {};
+  // Legal consent is asked of a sign-up when it starts: `legal_accepted` is then missing until given.
+  if (!existing && legalConsentRequired(ctx.deps.settings.settings)) changes.legal_consent_required = true;
   if (input.ticket !== undefined) {
     Object.assign(changes, await ticketSignUpChanges(ctx, input.ticket, input.email, existing));
   } else if (input.email !== undefined && input.email !== existing?.email_address) {

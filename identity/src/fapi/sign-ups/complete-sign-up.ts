@@ -14,6 +14,8 @@ const UNIQUE_VIOLATION = '23505';
 import { updateSignUp } from '../../store/sign-ups.ts';
 import { findExternalAccount, linkExternalAccount } from '../../store/external-accounts.ts';
 import { decidedAgainIfTaken } from '../oauth/provider-account-race.ts';
+import { assertMaySignUp } from '../../sign-up-modes/sign-up-mode.ts';
+import { ticketInvitationOf } from '../tickets/sign-up-ticket.ts';
 import { keepTokensIssuedWith } from '../oauth/external-account-owner.ts';
 
 /**
@@ -28,6 +30,11 @@ export async function completeIfReady(ctx: FapiContext, signUp: SignUpRow): Prom
   ) {
     return { response: signUpJSON(signUp) };
   }
+  // The mode may have changed since the sign-up started: the account is made only if it still may be.
+  assertMaySignUp(ctx.deps.settings.settings, {
+    ticket: ticketInvitationOf(signUp) !== null,
+    enterprise: false,
+  });
   const email = signUp.email_address!;
   if (await emailAddressTaken(ctx.tx, email)) throw errors.identifierExists('email_address');
   if (signUp.username && (await usernameTaken(ctx.tx, signUp.username))) {

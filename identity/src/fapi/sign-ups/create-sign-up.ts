@@ -12,6 +12,8 @@ import { signUpWithGoogleOneTap } from '../oauth/google-one-tap.ts';
 import { field } from '../form.ts';
 import { guardSignUp, prepareSignUpCaptcha } from '../captcha/sign-up-captcha.ts';
 import { enterpriseSignUpChanges, startEnterpriseSignUp } from '../enterprise-sso/enterprise-sign-up.ts';
+import { assertMaySignUp } from '../../sign-up-modes/sign-up-mode.ts';
+import { connectionForEmail } from '../../enterprise-sso/connections.ts';
 
 /** POST /client/sign_ups — starts a sign-up (an empty body starts over). */
 export const createSignUpRoute: FapiRoute = {
@@ -27,6 +29,16 @@ export const createSignUpRoute: FapiRoute = {
       popup: mayRedirectToPopup(field(ctx.body, 'strategy')),
     });
     const input = ctx.prepared.signUpInput ?? parseSignUpInput(ctx.body, ctx.deps.config.passwordPolicy);
+    // Restricted and waitlist modes: only an invitation (or an enterprise connection) opens sign-up, on
+    // every way in (password, code, social, One Tap, web3, a transfer from sign-in). Refused before
+    // anything is written, the browser's client included.
+    const settings = ctx.deps.settings.settings;
+    assertMaySignUp(settings, {
+      ticket: input.ticket !== undefined,
+      enterprise:
+        input.enterpriseSso === true ||
+        connectionForEmail(settings.enterpriseConnections, input.email) !== null,
+    });
     const client = await ctx.ensureClient();
     await guardSignUp(ctx);
     await assertMayOpenSession(ctx, client.id, null);

@@ -9,6 +9,17 @@ import { markEmailVerifiedByTicket } from '../../store/email-addresses.ts';
 import { emailAddressTaken } from '../../store/users.ts';
 import type { FapiContext } from '../context.ts';
 import type { SignUpChanges } from '../../store/sign-ups.ts';
+import { acceptInstanceInvitation, redeemableInstanceInvitation } from '../../sign-up-modes/waitlist.ts';
+
+/**
+ * The invitation to the application (not to an organisation) a ticket belongs to, if it is one: pending,
+ * or Clerk's ticket errors. Null when the ticket is not of that kind (then it may be an organisation's).
+ */
+async function redeemableInstanceTicket(ctx: FapiContext, ticket: string) {
+  const found = await redeemableInstanceInvitation(ctx.tx, ticket, ctx.now);
+  if (found === 'expired') throw errors.ticketExpired();
+  return found;
+}
 
 /**
  * A ticket proves the invited address: the sign-up's email verification is `verified` by strategy
@@ -34,7 +45,8 @@ export async function ticketSignUpChanges(
   email: string | undefined,
   existing: SignUpRow | null,
 ): Promise<SignUpChanges> {
-  const invitation = await redeemableInvitation(ctx.tx, ticket, ctx.now);
+  const invitation =
+    (await redeemableInstanceTicket(ctx, ticket)) ?? (await redeemableInvitation(ctx.tx, ticket, ctx.now));
   const invited = invitation.email_address.toLowerCase();
   if (email !== undefined && email !== invited) {
     throw errors.paramValueInvalid(
@@ -66,6 +78,8 @@ export async function acceptTicketOfSignUp(
   const invitationId = ticketInvitationOf(signUp);
   if (!invitationId) return;
   await markEmailVerifiedByTicket(ctx.tx, userId, signUp.email_address);
+  // An invitation to the application (a waitlist's): accepted, and its waitlist entry completed.
+  if (invitationId.startsWith('inv_')) return acceptInstanceInvitation(ctx.tx, invitationId, ctx.now);
   const invitation = await pendingInvitationById(ctx.tx, invitationId, ctx.now);
   if (invitation && invitation.email_address.toLowerCase() === signUp.email_address?.toLowerCase()) {
     await joinByInvitation(ctx.tx, invitation, userId, ctx.now);

@@ -267,6 +267,8 @@ function withoutSchemaLink(settings: InstanceSettings): InstanceSettings {
  * request. Against hosted Clerk, the same template is set in the dashboard (docs/instance-settings.md).
  */
 export const DEFAULT_INSTANCE_SETTINGS: InstanceSettings = parseInstanceSettings({
+  // <APIKeys/> in the profiles and the organisation's API keys page (docs/api-keys.md).
+  apiKeys: { enabled: true },
   sessionToken: {
     claims: {
       email: '{{user.primary_email_address}}',

@@ -6,7 +6,7 @@ import {
 import { consoleRefusal } from '../../organizations/hierarchy-rules.ts';
 import type { ApiDeps } from '../deps.ts';
 import { ApiError, isBackendNotFound } from '../errors.ts';
-import { authOf, requireAuth } from '../require-auth.ts';
+import { activeOrganizationIdOf, authOf, requireAuth } from '../require-auth.ts';
 import { HierarchyError, hierarchyErrorHandler } from './errors.ts';
 
 /** The token's active organisation, with its default metadata; 404 without one or once it is gone. */
@@ -14,7 +14,7 @@ export async function readActiveOrganization(
   deps: ApiDeps,
   req: FastifyRequest,
 ): Promise<ProductOrganization> {
-  const { orgId } = authOf(req);
+  const orgId = activeOrganizationIdOf(req);
   if (!orgId) throw new ApiError('no_active_organization');
   try {
     return await readOrganizationWithDefaults(deps.clerk.organizations, orgId);

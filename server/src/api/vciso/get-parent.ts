@@ -18,22 +18,28 @@ export interface ParentOrganization {
 /**
  * GET /api/organizations/current/parent — `{ parent: { id, name, slug, isMember } | null }` for any member
  * of the active organisation, so a client organisation can link back to its vCISO's. The parent is the
- * product database's; one that no longer exists reads as none.
+ * product database's; one that no longer exists reads as none. An organisation's API key may read it
+ * for its organisation (`isMember` false: a key is nobody's membership).
  */
 export function registerGetParentRoute(api: FastifyInstance, deps: ApiDeps) {
-  api.get('/organizations/current/parent', { preHandler: requireAuth(deps) }, async (req) => {
-    const current = await readActiveOrganization(deps, req);
-    await deps.hierarchy.ready();
-    const parentId = await parentIdOf(deps.hierarchy.db, current.id);
-    const parent = parentId ? await findOrganization(deps.clerk.organizations, parentId) : null;
-    if (!parent) return answerWith(parentOrganizationAnswerSchema, { parent: null });
-    const role = await roleIn(deps.clerk.organizations, parent.id, authOf(req).userId);
-    const answer: ParentOrganization = {
-      id: parent.id,
-      name: parent.name,
-      slug: parent.slug || null,
-      isMember: role !== null,
-    };
-    return answerWith(parentOrganizationAnswerSchema, { parent: answer });
-  });
+  api.get(
+    '/organizations/current/parent',
+    { preHandler: requireAuth(deps), config: { acceptsApiKey: true } },
+    async (req) => {
+      const current = await readActiveOrganization(deps, req);
+      await deps.hierarchy.ready();
+      const parentId = await parentIdOf(deps.hierarchy.db, current.id);
+      const parent = parentId ? await findOrganization(deps.clerk.organizations, parentId) : null;
+      if (!parent) return answerWith(parentOrganizationAnswerSchema, { parent: null });
+      // An API key is no member of anything: it sees the parent, never as its own.
+      const role = req.apiKey ? null : await roleIn(deps.clerk.organizations, parent.id, authOf(req).userId);
+      const answer: ParentOrganization = {
+        id: parent.id,
+        name: parent.name,
+        slug: parent.slug || null,
+        isMember: role !== null,
+      };
+      return answerWith(parentOrganizationAnswerSchema, { parent: answer });
+    },
+  );
 }

@@ -1,0 +1,44 @@
+import { ClerkError } from '../errors.ts';
+
+/**
+ * The API-key refusals of their own. clerk-js 5.90.0's <APIKeys/> recognises a duplicate name by its
+ * status alone (409 → "API Key name already exists" on the card); the code is Clerk's for a duplicate.
+ */
+export const apiKeyErrors = {
+  nameTaken: () =>
+    new ClerkError(
+      409,
+      'duplicate_record',
+      'API Key name already exists',
+      'An API key with this name already exists for this subject.',
+      { param_name: 'name' },
+    ),
+  /** Spec §7: a subject holds at most this many keys that are not revoked (the list shows 100). */
+  limitReached: (max: number) =>
+    new ClerkError(
+      403,
+      'api_keys_quota_exceeded',
+      'Too many API keys',
+      `This subject already holds ${max} API keys. Revoke one before creating another.`,
+      { max },
+    ),
+  /** An API-key call of the Frontend API without `Authorization: Bearer <session token>`. */
+  noSessionToken: () =>
+    new ClerkError(401, 'no_session_token', 'No session token', 'No valid session token available.'),
+  /** A session token that does not verify, has expired, or names a session that is no longer active. */
+  sessionTokenInvalid: () =>
+    new ClerkError(
+      401,
+      'authentication_invalid',
+      'Invalid session token',
+      'The session token is invalid or has expired, or its session has ended.',
+    ),
+  /** The instance has API keys switched off (or this kind of subject). */
+  disabled: () =>
+    new ClerkError(
+      403,
+      'feature_not_enabled',
+      'API keys are off',
+      'API keys are not enabled for this instance.',
+    ),
+};

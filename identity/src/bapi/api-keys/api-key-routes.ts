@@ -1,0 +1,100 @@
+import { apiKeyJSON } from '../../api-keys/api-key-json.ts';
+import {
+  createApiKey,
+  findApiKeyById,
+  ownerOfSubject,
+  revealApiKeySecret,
+  revokeApiKey,
+  subjectAllowed,
+  verifyApiKeySecret,
+} from '../../api-keys/api-keys.ts';
+import { apiKeyErrors } from '../../api-keys/api-key-errors.ts';
+import { errors } from '../../errors.ts';
+import type { BapiRoute } from '../route.ts';
+
+/**
+ * Backend API: API keys as `@clerk/backend` 2.10.1's `apiKeys` calls them. Its client skips the API
+ * version for these (`skipApiVersionInUrl`), so there is no `/v1`. The secret key reaches every key of
+ * the instance; `verify` is what `authenticateRequest({acceptsToken: 'api_key'})` asks, and any key
+ * that is unknown, revoked or expired is 404 there (`token-invalid` in @clerk/backend), whatever the
+ * reason.
+ */
+export const apiKeyBapiRoutes: BapiRoute[] = [
+  {
+    method: 'POST',
+    path: '/api_keys',
+    permission: 'instance_secret_key',
+    input: {
+      body: {
+        type: 'string',
+        name: 'string',
+        subject: 'id',
+        description: 'string',
+        claims: 'object',
+        scopes: 'strings',
+        created_by: 'string',
+        seconds_until_expiration: 'integer',
+      },
+    },
+    async handler(req, deps) {
+      const type = req.fields.string('type');
+      if (type !== undefined && type !== 'api_key')
+        throw errors.paramValueInvalid('type', 'type must be api_key.');
+      const input = {
+        owner: ownerOfSubject(req.fields.string('subject')),
+        name: req.fields.string('name'),
+        description: req.fields.string('description'),
+        claims: req.fields.object('claims') ?? null,
+        scopes: req.fields.strings('scopes') ?? [],
+        createdBy: req.fields.string('created_by') || null,
+        secondsUntilExpiration: req.fields.integer('seconds_until_expiration'),
+        expirations: 'any' as const,
+      };
+      if (!subjectAllowed(deps.settings.settings.apiKeys, input.owner)) throw apiKeyErrors.disabled();
+      const now = deps.clock();
+      const { row, secret } = await deps.db.transaction((tx) => createApiKey(tx, deps, input, now));
+      // The secret, once, as Clerk's create answers it (the Frontend API reveals it on demand instead).
+      return apiKeyJSON(row, now, secret);
+    },
+  },
+  {
+    method: 'POST',
+    path: '/api_keys/verify',
+    permission: 'instance_secret_key',
+    input: { body: { secret: 'string' } },
+    async handler(req, deps) {
+      const now = deps.clock();
+      const secret = req.fields.string('secret');
+      const key = secret ? await verifyApiKeySecret(deps.db, deps, secret, now) : null;
+      if (!key) throw errors.notFound('api_key');
+      return apiKeyJSON(key, now);
+    },
+  },
+  {
+    method: 'POST',
+    path: '/api_keys/:id/revoke',
+    permission: 'instance_secret_key',
+    input: { body: { revocation_reason: 'string' } },
+    async handler(req, deps) {
+      const now = deps.clock();
+      const reason = req.fields.string('revocation_reason');
+      const revoked = await deps.db.transaction(async (tx) => {
+        const key = await findApiKeyById(tx, req.params.id!, true);
+        if (!key) throw errors.notFound('api_key');
+        return revokeApiKey(tx, key, reason, now);
+      });
+      return apiKeyJSON(revoked, now);
+    },
+  },
+  {
+    method: 'GET',
+    path: '/api_keys/:id/secret',
+    permission: 'instance_secret_key',
+    input: {},
+    async handler(req, deps) {
+      const key = await findApiKeyById(deps.db, req.params.id!);
+      if (!key) throw errors.notFound('api_key');
+      return { secret: revealApiKeySecret(deps, key) };
+    },
+  },
+];

@@ -1,0 +1,193 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { identityConfigFromEnv, type IdentityConfig } from '../config.ts';
+import { openDatabase, type Database } from '../db/database.ts';
+import { migrate } from '../db/migrate.ts';
+import { holderOf } from '../db/pglite-lock.ts';
+import type { IdentityDeps } from '../deps.ts';
+import { ClerkError } from '../errors.ts';
+import { outboxMailer, smtpMailer } from '../mail/mailer.ts';
+import { inviteWaitlistEntry, rejectWaitlistEntry, waitlistEntryJSON } from '../sign-up-modes/waitlist.ts';
+import {
+  findWaitlistEntryByEmail,
+  listWaitlistEntries,
+  type WaitlistEntryStatus,
+} from '../store/waitlist.ts';
+import { CliError } from './actor-token-admin.ts';
+import { isBackendApiOf } from './backend-api-admin.ts';
+import { backendApiCandidates, readSecretKey } from './open-admin.ts';
+
+/** A waitlist entry as the Backend API answers it (the fields the CLI prints). */
+export interface WaitlistEntrySummary {
+  id: string;
+  email_address: string;
+  status: WaitlistEntryStatus;
+  created_at: number;
+  invitation: { id: string; status: string; url?: string | null } | null;
+}
+
+/** `waitlist list|invite|reject` (docs/cli.md), on the database or through the running server's Backend API. */
+export interface WaitlistAdmin {
+  readonly via: string;
+  list(opts: { status?: WaitlistEntryStatus; query?: string; limit: number }): Promise<{
+    data: WaitlistEntrySummary[];
+    total: number;
+  }>;
+  /** By entry id (`wle_…`) or address. */
+  invite(idOrEmail: string): Promise<WaitlistEntrySummary>;
+  reject(idOrEmail: string): Promise<WaitlistEntrySummary>;
+  close(): Promise<void>;
+}
+
+/** Same choice as openAdmin: DATABASE_URL, the PGlite directory when free, else the server's Backend API. */
+export async function openWaitlistAdmin(env: NodeJS.ProcessEnv): Promise<WaitlistAdmin> {
+  const dataDir = resolve(env.DATA_DIR ?? '.data');
+  const config = identityConfigFromEnv({ ...env, DATA_DIR: dataDir });
+  if (env.DATABASE_URL) {
+    return databaseWaitlistAdmin(
+      await openDatabase({ url: env.DATABASE_URL }),
+      config,
+      'the DATABASE_URL database',
+    );
+  }
+  const pgliteDir = resolve(dataDir, 'pglite');
+  const holder = holderOf(pgliteDir);
+  if (holder === null) {
+    if (!existsSync(pgliteDir)) {
+      throw new CliError(
+        `There is no database in ${pgliteDir}. Start the product once (npm start), or set DATA_DIR or DATABASE_URL.`,
+      );
+    }
+    return databaseWaitlistAdmin(
+      await openDatabase({ dataDir: pgliteDir }),
+      config,
+      `the database in ${pgliteDir}`,
+    );
+  }
+  const secretKey = env.IDENTITY_SECRET_KEY ?? readSecretKey(config.secretKeyFile);
+  for (const apiUrl of backendApiCandidates(env)) {
+    if (await isBackendApiOf(apiUrl, secretKey)) return backendApiWaitlistAdmin(apiUrl, secretKey);
+  }
+  throw new CliError(
+    `The database in ${pgliteDir} is in use by process ${holder}, and its Backend API did not answer at ` +
+      `${backendApiCandidates(env).join(' or ')}. Set IDENTITY_API_URL, or stop the server and run the command again.`,
+  );
+}
+
+const asCliError = (err: unknown) =>
+  err instanceof ClerkError ? new CliError(err.longMessage, err.status) : (err as Error);
+
+/** Straight on the database, with the services the Backend API uses (the invitation mailed the same way). */
+export async function databaseWaitlistAdmin(
+  db: Database,
+  config: IdentityConfig,
+  via: string,
+): Promise<WaitlistAdmin> {
+  await migrate(db);
+  const deps = {
+    config,
+    fapiBase: `${config.publicUrl}${config.fapiPath}`,
+    mailer: config.smtpUrl ? smtpMailer(config.smtpUrl, config.mailFrom) : outboxMailer(),
+  } as Pick<IdentityDeps, 'config' | 'fapiBase' | 'mailer'> as IdentityDeps;
+  const idOf = async (idOrEmail: string) => {
+    if (idOrEmail.startsWith('wle_')) return idOrEmail;
+    const entry = await findWaitlistEntryByEmail(db, idOrEmail);
+    if (!entry) throw new CliError(`There is no waitlist entry for ${idOrEmail}.`);
+    return entry.id;
+  };
+  return {
+    via,
+    async list(opts) {
+      const now = new Date();
+      const page = await listWaitlistEntries(db, {
+        query: opts.query ?? null,
+        status: opts.status ?? null,
+        orderBy: '+created_at',
+        limit: opts.limit,
+        offset: 0,
+      });
+      return {
+        data: (await Promise.all(
+          page.data.map((e) => waitlistEntryJSON(db, e, now)),
+        )) as WaitlistEntrySummary[],
+        total: page.total,
+      };
+    },
+    async invite(idOrEmail) {
+      const id = await idOf(idOrEmail);
+      return (await db
+        .transaction((tx) => inviteWaitlistEntry(tx, deps, id, new Date()))
+        .catch((err: unknown) => {
+          throw asCliError(err);
+        })) as WaitlistEntrySummary;
+    },
+    async reject(idOrEmail) {
+      const id = await idOf(idOrEmail);
+      return (await db
+        .transaction((tx) => rejectWaitlistEntry(tx, id, new Date()))
+        .catch((err: unknown) => {
+          throw asCliError(err);
+        })) as WaitlistEntrySummary;
+    },
+    close: () => db.close(),
+  };
+}
+
+/** Through the Backend API of the running server (which holds the PGlite directory). */
+export function backendApiWaitlistAdmin(apiUrl: string, secretKey: string): WaitlistAdmin {
+  const call = async <T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> => {
+    let res: Response;
+    try {
+      res = await fetch(`${apiUrl}${path}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${secretKey}`,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    } catch (err) {
+      throw new CliError(`The Backend API at ${apiUrl} could not be reached (${(err as Error).message}).`);
+    }
+    const json = (await res.json().catch(() => null)) as
+      (T & { errors?: { long_message?: string; message?: string }[] }) | null;
+    if (!res.ok) {
+      const error = json?.errors?.[0];
+      throw new CliError(
+        error?.long_message ?? error?.message ?? `The Backend API answered ${res.status}.`,
+        res.status,
+      );
+    }
+    return json as T;
+  };
+  const idOf = async (idOrEmail: string) => {
+    if (idOrEmail.startsWith('wle_')) return idOrEmail;
+    const found = await call<{ data: WaitlistEntrySummary[] }>(
+      'GET',
+      `/v1/waitlist_entries?query=${encodeURIComponent(idOrEmail)}&limit=10`,
+    );
+    const entry = found.data.find((e) => e.email_address.toLowerCase() === idOrEmail.toLowerCase());
+    if (!entry) throw new CliError(`There is no waitlist entry for ${idOrEmail}.`);
+    return entry.id;
+  };
+  return {
+    via: `the Backend API at ${apiUrl}`,
+    async list(opts) {
+      const q = new URLSearchParams({ limit: String(opts.limit), order_by: '+created_at' });
+      if (opts.status) q.set('status', opts.status);
+      if (opts.query) q.set('query', opts.query);
+      const page = await call<{ data: WaitlistEntrySummary[]; total_count: number }>(
+        'GET',
+        `/v1/waitlist_entries?${q}`,
+      );
+      return { data: page.data, total: page.total_count };
+    },
+    async invite(idOrEmail) {
+      return call('POST', `/v1/waitlist_entries/${encodeURIComponent(await idOf(idOrEmail))}/invite`, {});
+    },
+    async reject(idOrEmail) {
+      return call('POST', `/v1/waitlist_entries/${encodeURIComponent(await idOf(idOrEmail))}/reject`, {});
+    },
+    close: async () => {},
+  };
+}

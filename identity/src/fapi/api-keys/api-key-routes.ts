@@ -1,0 +1,245 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { importJWK, jwtVerify, type CryptoKey } from 'jose';
+import { apiKeyErrors } from '../../api-keys/api-key-errors.ts';
+import { apiKeyJSON } from '../../api-keys/api-key-json.ts';
+import {
+  createApiKey,
+  findApiKeyById,
+  listApiKeys,
+  ownerOfSubject,
+  revealApiKeySecret,
+  revokeApiKey,
+  subjectAllowed,
+} from '../../api-keys/api-keys.ts';
+import { DatabaseUnavailableError, type Queryable } from '../../db/database.ts';
+import type { IdentityDeps } from '../../deps.ts';
+import { ClerkError, errorBody, errors } from '../../errors.ts';
+import { hasPermission } from '../../organizations/roles.ts';
+import type { SigningKey } from '../../instance/signing-keys.ts';
+import type { ApiKeyOwner, ApiKeyRow } from '../../store/api-keys.ts';
+import { membershipOf } from '../../store/organizations.ts';
+import { findSessionById } from '../../store/sessions.ts';
+
+/**
+ * The Frontend API's API-key calls as clerk-js 5.90.0 makes them (core/modules/apiKeys): `pathPrefix ''`
+ * (no `/v1`: `/__clerk//api_keys…` behind the proxy), `Authorization: Bearer <session token>`, JSON
+ * bodies. Not the browser's client cookie: the session token says who calls, and it is verified as the
+ * product server would (this instance's signature, not expired) and its session read again (still
+ * active, still this user's), so a token of an ended session stops working at once.
+ *
+ *   GET  /api_keys?subject=&limit=   {api_keys: ApiKeyJSON[]}, 200 always (clerk-js reads `api_keys`
+ *                                    of any answer): empty when the caller may not see the subject
+ *   GET  /api_keys/:id/secret        {secret}
+ *   POST /api_keys                   {response: ApiKeyJSON}; 409 for a name the subject already uses
+ *   POST /api_keys/:id/revoke        {response: ApiKeyJSON}; the key then leaves the list
+ *
+ * A user's own keys are theirs alone; an organisation's need `org:sys_api_keys:read` (list, reveal) or
+ * `:manage` (also create, revoke) from the caller's role in it, read from the membership now. A key the
+ * caller may not see is 404, as one that does not exist.
+ */
+export function isApiKeysPath(path: string): boolean {
+  return path === '/api_keys' || path.startsWith('/api_keys/');
+}
+
+type Access = 'read' | 'manage';
+
+interface Caller {
+  userId: string;
+  sessionId: string;
+}
+
+const publicKeys = new WeakMap<SigningKey, Promise<CryptoKey>>();
+function publicKeyOf(key: SigningKey): Promise<CryptoKey> {
+  let found = publicKeys.get(key);
+  if (!found) publicKeys.set(key, (found = importJWK(key.publicJwk, 'RS256') as Promise<CryptoKey>));
+  return found;
+}
+
+/** The caller the Bearer session token names, if the token is this instance's, current, and its session active. */
+async function callerOf(req: FastifyRequest, deps: IdentityDeps, now: Date): Promise<Caller> {
+  const header = req.headers.authorization;
+  const token = typeof header === 'string' && header.startsWith('Bearer ') ? header.slice(7).trim() : '';
+  if (!token) throw apiKeyErrors.noSessionToken();
+  let claims: { sid?: unknown; sub?: unknown };
+  try {
+    ({ payload: claims } = await jwtVerify(token, await publicKeyOf(deps.signingKey), {
+      algorithms: ['RS256'],
+      issuer: deps.tokens.issuer,
+      currentDate: now,
+      // As @clerk/backend allows between servers; a token is minted for at most a minute anyway.
+      clockTolerance: 5,
+    }));
+  } catch {
+    throw apiKeyErrors.sessionTokenInvalid();
+  }
+  if (typeof claims.sid !== 'string' || typeof claims.sub !== 'string')
+    throw apiKeyErrors.sessionTokenInvalid();
+  const session = await findSessionById(deps.db, claims.sid);
+  // A pending session (a task to finish first) is not signed in for this, as the product server treats it.
+  if (
+    !session ||
+    session.user_id !== claims.sub ||
+    session.status !== 'active' ||
+    session.expire_at.getTime() <= now.getTime()
+  ) {
+    throw apiKeyErrors.sessionTokenInvalid();
+  }
+  return { userId: session.user_id, sessionId: session.id };
+}
+
+/** Whether the caller may do `access` on the owner's keys (their own, or an organisation's by role). */
+async function mayAccess(
+  db: Queryable,
+  caller: Caller,
+  owner: ApiKeyOwner,
+  access: Access,
+): Promise<boolean> {
+  if (owner.kind === 'user') return owner.id === caller.userId;
+  const membership = await membershipOf(db, owner.id, caller.userId);
+  if (!membership) return false;
+  if (hasPermission(membership.role, 'org:sys_api_keys:manage')) return true;
+  return access === 'read' && hasPermission(membership.role, 'org:sys_api_keys:read');
+}
+
+function ownerOfKey(key: ApiKeyRow): ApiKeyOwner {
+  return key.user_id ? { kind: 'user', id: key.user_id } : { kind: 'organization', id: key.organization_id! };
+}
+
+/**
+ * The key by id, if the caller may do `access` on it and it is not revoked; otherwise 404 whatever the
+ * reason, so another user's or organisation's key ids tell nothing.
+ */
+async function visibleKey(
+  db: Queryable,
+  deps: IdentityDeps,
+  caller: Caller,
+  id: string,
+  access: Access,
+  lock = false,
+): Promise<ApiKeyRow> {
+  const key = await findApiKeyById(db, id, lock);
+  if (!key || key.revoked_at) throw errors.notFound('api_key');
+  const owner = ownerOfKey(key);
+  if (!subjectAllowed(deps.settings.settings.apiKeys, owner)) throw errors.notFound('api_key');
+  if (!(await mayAccess(db, caller, owner, access))) throw errors.notFound('api_key');
+  return key;
+}
+
+type Body = Record<string, unknown>;
+
+function text(body: Body, name: string): string | undefined {
+  const v = body[name];
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'string') throw errors.paramFormatInvalid(name, 'a string');
+  return v;
+}
+
+function seconds(body: Body): number | undefined {
+  const v = body.seconds_until_expiration;
+  if (v === undefined || v === null || v === '') return undefined;
+  // A form body carries it as text; clerk-js's JSON as a number.
+  const n = typeof v === 'number' ? v : typeof v === 'string' && /^\d{1,12}$/.test(v) ? Number(v) : NaN;
+  if (!Number.isInteger(n)) throw errors.paramFormatInvalid('seconds_until_expiration', 'a whole number');
+  return n;
+}
+
+/** What one call answers: a status and a body. */
+async function answer(
+  req: FastifyRequest,
+  deps: IdentityDeps,
+  method: string,
+  path: string,
+): Promise<{ status: number; body: unknown }> {
+  const now = deps.clock();
+  const parts = path.split('/').filter(Boolean);
+  const settings = deps.settings.settings.apiKeys;
+  const body = (req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? req.body : {}) as Body;
+
+  if (parts.length === 1 && method === 'GET') {
+    const caller = await callerOf(req, deps, now);
+    const query = req.query as Record<string, unknown>;
+    // clerk-js sends the active organisation's id, else the user's (an empty one means the user's).
+    if (query.subject !== undefined && typeof query.subject !== 'string') {
+      return { status: 200, body: { api_keys: [] } };
+    }
+    let owner: ApiKeyOwner;
+    try {
+      owner = ownerOfSubject((query.subject as string | undefined) || caller.userId);
+    } catch {
+      return { status: 200, body: { api_keys: [] } };
+    }
+    if (!subjectAllowed(settings, owner) || !(await mayAccess(deps.db, caller, owner, 'read'))) {
+      return { status: 200, body: { api_keys: [] } };
+    }
+    const keys = await listApiKeys(deps.db, owner);
+    return { status: 200, body: { api_keys: keys.map((k) => apiKeyJSON(k, now)) } };
+  }
+  if (parts.length === 1 && method === 'POST') {
+    const caller = await callerOf(req, deps, now);
+    const type = text(body, 'type');
+    if (type !== undefined && type !== 'api_key') {
+      throw errors.paramValueInvalid('type', 'type must be api_key.');
+    }
+    const owner = ownerOfSubject(text(body, 'subject') || caller.userId);
+    if (!subjectAllowed(settings, owner)) throw apiKeyErrors.disabled();
+    const input = {
+      owner,
+      name: text(body, 'name'),
+      description: text(body, 'description'),
+      secondsUntilExpiration: seconds(body),
+      createdBy: caller.userId,
+      expirations: 'choices' as const,
+    };
+    return deps.db.transaction(async (tx) => {
+      if (!(await mayAccess(tx, caller, owner, 'manage'))) {
+        throw owner.kind === 'organization' && (await membershipOf(tx, owner.id, caller.userId))
+          ? errors.permissionDenied()
+          : errors.notFound('subject');
+      }
+      const { row } = await createApiKey(tx, deps, input, now);
+      return { status: 200, body: { response: apiKeyJSON(row, now), client: null } };
+    });
+  }
+  if (parts.length === 3 && parts[2] === 'secret' && method === 'GET') {
+    const caller = await callerOf(req, deps, now);
+    const key = await visibleKey(deps.db, deps, caller, parts[1]!, 'read');
+    return { status: 200, body: { secret: revealApiKeySecret(deps, key) } };
+  }
+  if (parts.length === 3 && parts[2] === 'revoke' && method === 'POST') {
+    const caller = await callerOf(req, deps, now);
+    const reason = text(body, 'revocation_reason');
+    return deps.db.transaction(async (tx) => {
+      const key = await visibleKey(tx, deps, caller, parts[1]!, 'read', true);
+      if (!(await mayAccess(tx, caller, ownerOfKey(key), 'manage'))) throw errors.permissionDenied();
+      const revoked = await revokeApiKey(tx, key, reason, now);
+      return { status: 200, body: { response: apiKeyJSON(revoked, now), client: null } };
+    });
+  }
+  const known =
+    parts.length === 1 || (parts.length === 3 && (parts[2] === 'secret' || parts[2] === 'revoke'));
+  throw known ? errors.methodNotAllowed() : errors.notFound('endpoint');
+}
+
+/** Answers an API-key call of the Frontend API's catch-all (fapi/plugin.ts), in Clerk's envelope when refused. */
+export async function answerApiKeys(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  deps: IdentityDeps,
+  method: string,
+  path: string,
+): Promise<FastifyReply> {
+  reply.header('cache-control', 'no-store');
+  try {
+    const { status, body } = await answer(req, deps, method, path);
+    return reply.code(status).send(body);
+  } catch (err) {
+    const refusal =
+      err instanceof ClerkError ? err : err instanceof DatabaseUnavailableError ? errors.unavailable() : null;
+    if (!refusal) {
+      req.log.error({ err: { message: (err as Error).message } }, 'api keys handler failed');
+      return reply.code(500).send(errorBody(errors.internal()));
+    }
+    for (const [k, v] of Object.entries(refusal.headers)) reply.header(k, v);
+    return reply.code(refusal.status).send(errorBody(refusal));
+  }
+}
