@@ -95,7 +95,15 @@ describe('captcha', () => {
     const signUps = recordRequests(page, /\/client\/sign_ups$/);
     const verifies = recordRequests(page, /\/client\/verify$/);
     await fillSignUp(page, suite.server.origin, uniqueEmail('captcha-modal'));
+    // The modal can come and go (the proof of work solved) before a locator would look: watch the page.
+    await page.evaluate(() => {
+      const seen = window as unknown as { captchaModalSeen?: boolean };
+      new MutationObserver(() => {
+        if (document.getElementById('cl-modal-captcha-container')) seen.captchaModalSeen = true;
+      }).observe(document.body, { childList: true, subtree: true });
+    });
     const blocked = nextFapiResponse(page, 'POST', /\/client\/sign_ups$/);
+    const verifiedResponse = nextFapiResponse(page, 'POST', /\/client\/verify$/);
     await continueButton(page).click();
     const first = await blocked;
     assert.equal(first.status(), 401);
@@ -103,10 +111,13 @@ describe('captcha', () => {
       ((await first.json()) as { errors: { code: string }[] }).errors[0]!.code,
       'requires_captcha',
     );
-    // clerk-js mounts its blank captcha modal and renders the widget in it.
-    await page.locator('#cl-modal-captcha-container').waitFor({ state: 'attached', timeout: UI_WAIT_MS });
-    const verified = await nextFapiResponse(page, 'POST', /\/client\/verify$/);
+    const verified = await verifiedResponse;
     assert.equal(verified.status(), 200, await verified.text());
+    // clerk-js mounted its blank captcha modal and rendered the widget in it.
+    assert.equal(
+      await page.evaluate(() => (window as unknown as { captchaModalSeen?: boolean }).captchaModalSeen),
+      true,
+    );
     assert.equal(bodyOf(verified.request()).get('captcha_action'), 'verify');
     await waitForHash(page, '/verify-email-address');
     // The same sign-up, sent again after the modal: its own token was not spent by the refusal.
