@@ -13,31 +13,7 @@ interface UserJSON {
  * has the PGlite directory open, since no second process may open it.
  */
 export function backendApiAdmin(apiUrl: string, secretKey: string): ActorTokenAdmin {
-  const call = async <T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> => {
-    let res: Response;
-    try {
-      res = await fetch(`${apiUrl}${path}`, {
-        method,
-        headers: {
-          authorization: `Bearer ${secretKey}`,
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-    } catch (err) {
-      throw new CliError(`The Backend API at ${apiUrl} could not be reached (${(err as Error).message}).`);
-    }
-    const json = (await res.json().catch(() => null)) as
-      (T & { errors?: { long_message?: string; message?: string }[] }) | null;
-    if (!res.ok) {
-      const error = json?.errors?.[0];
-      throw new CliError(
-        error?.long_message ?? error?.message ?? `The Backend API answered ${res.status}.`,
-        res.status,
-      );
-    }
-    return json as T;
-  };
+  const call = backendApiCaller(apiUrl, secretKey);
   const summary = (user: UserJSON): UserSummary => {
     const primary =
       user.email_addresses.find((e) => e.id === user.primary_email_address_id) ?? user.email_addresses[0];
@@ -98,4 +74,36 @@ export async function isBackendApiOf(apiUrl: string, secretKey: string): Promise
   } catch {
     return false;
   }
+}
+
+/**
+ * A caller of the running server's Backend API with the instance secret key (the CLI's way in while that
+ * server holds the PGlite directory): the answer's JSON, or a CliError with Clerk's message and status.
+ */
+export function backendApiCaller(apiUrl: string, secretKey: string) {
+  return async <T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> => {
+    let res: Response;
+    try {
+      res = await fetch(`${apiUrl}${path}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${secretKey}`,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    } catch (err) {
+      throw new CliError(`The Backend API at ${apiUrl} could not be reached (${(err as Error).message}).`);
+    }
+    const json = (await res.json().catch(() => null)) as
+      (T & { errors?: { long_message?: string; message?: string }[] }) | null;
+    if (!res.ok) {
+      const error = json?.errors?.[0];
+      throw new CliError(
+        error?.long_message ?? error?.message ?? `The Backend API answered ${res.status}.`,
+        res.status,
+      );
+    }
+    return json as T;
+  };
 }

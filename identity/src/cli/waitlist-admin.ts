@@ -14,7 +14,7 @@ import {
   type WaitlistEntryStatus,
 } from '../store/waitlist.ts';
 import { CliError } from './actor-token-admin.ts';
-import { isBackendApiOf } from './backend-api-admin.ts';
+import { backendApiCaller, isBackendApiOf } from './backend-api-admin.ts';
 import { backendApiCandidates, readSecretKey } from './open-admin.ts';
 
 /** A waitlist entry as the Backend API answers it (the fields the CLI prints). */
@@ -135,31 +135,7 @@ export async function databaseWaitlistAdmin(
 
 /** Through the Backend API of the running server (which holds the PGlite directory). */
 export function backendApiWaitlistAdmin(apiUrl: string, secretKey: string): WaitlistAdmin {
-  const call = async <T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> => {
-    let res: Response;
-    try {
-      res = await fetch(`${apiUrl}${path}`, {
-        method,
-        headers: {
-          authorization: `Bearer ${secretKey}`,
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-    } catch (err) {
-      throw new CliError(`The Backend API at ${apiUrl} could not be reached (${(err as Error).message}).`);
-    }
-    const json = (await res.json().catch(() => null)) as
-      (T & { errors?: { long_message?: string; message?: string }[] }) | null;
-    if (!res.ok) {
-      const error = json?.errors?.[0];
-      throw new CliError(
-        error?.long_message ?? error?.message ?? `The Backend API answered ${res.status}.`,
-        res.status,
-      );
-    }
-    return json as T;
-  };
+  const call = backendApiCaller(apiUrl, secretKey);
   const idOf = async (idOrEmail: string) => {
     if (idOrEmail.startsWith('wle_')) return idOrEmail;
     const found = await call<{ data: WaitlistEntrySummary[] }>(
