@@ -40,7 +40,17 @@ export type IdPrefix =
   | 'ak'
   | 'wle'
   | 'inv'
-  | 'msgatt';
+  | 'msgatt'
+  // Billing (Clerk's commerce ids): payer, payment source, setup intent, subscription, its item, checkout,
+  // payment attempt, statement.
+  | 'cpayer'
+  | 'cps'
+  | 'seti'
+  | 'csub'
+  | 'csubi'
+  | 'cco'
+  | 'cpay'
+  | 'cstmt';
 
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${randomBase62(27)}`;

@@ -1,14 +1,6 @@
 import { z } from '@app/contract';
+import { secretReference as secretInEnv } from '../instance/settings/secret-reference.ts';
 import type { IdentityMode } from '../config.ts';
-
-/** `{ "env": "NAME" }`: the environment variable holding a secret (the same shape as instance settings'). */
-const secretInEnv = z
-  .object({
-    env: z
-      .string()
-      .regex(/^[A-Z_][A-Z0-9_]*$/, 'must name an environment variable (upper case, digits and _).'),
-  })
-  .strict();
 
 const siteKey = z
   .string()

@@ -1,12 +1,5 @@
 import { z } from '@app/contract';
-
-const secretInEnv = z
-  .object({
-    env: z
-      .string()
-      .regex(/^[A-Z_][A-Z0-9_]*$/, 'must name an environment variable (upper case, digits and _).'),
-  })
-  .strict();
+import { secretReference as secretInEnv } from '../instance/settings/secret-reference.ts';
 
 /**
  * One webhook endpoint (Clerk's dashboard → Webhooks): where events are delivered, which ones, and the

@@ -6,6 +6,7 @@ import { captchaSettings } from '../../captcha/captcha-settings.ts';
 import { apiKeysSettings } from '../../api-keys/api-keys-settings.ts';
 import { webhookSettings } from '../../webhooks/webhook-settings.ts';
 import { signUpSettings } from '../../sign-up-modes/sign-up-settings.ts';
+import { billingSettings } from '../../billing/billing-settings.ts';
 
 /**
  * The instance settings document: what the settings file declares, what the database keeps (one row,
@@ -13,26 +14,8 @@ import { signUpSettings } from '../../sign-up-modes/sign-up-settings.ts';
  * so a value is refused the same way wherever it comes from.
  */
 
-/**
- * How a setting names a secret: never the secret itself, the environment variable that holds it, so the
- * file and the database can be shown and copied freely (a social provider's client secret).
- */
-export const secretReference = z
-  .object({
-    env: z
-      .string()
-      .regex(/^[A-Z_][A-Z0-9_]*$/, 'must name an environment variable (upper case, digits and _).'),
-  })
-  .strict();
-export type SecretReference = z.infer<typeof secretReference>;
-
-/** The secret a reference names; a missing variable stops whoever needs it with the variable's name. */
-export function secretFromEnv(ref: SecretReference, env: NodeJS.ProcessEnv = process.env): string {
-  const value = env[ref.env];
-  if (!value)
-    throw new Error(`The environment variable ${ref.env} named by the instance settings is not set.`);
-  return value;
-}
+import { secretReference } from './secret-reference.ts';
+export { secretReference, secretFromEnv, type SecretReference } from './secret-reference.ts';
 
 /** `oauth_google`, `oauth_github`, `oauth_microsoft`, `oauth_apple`, or any `oauth_custom_<slug>`. */
 export const SOCIAL_STRATEGY = /^oauth_(google|github|microsoft|apple|custom_[a-z0-9][a-z0-9_-]{0,40})$/;
@@ -225,6 +208,8 @@ export const instanceSettingsSchema = z
     webhooks: webhookSettings.optional(),
     /** Sign-up mode and legal consent (see sign-up-modes/sign-up-settings.ts); public, no consent, when absent. */
     signUp: signUpSettings.optional(),
+    /** Plans, features and the payment gateway (see billing/billing-settings.ts); no billing when absent. */
+    billing: billingSettings.optional(),
   })
   .strict();
 
