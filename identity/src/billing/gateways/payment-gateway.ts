@@ -86,3 +86,12 @@ export class GatewayUnavailableError extends Error {
     this.name = 'GatewayUnavailableError';
   }
 }
+
+/**
+ * What a gateway tells billing after the fact (Stripe's webhooks): a charge settled later (3-D Secure,
+ * bank delays) or a method removed at the gateway. `billing/gateway-events.ts` applies them.
+ */
+export type GatewayEvent =
+  | { type: 'charge_succeeded'; chargeRef: string }
+  | { type: 'charge_failed'; chargeRef: string; code: string }
+  | { type: 'payment_method_detached'; ref: string };
