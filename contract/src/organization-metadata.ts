@@ -26,7 +26,10 @@ export const DEFAULT_UI_LANGUAGE: UiLanguage = 'FR';
 export const SUBSCRIPTION_STATUSES = ['YES', 'NO', 'TRIAL'] as const;
 export const subscriptionStatusSchema = z.enum(SUBSCRIPTION_STATUSES);
 export type SubscriptionStatus = z.infer<typeof subscriptionStatusSchema>;
-/** Until billing lands an operator sets the status by hand; anything unexpected reads as no subscription. */
+/**
+ * Derived by the product server from the organisation's billing subscription (docs/billing.md), never set
+ * by hand; missing or anything unexpected reads as no subscription.
+ */
 export const DEFAULT_SUBSCRIPTION_STATUS: SubscriptionStatus = 'NO';
 
 /** Only a non-empty string names a parent. */
@@ -131,6 +134,12 @@ export function mergeOrganizationMetadata<T extends PartialOrganizationPublicMet
 }
 
 /**
+ * Fields only the product server's projection writes (from its own database): a default written on first
+ * read could land after the projection and overwrite it, so their defaults are only ever read.
+ */
+const PROJECTED_FIELDS: ReadonlySet<string> = new Set(['hasActiveSubscription']);
+
+/**
  * What to merge into `stored` so the organisation has its defaults, or null when it already has them
  * (its metadata names its organizationId). Keys already present are left out, so a value written
  * before the first read (e.g. a module switched on through the Backend API) is never overwritten.
@@ -143,7 +152,7 @@ export function defaultMetadataPatch(
   if (typeof current.organizationId === 'string') return null;
   const patch: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(defaultOrganizationMetadata(organizationId)))
-    if (!(key in current)) patch[key] = value;
+    if (!(key in current) && !PROJECTED_FIELDS.has(key)) patch[key] = value;
   // organizationId is absent (or not a string) here, so it is always part of the patch.
   patch.organizationId = organizationId;
   return patch as Partial<OrganizationPublicMetadata>;

@@ -10,6 +10,8 @@ import {
   type TestUser,
 } from '../support/backend.ts';
 import { sessionToken, signInUntilSettled, waitForClerkSession, waitForPath } from '../support/flows.ts';
+import { recordSubscriptionStatus } from '../../server/src/billing/subscription-store.ts';
+import { enqueueProjection } from '../../server/src/organizations/metadata-outbox.ts';
 
 interface ChildOrganization {
   id: string;
@@ -95,7 +97,7 @@ describe('vCISO console: client organisations, the parent link and the subscript
   }
 
   test('a vCISO creates a client organisation, switches into it in one click and back through the parent link', async () => {
-    const { clerk, firmName, vcisoUser } = await vcisoFirm();
+    const { firmName, vcisoUser } = await vcisoFirm();
     const vciso = await signedIn(vcisoUser);
     assert.equal((await api(vciso, 'GET', '/api/me')).body.orgRole, 'org:vciso');
 
@@ -113,10 +115,14 @@ describe('vCISO console: client organisations, the parent link and the subscript
     assert.match(childId, /^org_/);
     assert.equal(await row.getByTestId('subscription-badge').getAttribute('data-status'), 'NO');
 
-    // An operator sets the subscription through the Backend API (README); the browser never can.
-    await clerk.organizations.updateOrganizationMetadata(childId, {
-      publicMetadata: { hasActiveSubscription: 'TRIAL' },
+    // The flag as billing derives it (docs/billing.md: stored by the product server, projected through its
+    // outbox); neither the browser nor anyone by hand can set it.
+    const hierarchy = suite.server.app.hierarchy;
+    await hierarchy.db.transaction(async (tx) => {
+      await recordSubscriptionStatus(tx, childId, 'TRIAL', null);
+      await enqueueProjection(tx, [childId]);
     });
+    await hierarchy.outbox.drainOnce([childId]);
 
     // One click: the vCISO is a member of the new organisation (as org:vciso), so it switches straight in.
     await rowOf(vciso, childName).getByTestId('client-switch').click();

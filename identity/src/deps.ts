@@ -1,3 +1,4 @@
+import type { BillingRuntime } from './billing/billing-runtime.ts';
 import type { IdentityConfig } from './config.ts';
 import type { Database } from './db/database.ts';
 import type { EnvironmentCache } from './instance/environment.ts';
@@ -35,4 +36,6 @@ export interface IdentityDeps {
   environment: EnvironmentCache;
   /** The instance settings, in memory and followed across processes (instance/settings/). */
   settings: LiveInstanceSettings;
+  /** Billing's plans and payment gateway, following the live settings (billing/billing-runtime.ts). */
+  billing: BillingRuntime;
 }

@@ -1,6 +1,7 @@
 import { configurePasswordHashing } from './crypto/passwords.ts';
 import { registerSocialLogos } from './social/logo-route.ts';
 import { registerSamlMetadata } from './fapi/enterprise-sso/saml-metadata.ts';
+import { registerStripeWebhook } from './billing/gateways/stripe-webhook-route.ts';
 import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
@@ -19,6 +20,8 @@ import { smsSenderFor } from './sms/choose-sender.ts';
 import { startRetention, type RetentionJob } from './retention/schedule.ts';
 import { applyInstanceSettingsAtStart } from './instance/settings/apply-at-start.ts';
 import { startWebhooks, type Webhooks } from './webhooks/webhooks.ts';
+import { createBillingRuntime } from './billing/billing-runtime.ts';
+import { startBillingSchedule, type BillingSchedule } from './billing/renewal-schedule.ts';
 import type { LiveInstanceSettings, SettingsListener } from './instance/settings/live-settings.ts';
 import {
   ACTIVITY_BATCH_DEFAULTS,
@@ -38,6 +41,8 @@ export interface Identity {
   retention: RetentionJob;
   /** Webhook endpoints and the delivery worker (docs/webhooks.md). */
   webhooks: Webhooks;
+  /** The billing renewal schedule (docs/billing.md). */
+  billingSchedule: BillingSchedule;
   /** The instance settings this process runs with (shown and changed by `npm run identity -- settings`). */
   settings: LiveInstanceSettings;
   /**
@@ -102,14 +107,20 @@ export async function createIdentity(
     clock,
     avatarUrl: `${config.publicUrl}${config.fapiPath}/v1/avatars/avatar_placeholder.svg`,
     fapiBase: `${config.publicUrl}${config.fapiPath}`,
-    environment: new EnvironmentCache(() => environmentJSON(config, settings.settings)),
+    environment: new EnvironmentCache(() =>
+      environmentJSON(config, settings.settings, () => deps.billing.gateway().publishableKey),
+    ),
     settings,
+    // The gateway reads deps.db when called, so it uses the connection wrapped by the webhooks below.
+    billing: createBillingRuntime(settings, config, () => deps.db, clock),
   };
   // What clerk-js reads is built from the instance's settings: a change, here or in another process,
   // drops the cached copy.
   settings.onChanged(() => deps.environment.invalidate());
   // Events written in each change's transaction, delivered by a worker of their own (docs/webhooks.md).
   const webhooks = startWebhooks(deps);
+  // Renewals, trial ends, scheduled plan changes (docs/billing.md): after the webhooks, whose events they record.
+  const billingSchedule = startBillingSchedule(deps);
   const devOutbox = config.mode === 'development' && !config.smtpUrl;
   const retention = startRetention(db, deps.clock, config.retention.intervalSeconds, (err) =>
     // The message only: it names a table or the connection, never a row's content.
@@ -130,6 +141,7 @@ export async function createIdentity(
       await app.register(fapiPlugin, { prefix: config.fapiPath, deps });
       registerSocialLogos(app, config.fapiPath);
       registerSamlMetadata(app, config.fapiPath, deps);
+      await registerStripeWebhook(app, config.fapiPath, deps);
       await app.register(bapiPlugin, { prefix: bapiPath, deps });
       const smsOutbox = sms?.kind === 'outbox';
       if (devOutbox || smsOutbox) {
@@ -144,12 +156,14 @@ export async function createIdentity(
     },
     retention,
     webhooks,
+    billingSchedule,
     settings,
     onInstanceSettingsChanged: (listener) => settings.onChanged(listener),
     instanceSettingsVersion: () => settings.version,
     async close() {
       settings.stop();
       await retention.stop();
+      await billingSchedule.stop();
       await webhooks.stop();
       // What waits is written before the database closes: a stop loses no activity.
       await activity.stop();

@@ -21,6 +21,12 @@ import {
   type World,
 } from './support/fuzz.ts';
 import { Harness } from './support/harness.ts';
+import { BILLING, enableBilling } from './support/billing-world.ts';
+
+const FUZZ_BILLING = {
+  ...BILLING,
+  plans: { pro_user: BILLING.plans.pro_user, team: BILLING.plans.team },
+};
 
 /**
  * The parameters each Frontend API route reads, by kind (see FapiKind). A route missing here fails the
@@ -96,6 +102,10 @@ const SPECS: Record<string, FapiSpec> = {
   },
   // <Waitlist/>: any address joins once; a malformed one is refused.
   'POST /waitlist': { params: { email_address: 'email' } },
+  // The offline gateway's card form (billing): a setup intent's secret and a test card.
+  'POST /commerce/offline_gateway/setup_intents/confirm': {
+    params: { client_secret: 'token', card_number: 'text', exp_month: 'text', exp_year: 'text', cvc: 'text' },
+  },
   'GET /client/sign_ups/:id': { readOnly: true },
   'PATCH /client/sign_ups/:id': {
     params: {
@@ -229,6 +239,59 @@ const SPECS: Record<string, FapiSpec> = {
     params: { limit: 'page', offset: 'page', status: 'enum' },
   },
   'POST /me/organization_invitations/:id/accept': {},
+  // Billing (fapi/billing/): plans signed out, and each payer route for the user and the organisation.
+  'GET /commerce/plans': { readOnly: true, params: { payer_type: 'enum', limit: 'page', offset: 'page' } },
+  'GET /commerce/plans/:id': { readOnly: true },
+  'GET /me/commerce/subscription': { readOnly: true },
+  'GET /organizations/:organizationId/commerce/subscription': { readOnly: true },
+  'GET /me/commerce/subscriptions': { readOnly: true, params: { limit: 'page', offset: 'page' } },
+  'GET /organizations/:organizationId/commerce/subscriptions': {
+    readOnly: true,
+    params: { limit: 'page', offset: 'page' },
+  },
+  'DELETE /me/commerce/subscription_items/:id': {},
+  'DELETE /organizations/:organizationId/commerce/subscription_items/:id': {},
+  'GET /me/commerce/statements': { readOnly: true, params: { limit: 'page', offset: 'page' } },
+  'GET /organizations/:organizationId/commerce/statements': {
+    readOnly: true,
+    params: { limit: 'page', offset: 'page' },
+  },
+  'GET /me/commerce/statements/:id': { readOnly: true },
+  'GET /organizations/:organizationId/commerce/statements/:id': { readOnly: true },
+  'GET /me/commerce/payment_attempts': { readOnly: true, params: { limit: 'page', offset: 'page' } },
+  'GET /organizations/:organizationId/commerce/payment_attempts': {
+    readOnly: true,
+    params: { limit: 'page', offset: 'page' },
+  },
+  'GET /me/commerce/payment_attempts/:id': { readOnly: true },
+  'GET /organizations/:organizationId/commerce/payment_attempts/:id': { readOnly: true },
+  'POST /me/commerce/checkouts': { params: { plan_id: 'id', plan_period: 'enum' } },
+  'POST /organizations/:organizationId/commerce/checkouts': {
+    params: { plan_id: 'id', plan_period: 'enum' },
+  },
+  'PATCH /me/commerce/checkouts/:id/confirm': {
+    params: { payment_source_id: 'id', gateway: 'enum', payment_token: 'token', use_test_card: 'bool' },
+  },
+  'PATCH /organizations/:organizationId/commerce/checkouts/:id/confirm': {
+    params: { payment_source_id: 'id', gateway: 'enum', payment_token: 'token', use_test_card: 'bool' },
+  },
+  'POST /me/commerce/payment_sources/initialize': { params: { gateway: 'enum' } },
+  'POST /organizations/:organizationId/commerce/payment_sources/initialize': { params: { gateway: 'enum' } },
+  'POST /me/commerce/payment_sources': { params: { gateway: 'enum', payment_token: 'token' } },
+  'POST /organizations/:organizationId/commerce/payment_sources': {
+    params: { gateway: 'enum', payment_token: 'token' },
+  },
+  'GET /me/commerce/payment_sources': { readOnly: true, params: { limit: 'page', offset: 'page' } },
+  'GET /organizations/:organizationId/commerce/payment_sources': {
+    readOnly: true,
+    params: { limit: 'page', offset: 'page' },
+  },
+  'DELETE /me/commerce/payment_sources/:id': {},
+  'DELETE /organizations/:organizationId/commerce/payment_sources/:id': {},
+  'PUT /me/commerce/payers/default_payment_source': { params: { payment_source_id: 'id' } },
+  'PUT /organizations/:organizationId/commerce/payers/default_payment_source': {
+    params: { payment_source_id: 'id' },
+  },
 };
 
 /**
@@ -254,6 +317,9 @@ forEachBackend('fuzzing the Frontend API with bad input', (backend) => {
   const known = knownClientErrorCodes();
   before(async () => {
     h = await Harness.start(backend);
+    // Billing on, with no default plan: a payer's reads then create nothing (a default plan is started
+    // on first look), so "changes nothing" holds for every refused call.
+    await enableBilling(h, FUZZ_BILLING);
     world = await buildWorld(h);
     console.warn(`fuzz-fapi [${backend.name}]: FUZZ_SEED=${FUZZ_SEED} FUZZ_CASES=${FUZZ_CASES}`);
   });

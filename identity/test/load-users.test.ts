@@ -31,6 +31,8 @@ async function ownerPieceByPiece(db: Queryable, id: string): Promise<Owner> {
     enterpriseAccounts: await enterpriseAccountsOf(db, [id]),
     web3Wallets: await web3WalletsOfUser(db, id),
     passkeys: await passkeySummariesOf(db, id),
+    // These users never subscribe (billing-claims.test.ts reads plans through loadUsers).
+    billingPlans: [],
   };
 }
 

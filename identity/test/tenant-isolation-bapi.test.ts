@@ -5,6 +5,7 @@ import type { BapiRoute } from '../src/bapi/route.ts';
 import { bapiRoutes } from '../src/bapi/route-table.ts';
 import { servedBapiRoutes } from './support/bapi-routes.ts';
 import { forEachBackend } from './support/backends.ts';
+import { enableBilling, subscribe, subscriptionOf } from './support/billing-world.ts';
 import { BAPI, Harness, uniqueEmail, type Json } from './support/harness.ts';
 import { multipartBody, PNG } from './support/images.ts';
 import { addMember, createOrganization, newMember, type Member } from './support/organizations.ts';
@@ -45,6 +46,8 @@ interface World {
   b: Tenant;
   actorTokenId: string;
   kid: string;
+  /** A's paid subscription item on the first instance. */
+  itemId: string;
 }
 
 /** What the second instance answers, with its own key, to a request naming the first one's resources. */
@@ -143,6 +146,19 @@ const CASES: Case[] = [
     request: () => ({ method: 'GET', path: '/v1/organizations?limit=500&include_members_count=true' }),
   },
   {
+    route: "DELETE /v1/commerce/subscription_items/:id + A's item",
+    foreign: 'not_found',
+    request: ({ itemId }) => ({
+      method: 'DELETE',
+      path: `/v1/commerce/subscription_items/${itemId}?end_now=true`,
+    }),
+  },
+  {
+    route: 'GET /v1/organizations/:id/billing/subscription + by slug',
+    foreign: 'not_found',
+    request: ({ a }) => ({ method: 'GET', path: `/v1/organizations/${a.org.slug}/billing/subscription` }),
+  },
+  {
     route: 'GET /v1/organizations/:id + by slug',
     foreign: 'not_found',
     request: ({ a }) => ({ method: 'GET', path: `/v1/organizations/${a.org.slug}` }),
@@ -197,6 +213,9 @@ forEachBackend('Backend API tenant isolation', (backend) => {
     const first = await Harness.start(backend);
     // Its own key and a fresh store (another PGlite, another PostgreSQL schema).
     const second = await Harness.start(backend, { config: { secretKey: OTHER_SECRET_KEY } });
+    // Both bill, with the same catalogue: the plan list answers on both, the rest names nothing across.
+    await enableBilling(first);
+    await enableBilling(second);
     const tenant = async (label: string): Promise<Tenant> => {
       const admin = await newMember(first, `${label}-admin`);
       const member = await newMember(first, `${label}-member`);
@@ -211,6 +230,8 @@ forEachBackend('Backend API tenant isolation', (backend) => {
     };
     const a = await tenant('alpha');
     const b = await tenant('bravo');
+    await subscribe(a.admin, 'cplan_business', { orgId: a.org.id });
+    const items = (await subscriptionOf(a.admin, a.org.id)).subscription_items as Json[];
     const token = await call(first, first.identity.secretKey, {
       method: 'POST',
       path: '/v1/actor_tokens',
@@ -218,7 +239,15 @@ forEachBackend('Backend API tenant isolation', (backend) => {
     });
     assert.equal(token.status, 200, JSON.stringify(token.body));
     const jwks = await call(first, first.identity.secretKey, { method: 'GET', path: '/v1/jwks' });
-    w = { first, second, a, b, actorTokenId: token.body.id, kid: jwks.body.keys[0].kid };
+    w = {
+      first,
+      second,
+      a,
+      b,
+      actorTokenId: token.body.id,
+      kid: jwks.body.keys[0].kid,
+      itemId: items.find((i) => i.plan.slug === 'business')!.id,
+    };
     firstSnapshot = await snapshot(first);
     secondSnapshot = await snapshot(second);
   });
@@ -238,6 +267,9 @@ forEachBackend('Backend API tenant isolation', (backend) => {
       'organization_invitations',
       'actor_tokens',
       'api_keys',
+      'billing_payers',
+      'billing_subscription_items',
+      'billing_payment_attempts',
     ];
     const all: Record<string, unknown> = {};
     for (const table of tables) all[table] = await h.db.query(`SELECT * FROM ${table} ORDER BY id`);
@@ -245,7 +277,7 @@ forEachBackend('Backend API tenant isolation', (backend) => {
   }
 
   /** The first instance's identifiers, which no answer of the second may contain. */
-  function secrets({ a, b, actorTokenId, kid }: World): string[] {
+  function secrets({ a, b, actorTokenId, kid, itemId }: World): string[] {
     return [
       ...[a, b].flatMap((t) => [
         t.org.id,
@@ -259,6 +291,7 @@ forEachBackend('Backend API tenant isolation', (backend) => {
       ]),
       actorTokenId,
       kid,
+      itemId,
     ];
   }
 

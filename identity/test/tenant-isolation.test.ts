@@ -14,6 +14,7 @@ import {
   type Member,
 } from './support/organizations.ts';
 import { apiKeysOf } from './support/api-keys.ts';
+import { enableBilling, subscribe, subscriptionOf } from './support/billing-world.ts';
 import {
   setUpVictim,
   UNSCOPED_ROUTES,
@@ -48,6 +49,8 @@ interface World {
   invitationId: string;
   /** B's admin, with a full profile and a sign-in and a sign-up in flight on other browsers. */
   victim: Victim;
+  /** B's billing: its paid item, a statement and payment of it, its card, and a checkout in flight. */
+  billing: { itemId: string; statementId: string; paymentId: string; sourceId: string; checkoutId: string };
 }
 
 type Expectation = 'not_found' | 'forbidden' | 'no_leak';
@@ -183,6 +186,93 @@ const CASES: Case[] = [
     call: (w, u) => u.browser.post(`/organizations/${w.a.org.id}/invitations/${w.invitationId}/revoke`),
   },
   // Routes that name an organisation in the body.
+  // Billing (fapi/billing/): B's subscription, statements, payments, checkout and card, by B's ids.
+  {
+    route: 'GET /organizations/:organizationId/commerce/subscription',
+    expect: 'not_found',
+    call: (_w, u, t) => u.browser.get(`/organizations/${t}/commerce/subscription`),
+  },
+  {
+    route: 'GET /organizations/:organizationId/commerce/subscriptions',
+    expect: 'not_found',
+    call: (_w, u, t) => u.browser.get(`/organizations/${t}/commerce/subscriptions`),
+  },
+  {
+    route: 'DELETE /organizations/:organizationId/commerce/subscription_items/:id',
+    expect: 'not_found',
+    call: (w, u, t) =>
+      u.browser.delete(`/organizations/${t}/commerce/subscription_items/${w.billing.itemId}`),
+  },
+  {
+    route: 'GET /organizations/:organizationId/commerce/statements',
+    expect: 'not_found',
+    call: (_w, u, t) => u.browser.get(`/organizations/${t}/commerce/statements`),
+  },
+  {
+    route: 'GET /organizations/:organizationId/commerce/statements/:id',
+    expect: 'not_found',
+    call: (w, u, t) => u.browser.get(`/organizations/${t}/commerce/statements/${w.billing.statementId}`),
+  },
+  {
+    route: 'GET /organizations/:organizationId/commerce/payment_attempts',
+    expect: 'not_found',
+    call: (_w, u, t) => u.browser.get(`/organizations/${t}/commerce/payment_attempts`),
+  },
+  {
+    route: 'GET /organizations/:organizationId/commerce/payment_attempts/:id',
+    expect: 'not_found',
+    call: (w, u, t) => u.browser.get(`/organizations/${t}/commerce/payment_attempts/${w.billing.paymentId}`),
+  },
+  {
+    route: 'POST /organizations/:organizationId/commerce/checkouts',
+    expect: 'not_found',
+    call: (_w, u, t) =>
+      u.browser.post(`/organizations/${t}/commerce/checkouts`, {
+        plan_id: 'cplan_team',
+        plan_period: 'month',
+      }),
+  },
+  {
+    route: 'PATCH /organizations/:organizationId/commerce/checkouts/:id/confirm',
+    expect: 'not_found',
+    call: (w, u, t) =>
+      u.browser.patch(`/organizations/${t}/commerce/checkouts/${w.billing.checkoutId}/confirm`, {
+        payment_source_id: w.billing.sourceId,
+      }),
+  },
+  {
+    route: 'POST /organizations/:organizationId/commerce/payment_sources/initialize',
+    expect: 'not_found',
+    call: (_w, u, t) =>
+      u.browser.post(`/organizations/${t}/commerce/payment_sources/initialize`, { gateway: 'stripe' }),
+  },
+  {
+    route: 'POST /organizations/:organizationId/commerce/payment_sources',
+    expect: 'not_found',
+    call: (_w, u, t) =>
+      u.browser.post(`/organizations/${t}/commerce/payment_sources`, {
+        gateway: 'stripe',
+        payment_token: 'pm_x',
+      }),
+  },
+  {
+    route: 'GET /organizations/:organizationId/commerce/payment_sources',
+    expect: 'not_found',
+    call: (_w, u, t) => u.browser.get(`/organizations/${t}/commerce/payment_sources`),
+  },
+  {
+    route: 'DELETE /organizations/:organizationId/commerce/payment_sources/:id',
+    expect: 'not_found',
+    call: (w, u, t) => u.browser.delete(`/organizations/${t}/commerce/payment_sources/${w.billing.sourceId}`),
+  },
+  {
+    route: 'PUT /organizations/:organizationId/commerce/payers/default_payment_source',
+    expect: 'not_found',
+    call: (w, u, t) =>
+      u.browser.call('PUT', `/organizations/${t}/commerce/payers/default_payment_source`, {
+        payment_source_id: w.billing.sourceId,
+      }),
+  },
   {
     route: 'POST /client/sessions/:id/touch + active_organization_id',
     expect: 'not_found',
@@ -237,6 +327,7 @@ forEachBackend('tenant isolation', (backend) => {
   let victimSnapshot: string;
   before(async () => {
     const h = await Harness.start(backend);
+    await enableBilling(h);
     const tenant = async (label: string): Promise<Tenant> => {
       const admin = await newMember(h, `${label}-admin`);
       const member = await newMember(h, `${label}-member`);
@@ -252,11 +343,33 @@ forEachBackend('tenant isolation', (backend) => {
     });
     assert.equal(invited.status, 200, JSON.stringify(invited.body));
     const victim = await setUpVictim(h, b.admin, b.org.id);
-    w = { h, a, b, invitationId: invited.body.response.id, victim };
+    w = { h, a, b, invitationId: invited.body.response.id, victim, billing: await billingOf(b) };
     bSnapshot = await snapshot(w);
     victimSnapshot = await userSnapshot(h, victim);
   });
   after(() => w.h.close());
+
+  /** B subscribes with a card; a second checkout stays unconfirmed. */
+  async function billingOf(b: Tenant): Promise<World['billing']> {
+    await subscribe(b.admin, 'cplan_business', { orgId: b.org.id });
+    const scope = `/organizations/${b.org.id}/commerce`;
+    const sub = await subscriptionOf(b.admin, b.org.id);
+    const item = sub.subscription_items.find((i: Json) => i.plan.slug === 'business');
+    const statement = (await b.admin.browser.get(`${scope}/statements`)).body.response.data[0];
+    const payment = (await b.admin.browser.get(`${scope}/payment_attempts`)).body.data[0];
+    const source = (await b.admin.browser.get(`${scope}/payment_sources`)).body.response.data[0];
+    const checkout = (
+      await b.admin.browser.post(`${scope}/checkouts`, { plan_id: 'cplan_team', plan_period: 'annual' })
+    ).body.response;
+    assert.ok(item && statement && payment && source && checkout, 'B has billing');
+    return {
+      itemId: item.id,
+      statementId: statement.id,
+      paymentId: payment.id,
+      sourceId: source.id,
+      checkoutId: checkout.id,
+    };
+  }
 
   /** Everything stored about B that an attack could change. */
   async function snapshot({ h, b }: World): Promise<string> {
@@ -272,7 +385,16 @@ forEachBackend('tenant isolation', (backend) => {
       'SELECT id, email_address, role, status, updated_at FROM organization_invitations WHERE organization_id = $1 ORDER BY id',
       [b.org.id],
     );
-    return JSON.stringify({ org, members, invitations });
+    const billing = await h.db.query(
+      `SELECT i.id, i.status, i.canceled_at, i.plan_slug, p.default_payment_source_id,
+              (SELECT count(*) FROM billing_payment_attempts a WHERE a.payer_id = p.id) AS attempts,
+              (SELECT count(*) FROM billing_payment_sources s WHERE s.payer_id = p.id AND s.removed_at IS NULL) AS sources,
+              (SELECT string_agg(c.status, ',' ORDER BY c.id) FROM billing_checkouts c WHERE c.payer_id = p.id) AS checkouts
+       FROM billing_payers p JOIN billing_subscription_items i ON i.payer_id = p.id
+       WHERE p.organization_id = $1 ORDER BY i.id`,
+      [b.org.id],
+    );
+    return JSON.stringify({ org, members, invitations, billing });
   }
 
   /** B's identifiers that must never appear in an answer to someone outside B. */

@@ -23,7 +23,12 @@ import type { ApiDeps, BackendApi } from './api/deps.ts';
 import { openProductDatabase } from './db/product-database.ts';
 import { DEFAULT_OUTBOX_TIMING, type OutboxTiming } from './organizations/metadata-outbox.ts';
 import { ProductHierarchy } from './organizations/product-hierarchy.ts';
-import { CLERK_WEBHOOK_PATH, registerClerkWebhooks } from './webhooks/clerk-webhooks.ts';
+import { OrganizationSubscriptions } from './billing/organization-subscriptions.ts';
+import {
+  BILLING_WEBHOOK_EVENTS,
+  CLERK_WEBHOOK_PATH,
+  registerClerkWebhooks,
+} from './webhooks/clerk-webhooks.ts';
 
 export const BAPI_PATH = '/__clerk_backend';
 
@@ -32,6 +37,8 @@ export interface App {
   identity: Identity | null;
   /** The product's own data: the vCISO hierarchy and its metadata outbox. */
   hierarchy: ProductHierarchy;
+  /** The organisations' subscription flags (docs/billing.md). */
+  subscriptions: OrganizationSubscriptions;
   /** Starts listening, then the hierarchy's background work; returns the origin it listens on. */
   listen(): Promise<string>;
   close(): Promise<void>;
@@ -106,6 +113,16 @@ export async function createApp(config: ServerConfig, opts: AppOptions = {}): Pr
     embeddedSettings && config.identity === 'embedded'
       ? captchaProviderInUse(embeddedSettings.settings.captcha, config.identityConfig.mode)
       : null;
+  // The instance's billing (docs/billing.md): embedded, the live settings (a change applies to the next page);
+  // hosted Clerk's are its dashboard's, always through Stripe — BILLING_ENABLED=true shows the pricing page.
+  const billingInUse = (): { enabled: boolean; gateway: 'offline' | 'stripe' } => {
+    if (!embeddedSettings) return { enabled: process.env.BILLING_ENABLED === 'true', gateway: 'stripe' };
+    const billing = embeddedSettings.settings.billing;
+    return {
+      enabled: billing?.enabled === true,
+      gateway: billing?.gateway.kind === 'stripe' ? 'stripe' : 'offline',
+    };
+  };
   await registerSecurityHeaders(fastify, {
     production: config.production,
     publishableKey,
@@ -117,6 +134,8 @@ export async function createApp(config: ServerConfig, opts: AppOptions = {}): Pr
       : () => config.identity === 'hosted' && config.googleOneTap,
     // Embedded with Turnstile as its captcha: Cloudflare's script and frame (hosted Clerk: always).
     turnstile: () => captchaProvider() === 'turnstile',
+    // Stripe.js (its script, frames and API) only with the Stripe gateway; the offline stand-in is ours.
+    stripe: () => billingInUse().enabled && billingInUse().gateway === 'stripe',
   });
 
   const authorizedParties =
@@ -138,6 +157,7 @@ export async function createApp(config: ServerConfig, opts: AppOptions = {}): Pr
       identity: config.identity,
       devOutbox: identity?.devOutbox ?? false,
       captcha: captchaProvider(),
+      billing: billingInUse(),
     };
   });
   if (config.identity === 'hosted' && config.fapiProxyTarget && config.proxyUrl?.startsWith('/')) {
@@ -155,6 +175,8 @@ export async function createApp(config: ServerConfig, opts: AppOptions = {}): Pr
     ...DEFAULT_OUTBOX_TIMING,
     ...opts.outboxTiming,
   });
+  // The subscription flag, derived from the provider's billing (docs/billing.md).
+  const subscriptions = new OrganizationSubscriptions(hierarchy, () => backend().billing);
   fastify.addHook('onClose', async () => {
     // No delivery starts once the server stops answering (app.close() then closes the provider).
     await identity?.webhooks.stop();
@@ -178,7 +200,7 @@ export async function createApp(config: ServerConfig, opts: AppOptions = {}): Pr
   const webhookSecret =
     process.env.CLERK_WEBHOOK_SIGNING_SECRET ||
     (identity ? deriveWebhookSecret(identity.secretKey, 'product server endpoint') : null);
-  await registerClerkWebhooks(fastify, { secret: () => webhookSecret, hierarchy });
+  await registerClerkWebhooks(fastify, { secret: () => webhookSecret, hierarchy, subscriptions });
   // The static files (clerk-js and the SPA, ~1.6 MB raw per cold load, ~0.4 MB brotli) are compressed once,
   // not per request: the SPA's at build (web/scripts/precompress.mjs), clerk-js's on first demand, each then
   // served from memory (static/served-file.ts). API answers are small JSON, where compressing would cost
@@ -194,6 +216,7 @@ export async function createApp(config: ServerConfig, opts: AppOptions = {}): Pr
     fastify,
     identity,
     hierarchy,
+    subscriptions,
     async listen() {
       const address = await fastify.listen({ port: config.port, host: config.host });
       const port = new URL(address).port;
@@ -204,7 +227,7 @@ export async function createApp(config: ServerConfig, opts: AppOptions = {}): Pr
         identity.webhooks.addEndpoint({
           id: 'ep_product',
           url: `http://${selfHost(fastify)}:${port}${CLERK_WEBHOOK_PATH}`,
-          events: ['organization.deleted'],
+          events: ['organization.deleted', ...BILLING_WEBHOOK_EVENTS],
           enabled: true,
           secret: webhookSecret,
         });

@@ -18,8 +18,13 @@ import {
 const PATH = '/api/organizations/current/settings';
 
 /** The defaults as the provider stores them: Clerk's merge keeps no null, so no parentOrganizationId. */
+/** What the first read stores: no null parent, and no subscription flag (only billing's projection writes it). */
 const storedDefaults = (organizationId: string) => {
-  const { parentOrganizationId: _null, ...stored } = defaultOrganizationMetadata(organizationId);
+  const {
+    parentOrganizationId: _null,
+    hasActiveSubscription: _derived,
+    ...stored
+  } = defaultOrganizationMetadata(organizationId);
   return stored;
 };
 

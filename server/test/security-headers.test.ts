@@ -124,4 +124,42 @@ describe('browser security headers', () => {
     }
     assert.doesNotMatch(await csp(), gsi);
   });
+
+  it("Stripe.js's script, frames and calls are allowed only while billing runs through Stripe", async () => {
+    const stripe = /stripe\.com/;
+    const csp = async () => String((await page('/pricing')).headers['content-security-policy']);
+    const settings = server.app.identity!.settings;
+    const before_ = settings.settings;
+    const plans = { pro: { name: 'Pro', payerType: 'org', monthlyFee: 2900 } };
+    // The offline gateway: the page's own card form, nothing of Stripe's.
+    await settings.set({ ...before_, billing: { plans } });
+    assert.doesNotMatch(await csp(), stripe);
+    process.env.STRIPE_CSP_TEST_SECRET = 'sk_test_csp';
+    process.env.STRIPE_CSP_TEST_WEBHOOK = 'whsec_csp';
+    await settings.set({
+      ...before_,
+      billing: {
+        plans,
+        gateway: {
+          kind: 'stripe',
+          publishableKey: 'pk_test_csp',
+          accountId: 'acct_csp',
+          secretKey: { env: 'STRIPE_CSP_TEST_SECRET' },
+          webhookSecret: { env: 'STRIPE_CSP_TEST_WEBHOOK' },
+        },
+      },
+    });
+    try {
+      const directives = (await csp()).split(';');
+      for (const directive of [
+        "script-src 'self' https://js.stripe.com",
+        "connect-src 'self' https://api.stripe.com",
+        "frame-src 'self' https://js.stripe.com https://hooks.stripe.com",
+      ])
+        assert.ok(directives.includes(directive), `${directive} in ${directives.join(';')}`);
+    } finally {
+      await settings.set(before_);
+    }
+    assert.doesNotMatch(await csp(), stripe);
+  });
 });

@@ -9,7 +9,7 @@ import {
   MAX_ANCESTOR_DEPTH,
   parentOf,
 } from '../src/organizations/hierarchy-rules.ts';
-import { drifted } from '../src/organizations/metadata-projection.ts';
+import { drifted, type MetadataProjection } from '../src/organizations/metadata-projection.ts';
 
 const complete = (...ids: string[]) => ({ ids, complete: true });
 
@@ -125,15 +125,34 @@ describe('the two sides of the link in metadata (read when adopting a hierarchy)
 });
 
 describe('metadata drift', () => {
-  const projection = { parentOrganizationId: 'org_p', vcisoChildOrganizations: ['org_a', 'org_b'] };
+  const projection: MetadataProjection = {
+    parentOrganizationId: 'org_p',
+    vcisoChildOrganizations: ['org_a', 'org_b'],
+    hasActiveSubscription: 'NO',
+  };
+  const none: MetadataProjection = {
+    parentOrganizationId: null,
+    vcisoChildOrganizations: [],
+    hasActiveSubscription: 'NO',
+  };
 
   test('metadata that shows the projection is not drift; a missing list or parent reads as none', () => {
     assert.equal(
       drifted({ parentOrganizationId: 'org_p', vcisoChildOrganizations: ['org_a', 'org_b'] }, projection),
       false,
     );
-    assert.equal(drifted({}, { parentOrganizationId: null, vcisoChildOrganizations: [] }), false);
-    assert.equal(drifted(null, { parentOrganizationId: null, vcisoChildOrganizations: [] }), false);
+    assert.equal(drifted({}, none), false);
+    assert.equal(drifted(null, none), false);
+    assert.equal(drifted({ hasActiveSubscription: 'NO' }, none), false);
+  });
+
+  test('a subscription flag other than the derived one is drift; a missing flag reads as NO', () => {
+    assert.equal(drifted({ hasActiveSubscription: 'YES' }, none), true);
+    assert.equal(drifted({}, { ...none, hasActiveSubscription: 'TRIAL' }), true);
+    assert.equal(
+      drifted({ hasActiveSubscription: 'TRIAL' }, { ...none, hasActiveSubscription: 'TRIAL' }),
+      false,
+    );
   });
 
   test('another parent, another order, a missing or extra child, or a wrong type is drift', () => {

@@ -2,6 +2,7 @@ import { loadClerkLocalization } from './app/clerk-localization-loader.ts';
 import { loadAppConfig } from './lib/app-config.ts';
 import { preloadClerkRequests, startClerkJs } from './lib/clerk-preload.ts';
 import { installCaptcha } from './features/captcha/install-captcha.ts';
+import { installOfflineStripe } from './features/billing/install-offline-stripe.ts';
 import { keepOwnDevBrowserToken } from './lib/dev-browser-token.ts';
 import { browserStorage, createLanguageStore, languageFromSearch } from './lib/i18n/language-store.ts';
 import { loadTranslations } from './lib/i18n/translations.ts';
@@ -32,6 +33,8 @@ async function start(): Promise<void> {
       preloadClerkRequests(appConfig);
       // The proof-of-work captcha widget must be window.turnstile before clerk-js looks for it.
       installCaptcha(appConfig);
+      // The offline gateway's Stripe.js stand-in must be window.Stripe before clerk-js could load Stripe.js.
+      installOfflineStripe(appConfig);
       startClerkJs(appConfig);
     },
     () => {},

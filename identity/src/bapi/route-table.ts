@@ -1,6 +1,7 @@
 import { jwks } from '../instance/signing-keys.ts';
 import { actorTokenRoutes } from './actor-tokens/actor-token-routes.ts';
 import { apiKeyBapiRoutes } from './api-keys/api-key-routes.ts';
+import { billingBapiRoutes } from './billing/billing-routes.ts';
 import { samlConnectionRoutes } from './saml-connections/saml-connection-routes.ts';
 import { invitationRoutes } from './invitations/invitation-routes.ts';
 import { organizationRoutes } from './organizations/organization-routes.ts';
@@ -39,4 +40,5 @@ export const bapiRoutes: readonly BapiRoute[] = [
   ...samlConnectionRoutes,
   ...waitlistEntryRoutes,
   ...apiKeyBapiRoutes,
+  ...billingBapiRoutes,
 ];

@@ -57,6 +57,12 @@ export const billingGatewaySettings = z.discriminatedUnion('kind', [
       kind: z.literal('stripe'),
       /** `pk_test_…`/`pk_live_…`: handed to clerk-js for Stripe.js. */
       publishableKey: z.string().regex(/^pk_(test|live)_[A-Za-z0-9]+$/, 'must be a Stripe publishable key.'),
+      /**
+       * The Stripe account (`acct_…`) that holds the customers and charges. clerk-js loads Stripe.js for that
+       * account (`loadStripe(pk, {stripeAccount})`) and shows no card form without one, as Clerk bills
+       * through Stripe Connect: with a platform's keys it is the connected account.
+       */
+      accountId: z.string().regex(/^acct_[A-Za-z0-9]{1,64}$/, 'must be a Stripe account id (acct_…).'),
       secretKey: secretReference,
       /** The signing secret of the Stripe webhook endpoint (`whsec_…`). */
       webhookSecret: secretReference,
@@ -83,10 +89,12 @@ export const billingSettings = z
       const problem = (message: string, ...path: string[]) =>
         ctx.addIssue({ code: 'custom', path: ['plans', planSlug, ...path], message });
       for (const feature of plan.features) {
-        if (!billing.features[feature]) problem(`names the feature ${feature}, which is not in features.`, 'features');
+        if (!billing.features[feature])
+          problem(`names the feature ${feature}, which is not in features.`, 'features');
       }
       if (plan.isDefault) {
-        if (plan.monthlyFee > 0 || (plan.annualMonthlyFee ?? 0) > 0) problem('a default plan is free.', 'isDefault');
+        if (plan.monthlyFee > 0 || (plan.annualMonthlyFee ?? 0) > 0)
+          problem('a default plan is free.', 'isDefault');
         const other = defaults.get(plan.payerType);
         if (other) problem(`the plan ${other} is already the default for ${plan.payerType}.`, 'isDefault');
         defaults.set(plan.payerType, planSlug);

@@ -34,6 +34,11 @@ export interface Prepared {
   googleOneTap?: { token: string; answer: OneTapAnswer };
   /** The captcha token sent, checked with its provider (network I/O for Turnstile); captcha/captcha-check.ts. */
   captcha?: CaptchaCheck;
+  /**
+   * A billing call that reaches the payment gateway (confirm a checkout, add or set up a card), done with
+   * no transaction held: `key` names the call (route, payer, resource) so a rerun answers only that one.
+   */
+  billing?: { key: string; result: unknown };
 }
 
 /** What a provider answered: who signed in, or the refusal to show. */

@@ -43,6 +43,8 @@ import { samlAcsRoute } from './enterprise-sso/saml-acs.ts';
 import { samlAcsCompleteRoute } from './enterprise-sso/saml-acs-complete.ts';
 import { passkeyRoutes } from './me/passkeys/passkey-routes.ts';
 import { joinWaitlistRoute } from './waitlist/join-waitlist.ts';
+import { offlineSetupConfirmRoute } from './billing/offline-gateway-route.ts';
+import { billingRoutes } from './billing/billing-route-list.ts';
 
 /** Every Frontend API route this instance serves, under /v1. */
 export function fapiRoutes(config: IdentityConfig): AnyFapiRoute[] {
@@ -91,5 +93,7 @@ export function fapiRoutes(config: IdentityConfig): AnyFapiRoute[] {
     ...externalAccountRoutes,
     ...organizationRoutes(config),
     ...invitationRoutes(config),
+    ...billingRoutes,
+    offlineSetupConfirmRoute,
   ];
 }

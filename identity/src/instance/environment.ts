@@ -12,6 +12,7 @@ import { web3EnvironmentJSON } from '../web3/web3-environment.ts';
 import { captchaEnvironmentJSON } from '../captcha/captcha-environment.ts';
 import { signUpEnvironmentJSON } from '../sign-up-modes/sign-up-environment.ts';
 import { apiKeysEnabled } from '../api-keys/api-keys-settings.ts';
+import { commerceSettingsJSON } from '../billing/billing-json.ts';
 
 const off = ATTRIBUTE_OFF;
 
@@ -25,8 +26,13 @@ export function environmentJSON(
   config: IdentityConfig,
   settings: Pick<InstanceSettings, 'social'> &
     Partial<
-      Pick<InstanceSettings, 'enterpriseConnections' | 'passkeys' | 'web3' | 'captcha' | 'apiKeys' | 'signUp'>
+      Pick<
+        InstanceSettings,
+        'enterpriseConnections' | 'passkeys' | 'web3' | 'captcha' | 'apiKeys' | 'signUp' | 'billing'
+      >
     >,
+  /** The payment gateway's publishable key for Stripe.js; asked only when the instance bills. */
+  billingPublishableKey: () => string = () => '',
 ) {
   const passkeys = passkeyEnvironmentJSON(settings.passkeys);
   const captcha = captchaEnvironmentJSON(settings.captcha, config);
@@ -151,7 +157,10 @@ export function environmentJSON(
       actions: { admin_delete: true },
       domains: { enabled: false, enrollment_modes: [], default_role: 'org:member' },
     },
-    commerce_settings: null,
+    // Billing (<PricingTable/>, the Billing pages of <UserProfile/> and <OrganizationProfile/>): null when off.
+    commerce_settings: settings.billing?.enabled
+      ? commerceSettingsJSON(settings.billing, billingPublishableKey())
+      : null,
     // <UserProfile/> and <OrganizationProfile/> show their "API keys" page, and <APIKeys/> renders, when on.
     api_keys_settings: { enabled: apiKeysEnabled(settings.apiKeys) },
   };

@@ -40,6 +40,45 @@ export interface TokenOrganization {
   membership: { role: string; permissions: readonly string[]; public_metadata: Record<string, unknown> };
 }
 
+/**
+ * A plan the payer is on now (a subscription item active or past due), as read with the token's other
+ * inputs: its slug and its features' slugs, from what was bought.
+ */
+export interface TokenPlan {
+  slug: string;
+  features: string[];
+}
+
+/** The plans of the token's user (paying for themselves) and of its active organisation. */
+export interface TokenBilling {
+  user: TokenPlan[];
+  organization: TokenPlan[];
+}
+
+/**
+ * Clerk's `pla` and `fea` claims: `u:<slug>` for the user's plans, `o:<slug>` for the active
+ * organisation's, comma-joined (clerk-js Session.ts and @clerk/backend authObjects.ts read them with
+ * `splitByScope`, whatever the token's `v`). A feature on both gets both scopes (`uo:<slug>`, as Clerk
+ * writes it). Null when there is nothing to say.
+ */
+export function billingClaims(billing: TokenBilling): { pla: string; fea: string } | null {
+  const scoped = (user: string[], org: string[]) => {
+    const seen = new Map<string, string>();
+    for (const slug of user) seen.set(slug, 'u');
+    for (const slug of org) seen.set(slug, seen.get(slug)?.startsWith('u') ? 'uo' : 'o');
+    return [...seen.entries()].map(([slug, scope]) => `${scope}:${slug}`).join(',');
+  };
+  const userPlans = billing.user.map((p) => p.slug);
+  const orgPlans = billing.organization.map((p) => p.slug);
+  if (!userPlans.length && !orgPlans.length) return null;
+  const pla = [...userPlans.map((s) => `u:${s}`), ...orgPlans.map((s) => `o:${s}`)].join(',');
+  const fea = scoped(
+    billing.user.flatMap((p) => p.features),
+    billing.organization.flatMap((p) => p.features),
+  );
+  return { pla, fea };
+}
+
 /** Everything one session token is made from. */
 export interface SessionTokenInput {
   session: Pick<SessionRow, 'id' | 'user_id' | 'status' | 'actor'>;
@@ -52,6 +91,8 @@ export interface SessionTokenInput {
   now: Date;
   /** The instance's session-token customisation, rendered (instance/settings/custom-claims.ts). */
   customClaims?: Record<string, unknown> | null;
+  /** The payers' current plans; null or absent when the instance does not bill (no `pla`, `fea`). */
+  billing?: TokenBilling | null;
 }
 
 export interface TokenContext {
@@ -80,6 +121,11 @@ export function sessionTokenClaims(ctx: TokenContext, input: SessionTokenInput):
     claims.org_slug = org.slug;
     claims.org_role = org.membership.role;
     claims.org_permissions = org.membership.permissions;
+  }
+  const plans = input.billing ? billingClaims(input.billing) : null;
+  if (plans) {
+    claims.pla = plans.pla;
+    if (plans.fea) claims.fea = plans.fea;
   }
   if (input.azp) claims.azp = input.azp;
   if (session.actor) claims.act = session.actor;

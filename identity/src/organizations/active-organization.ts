@@ -1,6 +1,6 @@
 import type { Queryable } from '../db/database.ts';
 import type { IdentityDeps } from '../deps.ts';
-import { mintSessionToken } from '../instance/session-token.ts';
+import { mintSessionToken, type TokenBilling, type TokenPlan } from '../instance/session-token.ts';
 import { findOrganization, membershipOf } from '../store/organizations.ts';
 import { factorVerificationAge, type FactorVerificationAge } from '../reverification/factor-age.ts';
 import type { SessionRow } from '../store/rows.ts';
@@ -39,6 +39,28 @@ export async function organizationClaims(
 }
 
 /**
+ * The `pla`/`fea` input: only while the instance bills (read with the rest either way: no query of their
+ * own). A payer without a current item is on its type's default plan, as clerk-js shows it
+ * (`isDefaultPlanImplicitlyActive`): a user who never opened billing still carries `u:free_user`.
+ */
+function tokenBilling(deps: IdentityDeps, subject: TokenSubject): TokenBilling | null {
+  const catalogue = deps.billing.catalogue();
+  if (!catalogue) return null;
+  const implicit = (type: 'user' | 'org'): TokenPlan[] => {
+    const plan = catalogue.defaultFor(type);
+    return plan ? [{ slug: plan.slug, features: plan.features.map((f) => f.slug) }] : [];
+  };
+  return {
+    user: subject.billing.user.length ? subject.billing.user : implicit('user'),
+    organization: !subject.organization
+      ? []
+      : subject.billing.organization.length
+        ? subject.billing.organization
+        : implicit('org'),
+  };
+}
+
+/**
  * Mints the token of a subject read by store/token-subjects.ts. `session` is the session as the caller
  * holds it (its status and factors, as changed in the caller's transaction); `fva` when already known.
  */
@@ -62,5 +84,6 @@ export function tokenForSubject(
     azp: opts.azp,
     now: opts.now,
     customClaims: customSessionClaims(deps, subject.user, subject.organization),
+    billing: tokenBilling(deps, subject),
   });
 }

@@ -54,5 +54,12 @@ export function tokenSubjectOfOwner(session: SessionRow, owner: Owner): TokenSub
             },
           }
         : null,
+    billing: {
+      user: owner.billingPlans.filter((b) => b.organizationId === null).map((b) => b.plan),
+      organization:
+        membership && org
+          ? owner.billingPlans.filter((b) => b.organizationId === org.id).map((b) => b.plan)
+          : [],
+    },
   };
 }

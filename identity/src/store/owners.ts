@@ -7,6 +7,8 @@ import type { ExternalAccountRow } from './external-accounts.ts';
 import type { EnterpriseAccountRow } from './enterprise-sso.ts';
 import type { Web3WalletRow } from './web3-wallets.ts';
 import { PASSKEY_SUMMARY_COLUMNS, type PasskeySummary } from './passkeys.ts';
+import type { TokenPlan } from '../instance/session-token.ts';
+import { tokenPlansOf } from './token-subjects.ts';
 import { signInIdentifierCondition } from './users.ts';
 import {
   limitWindowsColumn,
@@ -27,6 +29,12 @@ export interface OwnerRow extends SecondFactorColumns {
   web3Wallets: Web3WalletRow[];
   /** Verified passkeys, without their keys. */
   passkeys: PasskeySummary[];
+  /**
+   * The current plans (billing items active or past due) of the user and of each organisation they are a
+   * member of, for the `pla`/`fea` claims of the tokens a client's answer carries: `organizationId` null
+   * for the user's own.
+   */
+  billingPlans: { organizationId: string | null; plan: TokenPlan }[];
 }
 
 const PASSKEY_OBJECT = `json_build_object(${PASSKEY_SUMMARY_COLUMNS.map((c) => `'${c}', k.${c}`).join(', ')})`;
@@ -95,6 +103,7 @@ async function ownerRowsWhere(
         j_enterprise: Json[];
         j_web3: Json[];
         j_passkeys: Json[];
+        j_billing: { o: string | null; s: string; f: unknown }[];
         x_extra?: unknown;
       }
   >(
@@ -117,7 +126,17 @@ async function ownerRowsWhere(
                 '[]'::json) AS j_web3,
        COALESCE((SELECT json_agg(${PASSKEY_OBJECT} ORDER BY k.created_at, k.id) FROM passkeys k
                  WHERE k.user_id = u.id AND k.verified_at IS NOT NULL),
-                '[]'::json) AS j_passkeys
+                '[]'::json) AS j_passkeys,
+       COALESCE((SELECT json_agg(json_build_object('o', bp.organization_id, 's', bi.plan_slug,
+                                                   'f', bi.plan_snapshot->'features')
+                                 ORDER BY bi.created_at, bi.id)
+                 FROM billing_payers bp
+                 JOIN billing_subscriptions bs ON bs.payer_id = bp.id
+                 JOIN billing_subscription_items bi ON bi.subscription_id = bs.id
+                 WHERE (bp.user_id = u.id OR bp.organization_id IN
+                         (SELECT bm.organization_id FROM organization_memberships bm WHERE bm.user_id = u.id))
+                   AND bi.status IN ('active', 'past_due')),
+                '[]'::json) AS j_billing
      FROM ${from}`,
     extra ? [...params, ...extra.params] : params,
   );
@@ -130,6 +149,7 @@ async function ownerRowsWhere(
       j_enterprise,
       j_web3,
       j_passkeys,
+      j_billing,
       x_extra,
       sf_totp,
       sf_backup_codes,
@@ -151,6 +171,7 @@ async function ownerRowsWhere(
       enterpriseAccounts: j_enterprise.map((x) => withDates<EnterpriseAccountRow>(x)),
       web3Wallets: j_web3.map((w) => withDates<Web3WalletRow>(w)),
       passkeys: j_passkeys.map((k) => withDates<PasskeySummary>(k)),
+      billingPlans: j_billing.map((b) => ({ organizationId: b.o, plan: tokenPlansOf([b])[0]! })),
     }),
   );
 }

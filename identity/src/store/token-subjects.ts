@@ -1,6 +1,6 @@
 import type { Queryable } from '../db/database.ts';
 import { permissionsOf } from '../organizations/roles.ts';
-import type { TokenOrganization, TokenUser } from '../instance/session-token.ts';
+import type { TokenBilling, TokenOrganization, TokenPlan, TokenUser } from '../instance/session-token.ts';
 import type { SessionRow } from './rows.ts';
 
 /**
@@ -32,6 +32,29 @@ export interface TokenSubject {
   /** The user has a real second factor (the `fva` counts its age only then). */
   twoFactor: boolean;
   organization: TokenOrganization | null;
+  /** The current plans of the user and of the organisation (`pla`, `fea`); the caller drops them when billing is off. */
+  billing: TokenBilling;
+}
+
+/** A payer's current plans (items active or past due) with their features, as JSON of one sub-select. */
+export const currentPlansOf = (payerCondition: string) => `
+  COALESCE((SELECT json_agg(json_build_object('s', bi.plan_slug, 'f', bi.plan_snapshot->'features')
+                            ORDER BY bi.created_at, bi.id)
+            FROM billing_payers bp
+            JOIN billing_subscriptions bs ON bs.payer_id = bp.id
+            JOIN billing_subscription_items bi ON bi.subscription_id = bs.id
+            WHERE ${payerCondition} AND bi.status IN ('active', 'past_due')), '[]'::json)`;
+
+type PlanJson = { s: string; f: unknown };
+
+/** The plans read by `currentPlansOf`: the features as the snapshot keeps them (objects with a slug). */
+export function tokenPlansOf(rows: PlanJson[] | null | undefined): TokenPlan[] {
+  return (rows ?? []).map((r) => ({
+    slug: r.s,
+    features: (Array.isArray(r.f) ? r.f : [])
+      .map((f: unknown) => (typeof f === 'string' ? f : (f as { slug?: unknown } | null)?.slug))
+      .filter((f): f is string => typeof f === 'string'),
+  }));
 }
 
 interface SubjectRow {
@@ -68,13 +91,16 @@ interface SubjectRow {
   o_updated_at: Date;
   m_role: string;
   m_public_metadata: Record<string, unknown>;
+  b_user: PlanJson[];
+  b_org: PlanJson[];
 }
 
 /**
  * The session `s`'s user, primary email address and phone number, whether a real second factor is on
  * (an authenticator app, or a verified phone number reserved for SMS codes: see second-factor-state.ts),
  * and the chosen organisation joined to the user's membership in it (`subjectJoins(n)`: parameters $n, use
- * the session's organisation, $n+1, an organisation id, and $n+2, a slug, choose it: organizationParams).
+ * the session's organisation, $n+1, an organisation id, and $n+2, a slug, choose it: organizationParams),
+ * and, when $6 (the instance bills), the current plans of the user and of that organisation.
  */
 const SUBJECT_COLUMNS = `
   s.id AS s_id, s.client_id AS s_client_id, s.user_id AS s_user_id, s.status AS s_status, s.actor AS s_actor,
@@ -90,7 +116,10 @@ const SUBJECT_COLUMNS = `
   (EXISTS (SELECT 1 FROM totp_secrets t WHERE t.user_id = u.id AND t.verified_at IS NOT NULL)
    OR EXISTS (SELECT 1 FROM phone_numbers sf WHERE sf.user_id = u.id AND sf.reserved_for_second_factor
               AND sf.verified_at IS NOT NULL)) AS two_factor,
-  om.*`;
+  om.*,
+  CASE WHEN $6::boolean THEN ${currentPlansOf('bp.user_id = s.user_id')} ELSE '[]'::json END AS b_user,
+  CASE WHEN $6::boolean AND om.o_id IS NOT NULL THEN ${currentPlansOf('bp.organization_id = om.o_id')}
+       ELSE '[]'::json END AS b_org`;
 
 const subjectJoins = (first: number) => `
   JOIN users u ON u.id = s.user_id
@@ -134,6 +163,8 @@ export async function tokenSubjectByClientToken(
   tokenHash: string,
   sessionId: string,
   organization: TokenOrganizationChoice,
+  /** Whether the instance bills: only then are the plans read (no sub-selects on the hot path otherwise). */
+  billing = false,
 ): Promise<{ client: boolean; subject: TokenSubject | null }> {
   const [row] = await db.query<{ client_id: string } & Partial<SubjectRow>>(
     `SELECT c.id AS client_id, subject.* FROM clients c
@@ -142,7 +173,7 @@ export async function tokenSubjectByClientToken(
        WHERE s.id = $2 AND s.client_id = c.id
      ) subject ON true
      WHERE c.token_hash = $1`,
-    [tokenHash, sessionId, ...organizationParams(organization)],
+    [tokenHash, sessionId, ...organizationParams(organization), billing],
   );
   if (!row) return { client: false, subject: null };
   return { client: true, subject: row.s_id ? subjectOf(row as SubjectRow) : null };
@@ -195,5 +226,6 @@ function subjectOf(r: SubjectRow): TokenSubject {
           },
         }
       : null,
+    billing: { user: tokenPlansOf(r.b_user), organization: r.o_id ? tokenPlansOf(r.b_org) : [] },
   };
 }

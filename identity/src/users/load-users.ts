@@ -28,6 +28,8 @@ export interface Owner {
   enterpriseAccounts: EnterpriseAccountRow[];
   web3Wallets: Web3WalletRow[];
   passkeys: PasskeySummary[];
+  /** Current plans of the user (`organizationId` null) and of their organisations (store/owners.ts). */
+  billingPlans: OwnerRow['billingPlans'];
 }
 
 /**
@@ -78,6 +80,7 @@ function ownerOfRow(row: OwnerRow, organizations: Map<string, OrganizationRow>):
     enterpriseAccounts: row.enterpriseAccounts,
     web3Wallets: row.web3Wallets,
     passkeys: row.passkeys,
+    billingPlans: row.billingPlans,
   };
 }
 

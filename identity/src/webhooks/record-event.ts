@@ -23,7 +23,21 @@ export type WebhookEventType =
   | 'organizationInvitation.accepted'
   | 'organizationInvitation.revoked'
   | 'waitlistEntry.created'
-  | 'waitlistEntry.updated';
+  | 'waitlistEntry.updated'
+  // Billing (docs/billing.md): built in billing/billing-webhook-data.ts.
+  | 'subscription.created'
+  | 'subscription.updated'
+  | 'subscription.active'
+  | 'subscription.past_due'
+  | 'subscriptionItem.created'
+  | 'subscriptionItem.updated'
+  | 'subscriptionItem.active'
+  | 'subscriptionItem.canceled'
+  | 'subscriptionItem.upcoming'
+  | 'subscriptionItem.ended'
+  | 'subscriptionItem.past_due'
+  | 'paymentAttempt.created'
+  | 'paymentAttempt.updated';
 
 /** The request that caused an event, as Clerk reports it in `event_attributes.http_request`. */
 export interface EventRequest {

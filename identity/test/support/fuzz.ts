@@ -249,6 +249,13 @@ export function realId(world: World, segment: string, name: string): string {
     api_keys: 'ak_2fuzzapikey000000000000000000',
     // The waitlist is empty here: a well-formed id of nothing.
     waitlist_entries: 'wle_2fuzzwaitlistentry0000000000',
+    // Billing: a plan of the catalogue; nobody has subscribed, so well-formed ids of nothing.
+    plans: 'cplan_pro_user',
+    subscription_items: 'csubi_2fuzzsubscriptionitem00000',
+    statements: 'cstmt_2fuzzstatement0000000000000',
+    payment_attempts: 'cpa_2fuzzpaymentattempt000000000',
+    checkouts: 'cchk_2fuzzcheckout000000000000000',
+    payment_sources: 'cps_2fuzzpaymentsource0000000000',
   };
   const id = bySegment[segment];
   if (!id) throw new Error(`no object in the fuzz world for :${name} after /${segment}/`);

@@ -202,6 +202,98 @@ export interface UserCase {
 }
 
 export const USER_CASES: UserCase[] = [
+  // Billing as the victim's session (fapi/billing/): refused before any payer is looked at.
+  {
+    route: 'GET /me/commerce/subscription',
+    expect: 'not_found',
+    via: 'session',
+    call: (_h, _v, a, q) => a.browser.get('/me/commerce/subscription', q),
+  },
+  {
+    route: 'GET /me/commerce/subscriptions',
+    expect: 'not_found',
+    via: 'session',
+    call: (_h, _v, a, q) => a.browser.get('/me/commerce/subscriptions', q),
+  },
+  {
+    route: 'DELETE /me/commerce/subscription_items/:id',
+    expect: 'not_found',
+    via: 'session',
+    call: (_h, _v, a, q) =>
+      a.browser.call('DELETE', '/me/commerce/subscription_items/csubi_victims', undefined, q),
+  },
+  {
+    route: 'GET /me/commerce/statements',
+    expect: 'not_found',
+    via: 'session',
+    call: (_h, _v, a, q) => a.browser.get('/me/commerce/statements', q),
+  },
+  {
+    route: 'GET /me/commerce/statements/:id',
+    expect: 'not_found',
+    via: 'session',
+    call: (_h, _v, a, q) => a.browser.get('/me/commerce/statements/cstmt_victims', q),
+  },
+  {
+    route: 'GET /me/commerce/payment_attempts',
+    expect: 'not_found',
+    via: 'session',
+    call: (_h, _v, a, q) => a.browser.get('/me/commerce/payment_attempts', q),
+  },
+  {
+    route: 'GET /me/commerce/payment_attempts/:id',
+    expect: 'not_found',
+    via: 'session',
+    call: (_h, _v, a, q) => a.browser.get('/me/commerce/payment_attempts/cpa_victims', q),
+  },
+  {
+    route: 'POST /me/commerce/checkouts',
+    expect: 'not_found',
+    via: 'session',
+    call: (_h, _v, a, q) =>
+      a.browser.post('/me/commerce/checkouts', { plan_id: 'cplan_pro_user', plan_period: 'month' }, q),
+  },
+  {
+    route: 'PATCH /me/commerce/checkouts/:id/confirm',
+    expect: 'not_found',
+    via: 'session',
+    call: (_h, _v, a, q) =>
+      a.browser.call('PATCH', '/me/commerce/checkouts/cchk_victims/confirm', { use_test_card: 'true' }, q),
+  },
+  {
+    route: 'POST /me/commerce/payment_sources/initialize',
+    expect: 'not_found',
+    via: 'session',
+    call: (_h, _v, a, q) =>
+      a.browser.post('/me/commerce/payment_sources/initialize', { gateway: 'stripe' }, q),
+  },
+  {
+    route: 'POST /me/commerce/payment_sources',
+    expect: 'not_found',
+    via: 'session',
+    call: (_h, _v, a, q) =>
+      a.browser.post('/me/commerce/payment_sources', { gateway: 'stripe', payment_token: 'pm_x' }, q),
+  },
+  {
+    route: 'GET /me/commerce/payment_sources',
+    expect: 'not_found',
+    via: 'session',
+    call: (_h, _v, a, q) => a.browser.get('/me/commerce/payment_sources', q),
+  },
+  {
+    route: 'DELETE /me/commerce/payment_sources/:id',
+    expect: 'not_found',
+    via: 'session',
+    call: (_h, _v, a, q) =>
+      a.browser.call('DELETE', '/me/commerce/payment_sources/cps_victims', undefined, q),
+  },
+  {
+    route: 'PUT /me/commerce/payers/default_payment_source',
+    expect: 'not_found',
+    via: 'session',
+    call: (_h, _v, a, q) =>
+      a.browser.call('PUT', '/me/commerce/payers/default_payment_source', { payment_source_id: 'cps_x' }, q),
+  },
   // Another browser's sign-in, by id (the victim's, one factor away from a session).
   {
     route: 'GET /client/sign_ins/:id',
@@ -734,6 +826,8 @@ export const USER_CASES: UserCase[] = [
  * may), and links whose secret token is the whole authorisation (covered by their own tests).
  */
 export const UNSCOPED_ROUTES: Record<string, string> = {
+  'GET /commerce/plans': "the instance's plans, public (<PricingTable/> signed out; billing-fapi.test.ts)",
+  'GET /commerce/plans/:id': "one of the instance's plans, public (billing-fapi.test.ts)",
   'GET /environment': 'the instance settings, public',
   'PATCH /environment': 'the instance settings, public',
   'POST /dev_browser': 'hands out a new, empty client',
@@ -741,6 +835,8 @@ export const UNSCOPED_ROUTES: Record<string, string> = {
   'POST /client/sign_ups': 'starts a sign-up',
   'POST /waitlist':
     'joins the waitlist: no id of anyone is named, and the answer is the same whoever joined before (waitlist.test.ts)',
+  'POST /commerce/offline_gateway/setup_intents/confirm':
+    "the offline gateway's card form: the setup intent's client secret is the authorisation, and the method it makes attaches only to that intent's payer (billing-offline-gateway.test.ts, billing-domain.test.ts)",
   'POST /client/verify':
     "the captcha modal's answer: a pass for the caller's own client only (captcha.test.ts)",
   'GET /captcha/challenge': 'a signed proof-of-work challenge, the same for anyone (captcha.test.ts)',

@@ -1,4 +1,5 @@
 import type { RequestAuthenticator } from '../auth/authenticate.ts';
+import type { BillingSubscriptionView } from '../billing/subscription-status.ts';
 import type { ProductHierarchy } from '../organizations/product-hierarchy.ts';
 
 /** An organisation as the Backend API returns it, reduced to what the product reads. */
@@ -53,6 +54,10 @@ export interface BackendApi {
       userId: string;
       role: string;
     }): Promise<BackendMembership>;
+  };
+  billing: {
+    /** The organisation's subscription (docs/billing.md); 404 when the provider has none for it. */
+    getOrganizationBillingSubscription(organizationId: string): Promise<BillingSubscriptionView>;
   };
 }
 

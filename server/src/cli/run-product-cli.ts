@@ -3,21 +3,30 @@ import { serverConfigFromEnv } from '../config.ts';
 import { adoptMetadataHierarchy } from '../organizations/hierarchy-adoption.ts';
 import { repairMetadata } from '../organizations/metadata-repair.ts';
 import type { ProductHierarchy } from '../organizations/product-hierarchy.ts';
+import type { OrganizationSubscriptions } from '../billing/organization-subscriptions.ts';
 
 export const USAGE = `Usage: npm run product -- <command>
 
-  repair-metadata   re-project the vCISO hierarchy into every organisation's public metadata, clearing
-                    links the product database does not hold (adopts a metadata-only hierarchy first)
+  repair-metadata   re-project the vCISO hierarchy and the subscription flag (derived again from the
+                    provider's billing) into every organisation's public metadata, clearing links the
+                    product database does not hold (adopts a metadata-only hierarchy first)
   import-metadata   adopt a hierarchy found only in organisation metadata, when none was adopted yet
 
 Uses the server's settings: DATABASE_URL (else DATA_DIR), hosted Clerk keys when set.`;
+
+interface Opened {
+  hierarchy: ProductHierarchy;
+  /** Absent: the subscription flags are not re-derived (a test that only checks the hierarchy). */
+  subscriptions?: OrganizationSubscriptions;
+  close(): Promise<void>;
+}
 
 export interface ProductCliIo {
   env: NodeJS.ProcessEnv;
   out(line: string): void;
   err(line: string): void;
   /** The product's hierarchy as the server would open it; tests hand in a running server's. */
-  open?: () => Promise<{ hierarchy: ProductHierarchy; close(): Promise<void> }>;
+  open?: () => Promise<Opened>;
 }
 
 /**
@@ -35,7 +44,7 @@ async function openLikeTheServer(env: NodeJS.ProcessEnv) {
     await app.close();
     throw error;
   }
-  return { hierarchy: app.hierarchy, close: () => app.close() };
+  return { hierarchy: app.hierarchy, subscriptions: app.subscriptions, close: () => app.close() };
 }
 
 /** Runs one command; answers the process exit code. */
@@ -53,7 +62,7 @@ export async function runProductCli(args: string[], io: ProductCliIo): Promise<n
     io.err(`"${command}" takes no arguments.`);
     return 1;
   }
-  let opened: { hierarchy: ProductHierarchy; close(): Promise<void> };
+  let opened: Opened;
   try {
     opened = await (io.open ?? (() => openLikeTheServer(io.env)))();
   } catch (error) {
@@ -70,12 +79,17 @@ export async function runProductCli(args: string[], io: ProductCliIo): Promise<n
       io.out('The hierarchy was adopted before; nothing imported.');
     }
     // Either command ends with metadata matching the product database (what adoption queued included).
-    const report = await repairMetadata(hierarchy);
+    const report = await repairMetadata(hierarchy, 5, opened.subscriptions);
     io.out(
       `Checked ${report.checked} organisation(s); ${report.drifted.length} re-projected` +
         (report.drifted.length ? `: ${report.drifted.join(', ')}` : '') +
         '.',
     );
+    if (report.subscriptionsUnread.length) {
+      io.err(
+        `Subscriptions not read (the Backend API failed; flags kept as last derived): ${report.subscriptionsUnread.join(', ')}`,
+      );
+    }
     if (report.pending.length) {
       io.err(`Still queued (the Backend API kept failing; servers retry them): ${report.pending.join(', ')}`);
       return 2;

@@ -135,11 +135,13 @@ export async function createChild(
   if (early) return { refusal: early };
   const organizations = hierarchy.organizations();
   // The organisationId marker is left for the first read to add (organization-with-defaults.ts): the
-  // id is not known before the organisation exists. The hierarchy fields are the projection's to write.
+  // id is not known before the organisation exists. The hierarchy fields and the subscription flag are the
+  // projection's to write.
   const {
     organizationId: _unknownYet,
     parentOrganizationId: _projected,
     vcisoChildOrganizations: _alsoProjected,
+    hasActiveSubscription: _derived,
     ...defaults
   } = defaultOrganizationMetadata('');
   let child: BackendOrganization;

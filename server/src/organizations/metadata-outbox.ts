@@ -194,7 +194,7 @@ export class MetadataOutbox {
       const message = error instanceof Error ? error.message.slice(0, 500) : 'unknown error';
       this.log.warn(
         { organizationId, attempts: row.attempts + 1, retryInMs: delay, reason: message },
-        'metadata outbox: writing the hierarchy metadata failed; will retry',
+        'metadata outbox: writing the projected metadata failed; will retry',
       );
       await this.db
         .query(

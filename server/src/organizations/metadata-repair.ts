@@ -1,3 +1,4 @@
+import type { OrganizationSubscriptions } from '../billing/organization-subscriptions.ts';
 import { allOrganizations } from './all-organizations.ts';
 import { enqueueProjection } from './metadata-outbox.ts';
 import { drifted, projectionOf } from './metadata-projection.ts';
@@ -9,19 +10,34 @@ export interface RepairReport {
   drifted: string[];
   /** Organisations still queued (the Backend API kept failing); the servers' workers retry them. */
   pending: string[];
+  /** Organisations whose subscription could not be read (their flag stays as last derived). */
+  subscriptionsUnread: string[];
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * Compares every organisation's hierarchy metadata with the relational state and re-projects the ones
+ * Compares every organisation's projected metadata with the relational state and re-projects the ones
  * that differ — metadata links the relational state does not hold are cleared — through the outbox, so a
- * running server's worker and this repair never write the same organisation at once.
+ * running server's worker and this repair never write the same organisation at once. With `subscriptions`,
+ * each organisation's subscription flag is derived again from the provider first: the reconciliation for
+ * billing webhooks that never arrived (docs/billing.md).
  */
-export async function repairMetadata(hierarchy: ProductHierarchy, retries = 5): Promise<RepairReport> {
-  const report: RepairReport = { checked: 0, drifted: [], pending: [] };
+export async function repairMetadata(
+  hierarchy: ProductHierarchy,
+  retries = 5,
+  subscriptions?: OrganizationSubscriptions,
+): Promise<RepairReport> {
+  const report: RepairReport = { checked: 0, drifted: [], pending: [], subscriptionsUnread: [] };
   for await (const organization of allOrganizations(hierarchy.organizations())) {
     report.checked += 1;
+    if (subscriptions) {
+      try {
+        await subscriptions.refresh(organization.id);
+      } catch {
+        report.subscriptionsUnread.push(organization.id);
+      }
+    }
     if (drifted(organization.publicMetadata, await projectionOf(hierarchy.db, organization.id))) {
       report.drifted.push(organization.id);
     }

@@ -23,6 +23,8 @@ export async function registerSecurityHeaders(
     googleOneTap: () => boolean;
     /** Whether the embedded instance's captcha is Cloudflare Turnstile now: its script and iframe are allowed then. */
     turnstile?: () => boolean;
+    /** Whether billing runs through Stripe now: Stripe.js's script, frames and calls are allowed then. */
+    stripe?: () => boolean;
     /** The Frontend API's proxy path on this origin, if any (its redirects carry no opener policy). */
     fapiPath?: string | null;
   },
@@ -31,7 +33,11 @@ export async function registerSecurityHeaders(
   // avatars, and may run Cloudflare's bot-protection widget on sign-up (Clerk's documented CSP).
   const fapiHost = opts.hosted ? frontendApiHostOf(opts.publishableKey) : null;
   const hosted = fapiHost ? [`https://${fapiHost}`] : [];
-  const headersFor = (oneTap: boolean, withTurnstile: boolean) => {
+  const headersFor = (oneTap: boolean, withTurnstile: boolean, withStripe: boolean) => {
+    // Stripe.js as Stripe's CSP guide lists it for the Payment Element (the offline stand-in needs none).
+    const stripeScript = withStripe ? ['https://js.stripe.com'] : [];
+    const stripeFrames = withStripe ? ['https://js.stripe.com', 'https://hooks.stripe.com'] : [];
+    const stripeCalls = withStripe ? ['https://api.stripe.com'] : [];
     const turnstile = opts.hosted || withTurnstile ? ['https://challenges.cloudflare.com'] : [];
     // Google Identity Services as Google's CSP guide lists them: script, stylesheet, iframe and calls.
     const gsi = (path: string) => (oneTap ? [`https://accounts.google.com/gsi/${path}`] : []);
@@ -41,15 +47,15 @@ export async function registerSecurityHeaders(
         directives: {
           defaultSrc: ["'self'"],
           // The Vite build and clerk-js (served from /__clerk-js/) are files on this origin; nothing inline.
-          scriptSrc: ["'self'", ...hosted, ...turnstile, ...gsi('client')],
+          scriptSrc: ["'self'", ...hosted, ...turnstile, ...gsi('client'), ...stripeScript],
           // clerk-js styles its components with emotion, which inserts <style> elements.
           styleSrc: ["'self'", "'unsafe-inline'", ...gsi('style')],
           imgSrc: ["'self'", 'data:', 'blob:', ...(opts.hosted ? ['https://img.clerk.com'] : [])],
           fontSrc: ["'self'", 'data:'],
-          connectSrc: ["'self'", ...hosted, ...gsi('')],
+          connectSrc: ["'self'", ...hosted, ...gsi(''), ...stripeCalls],
           // clerk-js's timers run in a worker made from a blob (@clerk/shared workerTimers).
           workerSrc: ["'self'", 'blob:'],
-          frameSrc: ["'self'", ...turnstile, ...gsi('')],
+          frameSrc: ["'self'", ...turnstile, ...gsi(''), ...stripeFrames],
           objectSrc: ["'none'"],
           baseUri: ["'self'"],
           formAction: ["'self'"],
@@ -67,11 +73,12 @@ export async function registerSecurityHeaders(
       strictTransportSecurity: false,
     });
   };
-  const variants = [false, true].map((oneTap) => [false, true].map((ts) => headersFor(oneTap, ts)));
+  const both = [false, true];
+  const variants = both.map((oneTap) => both.map((ts) => both.map((st) => headersFor(oneTap, ts, st))));
   app.addHook('onRequest', (req, reply, done) =>
-    variants[Number(opts.googleOneTap())]![Number(opts.turnstile?.() ?? false)]!(req.raw, reply.raw, (err) =>
-      done(err as Error | undefined),
-    ),
+    variants[Number(opts.googleOneTap())]![Number(opts.turnstile?.() ?? false)]![
+      Number(opts.stripe?.() ?? false)
+    ]!(req.raw, reply.raw, (err) => done(err as Error | undefined)),
   );
   // A popup on its way back from a provider passes through the Frontend API's redirects (the OAuth callback
   // to the accounts.<domain> popup-callback page). A redirect's opener policy counts as much as a page's: a

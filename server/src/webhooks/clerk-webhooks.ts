@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { verifyWebhook } from '@clerk/backend/webhooks';
 import { ApiError, registerApiErrorHandler } from '../api/errors.ts';
+import type { OrganizationSubscriptions } from '../billing/organization-subscriptions.ts';
+import { forgetSubscription } from '../billing/subscription-store.ts';
 import { forgetOrganization } from '../organizations/hierarchy-store.ts';
 import type { ProductHierarchy } from '../organizations/product-hierarchy.ts';
 
@@ -14,12 +16,21 @@ const BODY_LIMIT = 256 * 1024;
  * `POST /api/webhooks/clerk` (docs/webhooks.md): events verified with `@clerk/backend`'s `verifyWebhook`
  * against `secret()` (Svix headers, a signature over the exact body, a timestamp within 5 minutes); an
  * unverified request changes nothing and is answered 401. Handled: `organization.deleted`, which removes
- * the organisation's hierarchy links and queued projection. Every other verified event is acknowledged
- * (200) and ignored, as is a repeat: the handling is idempotent, so retries and replays are harmless.
+ * the organisation's hierarchy links, subscription flag and queued projection; and billing's
+ * `subscription.*`, `subscriptionItem.*` and `paymentAttempt.*` for an organisation payer (docs/billing.md), which make the
+ * product ask the Backend API for that organisation's subscription and derive its hasActiveSubscription —
+ * the payload only says which organisation to ask about, so a late, repeated or replayed event changes
+ * nothing the provider does not say now. When the Backend API cannot answer, 503: the provider retries.
+ * Every other verified event is acknowledged (200) and ignored, as is a repeat: the handling is
+ * idempotent, so retries and replays are harmless.
  */
 export async function registerClerkWebhooks(
   app: FastifyInstance,
-  deps: { secret: () => string | null; hierarchy: ProductHierarchy },
+  deps: {
+    secret: () => string | null;
+    hierarchy: ProductHierarchy;
+    subscriptions: OrganizationSubscriptions;
+  },
 ) {
   await app.register(async (scope) => {
     registerApiErrorHandler(scope);
@@ -56,11 +67,69 @@ export async function registerClerkWebhooks(
       }
       if (event.type === 'organization.deleted' && typeof event.data.id === 'string') {
         const affected = await forgetOrganization(deps.hierarchy.db, event.data.id);
+        await forgetSubscription(deps.hierarchy.db, event.data.id);
         // Their metadata is rewritten by the outbox worker; no need to hold the provider's request.
         if (affected.length) deps.hierarchy.outbox.kick();
         req.log.info({ type: event.type, organization: event.data.id }, 'clerk webhook handled');
+      }
+      const payerOrganization = billingEventOrganization(event.type, event.data);
+      if (payerOrganization) {
+        try {
+          const result = await deps.subscriptions.refresh(payerOrganization);
+          req.log.info(
+            {
+              type: event.type,
+              organization: payerOrganization,
+              status: result.status,
+              changed: result.changed,
+            },
+            'clerk webhook handled',
+          );
+        } catch (error) {
+          req.log.warn(
+            {
+              type: event.type,
+              organization: payerOrganization,
+              reason: (error as Error).message?.slice(0, 300),
+            },
+            'clerk webhook: the subscription could not be read; the provider will retry',
+          );
+          throw new ApiError('service_unavailable');
+        }
       }
       return reply.code(200).send({ received: true });
     });
   });
 }
+
+/**
+ * The organisation a billing event is about: `subscription.*`, `subscriptionItem.*` and `paymentAttempt.*`
+ * name their payer (`payer.organization_id`; hosted Clerk's item events carry it though @clerk/backend
+ * 2.10.1's type leaves it out). A user payer's events are not the product's concern; events of another
+ * kind, or without an organisation payer, answer null.
+ */
+export function billingEventOrganization(type: string, data: unknown): string | null {
+  if (!BILLING_EVENT_PREFIXES.some((prefix) => type.startsWith(prefix))) return null;
+  const payer = (data as { payer?: { organization_id?: unknown } } | null)?.payer;
+  const id = payer?.organization_id;
+  return typeof id === 'string' && /^org_[A-Za-z0-9]{1,64}$/.test(id) ? id : null;
+}
+const BILLING_EVENT_PREFIXES = ['subscription.', 'subscriptionItem.', 'paymentAttempt.'];
+
+/**
+ * The billing events the embedded provider sends this process (hosted Clerk: subscribe the endpoint to the
+ * same in its dashboard). `subscription.*` carry the payer; item events do on hosted Clerk.
+ */
+export const BILLING_WEBHOOK_EVENTS = [
+  'subscription.created',
+  'subscription.updated',
+  'subscription.active',
+  'subscription.past_due',
+  'subscriptionItem.created',
+  'subscriptionItem.updated',
+  'subscriptionItem.active',
+  'subscriptionItem.canceled',
+  'subscriptionItem.upcoming',
+  'subscriptionItem.ended',
+  'subscriptionItem.past_due',
+] as const;

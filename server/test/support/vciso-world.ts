@@ -103,24 +103,30 @@ export class BackendFaults {
   calls: { operation: string; args: unknown[] }[] = [];
 
   wrap = (client: BackendApi): BackendApi => {
-    const organizations = new Proxy(client.organizations, {
-      get: (target, prop, receiver) => {
-        const value = Reflect.get(target, prop, receiver);
-        if (typeof value !== 'function') return value;
-        const operation = String(prop);
-        return async (...args: unknown[]) => {
-          this.calls.push({ operation, args });
-          await this.before?.(operation, args);
-          if (this.fail?.(operation, args)) {
-            throw new ClerkAPIResponseError('Injected Backend API outage', {
-              status: 503,
-              data: [{ code: 'service_unavailable', message: 'Injected Backend API outage' }],
-            });
-          }
-          return (value as (...a: unknown[]) => unknown).apply(target, args);
-        };
-      },
-    });
-    return { users: client.users, organizations };
+    // Every call of these parts is recorded and may be failed or delayed by the test.
+    const watched = <T extends object>(part: T): T =>
+      new Proxy(part, {
+        get: (target, prop, receiver) => {
+          const value = Reflect.get(target, prop, receiver);
+          if (typeof value !== 'function') return value;
+          const operation = String(prop);
+          return async (...args: unknown[]) => {
+            this.calls.push({ operation, args });
+            await this.before?.(operation, args);
+            if (this.fail?.(operation, args)) {
+              throw new ClerkAPIResponseError('Injected Backend API outage', {
+                status: 503,
+                data: [{ code: 'service_unavailable', message: 'Injected Backend API outage' }],
+              });
+            }
+            return (value as (...a: unknown[]) => unknown).apply(target, args);
+          };
+        },
+      });
+    return {
+      users: client.users,
+      organizations: watched(client.organizations),
+      billing: watched(client.billing),
+    };
   };
 }

@@ -1,6 +1,15 @@
-import { ClerkFailed, ClerkLoaded, ClerkLoading, SignedIn, UserButton, useAuth } from '@clerk/clerk-react';
+import {
+  ClerkFailed,
+  ClerkLoaded,
+  ClerkLoading,
+  SignedIn,
+  SignedOut,
+  UserButton,
+  useAuth,
+} from '@clerk/clerk-react';
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet } from 'react-router';
+import { VisitorPricingNav } from '../features/billing/PricingNavLink.tsx';
 import { DiagnosticsIcon } from '../features/diagnostics/DiagnosticsIcon.tsx';
 import { LanguageReady } from '../features/language/LanguageReady.tsx';
 import { LanguageToggle } from '../features/language/LanguageToggle.tsx';
@@ -22,6 +31,9 @@ export function AppLayout() {
         <div className="site-header__inner">
           <BrandLink />
           <LanguageToggle />
+          <SignedOut>
+            <VisitorPricingNav />
+          </SignedOut>
           <SignedIn>
             <LanguageReady fallback={null}>
               <MainNav />

@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { NavLink } from 'react-router';
 import { ApiKeysNavLink } from '../features/api-keys/ApiKeysNavLink.tsx';
+import { PricingNavLink } from '../features/billing/PricingNavLink.tsx';
 import { ModuleNavLinks } from '../features/modules/ModuleNavLinks.tsx';
 import { ClientsNavLink } from '../features/vciso/ClientsNavLink.tsx';
 import { useAuthState } from '../state/auth/AuthStateProvider.tsx';
@@ -33,6 +34,7 @@ export function MainNav() {
       )}
       <ClientsNavLink />
       <ApiKeysNavLink />
+      <PricingNavLink />
       <NavLink to="/help" className="main-nav__link" data-testid="nav-help">
         {t('nav.help')}
       </NavLink>

@@ -51,4 +51,7 @@ export const DiagnosticsPage = lazyPage(() =>
 export const ApiKeysPage = lazyPage(() =>
   import('../features/api-keys/ApiKeysPage.tsx').then((m) => m.ApiKeysPage),
 );
+export const PricingPage = lazyPage(() =>
+  import('../features/billing/PricingPage.tsx').then((m) => m.PricingPage),
+);
 export const NotFoundPage = lazyPage(() => import('./NotFoundPage.tsx').then((m) => m.NotFoundPage));

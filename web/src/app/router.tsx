@@ -21,6 +21,7 @@ import {
   NotFoundPage,
   OrganizationListPage,
   OrganizationProfilePage,
+  PricingPage,
   SettingsPage,
   SignInPage,
   SignUpPage,
@@ -70,6 +71,8 @@ export const router = createBrowserRouter([
             path: modulePath(module).slice(1),
             ...signedIn(<ModulePage module={module} />),
           })),
+          // The organisation plans (<PricingTable/>): public, so visitors see them before signing up.
+          { path: 'pricing', element: <PricingPage /> },
           // Help is static and harmless: readable before signing in too.
           { path: 'help', element: <HelpIndexPage /> },
           { path: 'help/:name', element: <HelpPage /> },

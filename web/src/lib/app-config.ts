@@ -7,6 +7,11 @@ export interface AppConfig {
   devOutbox: boolean;
   /** The embedded instance's captcha provider: `proof_of_work` needs the page's own widget (features/captcha/). */
   captcha?: 'proof_of_work' | 'turnstile' | null;
+  /**
+   * Whether the instance bills, and through which gateway: `offline` needs the page's own Stripe.js
+   * stand-in (features/billing/). Hosted Clerk: its settings are Clerk's, the gateway always Stripe.
+   */
+  billing?: { enabled: boolean; gateway: 'offline' | 'stripe' };
 }
 
 export class AppConfigError extends Error {
@@ -70,5 +75,21 @@ function parseAppConfig(body: unknown): AppConfig {
   }
 
   const captcha = raw.captcha === 'proof_of_work' || raw.captcha === 'turnstile' ? raw.captcha : null;
-  return { publishableKey, proxyUrl, clerkJSUrl, identity, devOutbox: raw.devOutbox === true, captcha };
+  const rawBilling = raw.billing as { enabled?: unknown; gateway?: unknown } | null | undefined;
+  const billing =
+    typeof rawBilling === 'object' && rawBilling !== null
+      ? ({
+          enabled: rawBilling.enabled === true,
+          gateway: rawBilling.gateway === 'offline' ? 'offline' : 'stripe',
+        } as const)
+      : ({ enabled: false, gateway: 'stripe' } as const);
+  return {
+    publishableKey,
+    proxyUrl,
+    clerkJSUrl,
+    identity,
+    devOutbox: raw.devOutbox === true,
+    captcha,
+    billing,
+  };
 }

@@ -28,7 +28,13 @@ export const createTokenRoute: FapiReadRoute = {
       ? organizationChoice(field(req.body, 'organization_id') ?? null)
       : { session: true };
     const found = req.clientToken
-      ? await tokenSubjectByClientToken(req.deps.db, sha256(req.clientToken), req.params.id!, organization)
+      ? await tokenSubjectByClientToken(
+          req.deps.db,
+          sha256(req.clientToken),
+          req.params.id!,
+          organization,
+          req.deps.billing.catalogue() !== null,
+        )
       : { client: false, subject: null };
     // A credential replaced by a rotation is refused as on every other route (see plugin.ts), not taken
     // for a browser without a client.

@@ -3,8 +3,8 @@ import type { SubscriptionStatus } from '../../state/auth/organization-metadata.
 import './subscription-badge.css';
 
 /**
- * An organisation's `hasActiveSubscription` (YES, NO or TRIAL) as a badge. Read-only everywhere: an
- * operator sets it through the Backend API until billing lands (README, "Subscription flag").
+ * An organisation's `hasActiveSubscription` (YES, NO or TRIAL) as a badge. Read-only everywhere: the product
+ * server derives it from the organisation's billing subscription (docs/billing.md); /pricing changes it.
  */
 export function SubscriptionBadge({ status }: { status: SubscriptionStatus }) {
   const { t } = useTranslation();

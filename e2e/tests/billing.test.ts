@@ -1,0 +1,213 @@
+import assert from 'node:assert/strict';
+import { before, describe, test } from 'node:test';
+import type { Page } from 'playwright-core';
+import {
+  addMember,
+  backendClient,
+  createOrganizationFor,
+  createUser,
+  type TestUser,
+} from '../support/backend.ts';
+import { signInUntilSettled, waitForPath } from '../support/flows.ts';
+import { runDueBillingWork } from '../../identity/src/billing/renewals.ts';
+import { useSuite } from '../support/suite.ts';
+import { UI_WAIT_MS } from '../support/timeouts.ts';
+
+/**
+ * Billing through the unmodified Clerk UI (clerk-js 5.90.0) in Chromium, on the offline gateway: the
+ * product's /pricing page (<PricingTable forOrganizations/>), clerk-js's checkout drawer with the page's own
+ * Stripe.js stand-in (a card typed into its form, sent to the instance, never off the machine), the
+ * organisation's subscription flag derived by the product server (webhook → Backend API → metadata) and
+ * shown on the dashboard, and <OrganizationProfile/>'s Billing page.
+ */
+
+const BILLING = {
+  enabled: true,
+  currency: 'usd',
+  gateway: { kind: 'offline' },
+  features: { reports: { name: 'Reports' } },
+  plans: {
+    free_org: { name: 'Free', payerType: 'org', monthlyFee: 0, isDefault: true },
+    pro: { name: 'Pro', payerType: 'org', monthlyFee: 2900, features: ['reports'] },
+    scale: { name: 'Scale', payerType: 'org', monthlyFee: 4900, freeTrialDays: 14, features: ['reports'] },
+    free_user: { name: 'Personal Free', payerType: 'user', monthlyFee: 0, isDefault: true },
+    personal: { name: 'Personal Plus', payerType: 'user', monthlyFee: 900 },
+  },
+};
+
+const GOOD_CARD = '4242 4242 4242 4242';
+const DECLINED_CARD = '4000 0000 0000 0002';
+
+describe('billing', () => {
+  const suite = useSuite();
+
+  before(async () => {
+    const settings = suite.server.app.identity!.settings;
+    await settings.set({ ...settings.settings, billing: BILLING });
+  });
+
+  /** An organisation with a fresh admin (and optionally a member), made through the Backend API. */
+  async function team(label: string, withMember = false) {
+    const clerk = backendClient(suite.server);
+    const admin = await createUser(suite.server, `${label}-admin`);
+    const organization = await createOrganizationFor(clerk, admin, `${label} Org`);
+    let member: TestUser | null = null;
+    if (withMember) {
+      member = await createUser(suite.server, `${label}-member`);
+      await addMember(clerk, organization.id, member.id, 'org:member');
+    }
+    return { admin, member, organizationId: organization.id };
+  }
+
+  /** A signed-in page that records every request leaving the server's origin. */
+  async function signedIn(user: TestUser) {
+    const { page } = await suite.newPage();
+    const offOrigin: string[] = [];
+    page.on('request', (r) => {
+      if (
+        !r.url().startsWith(suite.server.origin) &&
+        !r.url().startsWith('data:') &&
+        !r.url().startsWith('blob:')
+      )
+        offOrigin.push(r.url());
+    });
+    await signInUntilSettled(page, suite.server.origin, user.email);
+    return { page, offOrigin };
+  }
+
+  const planCard = (page: Page, name: string) =>
+    page.locator('.cl-pricingTableCard').filter({ has: page.getByRole('heading', { name, exact: true }) });
+
+  /** /pricing from the navigation. */
+  async function openPricing(page: Page) {
+    await page.getByTestId('nav-pricing').click();
+    await waitForPath(page, '/pricing');
+    await planCard(page, 'Pro').waitFor({ timeout: UI_WAIT_MS });
+  }
+
+  /** Types a card into the stand-in's form in the checkout drawer and pays. */
+  async function payWithNewCard(page: Page, card: string) {
+    const form = page.getByTestId('offline-card-form');
+    await form.waitFor({ timeout: UI_WAIT_MS });
+    await form.getByLabel('Card number').fill(card);
+    await form.getByLabel('Expiration date (MM/YY)').fill('12/34');
+    await form.getByLabel('Security code (CVC)').fill('123');
+    const pay = page.getByRole('button', { name: /^(Pay|Start)/ }).last();
+    await pay.click();
+  }
+
+  /** The dashboard's badge, reloaded until it shows `status` (the webhook and the projection are async). */
+  async function badgeBecomes(page: Page, status: 'YES' | 'NO' | 'TRIAL', timeoutMs = 30_000) {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      await page.goto(`${suite.server.origin}/dashboard`);
+      const badge = page.getByTestId('dashboard-organization').getByTestId('subscription-badge');
+      await badge.waitFor({ timeout: UI_WAIT_MS });
+      if ((await badge.getAttribute('data-status')) === status) return;
+      if (Date.now() > deadline) {
+        assert.fail(`the badge shows ${await badge.getAttribute('data-status')}, not ${status}`);
+      }
+      await page.waitForTimeout(500);
+    }
+  }
+
+  test('a visitor sees the organisation plans, not the personal ones', async () => {
+    const { page } = await suite.newPage();
+    // Linked from the header for visitors too.
+    await page.goto(`${suite.server.origin}/`);
+    await page.getByTestId('nav-pricing').click();
+    await waitForPath(page, '/pricing');
+    await page.getByTestId('pricing-page').waitFor();
+    await planCard(page, 'Pro').waitFor({ timeout: UI_WAIT_MS });
+    await planCard(page, 'Scale').waitFor();
+    assert.equal(await planCard(page, 'Personal Plus').count(), 0);
+    // The app config says offline; the stand-in is window.Stripe, and no Stripe host is allowed by the CSP.
+    const config = await fetch(`${suite.server.origin}/app-config.json`);
+    assert.deepEqual(((await config.json()) as { billing: unknown }).billing, {
+      enabled: true,
+      gateway: 'offline',
+    });
+    assert.ok(!config.headers.get('content-security-policy')!.includes('stripe.com'));
+  });
+
+  test('an admin subscribes the organisation to Pro with a new card; the badge turns YES; a member cannot buy', async () => {
+    const { admin, member, organizationId } = await team('billing-pro', true);
+    const { page, offOrigin } = await signedIn(admin);
+    await badgeBecomes(page, 'NO', 1);
+    await openPricing(page);
+    await planCard(page, 'Pro').getByRole('button', { name: 'Subscribe' }).click();
+    await payWithNewCard(page, GOOD_CARD);
+    await page.getByText('Payment was successful!').waitFor({ timeout: UI_WAIT_MS });
+    await page.getByRole('button', { name: 'Continue' }).click();
+
+    await badgeBecomes(page, 'YES');
+    const stored = await backendClient(suite.server).organizations.getOrganization({ organizationId });
+    assert.equal(stored.publicMetadata?.hasActiveSubscription, 'YES');
+
+    // <OrganizationProfile/>'s Billing page: the subscription and the saved card.
+    await page.goto(`${suite.server.origin}/organization/organization-billing`);
+    const profile = page.locator('.cl-organizationProfile-root');
+    await profile.getByText('Pro', { exact: true }).first().waitFor({ timeout: UI_WAIT_MS });
+    await profile.getByText(/4242/).first().waitFor({ timeout: UI_WAIT_MS });
+    assert.deepEqual(offOrigin, [], 'no request left the machine');
+
+    // A member of the same organisation sees the plans, but no way to buy.
+    const memberPage = (await signedIn(member!)).page;
+    await openPricing(memberPage);
+    // Pro is the organisation's (no button); Scale's button is there but disabled, and says why on hover.
+    const scaleButton = planCard(memberPage, 'Scale').locator('.cl-pricingTableCardFooterButton');
+    await scaleButton.waitFor({ timeout: UI_WAIT_MS });
+    const buy = memberPage.locator('.cl-pricingTableCardFooterButton');
+    assert.ok((await buy.count()) > 0);
+    for (const button of await buy.all()) assert.equal(await button.isEnabled(), false);
+    await planCard(memberPage, 'Scale').locator('.cl-pricingTableCardFooter').hover();
+    await memberPage
+      .getByText('You do not have permissions to manage billing for this organization.')
+      .first()
+      .waitFor({ timeout: UI_WAIT_MS });
+    assert.equal(await memberPage.getByTestId('offline-card-form').count(), 0);
+
+    // Cancelled (as an operator would, through the Backend API): still YES until the period ends, then NO.
+    const clerk = backendClient(suite.server);
+    const subscription = await clerk.billing.getOrganizationBillingSubscription(organizationId);
+    const pro = subscription.subscriptionItems.find((item) => item.plan.name === 'Pro');
+    assert.ok(pro, JSON.stringify(subscription.subscriptionItems.map((i) => i.plan.name)));
+    await clerk.billing.cancelSubscriptionItem(pro.id);
+    await badgeBecomes(page, 'YES', 1);
+    // The clock moved past the period's end: the instance's renewal round (test-only call) ends the item.
+    const identity = suite.server.app.identity!;
+    await runDueBillingWork(identity.deps, new Date(Date.now() + 40 * 24 * 3600 * 1000), {
+      owner: 'e2e-billing',
+    });
+    await badgeBecomes(page, 'NO');
+  });
+
+  test('a declined card shows its error in the form, and nothing is bought', async () => {
+    const { admin, organizationId } = await team('billing-declined');
+    const { page } = await signedIn(admin);
+    await openPricing(page);
+    await planCard(page, 'Pro').getByRole('button', { name: 'Subscribe' }).click();
+    await payWithNewCard(page, DECLINED_CARD);
+    // The card is saved (the form's check passes); the charge is declined, and clerk-js's checkout says so.
+    await page
+      .getByText(/declined/i)
+      .first()
+      .waitFor({ timeout: UI_WAIT_MS });
+    assert.equal(await page.getByText('Payment was successful!').count(), 0);
+    const stored = await backendClient(suite.server).organizations.getOrganization({ organizationId });
+    assert.notEqual(stored.publicMetadata?.hasActiveSubscription, 'YES');
+  });
+
+  test('a plan with a free trial makes the badge TRIAL', async () => {
+    const { admin } = await team('billing-trial');
+    const { page } = await signedIn(admin);
+    await openPricing(page);
+    await planCard(page, 'Scale')
+      .getByRole('button', { name: /free trial/i })
+      .click();
+    await payWithNewCard(page, GOOD_CARD);
+    await page.getByText('Trial successfully started!').waitFor({ timeout: UI_WAIT_MS });
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await badgeBecomes(page, 'TRIAL');
+  });
+});

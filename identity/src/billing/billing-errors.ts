@@ -1,0 +1,110 @@
+import { ClerkError } from '../errors.ts';
+import type { Plan, PlanPeriod } from './billing-model.ts';
+import { currencySymbol, formatAmount } from './money.ts';
+
+/** Billing's errors, in Clerk's envelope; clerk-js gives `invalid_plan_change` and `missing_payer_email` screens. */
+export const billingErrors = {
+  notFound: (param?: string) =>
+    new ClerkError(
+      404,
+      'resource_not_found',
+      'not found',
+      'The requested resource was not found.',
+      param ? { param_name: param } : {},
+    ),
+  invalidParam: (param: string, message: string) =>
+    new ClerkError(422, 'form_param_value_invalid', 'is invalid', message, { param_name: param }),
+  /** `meta.plan` and `meta.is_plan_upgrade_possible`: read by clerk-js's InvalidPlanScreen (Checkout/parts.tsx). */
+  invalidPlanChange: (plan: Plan, period: PlanPeriod, upgradePossible: boolean) =>
+    new ClerkError(
+      400,
+      'invalid_plan_change',
+      'Invalid plan change',
+      period === 'month'
+        ? 'You are already subscribed to this plan, billed monthly.'
+        : 'You are already subscribed to this plan, billed annually.',
+      {
+        plan: {
+          id: plan.id,
+          name: plan.name,
+          currency_symbol: currencySymbol(plan.currency),
+          amount_formatted: formatAmount(plan.monthlyFee),
+          annual_monthly_amount_formatted: formatAmount(plan.annualMonthlyFee ?? 0),
+        },
+        is_plan_upgrade_possible: upgradePossible,
+      },
+    ),
+  missingPayerEmail: () =>
+    new ClerkError(
+      422,
+      'missing_payer_email',
+      'Email address required',
+      'Add an email address to your account before subscribing to a plan.',
+    ),
+  checkoutInProgress: () =>
+    new ClerkError(
+      409,
+      'checkout_already_in_progress',
+      'Checkout in progress',
+      'This checkout is being confirmed. Please wait a moment.',
+    ),
+  checkoutNotConfirmable: () =>
+    new ClerkError(
+      422,
+      'checkout_not_confirmable',
+      'Checkout expired',
+      'This checkout has expired or was replaced by another. Please start again.',
+    ),
+  paymentSourceRequired: () =>
+    new ClerkError(422, 'form_param_missing', 'is missing', 'A payment method is required.', {
+      param_name: 'payment_source_id',
+    }),
+  /** A declined card: `code` is the gateway's (card_declined, insufficient_funds…), shown on the form. */
+  paymentDeclined: (code: string) =>
+    new ClerkError(
+      402,
+      code,
+      'Payment declined',
+      code === 'insufficient_funds'
+        ? 'Your card has insufficient funds. Please use another payment method.'
+        : 'Your card was declined. Please use another payment method.',
+      { decline_code: code },
+    ),
+  testCardUnavailable: () =>
+    new ClerkError(
+      422,
+      'form_param_value_invalid',
+      'is invalid',
+      'The test card is available only with the offline gateway in development mode.',
+      { param_name: 'use_test_card' },
+    ),
+  paymentTokenInvalid: () =>
+    new ClerkError(
+      422,
+      'form_param_value_invalid',
+      'is invalid',
+      'This payment method could not be added. Please enter your card again.',
+      { param_name: 'payment_token' },
+    ),
+  defaultPlanNotCancelable: () =>
+    new ClerkError(
+      400,
+      'default_plan_cannot_be_canceled',
+      'Cannot cancel the free plan',
+      'The default free plan cannot be canceled: subscribe to another plan instead.',
+    ),
+  paymentSourceInUse: () =>
+    new ClerkError(
+      400,
+      'payment_source_in_use',
+      'Payment method in use',
+      'This payment method pays for an active subscription and cannot be removed.',
+    ),
+  gatewayUnavailable: () =>
+    new ClerkError(
+      502,
+      'payment_gateway_unavailable',
+      'Payment provider unavailable',
+      'The payment provider could not be reached. Please try again.',
+    ),
+};
