@@ -111,7 +111,10 @@ describe('organisation public metadata', () => {
   });
 
   test('default patch: every default when nothing is stored, none once written, never over a stored key', () => {
-    assert.deepEqual(defaultMetadataPatch('org_1', null), defaultOrganizationMetadata('org_1'));
+    // The subscription flag is a projection of billing, never a default written over it (issue #17).
+    const { hasActiveSubscription: _projected, ...defaults } = defaultOrganizationMetadata('org_1');
+    assert.deepEqual(defaultMetadataPatch('org_1', null), defaults);
+    assert.equal('hasActiveSubscription' in defaultMetadataPatch('org_1', null)!, false);
     assert.equal(defaultMetadataPatch('org_1', { organizationId: 'org_1' }), null);
     const patch = defaultMetadataPatch('org_1', { complianceModuleEnabled: true, organizationId: 42 });
     assert.ok(patch);

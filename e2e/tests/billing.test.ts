@@ -1,15 +1,20 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
+import { backendClient, type TestUser } from '../support/backend.ts';
 import {
-  addMember,
-  backendClient,
-  createOrganizationFor,
-  createUser,
-  type TestUser,
-} from '../support/backend.ts';
-import { signInUntilSettled, waitForPath } from '../support/flows.ts';
-import { runDueBillingWork } from '../../identity/src/billing/renewals.ts';
+  advanceBillingClock,
+  badgeBecomes as badgeOn,
+  DECLINED_CARD,
+  enableBilling,
+  GOOD_CARD,
+  openPricing,
+  payWithNewCard,
+  planCard,
+  signedIn as signedInOn,
+  team as teamOn,
+} from '../support/billing.ts';
+import { waitForPath } from '../support/flows.ts';
 import { useSuite } from '../support/suite.ts';
 import { UI_WAIT_MS } from '../support/timeouts.ts';
 
@@ -35,81 +40,17 @@ const BILLING = {
   },
 };
 
-const GOOD_CARD = '4242 4242 4242 4242';
-const DECLINED_CARD = '4000 0000 0000 0002';
-
 describe('billing', () => {
   const suite = useSuite();
 
   before(async () => {
-    const settings = suite.server.app.identity!.settings;
-    await settings.set({ ...settings.settings, billing: BILLING });
+    await enableBilling(suite.server, BILLING);
   });
 
-  /** An organisation with a fresh admin (and optionally a member), made through the Backend API. */
-  async function team(label: string, withMember = false) {
-    const clerk = backendClient(suite.server);
-    const admin = await createUser(suite.server, `${label}-admin`);
-    const organization = await createOrganizationFor(clerk, admin, `${label} Org`);
-    let member: TestUser | null = null;
-    if (withMember) {
-      member = await createUser(suite.server, `${label}-member`);
-      await addMember(clerk, organization.id, member.id, 'org:member');
-    }
-    return { admin, member, organizationId: organization.id };
-  }
-
-  /** A signed-in page that records every request leaving the server's origin. */
-  async function signedIn(user: TestUser) {
-    const { page } = await suite.newPage();
-    const offOrigin: string[] = [];
-    page.on('request', (r) => {
-      if (
-        !r.url().startsWith(suite.server.origin) &&
-        !r.url().startsWith('data:') &&
-        !r.url().startsWith('blob:')
-      )
-        offOrigin.push(r.url());
-    });
-    await signInUntilSettled(page, suite.server.origin, user.email);
-    return { page, offOrigin };
-  }
-
-  const planCard = (page: Page, name: string) =>
-    page.locator('.cl-pricingTableCard').filter({ has: page.getByRole('heading', { name, exact: true }) });
-
-  /** /pricing from the navigation. */
-  async function openPricing(page: Page) {
-    await page.getByTestId('nav-pricing').click();
-    await waitForPath(page, '/pricing');
-    await planCard(page, 'Pro').waitFor({ timeout: UI_WAIT_MS });
-  }
-
-  /** Types a card into the stand-in's form in the checkout drawer and pays. */
-  async function payWithNewCard(page: Page, card: string) {
-    const form = page.getByTestId('offline-card-form');
-    await form.waitFor({ timeout: UI_WAIT_MS });
-    await form.getByLabel('Card number').fill(card);
-    await form.getByLabel('Expiration date (MM/YY)').fill('12/34');
-    await form.getByLabel('Security code (CVC)').fill('123');
-    const pay = page.getByRole('button', { name: /^(Pay|Start)/ }).last();
-    await pay.click();
-  }
-
-  /** The dashboard's badge, reloaded until it shows `status` (the webhook and the projection are async). */
-  async function badgeBecomes(page: Page, status: 'YES' | 'NO' | 'TRIAL', timeoutMs = 30_000) {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      await page.goto(`${suite.server.origin}/dashboard`);
-      const badge = page.getByTestId('dashboard-organization').getByTestId('subscription-badge');
-      await badge.waitFor({ timeout: UI_WAIT_MS });
-      if ((await badge.getAttribute('data-status')) === status) return;
-      if (Date.now() > deadline) {
-        assert.fail(`the badge shows ${await badge.getAttribute('data-status')}, not ${status}`);
-      }
-      await page.waitForTimeout(500);
-    }
-  }
+  const team = (label: string, withMember = false) => teamOn(suite.server, label, withMember);
+  const signedIn = (user: TestUser) => signedInOn(suite, user);
+  const badgeBecomes = (page: Page, status: 'YES' | 'NO' | 'TRIAL', timeoutMs?: number) =>
+    badgeOn(page, suite.server.origin, status, timeoutMs);
 
   test('a visitor sees the organisation plans, not the personal ones', async () => {
     const { page } = await suite.newPage();
@@ -134,7 +75,7 @@ describe('billing', () => {
     const { admin, member, organizationId } = await team('billing-pro', true);
     const { page, offOrigin } = await signedIn(admin);
     await badgeBecomes(page, 'NO', 1);
-    await openPricing(page);
+    await openPricing(page, 'Pro');
     await planCard(page, 'Pro').getByRole('button', { name: 'Subscribe' }).click();
     await payWithNewCard(page, GOOD_CARD);
     await page.getByText('Payment was successful!').waitFor({ timeout: UI_WAIT_MS });
@@ -153,11 +94,12 @@ describe('billing', () => {
 
     // A member of the same organisation sees the plans, but no way to buy.
     const memberPage = (await signedIn(member!)).page;
-    await openPricing(memberPage);
+    await openPricing(memberPage, 'Pro');
     // Pro is the organisation's (no button); Scale's button is there but disabled, and says why on hover.
     const scaleButton = planCard(memberPage, 'Scale').locator('.cl-pricingTableCardFooterButton');
     await scaleButton.waitFor({ timeout: UI_WAIT_MS });
-    const buy = memberPage.locator('.cl-pricingTableCardFooterButton');
+    // (The organisation's table: the member's own plans, below it, are theirs to buy.)
+    const buy = memberPage.getByTestId('pricing-organization').locator('.cl-pricingTableCardFooterButton');
     assert.ok((await buy.count()) > 0);
     for (const button of await buy.all()) assert.equal(await button.isEnabled(), false);
     await planCard(memberPage, 'Scale').locator('.cl-pricingTableCardFooter').hover();
@@ -175,17 +117,14 @@ describe('billing', () => {
     await clerk.billing.cancelSubscriptionItem(pro.id);
     await badgeBecomes(page, 'YES', 1);
     // The clock moved past the period's end: the instance's renewal round (test-only call) ends the item.
-    const identity = suite.server.app.identity!;
-    await runDueBillingWork(identity.deps, new Date(Date.now() + 40 * 24 * 3600 * 1000), {
-      owner: 'e2e-billing',
-    });
+    await advanceBillingClock(suite.server, 40);
     await badgeBecomes(page, 'NO');
   });
 
   test('a declined card shows its error in the form, and nothing is bought', async () => {
     const { admin, organizationId } = await team('billing-declined');
     const { page } = await signedIn(admin);
-    await openPricing(page);
+    await openPricing(page, 'Pro');
     await planCard(page, 'Pro').getByRole('button', { name: 'Subscribe' }).click();
     await payWithNewCard(page, DECLINED_CARD);
     // The card is saved (the form's check passes); the charge is declined, and clerk-js's checkout says so.
@@ -201,7 +140,7 @@ describe('billing', () => {
   test('a plan with a free trial makes the badge TRIAL', async () => {
     const { admin } = await team('billing-trial');
     const { page } = await signedIn(admin);
-    await openPricing(page);
+    await openPricing(page, 'Pro');
     await planCard(page, 'Scale')
       .getByRole('button', { name: /free trial/i })
       .click();

@@ -100,6 +100,15 @@ export const billingErrors = {
       'Payment method in use',
       'This payment method pays for an active subscription and cannot be removed.',
     ),
+  /** A payer at its cap of payment methods (billing/payment-sources.ts): one must be removed first. */
+  tooManyPaymentSources: (max: number) =>
+    new ClerkError(
+      422,
+      'payment_source_limit_reached',
+      'Too many payment methods',
+      `You can keep at most ${max} payment methods. Remove one before adding another.`,
+      { param_name: 'payment_token' },
+    ),
   gatewayUnavailable: () =>
     new ClerkError(
       502,

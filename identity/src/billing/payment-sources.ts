@@ -2,10 +2,12 @@ import type { Queryable } from '../db/database.ts';
 import type { IdentityDeps } from '../deps.ts';
 import { newId } from '../ids.ts';
 import {
+  countLivePaymentSources,
   insertPaymentSource,
   listPaymentSourceRows,
   markPaymentSourceRemoved,
   selectOldestPaymentSource,
+  selectPayer,
   selectPaymentSource,
   selectSourcesInUse,
   selectUserContact,
@@ -18,7 +20,19 @@ import {
   GatewayUnavailableError,
   type InitializedSetup,
 } from './gateways/payment-gateway.ts';
-import { ensurePayer, findPayer } from './payers.ts';
+import { ensurePayer, findPayer, payerKey } from './payers.ts';
+
+/**
+ * Payment methods a payer may hold at once (not removed): adding one more is refused (422) before the
+ * gateway is asked, so neither a flood nor a script fills the table or the Billing page.
+ */
+export const MAX_LIVE_PAYMENT_SOURCES = 20;
+
+async function refuseOverCap(tx: Queryable, payerId: string, gatewayRef: string): Promise<void> {
+  const { live, has } = await countLivePaymentSources(tx, payerId, gatewayRef);
+  if (!has && live >= MAX_LIVE_PAYMENT_SOURCES)
+    throw billingErrors.tooManyPaymentSources(MAX_LIVE_PAYMENT_SOURCES);
+}
 
 export async function gatewayPayer(tx: Queryable, payer: PayerRow): Promise<GatewayPayer> {
   const contact = payer.userId ? await selectUserContact(tx, payer.userId) : null;
@@ -75,12 +89,18 @@ export async function addPaymentSource(
   if (!input.paymentToken || input.paymentToken.length > 255) throw billingErrors.paymentTokenInvalid();
   // A token comes from a setup `initialize` made, which made the payer: without one the token is not
   // this payer's, and the refusal must leave nothing behind (a payer row included).
-  const payer = await deps.db.transaction((tx) => findPayer(tx, ref));
-  if (!payer) throw billingErrors.paymentTokenInvalid();
-  const gp = await deps.db.transaction((tx) => gatewayPayer(tx, payer));
+  const { payer, gp } = await deps.db.transaction(async (tx) => {
+    const payer = await findPayer(tx, ref);
+    if (!payer) throw billingErrors.paymentTokenInvalid();
+    await refuseOverCap(tx, payer.id, input.paymentToken);
+    return { payer, gp: await gatewayPayer(tx, payer) };
+  });
   const method = await atGateway(() => gateway.attachPaymentMethod(gp, input.paymentToken));
   if (!method) throw billingErrors.paymentTokenInvalid();
   return deps.db.transaction(async (tx) => {
+    // Again under the payer's lock: two adds at once cannot both take the last place.
+    await selectPayer(tx, payerKey(ref), true);
+    await refuseOverCap(tx, payer.id, method.ref);
     const source = await insertPaymentSource(tx, {
       id: newId('cps'),
       payerId: payer.id,

@@ -132,6 +132,26 @@ export async function insertSetupIntent(
   );
 }
 
+/**
+ * Deletes the payer's unconfirmed setup intents beyond the newest `keep` (every mount of the card form
+ * makes one; an older form left open then finds its secret expired). Confirmed ones stay: a payment
+ * source may name their payment method.
+ */
+export async function deleteSurplusSetupIntents(
+  tx: Queryable,
+  payerId: string,
+  keep: number,
+): Promise<number> {
+  const rows = await tx.query(
+    `DELETE FROM billing_setup_intents WHERE payer_id = $1 AND payment_method_ref IS NULL
+        AND id NOT IN (SELECT id FROM billing_setup_intents WHERE payer_id = $1 AND payment_method_ref IS NULL
+                        ORDER BY created_at DESC, id DESC LIMIT $2)
+      RETURNING 1`,
+    [payerId, keep],
+  );
+  return rows.length;
+}
+
 export async function selectSetupIntentBySecretHash(
   tx: Queryable,
   hash: string,
@@ -317,6 +337,23 @@ export async function selectSourcesInUse(tx: Queryable, payerId: string): Promis
     [payerId],
   );
   return new Set(rows.map((r) => r.payment_source_id));
+}
+
+/**
+ * The payer's payment sources not removed, and whether `gatewayRef` is already one of them (adding it
+ * again answers that source: it adds nothing, so a cap does not refuse it).
+ */
+export async function countLivePaymentSources(
+  tx: Queryable,
+  payerId: string,
+  gatewayRef: string,
+): Promise<{ live: number; has: boolean }> {
+  const [row] = await tx.query<{ live: string; has: boolean }>(
+    `SELECT count(*) AS live, coalesce(bool_or(gateway_ref = $2), false) AS has
+       FROM billing_payment_sources WHERE payer_id = $1 AND removed_at IS NULL`,
+    [payerId, gatewayRef],
+  );
+  return { live: Number(row!.live), has: row!.has };
 }
 
 export async function markPaymentSourceRemoved(tx: Queryable, id: string, now: Date): Promise<void> {

@@ -3,6 +3,7 @@ import type { Database, Queryable } from '../../db/database.ts';
 import { newId, randomBase62 } from '../../ids.ts';
 import {
   confirmSetupIntent,
+  deleteSurplusSetupIntents,
   insertSetupIntent,
   selectSetupIntentByMethodRef,
   selectSetupIntentBySecretHash,
@@ -32,8 +33,13 @@ import type {
  */
 export const OFFLINE_PUBLISHABLE_KEY = 'pk_test_offline';
 
-/** How long an unconfirmed setup intent may be confirmed. */
+/** How long an unconfirmed setup intent may be confirmed (then the retention purge deletes it). */
 const SETUP_INTENT_TTL_MS = 60 * 60 * 1000;
+/**
+ * Unconfirmed setup intents kept per payer: clerk-js initialises one on every mount of the card form, so
+ * a new one retires the oldest past this many (with the initialize rate limit, a payer's rows stay few).
+ */
+export const MAX_OPEN_SETUP_INTENTS = 10;
 
 export const hashClientSecret = (secret: string) => createHash('sha256').update(secret).digest('hex');
 
@@ -85,13 +91,16 @@ export function createOfflineGateway(deps: { db: () => Database; clock: () => Da
       const id = newId('seti');
       const clientSecret = `${id}_secret_${randomBase62(32)}`;
       const now = deps.clock();
-      await insertSetupIntent(deps.db(), {
-        id,
-        payerId: payer.payerId,
-        gateway: 'offline',
-        clientSecretHash: hashClientSecret(clientSecret),
-        now,
-        expiresAt: new Date(now.getTime() + SETUP_INTENT_TTL_MS),
+      await deps.db().transaction(async (tx) => {
+        await insertSetupIntent(tx, {
+          id,
+          payerId: payer.payerId,
+          gateway: 'offline',
+          clientSecretHash: hashClientSecret(clientSecret),
+          now,
+          expiresAt: new Date(now.getTime() + SETUP_INTENT_TTL_MS),
+        });
+        await deleteSurplusSetupIntents(tx, payer.payerId, MAX_OPEN_SETUP_INTENTS);
       });
       // Not empty: clerk-js 5.90.0 loads Stripe.js (here the page's stand-in) only when the initialised
       // payment source names a gateway account (shared/react/commerce.tsx); the stand-in ignores it.

@@ -23,3 +23,11 @@ export function billingId(value: string | undefined, what: string): string {
 export function pageOfArray<T>(all: T[], page: { limit: number; offset: number }): T[] {
   return all.slice(page.offset, page.offset + page.limit);
 }
+
+/**
+ * A payment token as gateways make them (`pm_…`, `pm_offline_…`): letters, digits, `_` and `-`, at most
+ * 255 characters. Anything else is refused before the gateway is asked.
+ */
+export function validPaymentToken(token: string): boolean {
+  return token.length <= 255 && /^[A-Za-z0-9_-]+$/.test(token);
+}

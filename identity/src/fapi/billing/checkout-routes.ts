@@ -1,6 +1,12 @@
 import { checkoutJSON } from '../../billing/billing-json.ts';
 import type { CheckoutRow, PlanPeriod } from '../../billing/billing-model.ts';
-import { confirmCheckout, getCheckout, startCheckout, type ConfirmPayment } from '../../billing/checkouts.ts';
+import {
+  confirmCheckout,
+  getCheckout,
+  STALE_CONFIRM_MS,
+  startCheckout,
+  type ConfirmPayment,
+} from '../../billing/checkouts.ts';
 import type { PlanCatalogue } from '../../billing/plans.ts';
 import { findPayer } from '../../billing/payers.ts';
 import { selectPaymentSource } from '../../store/billing-payers.ts';
@@ -10,7 +16,8 @@ import type { FapiContext } from '../context.ts';
 import { booleanField, field } from '../form.ts';
 import { WorkOutsideTransaction } from '../work-outside-transaction.ts';
 import { billingCaller, type BillingCaller } from './billing-access.ts';
-import { billingId } from './billing-input.ts';
+import { billingId, validPaymentToken } from './billing-input.ts';
+import { billingLimits, checkBillingLimits, countGatewayCall } from './billing-limits.ts';
 import { scopedRoutes } from './scoped-routes.ts';
 
 /** The checkout's chosen method, if it is still the payer's. */
@@ -39,7 +46,7 @@ function planPeriodOf(ctx: FapiContext): PlanPeriod {
 function planIdOf(ctx: FapiContext, catalogue: PlanCatalogue, payerType: 'user' | 'org'): string {
   const planId = field(ctx.body, 'plan_id');
   if (!planId) throw errors.paramMissing('plan_id');
-  const plan = planId.length <= 128 ? catalogue.byId(planId) : undefined;
+  const plan = planId.length <= 128 && /^[A-Za-z0-9_-]+$/.test(planId) ? catalogue.byId(planId) : undefined;
   // A plan of the other payer type is no plan this payer can buy.
   if (!plan || plan.payerType !== payerType) throw errors.notFound('plan');
   return plan.id;
@@ -54,6 +61,7 @@ export const startCheckoutRoutes = scopedRoutes('POST', '/commerce/checkouts', a
   const caller = await billingCaller(ctx, 'manage');
   const planId = planIdOf(ctx, caller.catalogue, caller.ref.type);
   const planPeriod = planPeriodOf(ctx);
+  await checkBillingLimits(ctx, billingLimits(caller, 'checkout'));
   const checkout = await startCheckout(
     ctx.tx,
     { ref: caller.ref, userId: caller.userId, planId, planPeriod },
@@ -73,14 +81,12 @@ function paymentOf(ctx: FapiContext): ConfirmPayment {
   const gateway = field(ctx.body, 'gateway');
   const token = field(ctx.body, 'payment_token');
   const testCard = booleanField(ctx.body, 'use_test_card');
-  if (sourceId) {
-    if (sourceId.length > 64) throw errors.notFound('payment source');
-    return { paymentSourceId: sourceId };
-  }
+  if (sourceId) return { paymentSourceId: billingId(sourceId, 'payment source') };
   if (gateway !== undefined && gateway !== 'stripe')
     throw errors.paramValueInvalid('gateway', 'gateway must be stripe.');
   if (token) {
-    if (token.length > 255) throw errors.paramValueInvalid('payment_token', 'payment_token is not valid.');
+    if (!validPaymentToken(token))
+      throw errors.paramValueInvalid('payment_token', 'payment_token is not valid.');
     return { gateway: 'stripe', paymentToken: token };
   }
   if (testCard) return { gateway: 'stripe', useTestCard: true };
@@ -107,7 +113,16 @@ export const confirmCheckoutRoutes = scopedRoutes('PATCH', '/commerce/checkouts/
   const payment = paymentOf(ctx);
   const { deps, now } = ctx;
   const input = { ref: caller.ref, userId: caller.userId, checkoutId: id, payment };
-  throw new WorkOutsideTransaction(async () => ({
-    billing: { key, result: await confirmCheckout(deps, input, now) },
-  }));
+  // Only a confirm that will take the checkout (and call the gateway) counts: clerk-js's retries of a 409
+  // `checkout_already_in_progress` or of a 5xx while the first runs, and a confirm of a completed
+  // checkout, answer from what is recorded and are never refused by the limit.
+  const takes =
+    checkout.status === 'needs_confirmation' &&
+    checkout.expiresAt >= now &&
+    (!checkout.confirmStartedAt || now.getTime() - checkout.confirmStartedAt.getTime() >= STALE_CONFIRM_MS);
+  const limits = takes ? billingLimits(caller, 'confirm') : [];
+  throw new WorkOutsideTransaction(async () => {
+    await countGatewayCall(deps, limits, now);
+    return { billing: { key, result: await confirmCheckout(deps, input, now) } };
+  });
 });

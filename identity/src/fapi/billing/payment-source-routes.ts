@@ -13,7 +13,8 @@ import type { FapiContext } from '../context.ts';
 import { field } from '../form.ts';
 import { WorkOutsideTransaction } from '../work-outside-transaction.ts';
 import { billingCaller, type BillingCaller } from './billing-access.ts';
-import { billingId, billingPage } from './billing-input.ts';
+import { billingId, billingPage, validPaymentToken } from './billing-input.ts';
+import { billingLimits, checkBillingLimits, countGatewayCall } from './billing-limits.ts';
 import { scopedRoutes } from './scoped-routes.ts';
 
 const payerKey = (caller: BillingCaller) =>
@@ -51,9 +52,11 @@ export const initializePaymentSourceRoutes = scopedRoutes(
     }
     const { deps, now } = ctx;
     const ref = caller.ref;
-    throw new WorkOutsideTransaction(async () => ({
-      billing: { key, result: await initializePaymentSource(deps, ref, now) },
-    }));
+    const limits = billingLimits(caller, 'initialize');
+    throw new WorkOutsideTransaction(async () => {
+      await countGatewayCall(deps, limits, now);
+      return { billing: { key, result: await initializePaymentSource(deps, ref, now) } };
+    });
   },
 );
 
@@ -66,7 +69,7 @@ export const addPaymentSourceRoutes = scopedRoutes('POST', '/commerce/payment_so
   const gateway = gatewayOf(ctx);
   const paymentToken = field(ctx.body, 'payment_token');
   if (!paymentToken) throw errors.paramMissing('payment_token');
-  if (paymentToken.length > 255)
+  if (!validPaymentToken(paymentToken))
     throw errors.paramValueInvalid('payment_token', 'payment_token is not valid.');
   const key = `add:${payerKey(caller)}:${paymentToken}`;
   const done = ctx.prepared.billing;
@@ -84,9 +87,11 @@ export const addPaymentSourceRoutes = scopedRoutes('POST', '/commerce/payment_so
   }
   const { deps, now } = ctx;
   const ref = caller.ref;
-  throw new WorkOutsideTransaction(async () => ({
-    billing: { key, result: await addPaymentSource(deps, ref, { gateway, paymentToken }, now) },
-  }));
+  const limits = billingLimits(caller, 'add_source');
+  throw new WorkOutsideTransaction(async () => {
+    await countGatewayCall(deps, limits, now);
+    return { billing: { key, result: await addPaymentSource(deps, ref, { gateway, paymentToken }, now) } };
+  });
 });
 
 /** GET {scope}/commerce/payment_sources — the saved methods (checkout, PricingTable, Billing → methods). */
@@ -112,6 +117,7 @@ export const removePaymentSourceRoutes = scopedRoutes(
   async (ctx) => {
     const caller = await billingCaller(ctx, 'manage');
     const id = billingId(ctx.params.id, 'payment source');
+    await checkBillingLimits(ctx, billingLimits(caller, 'change_source'));
     await removePaymentSource(ctx.tx, caller.ref, id, ctx.now);
     return { response: deletedJSON('commerce_payment_source', id) };
   },
@@ -126,6 +132,7 @@ export const defaultPaymentSourceRoutes = scopedRoutes(
     const given = field(ctx.body, 'payment_source_id');
     if (!given) throw errors.paramMissing('payment_source_id');
     const id = billingId(given, 'payment source');
+    await checkBillingLimits(ctx, billingLimits(caller, 'change_source'));
     await setDefaultPaymentSource(ctx.tx, caller.ref, id, ctx.now);
     // clerk-js ignores the body; the payer's methods as they are now.
     const { data, totalCount } = await listPaymentSources(ctx.tx, caller.ref, { limit: 10, offset: 0 });

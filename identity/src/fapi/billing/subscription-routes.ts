@@ -3,6 +3,7 @@ import { findPayer } from '../../billing/payers.ts';
 import { cancelSubscriptionItem, currentSubscription } from '../../billing/subscriptions.ts';
 import { billingCaller } from './billing-access.ts';
 import { billingId, billingPage, pageOfArray } from './billing-input.ts';
+import { billingLimits, checkBillingLimits } from './billing-limits.ts';
 import { scopedRoutes } from './scoped-routes.ts';
 
 /**
@@ -51,6 +52,7 @@ export const cancelSubscriptionItemRoutes = scopedRoutes(
   async (ctx) => {
     const caller = await billingCaller(ctx, 'manage');
     const id = billingId(ctx.params.id, 'subscription item');
+    await checkBillingLimits(ctx, billingLimits(caller, 'cancel_item'));
     await cancelSubscriptionItem(ctx.tx, caller.ref, id, { endNow: false }, ctx.now);
     return { response: deletedJSON('commerce_subscription_item', id) };
   },
