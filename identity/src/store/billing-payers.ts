@@ -241,17 +241,10 @@ export const sourceOf = (r: SourceDbRow): PaymentSourceRow => ({
  */
 export async function insertPaymentSource(
   tx: Queryable,
-  input: {
-    id: string;
-    payerId: string;
-    gateway: string;
-    gatewayRef: string;
-    paymentMethod: string;
-    cardType: string;
-    last4: string;
-    walletType: string | null;
-    now: Date;
-  },
+  input: Pick<
+    PaymentSourceRow,
+    'id' | 'payerId' | 'gateway' | 'gatewayRef' | 'paymentMethod' | 'cardType' | 'last4' | 'walletType'
+  > & { now: Date },
 ): Promise<PaymentSourceRow | null> {
   const [row] = await tx.query<SourceDbRow>(
     `INSERT INTO billing_payment_sources

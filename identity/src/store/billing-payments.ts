@@ -113,18 +113,18 @@ export async function selectAttemptsOfStatement(
 
 export async function insertPaymentAttempt(
   tx: Queryable,
-  a: {
-    id: string;
-    payerId: string;
-    statementId: string;
-    subscriptionItemId: string | null;
-    paymentSourceId: string | null;
-    chargeType: ChargeType;
-    amount: number;
-    currency: string;
-    idempotencyKey: string;
-    now: Date;
-  },
+  a: Pick<
+    PaymentAttemptRow,
+    | 'id'
+    | 'payerId'
+    | 'statementId'
+    | 'subscriptionItemId'
+    | 'paymentSourceId'
+    | 'chargeType'
+    | 'amount'
+    | 'currency'
+    | 'idempotencyKey'
+  > & { now: Date },
 ): Promise<PaymentAttemptRow> {
   const [row] = await tx.query<AttemptDbRow>(
     `INSERT INTO billing_payment_attempts (id, payer_id, statement_id, subscription_item_id, payment_source_id,
