@@ -89,6 +89,21 @@ export async function payWithNewCard(page: Page, card: string) {
     .click();
 }
 
+/**
+ * Subscribes the active organisation to `planName` from /pricing with a new card (the good test card),
+ * through clerk-js's checkout drawer, and closes the drawer once it says the payment went through.
+ */
+export async function subscribeWithNewCard(page: Page, planName: string) {
+  await openPricing(page, planName);
+  await planCard(page.getByTestId('pricing-organization'), planName)
+    .getByRole('button', { name: 'Subscribe' })
+    .click();
+  await payWithNewCard(page, GOOD_CARD);
+  await page.getByText('Payment was successful!').waitFor({ timeout: UI_WAIT_MS });
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await drawer(page).waitFor({ state: 'detached', timeout: UI_WAIT_MS });
+}
+
 /** The dashboard's badge, reloaded until it shows `status` (the webhook and the projection are async). */
 export async function badgeBecomes(
   page: Page,

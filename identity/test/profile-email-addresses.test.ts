@@ -38,6 +38,26 @@ forEachBackend('email addresses in <UserProfile/>', (backend) => {
     return verified.body.response;
   }
 
+  it('a verified address becomes primary when the user has none, and never replaces one', async () => {
+    const { browser, primaryId, ...signedIn } = await member();
+    const userId = signedIn.client.sessions[0].user.id;
+    // An account with no primary address (made by phone, a wallet or SSO elsewhere): billing asks for one.
+    await h.db.query('UPDATE users SET primary_email_address_id = NULL WHERE id = $1', [userId]);
+    const first = await addVerified(browser, uniqueEmail('payer'));
+    const [row] = await h.db.query<{ primary_email_address_id: string | null }>(
+      'SELECT primary_email_address_id FROM users WHERE id = $1',
+      [userId],
+    );
+    assert.equal(row!.primary_email_address_id, first.id);
+    await addVerified(browser, uniqueEmail('another'));
+    const [after] = await h.db.query<{ primary_email_address_id: string | null }>(
+      'SELECT primary_email_address_id FROM users WHERE id = $1',
+      [userId],
+    );
+    assert.equal(after!.primary_email_address_id, first.id);
+    assert.notEqual(first.id, primaryId);
+  });
+
   it('a new address starts unverified, in the response and on the user', async () => {
     const { browser } = await member();
     const email = uniqueEmail('Second');

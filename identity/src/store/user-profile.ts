@@ -116,6 +116,22 @@ export async function setPrimaryPhoneNumberIfNone(
 }
 
 /**
+ * An address verified by a user who has no primary one (an account made by phone, web3 or SSO) becomes
+ * it, as Clerk does: billing, for one, mails the primary address (clerk-js's checkout asks for an address
+ * and starts again at once, expecting it to be used).
+ */
+export async function setPrimaryEmailAddressIfNone(
+  tx: Queryable,
+  userId: string,
+  emailId: string,
+): Promise<void> {
+  await tx.query(
+    `UPDATE users SET primary_email_address_id = $2 WHERE id = $1 AND primary_email_address_id IS NULL`,
+    [userId, emailId],
+  );
+}
+
+/**
  * When the primary number `leavingId` stops being one the user signs in with, the oldest other verified
  * sign-in number takes over, or none.
  */

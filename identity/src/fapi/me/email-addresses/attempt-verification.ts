@@ -10,6 +10,7 @@ import { codeAttemptLimits } from '../../sign-ins/rate-limits.ts';
 import { ownEmailAddress } from './own-email-address.ts';
 import { emailVerificationSubject } from './verification-subject.ts';
 import { refusedToActors } from '../actor-guard.ts';
+import { setPrimaryEmailAddressIfNone } from '../../../store/user-profile.ts';
 
 const UNIQUE_VIOLATION = '23505';
 
@@ -46,6 +47,7 @@ export const attemptEmailVerificationRoute = (config: IdentityConfig): FapiRoute
         },
       );
       await dropUnverifiedCopies(ctx.tx, verified.email_address, verified.user_id);
+      await setPrimaryEmailAddressIfNone(ctx.tx, verified.user_id, verified.id);
       return { response: emailAddressJSON(verified) };
     },
   });
