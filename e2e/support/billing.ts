@@ -3,6 +3,7 @@ import type { Locator, Page } from 'playwright-core';
 import { runDueBillingWork } from '../../identity/src/billing/renewals.ts';
 import { addMember, backendClient, createOrganizationFor, createUser, type TestUser } from './backend.ts';
 import { signInUntilSettled, waitForPath } from './flows.ts';
+import { sessionClaims } from './organizations.ts';
 import type { Suite } from './suite.ts';
 import type { TestServer } from './server.ts';
 import { UI_WAIT_MS } from './timeouts.ts';
@@ -137,19 +138,8 @@ export async function advanceBillingClock(server: TestServer, days: number): Pro
 
 /** The `pla` claim of a fresh session token (`u:…`, `o:…`, comma-joined), split. */
 export async function planClaims(page: Page): Promise<string[]> {
-  return page.evaluate(async () => {
-    const clerk = (
-      window as unknown as {
-        Clerk: { session: { getToken(opts?: { skipCache?: boolean }): Promise<string | null> } | null };
-      }
-    ).Clerk;
-    const token = await clerk.session?.getToken({ skipCache: true });
-    if (!token) throw new Error('no session token');
-    const claims = JSON.parse(atob(token.split('.')[1]!.replace(/-/g, '+').replace(/_/g, '/'))) as {
-      pla?: string;
-    };
-    return claims.pla ? claims.pla.split(',') : [];
-  });
+  const { pla } = await sessionClaims(page);
+  return typeof pla === 'string' && pla ? pla.split(',') : [];
 }
 
 /** Waits until the session token's `pla` claim includes `plan` (clerk-js refreshes it after a checkout). */
