@@ -3,7 +3,7 @@ import type { Queryable } from '../db/database.ts';
 import type { IdentityDeps } from '../deps.ts';
 import { errors } from '../errors.ts';
 import { newId } from '../ids.ts';
-import { ticketUrl } from '../organizations/invitations.ts';
+import { ticketUrl } from '../tickets/ticket-url.ts';
 import {
   findActorTokenByHash,
   insertActorToken,

@@ -26,6 +26,7 @@ import { countMembers, findOrganization, insertMembership, membershipOf } from '
 import type { InvitationRow, InvitationStatus, OrganizationRow } from '../store/rows.ts';
 import { findUserByEmail } from '../store/users.ts';
 import { assertMayManageRoles } from './role-management.ts';
+import { ticketUrl } from '../tickets/ticket-url.ts';
 import { instanceInvitationOfTicket } from '../sign-up-modes/waitlist.ts';
 import { roleByKey } from './roles.ts';
 
@@ -169,18 +170,6 @@ function validateRequest(r: InvitationRequest, config: IdentityConfig): ValidReq
     redirectUrl: r.redirectUrl,
     expiresInDays,
   };
-}
-
-/** The link mailed to the invitee: the Frontend API's ticket endpoint, which redirects into the app. */
-export function ticketUrl(
-  deps: Pick<IdentityDeps, 'fapiBase'>,
-  ticket: string,
-  redirectUrl?: string,
-): string {
-  const url = new URL(`${deps.fapiBase}/v1/tickets/accept`);
-  url.searchParams.set('ticket', ticket);
-  if (redirectUrl) url.searchParams.set('redirect_url', redirectUrl);
-  return url.toString();
 }
 
 /**

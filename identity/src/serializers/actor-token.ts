@@ -1,5 +1,5 @@
 import type { ActorTokenRow } from '../store/rows.ts';
-import { ms } from './user.ts';
+import { ms } from './verification.ts';
 
 /**
  * Clerk's ActorTokenJSON (`@clerk/backend`'s ActorToken). `token` and `url` are known only to the call

@@ -6,7 +6,7 @@ import {
 } from '../enterprise-sso/connections.ts';
 import type { InstanceSettings } from '../instance/settings/schema.ts';
 import type { EnterpriseAccountRow } from '../store/enterprise-sso.ts';
-import { ms } from './user.ts';
+import { ms } from './verification.ts';
 
 type Connections = InstanceSettings['enterpriseConnections'];
 

@@ -1,6 +1,6 @@
 import type { ExternalAccountRow } from '../store/external-accounts.ts';
 import type { EmailAddressRow } from '../store/rows.ts';
-import { ms } from './user.ts';
+import { ms } from './verification.ts';
 
 /**
  * Clerk's ExternalAccountJSON (<UserProfile/>'s connected accounts, @clerk/backend's

@@ -1,6 +1,6 @@
 import { permissionsOf, roleByKey, ROLES, type RoleDefinition } from '../organizations/roles.ts';
 import type { InvitationRow, MembershipRow, OrganizationRow } from '../store/rows.ts';
-import { ms } from './user.ts';
+import { ms } from './verification.ts';
 
 export interface PublicUserData {
   user_id: string;

@@ -1,6 +1,6 @@
 import type { PhoneNumberRow } from '../store/phone-numbers.ts';
 import type { SignUpRow } from '../store/rows.ts';
-import { ms, verificationJSON } from './user.ts';
+import { ms, verificationJSON } from './verification.ts';
 
 /**
  * Clerk's PhoneNumberJSON. `backup_codes` is shown once: when reserving the number for two-step

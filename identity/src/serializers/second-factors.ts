@@ -1,5 +1,5 @@
 import type { TotpSecretRow } from '../store/rows.ts';
-import { ms } from './user.ts';
+import { ms } from './verification.ts';
 
 /**
  * Clerk's TOTPJSON. The secret and its URI are shown once, when created; the backup codes once, when the

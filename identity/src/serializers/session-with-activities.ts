@@ -1,6 +1,6 @@
 import type { SessionRow } from '../store/rows.ts';
 import type { SessionActivityRow } from '../store/session-activities.ts';
-import { ms } from './user.ts';
+import { ms } from './verification.ts';
 
 /**
  * Clerk's SessionWithActivitiesJSON (Security → Active devices): a session without its user, with the

@@ -1,5 +1,6 @@
 import type { EmailAddressRow, SignInRow, UserRow } from '../store/rows.ts';
-import { ms, userImageJSON, verificationJSON, type ImageUrls } from './user.ts';
+import { userImageJSON, type ImageUrls } from './user.ts';
+import { ms, verificationJSON } from './verification.ts';
 import { isUsernameIdentifier } from '../users/usernames.ts';
 import { maskEmail } from '../users/mask-email.ts';
 import { resetPasswordFactorsFor } from '../password-reset/reset-factors.ts';

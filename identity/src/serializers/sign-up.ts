@@ -1,5 +1,5 @@
 import type { SignUpRow } from '../store/rows.ts';
-import { ms, verificationJSON } from './user.ts';
+import { ms, verificationJSON } from './verification.ts';
 import { signUpPhoneVerificationJSON } from './phone-number.ts';
 import { signUpWeb3VerificationJSON } from '../web3/web3-sign-up-json.ts';
 

@@ -1,7 +1,7 @@
 import type { EnterpriseAccountRow } from '../store/enterprise-sso.ts';
 import type { InstanceSettings } from '../instance/settings/schema.ts';
 import { enterpriseAccountJSON, samlAccountJSON } from './enterprise-account.ts';
-import type { EmailAddressRow, UserRow, VerificationState } from '../store/rows.ts';
+import type { EmailAddressRow, UserRow } from '../store/rows.ts';
 import type { PhoneNumberRow } from '../store/phone-numbers.ts';
 import { phoneNumberJSON } from './phone-number.ts';
 import type { ExternalAccountRow } from '../store/external-accounts.ts';
@@ -10,31 +10,12 @@ import { web3WalletJSON } from '../web3/web3-wallet-json.ts';
 import type { PasskeySummary } from '../store/passkeys.ts';
 import { passkeyJSON } from '../passkeys/passkey-json.ts';
 import { externalAccountJSON } from './external-account.ts';
+import { ms, verificationJSON } from './verification.ts';
 import {
   NO_SECOND_FACTORS,
   twoFactorEnabled,
   type SecondFactorState,
 } from '../second-factors/second-factor-state.ts';
-
-export const ms = (d: Date | null | undefined): number | null => (d ? d.getTime() : null);
-
-export function verificationJSON(v: VerificationState | null, extra: Record<string, unknown> = {}) {
-  if (!v) return null;
-  return {
-    object: 'verification',
-    status: v.status,
-    strategy: v.strategy,
-    attempts: v.attempts,
-    expire_at: v.expire_at,
-    ...(v.verified_at_client !== undefined ? { verified_at_client: v.verified_at_client } : {}),
-    ...(v.external_verification_redirect_url !== undefined
-      ? { external_verification_redirect_url: v.external_verification_redirect_url }
-      : {}),
-    ...(v.error !== undefined ? { error: v.error } : {}),
-    ...(v.message !== undefined ? { message: v.message } : {}),
-    ...extra,
-  };
-}
 
 /** Where images are served: the default avatar, and the Frontend API base for uploaded ones. */
 export interface ImageUrls {

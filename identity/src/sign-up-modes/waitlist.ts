@@ -6,8 +6,8 @@ import { newId } from '../ids.ts';
 import { isTestEmail } from '../instance/test-mode.ts';
 import { chargeRecipients } from '../mail/send-limits.ts';
 import { waitlistInvitationMail } from '../mail/templates.ts';
-import { ticketUrl } from '../organizations/invitations.ts';
-import { ms } from '../serializers/user.ts';
+import { ticketUrl } from '../tickets/ticket-url.ts';
+import { ms } from '../serializers/verification.ts';
 import {
   findInstanceInvitation,
   findInstanceInvitationByTicketHash,

@@ -1,5 +1,5 @@
 import type { SignUpRow } from '../store/rows.ts';
-import { verificationJSON } from '../serializers/user.ts';
+import { verificationJSON } from '../serializers/verification.ts';
 import { WEB3_PROVIDERS } from './web3-settings.ts';
 import { web3StrategyOf } from './web3-strategies.ts';
 

@@ -1,4 +1,4 @@
-import { ms, verificationJSON } from '../serializers/user.ts';
+import { ms, verificationJSON } from '../serializers/verification.ts';
 import type { Web3WalletRow } from '../store/web3-wallets.ts';
 
 /** Clerk's Web3WalletJSON: `verification.strategy` tells <UserProfile/> which wallet app it is. */

@@ -4,7 +4,7 @@ import type { IdentityDeps } from '../deps.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { membershipJSONOf } from '../organizations/memberships.ts';
 import { invitationJSON, organizationJSON } from '../serializers/organization.ts';
-import { ms } from '../serializers/user.ts';
+import { ms } from '../serializers/verification.ts';
 import type { SmsSender } from '../sms/sms-sender.ts';
 import { findOrganization } from '../store/organizations.ts';
 import type { MembershipRow, SessionRow } from '../store/rows.ts';

@@ -1,4 +1,5 @@
 import type { Database, Queryable } from '@app/identity';
+import { parentIdOf, childIdsOf } from './hierarchy-reads.ts';
 import { enqueueProjection } from './metadata-outbox.ts';
 import { detachRefusal, linkRefusal, MAX_ANCESTOR_DEPTH, type HierarchyRefusal } from './hierarchy-rules.ts';
 
@@ -23,24 +24,6 @@ export type HierarchyChange = { refusal: HierarchyRefusal } | { refusal: null; c
 
 export async function lockHierarchy(tx: Queryable): Promise<void> {
   await tx.query('SELECT pg_advisory_xact_lock($1, hashtext(current_schema()))', [HIERARCHY_LOCK_CLASS]);
-}
-
-/** The organisation's parent, or null. */
-export async function parentIdOf(db: Queryable, organizationId: string): Promise<string | null> {
-  const [row] = await db.query<{ parent_id: string }>(
-    'SELECT parent_id FROM vciso_links WHERE child_id = $1',
-    [organizationId],
-  );
-  return row?.parent_id ?? null;
-}
-
-/** The organisation's children, in the order they were added. */
-export async function childIdsOf(db: Queryable, organizationId: string): Promise<string[]> {
-  const rows = await db.query<{ child_id: string }>(
-    'SELECT child_id FROM vciso_links WHERE parent_id = $1 ORDER BY position',
-    [organizationId],
-  );
-  return rows.map((r) => r.child_id);
 }
 
 /** The organisation's ancestors, nearest first, read at most one level past the limit. */

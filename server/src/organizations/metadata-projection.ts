@@ -1,7 +1,7 @@
 import type { Queryable } from '@app/identity';
 import { storedSubscriptionStatus } from '../billing/subscription-store.ts';
 import type { SubscriptionStatus } from './default-metadata.ts';
-import { childIdsOf, parentIdOf } from './hierarchy-store.ts';
+import { childIdsOf, parentIdOf } from './hierarchy-reads.ts';
 
 /**
  * The fields of an organisation's public metadata (spec §3) that are projections of the product's own

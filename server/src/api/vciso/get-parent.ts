@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { parentOrganizationAnswerSchema } from '@app/contract';
 import { answerWith } from '../contract-io.ts';
 import { findOrganization, roleIn } from '../../organizations/hierarchy-links.ts';
-import { parentIdOf } from '../../organizations/hierarchy-store.ts';
+import { parentIdOf } from '../../organizations/hierarchy-reads.ts';
 import type { ApiDeps } from '../deps.ts';
 import { authOf, requireAuth } from '../require-auth.ts';
 import { readActiveOrganization } from './console-guard.ts';

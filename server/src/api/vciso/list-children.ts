@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { childOrganizationListSchema } from '@app/contract';
 import { answerWith } from '../contract-io.ts';
 import { listChildren } from '../../organizations/hierarchy-links.ts';
-import { childIdsOf } from '../../organizations/hierarchy-store.ts';
+import { childIdsOf } from '../../organizations/hierarchy-reads.ts';
 import type { ApiDeps } from '../deps.ts';
 import { authOf } from '../require-auth.ts';
 import { consoleRouteOptions } from './console-guard.ts';

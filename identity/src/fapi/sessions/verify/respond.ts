@@ -4,7 +4,7 @@ import {
   verificationFirstFactors,
   verificationSecondFactors,
 } from '../../../reverification/verification-factors.ts';
-import { verificationJSON } from '../../../serializers/user.ts';
+import { verificationJSON } from '../../../serializers/verification.ts';
 import { findSessionById } from '../../../store/sessions.ts';
 import { loadUsers } from '../../../users/load-users.ts';
 import { sessionJSON } from '../../client-json.ts';
