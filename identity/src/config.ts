@@ -16,8 +16,7 @@ import { trustedProxiesFrom, type TrustedProxies } from './http/trusted-proxies.
 import { clientCreationsPerIpFromEnv } from './abuse/client-creation.ts';
 import { retentionFromEnv, type RetentionSettings } from './retention/settings.ts';
 import { sendLimitsFromEnv, type SendLimitSettings } from './mail/send-limits.ts';
-import type { WebhookTiming } from './webhooks/delivery.ts';
-import { webhookTimingFromEnv } from './webhooks/timing-settings.ts';
+import { webhookTimingFromEnv, type WebhookTiming } from './webhooks/timing-settings.ts';
 
 export type IdentityMode = 'development' | 'production';
 /** Which kind of publishable key the instance hands out: `pk_live_` (cookie) or `pk_test_` (dev browser). */

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { USAGE } from '../src/cli/run-cli.ts';
-import type { WebhookTiming } from '../src/webhooks/delivery.ts';
+import type { WebhookTiming } from '../src/webhooks/timing-settings.ts';
 import { newWebhookSecret } from '../src/webhooks/signing.ts';
 import { forEachBackend, type Store } from './support/backends.ts';
 import { cli, cliStore } from './support/cli.ts';

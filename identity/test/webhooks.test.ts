@@ -7,7 +7,7 @@ import { signInWithPassword, signUp } from './support/flows.ts';
 import { Harness, uniqueEmail, type Json } from './support/harness.ts';
 import { WebhookReceiver } from './support/webhook-receiver.ts';
 import { newWebhookSecret } from '../src/webhooks/signing.ts';
-import type { WebhookTiming } from '../src/webhooks/delivery.ts';
+import type { WebhookTiming } from '../src/webhooks/timing-settings.ts';
 
 /** Svix's schedule shortened (config, not a fake clock): three quick retries, then failed. */
 const FAST: WebhookTiming = {

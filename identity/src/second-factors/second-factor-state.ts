@@ -1,6 +1,12 @@
 import type { Queryable } from '../db/database.ts';
 import { maskPhoneNumber } from '../phone-numbers/phone-number.ts';
-import { secondFactorColumnsOf, type SecondFactorColumns } from '../store/second-factors.ts';
+import {
+  secondFactorColumnsOf,
+  type SecondFactorColumns,
+  type SecondFactorPhone,
+} from '../store/second-factors.ts';
+
+export type { SecondFactorPhone };
 
 /** Which second factors a user can sign in with right now. */
 export interface SecondFactorState {
@@ -10,12 +16,6 @@ export interface SecondFactorState {
   backupCodes: boolean;
   /** Verified phone numbers reserved for SMS codes, the default one first. */
   phones: SecondFactorPhone[];
-}
-
-export interface SecondFactorPhone {
-  id: string;
-  phone_number: string;
-  default: boolean;
 }
 
 export const NO_SECOND_FACTORS: SecondFactorState = { totp: false, backupCodes: false, phones: [] };

@@ -1,7 +1,7 @@
 import type { Queryable } from '../db/database.ts';
 import type { ClerkErrorJSON } from '../errors.ts';
 import { newId } from '../ids.ts';
-import type { ExternalIdentity } from '../social/oauth-client.ts';
+import type { ExternalIdentity } from '../social/external-identity.ts';
 
 export interface ExternalAccountRow {
   id: string;

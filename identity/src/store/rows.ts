@@ -1,5 +1,5 @@
 import type { ClerkErrorJSON } from '../errors.ts';
-import type { ExternalIdentity } from '../social/oauth-client.ts';
+import type { ExternalIdentity } from '../social/external-identity.ts';
 /** Row shapes as the database returns them (timestamps as Date, JSON columns parsed). */
 export interface UserRow {
   id: string;

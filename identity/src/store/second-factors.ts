@@ -1,5 +1,11 @@
 import type { Queryable } from '../db/database.ts';
-import type { SecondFactorPhone } from '../second-factors/second-factor-state.ts';
+
+/** A verified phone number reserved for SMS second factors. */
+export interface SecondFactorPhone {
+  id: string;
+  phone_number: string;
+  default: boolean;
+}
 
 /**
  * A user's second factors as columns of a query over users aliased `u` (u.id): `sf_totp`,

@@ -8,6 +8,7 @@ import {
   type ClaimedDelivery,
 } from '../store/webhooks.ts';
 import { signWebhook } from './signing.ts';
+import type { WebhookTiming } from './timing-settings.ts';
 
 /**
  * The delivery worker (docs/webhooks.md). It runs in every identity process and shares the work through
@@ -22,32 +23,6 @@ import { signWebhook } from './signing.ts';
  * A request that changes something only writes its event; the worker finds it on its next round (about a
  * second, or at once when this process made it), so a slow or dead endpoint never slows a request.
  */
-
-export interface WebhookTiming {
-  /** How often the worker looks for work when nothing woke it. */
-  pollMs: number;
-  /** How long one POST may take. */
-  timeoutMs: number;
-  /** How long a claim holds: longer than `timeoutMs`, so a live worker always finishes inside it. */
-  leaseMs: number;
-  /** The waits after each failed attempt; a failure after the last one marks the delivery failed. */
-  retryDelaysMs: number[];
-  /** Deliveries attempted at once per round. */
-  batch: number;
-}
-
-const SECOND = 1000;
-const MINUTE = 60 * SECOND;
-const HOUR = 60 * MINUTE;
-
-/** Svix's schedule: 8 attempts over about 28 hours. */
-export const DEFAULT_WEBHOOK_TIMING: WebhookTiming = {
-  pollMs: SECOND,
-  timeoutMs: 15 * SECOND,
-  leaseMs: 60 * SECOND,
-  retryDelaysMs: [5 * SECOND, 5 * MINUTE, 30 * MINUTE, 2 * HOUR, 5 * HOUR, 10 * HOUR, 10 * HOUR],
-  batch: 20,
-};
 
 /** An endpoint as the worker uses it; `secret` null when its environment variable is not set. */
 export interface ResolvedEndpoint {

@@ -1,4 +1,28 @@
-import { DEFAULT_WEBHOOK_TIMING, type WebhookTiming } from './delivery.ts';
+export interface WebhookTiming {
+  /** How often the worker looks for work when nothing woke it. */
+  pollMs: number;
+  /** How long one POST may take. */
+  timeoutMs: number;
+  /** How long a claim holds: longer than `timeoutMs`, so a live worker always finishes inside it. */
+  leaseMs: number;
+  /** The waits after each failed attempt; a failure after the last one marks the delivery failed. */
+  retryDelaysMs: number[];
+  /** Deliveries attempted at once per round. */
+  batch: number;
+}
+
+const SECOND = 1000;
+const MINUTE = 60 * SECOND;
+const HOUR = 60 * MINUTE;
+
+/** Svix's schedule: 8 attempts over about 28 hours. */
+export const DEFAULT_WEBHOOK_TIMING: WebhookTiming = {
+  pollMs: SECOND,
+  timeoutMs: 15 * SECOND,
+  leaseMs: 60 * SECOND,
+  retryDelaysMs: [5 * SECOND, 5 * MINUTE, 30 * MINUTE, 2 * HOUR, 5 * HOUR, 10 * HOUR, 10 * HOUR],
+  batch: 20,
+};
 
 /**
  * `IDENTITY_WEBHOOK_RETRY_DELAYS`: the waits after each failed attempt, in seconds, comma-separated
