@@ -17,24 +17,27 @@ import { decidedAgainIfTaken } from '../oauth/provider-account-race.ts';
 import { assertMaySignUp } from '../../sign-up-modes/sign-up-mode.ts';
 import { ticketInvitationOf } from '../tickets/sign-up-ticket.ts';
 import { keepTokensIssuedWith } from '../oauth/external-account-owner.ts';
+import { settleDeferredCaptcha } from '../captcha/sign-up-captcha.ts';
 
 /**
  * When nothing is missing or unverified any more, creates the user, its verified email and a session
  * in the request's transaction, and makes the session active.
  */
-export async function completeIfReady(ctx: FapiContext, signUp: SignUpRow): Promise<FapiResult> {
+export async function completeIfReady(ctx: FapiContext, ready: SignUpRow): Promise<FapiResult> {
   if (
-    signUp.status !== 'missing_requirements' ||
-    missingFields(signUp).length ||
-    unverifiedFields(signUp).length
+    ready.status !== 'missing_requirements' ||
+    missingFields(ready).length ||
+    unverifiedFields(ready).length
   ) {
-    return { response: signUpJSON(signUp) };
+    return { response: signUpJSON(ready) };
   }
   // The mode may have changed since the sign-up started: the account is made only if it still may be.
   assertMaySignUp(ctx.deps.settings.settings, {
-    ticket: ticketInvitationOf(signUp) !== null,
+    ticket: ticketInvitationOf(ready) !== null,
     enterprise: false,
   });
+  // Let in without a captcha on a provider's word, and completed without that provider: asked now.
+  const signUp = await settleDeferredCaptcha(ctx, ready);
   const email = signUp.email_address!;
   if (await emailAddressTaken(ctx.tx, email)) throw errors.identifierExists('email_address');
   if (signUp.username && (await usernameTaken(ctx.tx, signUp.username))) {

@@ -40,9 +40,9 @@ export const createSignUpRoute: FapiRoute = {
         connectionForEmail(settings.enterpriseConnections, input.email) !== null,
     });
     const client = await ctx.ensureClient();
-    await guardSignUp(ctx);
+    const captcha = await guardSignUp(ctx);
     await assertMayOpenSession(ctx, client.id, null);
-    const changes = await changesFromInput(ctx, input, null);
+    const changes = { ...(await changesFromInput(ctx, input, null)), ...captcha };
     if (input.transfer) return transferSignInToSignUp(ctx, client, changes);
     if (input.socialStrategy) return startSocialSignUp(ctx, client.id, input.socialStrategy, changes);
     if (input.googleOneTap) return signUpWithGoogleOneTap(ctx, client, input.googleOneTap.token, changes);
