@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import type { OAuth2Server } from 'oauth2-mock-server';
-import { solveChallenge } from 'altcha-lib';
-import { deriveKey } from 'altcha-lib/algorithms/sha';
 import { forEachBackend } from './support/backends.ts';
+import { powToken } from './support/captcha.ts';
 import { Harness, uniqueEmail, type Browser, type FapiResponse } from './support/harness.ts';
 import { startOidcStandIn } from './support/oidc-stand-in.ts';
 import { clientOf, openCallback, redirectBackFrom, useGoogle } from './support/social-flows.ts';
@@ -20,14 +19,6 @@ const PASSWORD = 'correct-horse-battery-staple-42';
 const SECRET_ENV = 'CAPTCHA_BYPASS_TEST_GOOGLE_SECRET';
 
 let person: { sub: string; email?: string; email_verified?: boolean };
-
-async function powToken(b: Browser): Promise<string> {
-  const res = await b.get('/captcha/challenge');
-  assert.equal(res.status, 200, JSON.stringify(res.body));
-  const solution = await solveChallenge({ challenge: res.body, deriveKey });
-  assert.ok(solution, 'the challenge is solvable');
-  return Buffer.from(JSON.stringify({ challenge: res.body, solution })).toString('base64');
-}
 
 const codeOf = (res: FapiResponse): string | undefined => res.body?.errors?.[0]?.code;
 
