@@ -1,6 +1,3 @@
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { selfSignedCertificate, TestIdp } from '../../identity/test/support/saml-idp.ts';
 import { backendClient, createOrganizationFor, createUser } from '../support/backend.ts';
 import { describe, test } from 'node:test';
 import type { BrowserContext, Page } from 'playwright-core';
@@ -8,6 +5,7 @@ import { accountsPortalOrigin } from '@app/identity';
 import { startAccountsPortal } from '../support/accounts-portal.ts';
 import { launchBrowser, newContext } from '../support/browser.ts';
 import { useGoogleStandIn } from '../support/oidc-stand-in.ts';
+import { connectSamlIdp, startSamlIdp } from '../support/saml-idp.ts';
 import { nextFapiResponse, useSuite } from '../support/suite.ts';
 import assert from 'node:assert/strict';
 import {
@@ -211,55 +209,24 @@ describe('social sign-in through the Clerk UI, by redirect and by popup', () => 
   });
 
   test('enterprise SSO: an address at a SAML connection’s domain goes to the IdP, which signs the person in', async (t) => {
-    // A SAML IdP on another loopback port (samlify, signing with a key made here): its SSO URL reads our
-    // AuthnRequest and answers the page an IdP does, posting the signed response to our ACS.
-    const keys = selfSignedCertificate('E2E SAML IdP');
-    let idp: TestIdp | null = null;
-    let metadataXml = '';
+    // A SAML IdP on another loopback port: its SSO URL answers the page an IdP does, posting the signed
+    // response to our ACS.
     const employee = { email: '', firstName: 'Katherine', lastName: 'Johnson' };
-    const idpServer = createServer((req, res) => {
-      void (async () => {
-        const sp = idp!.sp(metadataXml);
-        const { requestId } = await idp!.readRequest(sp, `http://idp.local${req.url}`);
-        const response = await idp!.respond(sp, requestId, employee);
-        const acs = /AssertionConsumerService[^>]*Location="([^"]+)"/.exec(metadataXml)![1]!;
-        res.setHeader('content-type', 'text/html');
-        res.end(
-          `<form method="post" action="${acs}"><input type="hidden" name="SAMLResponse" value="${response}"></form>` +
-            '<script>document.forms[0].submit()</script>',
-        );
-      })().catch((err: Error) => res.writeHead(500).end(err.message));
-    });
-    await new Promise<void>((resolve) => idpServer.listen(0, '127.0.0.1', resolve));
-    t.after(() => new Promise<void>((resolve) => idpServer.close(() => resolve())));
-    const ssoUrl = `http://127.0.0.1:${(idpServer.address() as AddressInfo).port}/sso`;
-    idp = new TestIdp('https://idp.e2e.test/saml', ssoUrl, keys);
+    const idp = await startSamlIdp(t, employee);
 
     // The connection, as an operator makes it with @clerk/backend: created inactive, then turned on.
     const clerk = backendClient(suite.server);
     const admin = await createUser(suite.server, 'sso-admin');
     const organization = await createOrganizationFor(clerk, admin, 'Johnson Space');
     const domain = `sso-${Date.now().toString(36)}.test`;
-    const created = await clerk.samlConnections.createSamlConnection({
-      name: 'E2E Workforce',
-      provider: 'saml_custom',
-      domain,
-      organizationId: organization.id,
-      idpEntityId: 'https://idp.e2e.test/saml',
-      idpSsoUrl: ssoUrl,
-      idpCertificate: keys.certificate,
-    });
-    t.after(() => clerk.samlConnections.deleteSamlConnection(created.id).then(() => undefined));
-    const connection = await clerk.samlConnections.updateSamlConnection(created.id, { active: true });
-    assert.equal(connection.active, true);
-    metadataXml = await (await fetch(connection.spMetadataUrl)).text();
+    const connectionId = await connectSamlIdp(t, clerk, idp, { domain, organizationId: organization.id });
 
     employee.email = `katherine@${domain}`;
     const { page } = await suite.newPage();
     await page.goto(`${suite.server.origin}/sign-in`);
     await page.locator('input[name=identifier]').fill(employee.email);
     const acs = page.waitForResponse(
-      (r) => new URL(r.url()).pathname.endsWith(`/v1/saml/acs/${created.id}`),
+      (r) => new URL(r.url()).pathname.endsWith(`/v1/saml/acs/${connectionId}`),
       {
         timeout: UI_WAIT_MS,
       },
@@ -285,7 +252,7 @@ describe('social sign-in through the Clerk UI, by redirect and by popup', () => 
     employee.lastName = 'Vaughan';
     const signUpPage = (await suite.newPage()).page;
     const signUpAcs = signUpPage.waitForResponse(
-      (r) => new URL(r.url()).pathname.endsWith(`/v1/saml/acs/${created.id}`),
+      (r) => new URL(r.url()).pathname.endsWith(`/v1/saml/acs/${connectionId}`),
       { timeout: UI_WAIT_MS },
     );
     await startSignUp(signUpPage, suite.server.origin, employee.email);

@@ -3,8 +3,9 @@ import { after, before, beforeEach, describe, it } from 'node:test';
 import { solveChallenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/sha';
 import { forEachBackend } from './support/backends.ts';
+import { powToken } from './support/captcha.ts';
 import { signUp } from './support/flows.ts';
-import { Harness, uniqueEmail, type Browser, type FapiResponse } from './support/harness.ts';
+import { Harness, uniqueEmail, type FapiResponse } from './support/harness.ts';
 import { TurnstileStandIn } from './support/turnstile-stand-in.ts';
 import { PROOF_OF_WORK_SITE_KEY } from '../src/captcha/captcha-environment.ts';
 
@@ -18,15 +19,6 @@ import { PROOF_OF_WORK_SITE_KEY } from '../src/captcha/captcha-environment.ts';
 const PASSWORD = 'correct-horse-battery-staple-42';
 const TURNSTILE_SECRET_ENV = 'CAPTCHA_TEST_TURNSTILE_SECRET';
 const TURNSTILE_SECRET = '0x4AAAAAAA-test-secret';
-
-/** A proof of work as the page's widget makes it: a challenge from the instance, solved, as one token. */
-async function powToken(b: Browser): Promise<string> {
-  const res = await b.get('/captcha/challenge');
-  assert.equal(res.status, 200, JSON.stringify(res.body));
-  const solution = await solveChallenge({ challenge: res.body, deriveKey });
-  assert.ok(solution, 'the challenge is solvable');
-  return Buffer.from(JSON.stringify({ challenge: res.body, solution })).toString('base64');
-}
 
 function codeOf(res: FapiResponse): string | undefined {
   return res.body?.errors?.[0]?.code;

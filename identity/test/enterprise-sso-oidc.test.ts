@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, it } from 'node:test';
+import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
 import type { OAuth2Server } from 'oauth2-mock-server';
 import { forEachBackend } from './support/backends.ts';
 import { Harness, type Browser } from './support/harness.ts';
@@ -95,12 +95,9 @@ forEachBackend('enterprise SSO with OpenID Connect', (backend) => {
   const callback = openCallback;
   const client = clientOf;
 
-  it('<SignUp/> with an address at the domain goes to the IdP, which completes the sign-up', async () => {
-    const browser = h.browser();
-    const created = await browser.post('/client/sign_ups', {
-      email_address: String(person.email),
-      password: 'a-long-enough-passphrase-42',
-    });
+  /** <SignUp/> with an address at the domain (and `form`), then clerk-js's PATCH to the IdP: its URL. */
+  async function signUpToIdp(browser: Browser, form: Record<string, string> = {}): Promise<URL> {
+    const created = await browser.post('/client/sign_ups', { email_address: String(person.email), ...form });
     assert.equal(created.status, 200, JSON.stringify(created.body));
     assert.deepEqual(created.body.response.missing_fields, ['enterprise_sso']);
     const patched = await browser.patch(`/client/sign_ups/${created.body.response.id}`, {
@@ -111,7 +108,12 @@ forEachBackend('enterprise SSO with OpenID Connect', (backend) => {
     assert.equal(patched.status, 200, JSON.stringify(patched.body));
     const external = patched.body.response.verifications.external_account;
     assert.equal(external.status, 'unverified');
-    const authorize = new URL(external.external_verification_redirect_url);
+    return new URL(external.external_verification_redirect_url);
+  }
+
+  it('<SignUp/> with an address at the domain goes to the IdP, which completes the sign-up', async () => {
+    const browser = h.browser();
+    const authorize = await signUpToIdp(browser, { password: 'a-long-enough-passphrase-42' });
     assert.equal(authorize.origin, new URL(provider.issuer.url!).origin);
     assert.equal(authorize.searchParams.get('login_hint'), person.email);
     const landed = await callback(browser, await redirectBackFrom(authorize));
@@ -223,5 +225,106 @@ forEachBackend('enterprise SSO with OpenID Connect', (backend) => {
       'oauth_callback_invalid',
     );
     assert.equal(await h.count('users'), users);
+  });
+
+  describe('with the legal consent the instance requires', () => {
+    let settings: typeof h.identity.settings.settings;
+    beforeEach(async () => {
+      settings = h.identity.settings.settings;
+      await h.identity.settings.set({
+        ...settings,
+        signUp: { mode: 'public', legalConsent: { enabled: true, termsUrl: 'https://example.com/terms' } },
+      });
+    });
+    afterEach(() => h.identity.settings.set(settings));
+
+    /** <SignUp/> (with the terms checkbox ticked, when `consent`) to the IdP and back. */
+    const signUpThroughIdp = async (browser: Browser, consent: boolean) =>
+      callback(
+        browser,
+        await redirectBackFrom(await signUpToIdp(browser, consent ? { legal_accepted: 'true' } : {})),
+      );
+
+    /**
+     * The IdP vouched for a newcomer who has not consented: no account yet; the sign-in is transferable, and
+     * the sign-up clerk-js transfers it to asks for `legal_accepted` (SignUpContinue's "Legal consent" page)
+     * before the account is made, provisioned as at sign-in, with the consent recorded.
+     */
+    async function consentAfterIdp(browser: Browser) {
+      const users = await h.count('users');
+      const signIn = (await client(browser)).sign_in;
+      assert.equal(signIn.first_factor_verification.status, 'transferable');
+      assert.equal(signIn.first_factor_verification.strategy, 'enterprise_sso');
+      assert.equal(signIn.first_factor_verification.error.code, 'external_account_not_found');
+      assert.equal(await h.count('users'), users, 'no account before the consent');
+
+      const transferred = await browser.post('/client/sign_ups', { transfer: 'true' });
+      assert.equal(transferred.status, 200, JSON.stringify(transferred.body));
+      const signUp = transferred.body.response;
+      assert.equal(signUp.status, 'missing_requirements');
+      assert.deepEqual(signUp.missing_fields, ['legal_accepted']);
+      assert.deepEqual(signUp.unverified_fields, []);
+      assert.equal(signUp.email_address, person.email);
+      assert.equal(signUp.verifications.external_account.status, 'verified');
+      assert.equal(signUp.verifications.external_account.strategy, 'enterprise_sso');
+      assert.equal(await h.count('users'), users);
+
+      const accepted = await browser.patch(`/client/sign_ups/${signUp.id}`, { legal_accepted: 'true' });
+      assert.equal(accepted.status, 200, JSON.stringify(accepted.body));
+      assert.equal(accepted.body.response.status, 'complete');
+      const user = accepted.body.client.sessions[0].user;
+      assert.equal(user.legal_accepted_at, h.clock.now.getTime());
+      assert.equal(user.email_addresses[0].email_address, person.email);
+      assert.equal(user.email_addresses[0].verification.strategy, 'enterprise_sso');
+      assert.equal(user.password_enabled, false);
+      assert.equal(user.enterprise_accounts.length, 1);
+      assert.equal(user.enterprise_accounts[0].provider_user_id, person.sub);
+      assert.deepEqual(
+        user.organization_memberships.map((m: { organization: { id: string } }) => m.organization.id),
+        [organizationId],
+      );
+      return user;
+    }
+
+    it('<SignUp/> with the terms accepted: the IdP completes the sign-up and the consent is recorded', async () => {
+      const browser = h.browser();
+      const landed = await signUpThroughIdp(browser, true);
+      assert.equal(landed.headers.location, app('/dashboard'));
+      const user = (await client(browser)).sessions[0].user;
+      assert.equal(user.legal_accepted_at, h.clock.now.getTime());
+      assert.equal(user.enterprise_accounts.length, 1);
+    });
+
+    it('a sign-up without the terms (a custom flow): after the IdP, legal_accepted is asked before the account', async () => {
+      const browser = h.browser();
+      const landed = await signUpThroughIdp(browser, false);
+      assert.equal(landed.headers.location, app('/sign-up/sso-callback'));
+      await consentAfterIdp(browser);
+    });
+
+    it('a newcomer from <SignIn/>: after the IdP, legal_accepted is asked before the account', async () => {
+      const browser = h.browser();
+      const landed = await callback(browser, await toIdp(browser));
+      assert.equal(landed.headers.location, app('/sign-in/sso-callback'));
+      const user = await consentAfterIdp(browser);
+      // Signed out, they sign straight in again: consent is asked once, of the sign-up.
+      const again = h.browser();
+      assert.equal((await callback(again, await toIdp(again))).headers.location, app('/dashboard'));
+      assert.equal((await client(again)).sessions[0].user.id, user.id);
+    });
+
+    it('in waitlist mode too (the IdP opens sign-up), and an existing user is not asked', async () => {
+      await h.identity.settings.set({
+        ...h.identity.settings.settings,
+        signUp: { mode: 'waitlist', legalConsent: { enabled: true } },
+      });
+      const browser = h.browser();
+      await callback(browser, await toIdp(browser));
+      const user = await consentAfterIdp(browser);
+      // Consent recorded on the account, it is not asked at the next sign-in.
+      const again = h.browser();
+      assert.equal((await callback(again, await toIdp(again))).headers.location, app('/dashboard'));
+      assert.equal((await client(again)).sessions[0].user.id, user.id);
+    });
   });
 });

@@ -614,6 +614,69 @@ forEachBackend('enterprise SSO with SAML 2.0', (backend) => {
     assert.equal(c.sessions.length, 0);
   });
 
+  it('with legal consent required: <SignUp/> records the terms accepted; a newcomer from <SignIn/> is asked them before the account', async () => {
+    const settings = h.identity.settings.settings;
+    await h.identity.settings.set({
+      ...settings,
+      signUp: { mode: 'public', legalConsent: { enabled: true } },
+    });
+    try {
+      // <SignUp/>: the form sends legal_accepted with the address, then clerk-js goes to the IdP.
+      const signingUp = h.browser();
+      const email = acmeEmail('consented');
+      const created = await signingUp.post('/client/sign_ups', {
+        email_address: email,
+        legal_accepted: 'true',
+      });
+      assert.deepEqual(created.body.response.missing_fields, ['enterprise_sso']);
+      const patched = await signingUp.patch(`/client/sign_ups/${created.body.response.id}`, {
+        strategy: 'enterprise_sso',
+        redirect_url: app('/sign-up/sso-callback'),
+        action_complete_redirect_url: app('/dashboard'),
+      });
+      const redirect =
+        patched.body.response.verifications.external_account.external_verification_redirect_url;
+      const landed = await roundTrip(signingUp, await idpAnswer(redirect, { email }));
+      assert.equal(landed.headers.location, app('/dashboard'));
+      const signedUp = (await client(signingUp)).sessions[0].user;
+      assert.equal(signedUp.legal_accepted_at, h.clock.now.getTime());
+
+      // <SignIn/>: the IdP vouches for someone new, who has consented to nothing yet.
+      const browser = h.browser();
+      const newcomer = acmeEmail('newcomer');
+      const before = await counts();
+      const { redirect: toIdp } = await startSso(browser, newcomer);
+      const back = await roundTrip(browser, await idpAnswer(toIdp, { email: newcomer, firstName: 'Ada' }));
+      assert.equal(back.headers.location, app('/sign-in/sso-callback'));
+      const signIn = (await client(browser)).sign_in;
+      assert.equal(signIn.first_factor_verification.status, 'transferable');
+      assert.deepEqual(await counts(), before, 'no account before the consent');
+      const transferred = await browser.post('/client/sign_ups', { transfer: 'true' });
+      assert.equal(transferred.status, 200, JSON.stringify(transferred.body));
+      assert.deepEqual(transferred.body.response.missing_fields, ['legal_accepted']);
+      assert.deepEqual(await counts(), before);
+      const accepted = await browser.patch(`/client/sign_ups/${transferred.body.response.id}`, {
+        legal_accepted: 'true',
+      });
+      assert.equal(accepted.body.response.status, 'complete', JSON.stringify(accepted.body));
+      const user = accepted.body.client.sessions[0].user;
+      assert.equal(user.legal_accepted_at, h.clock.now.getTime());
+      assert.equal(user.first_name, 'Ada');
+      assert.equal(user.password_enabled, false);
+      assert.equal(user.enterprise_accounts[0].protocol, 'saml');
+      assert.equal(user.enterprise_accounts[0].enterprise_connection.id, CONNECTION);
+      assert.deepEqual(
+        user.organization_memberships.map((m: { organization: { id: string }; role: string }) => [
+          m.organization.id,
+          m.role,
+        ]),
+        [[organizationId, 'org:member']],
+      );
+    } finally {
+      await h.identity.settings.set(settings);
+    }
+  });
+
   it('enterprise SSO may be started for a popup (custom flows), and nowhere else off the allowed origins', async () => {
     const portal = 'https://accounts.localhost:3000';
     const popup = {

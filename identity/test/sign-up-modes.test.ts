@@ -292,5 +292,43 @@ forEachBackend('sign-up modes and legal consent', (backend) => {
       assert.equal(accepted.body.response.status, 'complete', JSON.stringify(accepted.body));
       await useSignUp(undefined);
     });
+
+    it("legal consent: <SignUp/>'s Google button completes with the terms it sent, stops at legal_accepted without them", async () => {
+      await useSignUp({ legalConsent: { enabled: true } });
+      /** The button, the provider, the callback: the sign-up as the SSO callback finds it. */
+      const viaGoogle = async (browser: Browser, form: Record<string, string>) => {
+        const started = await browser.post('/client/sign_ups', {
+          strategy: 'oauth_google',
+          redirect_url: `${PUBLIC_URL}/sign-up#/sso-callback`,
+          action_complete_redirect_url: `${PUBLIC_URL}/dashboard`,
+          ...form,
+        });
+        assert.equal(started.status, 200, JSON.stringify(started.body));
+        const back = await redirectBackFrom(
+          started.body.response.verifications.external_account.external_verification_redirect_url,
+        );
+        return openCallback(browser, back);
+      };
+      const consenting = h.browser();
+      const landed = await viaGoogle(consenting, { legal_accepted: 'true' });
+      assert.equal(landed.headers.location, `${PUBLIC_URL}/dashboard`);
+      assert.equal((await clientOf(consenting)).sessions[0].user.legal_accepted_at, h.clock.now.getTime());
+
+      person = {
+        sub: `sub-${Math.random().toString(36).slice(2)}`,
+        email: uniqueEmail('g'),
+        email_verified: true,
+      };
+      const silent = h.browser();
+      await viaGoogle(silent, {});
+      const signUp = (await clientOf(silent)).sign_up;
+      assert.equal(signUp.verifications.external_account.status, 'verified');
+      assert.deepEqual(signUp.missing_fields, ['legal_accepted']);
+      assert.equal((await clientOf(silent)).sessions.length, 0);
+      const accepted = await silent.patch(`/client/sign_ups/${signUp.id}`, { legal_accepted: 'true' });
+      assert.equal(accepted.body.response.status, 'complete', JSON.stringify(accepted.body));
+      assert.equal(accepted.body.client.sessions[0].user.legal_accepted_at, h.clock.now.getTime());
+      await useSignUp(undefined);
+    });
   }
 });

@@ -14,3 +14,6 @@ export interface EnterpriseIdentity {
   firstName: string | null;
   lastName: string | null;
 }
+
+/** An identity the connection's IdP vouched for, checked: its user and an address at the connection's domains. */
+export type VouchedEnterpriseIdentity = EnterpriseIdentity & { providerUserId: string; email: string };

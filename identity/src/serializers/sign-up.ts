@@ -12,6 +12,7 @@ export function missingFields(
     | 'email_address'
     | 'password_hash'
     | 'external_identity'
+    | 'enterprise_identity'
     | 'web3_wallet'
     | 'enterprise_connection_id'
     | 'legal_consent_required'
@@ -22,8 +23,11 @@ export function missingFields(
   if (s.enterprise_connection_id) return ['enterprise_sso'];
   const missing: string[] = [];
   if (!s.email_address) missing.push('email_address');
-  // Signing up with a provider's account or a web3 wallet needs no password (as in Clerk): it is the factor.
-  if (!s.password_hash && !s.external_identity && !s.web3_wallet) missing.push('password');
+  // Signing up with a provider's account, an enterprise IdP's word or a web3 wallet needs no password (as
+  // in Clerk): it is the factor.
+  if (!s.password_hash && !s.external_identity && !s.enterprise_identity && !s.web3_wallet) {
+    missing.push('password');
+  }
   // Last: clerk-js shows its "Legal consent" page when this is the only field missing (SignUpContinue),
   // which is where a social sign-up stops.
   if (s.legal_consent_required && !s.legal_accepted_at) missing.push('legal_accepted');

@@ -1,5 +1,6 @@
 import type { ClerkErrorJSON } from '../errors.ts';
 import type { ExternalIdentity } from '../social/external-identity.ts';
+import type { VouchedEnterpriseIdentity } from '../enterprise-sso/enterprise-identity.ts';
 /** Row shapes as the database returns them (timestamps as Date, JSON columns parsed). */
 export interface UserRow {
   id: string;
@@ -111,6 +112,11 @@ export interface SignInRow {
   external_identity: ExternalIdentity | null;
   /** Enterprise SSO: the connection the identifier's domain belongs to; its IdP is the only first factor. */
   enterprise_connection_id: string | null;
+  /**
+   * Enterprise SSO: a newcomer the IdP vouched for, kept for the transfer to a sign-up while the legal
+   * consent the instance requires is missing (028_sign_up_captcha_and_enterprise_consent.sql).
+   */
+  enterprise_identity?: VouchedEnterpriseIdentity | null;
   abandon_at: Date;
   created_at: Date;
   updated_at: Date;
@@ -146,6 +152,13 @@ export interface SignUpRow {
   enterprise_connection_id: string | null;
   /** Legal consent was asked when the sign-up started (026_waitlist.sql): `legal_accepted` is required. */
   legal_consent_required?: boolean;
+  /**
+   * Let in without a captcha on the word of a provider the captcha trusts (`captcha.oauthBypass`), which
+   * has not vouched yet: any other way to complete it asks for the captcha first (fapi/captcha/sign-up-captcha.ts).
+   */
+  captcha_deferred?: boolean;
+  /** A newcomer an enterprise IdP vouched for, transferred from its sign-in: linked when the user is made. */
+  enterprise_identity?: VouchedEnterpriseIdentity | null;
   abandon_at: Date;
   created_at: Date;
   updated_at: Date;

@@ -61,6 +61,7 @@ export function newSignIn(input: {
     created_session_id: null,
     external_identity: null,
     enterprise_connection_id: null,
+    enterprise_identity: null,
     abandon_at: new Date(input.now.getTime() + SIGN_IN_ABANDON_MS),
     created_at: input.now,
     updated_at: input.now,
@@ -83,8 +84,8 @@ export async function saveSignIn(
   const [saved] = await tx.query<SignInRow>(
     `INSERT INTO sign_ins (id, client_id, status, identifier, user_id, first_factor_verification,
                            second_factor_verification, created_session_id, external_identity, abandon_at,
-                           created_at, updated_at, enterprise_connection_id)
-     VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7::jsonb, $8, $9::jsonb, $10, $11, $12, $13) RETURNING *`,
+                           created_at, updated_at, enterprise_connection_id, enterprise_identity)
+     VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7::jsonb, $8, $9::jsonb, $10, $11, $12, $13, $14::jsonb) RETURNING *`,
     [
       row.id,
       row.client_id,
@@ -99,6 +100,7 @@ export async function saveSignIn(
       row.created_at,
       row.updated_at,
       row.enterprise_connection_id,
+      json(row.enterprise_identity),
     ],
   );
   return saved!;
@@ -131,6 +133,7 @@ export interface SignInChanges {
   identifier?: string | null;
   external_identity?: SignInRow['external_identity'];
   enterprise_connection_id?: string | null;
+  enterprise_identity?: SignInRow['enterprise_identity'];
 }
 
 export async function updateSignIn(

@@ -23,7 +23,9 @@ type Column =
   | 'web3_wallet'
   | 'web3_wallet_verification'
   | 'enterprise_connection_id'
-  | 'legal_consent_required';
+  | 'legal_consent_required'
+  | 'captcha_deferred'
+  | 'enterprise_identity';
 export type SignUpChanges = Partial<Pick<SignUpRow, Column>>;
 
 const JSON_COLUMNS = new Set([
@@ -33,6 +35,7 @@ const JSON_COLUMNS = new Set([
   'external_identity',
   'external_account_verification',
   'web3_wallet_verification',
+  'enterprise_identity',
 ]);
 const encode = (k: string, v: unknown) =>
   JSON_COLUMNS.has(k) && v !== null && v !== undefined ? JSON.stringify(v) : v;

@@ -8,6 +8,8 @@ import {
 import type { EffectiveCaptcha } from '../../captcha/captcha-settings.ts';
 import type { IdentityDeps } from '../../deps.ts';
 import type { RateLimitRule } from '../../store/rate-limits.ts';
+import type { SignUpRow } from '../../store/rows.ts';
+import { updateSignUp, type SignUpChanges } from '../../store/sign-ups.ts';
 import { waitsIfReached } from '../../store/rate-limits.ts';
 import type { FapiContext, FapiRequestInfo } from '../context.ts';
 import { field } from '../form.ts';
@@ -15,15 +17,19 @@ import type { Prepared } from '../prepared-passwords.ts';
 
 const HOUR = 3600;
 
+/** The captcha trusts `strategy`'s provider to vouch for the person (`captcha_oauth_bypass`). */
+const trustedProvider = (captcha: EffectiveCaptcha, strategy: string | undefined) =>
+  strategy !== undefined && captcha.oauthBypass.includes(strategy);
+
 /**
- * The captcha a sign-up needs: none when off, nor for a social provider that vouches for the person
- * (`captcha_oauth_bypass`, as clerk-js skips it for them).
+ * The captcha a sign-up's creation needs: none when off, nor for a social provider that vouches for the
+ * person (`captcha_oauth_bypass`, as clerk-js skips it for them). That second exemption is only deferred:
+ * the sign-up is marked (`captcha_deferred`) and asks for the captcha if it goes on without that provider
+ * (settleDeferredCaptcha).
  */
 function signUpCaptcha(deps: IdentityDeps, body: FapiRequestInfo['body']): EffectiveCaptcha | null {
   const captcha = captchaInForce(deps);
-  if (!captcha) return null;
-  const strategy = field(body, 'strategy');
-  return strategy && captcha.oauthBypass.includes(strategy) ? null : captcha;
+  return captcha && !trustedProvider(captcha, field(body, 'strategy')) ? captcha : null;
 }
 
 /** `POST /client/sign_ups`'s beforeTransaction part: the token checked with its provider. */
@@ -33,15 +39,9 @@ export async function prepareSignUpCaptcha(req: FapiRequestInfo, deps: IdentityD
   return captcha ? { captcha: await checkCaptchaToken(req, deps, captcha) } : {};
 }
 
-/**
- * In the sign-up's transaction, once the browser has a client: the token (every sign-up, when the captcha
- * is on), then, past the sign-ups of its address or of this browser in an hour, a solved captcha modal.
- */
-export async function guardSignUp(ctx: FapiContext): Promise<void> {
-  const captcha = signUpCaptcha(ctx.deps, ctx.body);
-  if (!captcha) return;
-  await enforceCaptchaToken(ctx, captcha, ctx.prepared.captcha);
-  const rules: RateLimitRule[] = [
+/** The sign-ups of the request's address and of its browser in the last hour, past which the modal is asked. */
+function signUpLimitRules(ctx: FapiContext, captcha: EffectiveCaptcha): RateLimitRule[] {
+  return [
     {
       key: `captcha:sign_up:ip:${ctx.ip}`,
       limit: captcha.challenge.signUpsPerIpPerHour,
@@ -57,7 +57,51 @@ export async function guardSignUp(ctx: FapiContext): Promise<void> {
         ]
       : []),
   ];
+}
+
+/**
+ * In the sign-up's transaction, once the browser has a client: the token (every sign-up, when the captcha
+ * is on), then, past the sign-ups of its address or of this browser in an hour, a solved captcha modal.
+ * Answers what the new sign-up records: `captcha_deferred` when a trusted provider's strategy let it in
+ * without a token.
+ */
+export async function guardSignUp(ctx: FapiContext): Promise<Pick<SignUpChanges, 'captcha_deferred'>> {
+  const inForce = captchaInForce(ctx.deps);
+  if (!inForce) return {};
+  if (trustedProvider(inForce, field(ctx.body, 'strategy'))) return { captcha_deferred: true };
+  await enforceCaptchaToken(ctx, inForce, ctx.prepared.captcha);
+  const rules = signUpLimitRules(ctx, inForce);
   const waits = await waitsIfReached(ctx.tx, rules, ctx.now);
   if ([...waits.values()].some((wait) => wait > 0)) await demandCaptchaPass(ctx);
   for (const rule of rules) ctx.countAtCommit(rule);
+  return {};
+}
+
+/**
+ * Before a sign-up's verification is prepared (a code or a link sent, a wallet's message) and before it
+ * completes: one let in without a captcha on a trusted provider's word (`captcha_deferred`) that this
+ * provider has not completed asks for the captcha now, as its creation would have, and counts in the
+ * sign-up limits. Past its creation clerk-js sends no token, so the captcha is the modal (`401
+ * requires_captcha`, answered by `POST /client/verify` and the request sent again). Once solved, the
+ * sign-up is as any other. A sign-up the provider completed (its external account verified by that
+ * provider) asks nothing: an address it did not assert is verified by a code without a captcha.
+ */
+export async function settleDeferredCaptcha(ctx: FapiContext, signUp: SignUpRow): Promise<SignUpRow> {
+  if (!signUp.captcha_deferred) return signUp;
+  const captcha = captchaInForce(ctx.deps);
+  if (!captcha || vouchedByTrustedProvider(captcha, signUp)) return signUp;
+  await demandCaptchaPass(ctx);
+  for (const rule of signUpLimitRules(ctx, captcha)) ctx.countAtCommit(rule);
+  return updateSignUp(ctx.tx, signUp.id, { captcha_deferred: false }, ctx.now);
+}
+
+/**
+ * The provider the captcha trusts came back and vouched on this sign-up: its external account verified,
+ * by that provider (a transfer naming another strategy than its sign-in's provider is not).
+ */
+function vouchedByTrustedProvider(captcha: EffectiveCaptcha, signUp: SignUpRow): boolean {
+  return (
+    signUp.external_account_verification?.status === 'verified' &&
+    trustedProvider(captcha, signUp.external_identity?.strategy)
+  );
 }

@@ -19,6 +19,15 @@ import { firstFactorVerified } from '../sign-ins/first-factor-verified.ts';
 
 export const ENTERPRISE_SSO = 'enterprise_sso';
 
+/**
+ * The legal consent a newcomer brings to the account the IdP's word would make (enterprise-sign-up.ts
+ * `newcomerConsent`): whether the instance asks it of them, and when they gave it, if they did.
+ */
+export interface NewcomerConsent {
+  required: boolean;
+  acceptedAt: Date | null;
+}
+
 const UNIQUE_VIOLATION = '23505';
 
 /** The sign-in's enterprise SSO failed with `error` (shown by <SignIn/> on the page the browser lands on). */
@@ -38,16 +47,20 @@ export function enterpriseSignInFailed(
  * The connection's IdP vouched for `identity` on this browser's sign-in. The user is the one its
  * enterprise account is linked to, or else the one holding the address verified (linked now: the
  * connection's domains are the operator's, and the IdP speaks for them), or else — when the connection
- * may sign people up — a new user with that address verified. Either way the user joins the connection's
- * organisation (if it names one and they are not a member yet) and the sign-in goes on as after any first
- * factor: complete, or `needs_second_factor` for a user with two-factor sign-in. A refusal fails the
- * verification with its error; nothing is created then.
+ * may sign people up — a new user with that address verified, and the legal consent they gave on
+ * <SignUp/>. Either way the user joins the connection's organisation (if it names one and they are not a
+ * member yet) and the sign-in goes on as after any first factor: complete, or `needs_second_factor` for a
+ * user with two-factor sign-in. A newcomer who owes the legal consent the instance requires gets no account
+ * yet: the sign-in is `transferable`, as a social sign-in of someone new, and the sign-up clerk-js
+ * transfers it to asks for `legal_accepted` before the account is made (as every sign-up does). A refusal
+ * fails the verification with its error; nothing is created then.
  */
 export async function enterpriseSignInVerified(
   ctx: FapiContext,
   signIn: SignInRow,
   identity: EnterpriseIdentity,
   connection: EnterpriseConnection,
+  consent: NewcomerConsent,
 ): Promise<SignInRow> {
   try {
     const { providerUserId, email } = identity;
@@ -69,6 +82,21 @@ export async function enterpriseSignInVerified(
     } else {
       if (!connection.signUpAllowed) throw errors.notAllowedToSignUp();
       await assertMayOpenSession(ctx, signIn.client_id, null);
+      if (consent.required && !consent.acceptedAt) {
+        return await updateSignIn(
+          ctx.tx,
+          signIn.id,
+          {
+            first_factor_verification: externalVerification(
+              'transferable',
+              ENTERPRISE_SSO,
+              errors.externalAccountNotFound(),
+            ),
+            enterprise_identity: known,
+          },
+          ctx.now,
+        );
+      }
       const created = await createUserWithVerifiedEmail(ctx.tx, {
         email,
         username: null,
@@ -76,7 +104,7 @@ export async function enterpriseSignInVerified(
         firstName: identity.firstName,
         lastName: identity.lastName,
         unsafeMetadata: {},
-        legalAcceptedAt: null,
+        legalAcceptedAt: consent.acceptedAt,
         emailVerificationStrategy: ENTERPRISE_SSO,
         now: ctx.now,
       }).catch((err: unknown) => {
@@ -104,7 +132,7 @@ export async function enterpriseSignInVerified(
 }
 
 /** The connection's organisation, with its default role, for a user not yet a member of it. */
-async function joinOrganization(ctx: FapiContext, connection: EnterpriseConnection, userId: string) {
+export async function joinOrganization(ctx: FapiContext, connection: EnterpriseConnection, userId: string) {
   if (!connection.organization) return;
   const organization = await findOrganization(ctx.tx, connection.organization);
   if (!organization) {

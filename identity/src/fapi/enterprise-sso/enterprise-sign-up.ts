@@ -1,4 +1,12 @@
-import { connectionForEmail, enabledConnection } from '../../enterprise-sso/connections.ts';
+import {
+  connectionForEmail,
+  enabledConnection,
+  type EnterpriseConnection,
+} from '../../enterprise-sso/connections.ts';
+import type { VouchedEnterpriseIdentity } from '../../enterprise-sso/enterprise-identity.ts';
+import { legalConsentRequired } from '../../sign-up-modes/sign-up-mode.ts';
+import { findEnterpriseAccount } from '../../store/enterprise-sso.ts';
+import { externalVerification } from '../oauth/social-sign-in.ts';
 import { errors } from '../../errors.ts';
 import { signUpJSON } from '../../serializers/sign-up.ts';
 import { assertMayOpenSession } from '../../sessions/may-open-session.ts';
@@ -6,7 +14,7 @@ import type { SignInRow, SignUpRow } from '../../store/rows.ts';
 import { createSignIn } from '../../store/sign-ins.ts';
 import { findClientSignUp, updateSignUp, type SignUpChanges } from '../../store/sign-ups.ts';
 import type { FapiContext, FapiResult } from '../context.ts';
-import { ENTERPRISE_SSO } from './enterprise-sign-in.ts';
+import { ENTERPRISE_SSO, type NewcomerConsent } from './enterprise-sign-in.ts';
 import { ticketInvitationOf } from '../tickets/sign-up-ticket.ts';
 import { redirectToEnterpriseIdp } from './start-enterprise-sso.ts';
 
@@ -26,8 +34,12 @@ export function enterpriseSignUpChanges(
   const email = changes.email_address ?? existing?.email_address ?? null;
   const email_verification =
     'email_verification' in changes ? changes.email_verification : existing?.email_verification;
-  // An invitation proves the address itself; nothing else (a code) stands in for the IdP.
-  const connection = ticketInvitationOf({ email_verification: email_verification ?? null })
+  // An invitation proves the address itself, and so does the IdP once it vouched (a sign-up transferred
+  // from its sign-in); nothing else (a code) stands in for the IdP.
+  const proven =
+    ticketInvitationOf({ email_verification: email_verification ?? null }) !== null ||
+    (email_verification?.status === 'verified' && email_verification.strategy === ENTERPRISE_SSO);
+  const connection = proven
     ? null
     : connectionForEmail(ctx.deps.settings.settings.enterpriseConnections, email);
   const id = connection?.id ?? null;
@@ -80,23 +92,49 @@ export async function startEnterpriseSignUp(ctx: FapiContext, signUp: SignUpRow)
 }
 
 /**
- * After the IdP answered this browser's enterprise sign-in: a sign-up of the same address waiting for that
- * IdP follows it — complete with the sign-in's user and session, or failed with the same error, which
- * <SignUp/> shows on the sign-up page the SSO callback sends the browser to.
+ * The sign-up of this browser waiting for the IdP of `signIn`'s connection (started on <SignUp/>), if any.
  */
-export async function settleEnterpriseSignUp(ctx: FapiContext, signIn: SignInRow): Promise<void> {
-  if (!ctx.client?.sign_up_id || !signIn.enterprise_connection_id) return;
+export async function waitingEnterpriseSignUp(
+  ctx: FapiContext,
+  signIn: SignInRow,
+): Promise<SignUpRow | null> {
+  if (!ctx.client?.sign_up_id || !signIn.enterprise_connection_id) return null;
   const signUp = await findClientSignUp(ctx.tx, ctx.client.id, ctx.client.sign_up_id, ctx.now);
   const waiting = signUp?.external_account_verification;
-  if (
-    !signUp ||
-    signUp.status !== 'missing_requirements' ||
-    signUp.enterprise_connection_id !== signIn.enterprise_connection_id ||
-    waiting?.strategy !== ENTERPRISE_SSO ||
-    waiting.status !== 'unverified'
-  ) {
-    return;
-  }
+  return signUp &&
+    signUp.status === 'missing_requirements' &&
+    signUp.enterprise_connection_id === signIn.enterprise_connection_id &&
+    waiting?.strategy === ENTERPRISE_SSO &&
+    waiting.status === 'unverified'
+    ? signUp
+    : null;
+}
+
+/**
+ * The legal consent a newcomer the IdP vouched for brings to the account made for them: that given on the
+ * sign-up waiting for the IdP (<SignUp/> sends `legal_accepted` with the form), asked as that sign-up was
+ * when it started; on a sign-in (<SignIn/>), none, asked as the instance asks it now.
+ */
+export function newcomerConsent(ctx: FapiContext, waiting: SignUpRow | null): NewcomerConsent {
+  return waiting
+    ? { required: waiting.legal_consent_required ?? false, acceptedAt: waiting.legal_accepted_at }
+    : { required: legalConsentRequired(ctx.deps.settings.settings), acceptedAt: null };
+}
+
+/**
+ * After the IdP answered this browser's enterprise sign-in: the sign-up waiting for that IdP
+ * (waitingEnterpriseSignUp) follows it — complete with the sign-in's user and session, or failed with the
+ * same error, which <SignUp/> shows on the sign-up page the SSO callback sends the browser to. A sign-in
+ * left `transferable` (a newcomer who owes the legal consent) leaves it waiting: clerk-js transfers the
+ * sign-in to a new sign-up, which asks for the consent.
+ */
+export async function settleEnterpriseSignUp(
+  ctx: FapiContext,
+  signIn: SignInRow,
+  signUp: SignUpRow | null,
+): Promise<void> {
+  const waiting = signUp?.external_account_verification;
+  if (!signUp || !waiting) return;
   const outcome = signIn.first_factor_verification;
   if (signIn.status === 'complete') {
     await updateSignUp(
@@ -119,4 +157,37 @@ export async function settleEnterpriseSignUp(ctx: FapiContext, signIn: SignInRow
   } else if (outcome?.status === 'failed') {
     await updateSignUp(ctx.tx, signUp.id, { external_account_verification: outcome }, ctx.now);
   }
+}
+
+/** What a sign-up transferred from an enterprise sign-in takes from the IdP: the address, verified by it. */
+export function enterpriseIdentitySignUpChanges(identity: VouchedEnterpriseIdentity): SignUpChanges {
+  return {
+    email_address: identity.email,
+    email_verification: { status: 'verified', strategy: ENTERPRISE_SSO, attempts: null, expire_at: null },
+    ...(identity.firstName ? { first_name: identity.firstName.slice(0, 256) } : {}),
+    ...(identity.lastName ? { last_name: identity.lastName.slice(0, 256) } : {}),
+    // The IdP is the factor: no password is kept, whatever the form sent.
+    password_hash: null,
+    enterprise_identity: identity,
+    external_account_verification: externalVerification('verified', ENTERPRISE_SSO),
+  };
+}
+
+/**
+ * Before the account of a sign-up the IdP vouched for is made: the connection still enabled and signing
+ * people up, and its IdP user not linked to someone else meanwhile. Answers the connection.
+ */
+export async function enterpriseSignUpConnection(
+  ctx: FapiContext,
+  identity: VouchedEnterpriseIdentity,
+): Promise<EnterpriseConnection> {
+  const connection = enabledConnection(
+    ctx.deps.settings.settings.enterpriseConnections,
+    identity.connectionId,
+  );
+  if (!connection?.signUpAllowed) throw errors.notAllowedToSignUp();
+  if (await findEnterpriseAccount(ctx.tx, connection.id, identity.providerUserId)) {
+    throw errors.externalAccountExists();
+  }
+  return connection;
 }

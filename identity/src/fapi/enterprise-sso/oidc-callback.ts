@@ -7,7 +7,7 @@ import type { SignInRow } from '../../store/rows.ts';
 import type { FapiContext } from '../context.ts';
 import type { ProviderAnswer } from '../prepared-passwords.ts';
 import { enterpriseSignInFailed, enterpriseSignInVerified } from './enterprise-sign-in.ts';
-import { settleEnterpriseSignUp } from './enterprise-sign-up.ts';
+import { newcomerConsent, settleEnterpriseSignUp, waitingEnterpriseSignUp } from './enterprise-sign-up.ts';
 
 /** The provider a redirect's strategy names: a social provider, or an enabled OpenID Connect connection. */
 export function callbackProvider(
@@ -38,6 +38,7 @@ export async function enterpriseOidcSignIn(
     ctx.deps.settings.settings.enterpriseConnections,
     connectionIdOfStrategy(strategy)!,
   );
+  const waiting = await waitingEnterpriseSignUp(ctx, signIn);
   const done =
     !connection || signIn.enterprise_connection_id !== connection.id
       ? await enterpriseSignInFailed(ctx, signIn, errors.oauthProviderFailed())
@@ -48,8 +49,9 @@ export async function enterpriseOidcSignIn(
             signIn,
             enterpriseIdentityOf(connection, answer.identity),
             connection,
+            newcomerConsent(ctx, waiting),
           );
   // A sign-up of the same address waiting for this IdP follows the sign-in (enterprise-sign-up.ts).
-  await settleEnterpriseSignUp(ctx, done);
+  await settleEnterpriseSignUp(ctx, done, waiting);
   return done;
 }

@@ -5,7 +5,7 @@ import { findClientSignIn } from '../../store/sign-ins.ts';
 import type { FapiContext, FapiResult, FapiRoute } from '../context.ts';
 import { ENTERPRISE_SSO, enterpriseSignInFailed, enterpriseSignInVerified } from './enterprise-sign-in.ts';
 import { signInPage } from './saml-acs.ts';
-import { settleEnterpriseSignUp } from './enterprise-sign-up.ts';
+import { newcomerConsent, settleEnterpriseSignUp, waitingEnterpriseSignUp } from './enterprise-sign-up.ts';
 
 const single = (v: string | string[] | undefined) => (Array.isArray(v) ? v[v.length - 1] : v) || undefined;
 
@@ -43,15 +43,22 @@ export const samlAcsCompleteRoute: FapiRoute = {
     }
     const connection = enabledConnection(ctx.deps.settings.settings.enterpriseConnections, row.connection_id);
     const outcome = row.outcome;
+    const waiting = await waitingEnterpriseSignUp(ctx, signIn);
     const done =
       connection && 'identity' in outcome
-        ? await enterpriseSignInVerified(ctx, signIn, outcome.identity, connection)
+        ? await enterpriseSignInVerified(
+            ctx,
+            signIn,
+            outcome.identity,
+            connection,
+            newcomerConsent(ctx, waiting),
+          )
         : await enterpriseSignInFailed(
             ctx,
             signIn,
             'refusal' in outcome ? outcome.refusal : errors.oauthProviderFailed(),
           );
-    await settleEnterpriseSignUp(ctx, done);
+    await settleEnterpriseSignUp(ctx, done, waiting);
     return landing(ctx, row, done.status === 'complete');
   },
 };
@@ -73,9 +80,11 @@ async function invalidHandoff(ctx: FapiContext): Promise<FapiResult> {
     : null;
   const waiting = signIn?.first_factor_verification;
   if (signIn && waiting?.status === 'unverified' && waiting.strategy === ENTERPRISE_SSO) {
+    const signUp = await waitingEnterpriseSignUp(ctx, signIn);
     await settleEnterpriseSignUp(
       ctx,
       await enterpriseSignInFailed(ctx, signIn, errors.oauthCallbackInvalid()),
+      signUp,
     );
   }
   return { redirect: signInPage(ctx) };

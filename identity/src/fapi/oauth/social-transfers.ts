@@ -13,14 +13,20 @@ import { completeIfReady } from '../sign-ups/complete-sign-up.ts';
 import { externalAccountOwner } from './external-account-owner.ts';
 import { externalVerification } from './social-sign-in.ts';
 import { socialSignUpChanges } from './social-sign-up.ts';
+import { assertMaySignUp } from '../../sign-up-modes/sign-up-mode.ts';
+import {
+  enterpriseIdentitySignUpChanges,
+  enterpriseSignUpConnection,
+} from '../enterprise-sso/enterprise-sign-up.ts';
 
 const nothingToTransfer = () =>
   errors.paramValueInvalid('transfer', 'There is no sign-in or sign-up of an external account to transfer.');
 
 /**
  * POST /client/sign_ups `transfer=true`: the browser's sign-in found no account for the provider's user
- * (`transferable`), so a sign-up is made from what the provider said. Only this client's own sign-in can
- * be transferred, and only once (the client lets go of it).
+ * (`transferable`), so a sign-up is made from what the provider (or the enterprise IdP) said. Only this
+ * client's own sign-in can be transferred, and only once (the client lets go of it). Restricted and
+ * waitlist modes refuse a social provider's newcomer, not an enterprise IdP's (it opens sign-up).
  */
 export async function transferSignInToSignUp(
   ctx: FapiContext,
@@ -30,17 +36,22 @@ export async function transferSignInToSignUp(
   const signIn = client.sign_in_id
     ? await findClientSignIn(ctx.tx, client.id, client.sign_in_id, ctx.now)
     : null;
-  const identity = signIn?.external_identity;
-  if (!identity || signIn.first_factor_verification?.status !== 'transferable') throw nothingToTransfer();
-  if (!enabledSocialProvider(ctx.deps.settings.settings.social, identity.strategy)?.signUpAllowed) {
-    throw errors.notAllowedToSignUp();
+  const transferable = signIn?.first_factor_verification?.status === 'transferable';
+  const settings = ctx.deps.settings.settings;
+  let changes: SignUpChanges;
+  if (transferable && signIn.enterprise_identity) {
+    await enterpriseSignUpConnection(ctx, signIn.enterprise_identity);
+    changes = enterpriseIdentitySignUpChanges(signIn.enterprise_identity);
+  } else {
+    assertMaySignUp(settings, { ticket: false, enterprise: false });
+    const identity = signIn?.external_identity;
+    if (!transferable || !identity) throw nothingToTransfer();
+    if (!enabledSocialProvider(settings.social, identity.strategy)?.signUpAllowed) {
+      throw errors.notAllowedToSignUp();
+    }
+    changes = await socialSignUpChanges(ctx, identity, null);
   }
-  const signUp = await insertSignUp(
-    ctx.tx,
-    client.id,
-    { ...inputChanges, ...(await socialSignUpChanges(ctx, identity, null)) },
-    ctx.now,
-  );
+  const signUp = await insertSignUp(ctx.tx, client.id, { ...inputChanges, ...changes }, ctx.now);
   await ctx.updateClient({ sign_up_id: signUp.id, sign_in_id: null });
   return completeIfReady(ctx, signUp);
 }

@@ -17,24 +17,30 @@ import { decidedAgainIfTaken } from '../oauth/provider-account-race.ts';
 import { assertMaySignUp } from '../../sign-up-modes/sign-up-mode.ts';
 import { ticketInvitationOf } from '../tickets/sign-up-ticket.ts';
 import { keepTokensIssuedWith } from '../oauth/external-account-owner.ts';
+import { settleDeferredCaptcha } from '../captcha/sign-up-captcha.ts';
+import { enterpriseSignUpConnection } from '../enterprise-sso/enterprise-sign-up.ts';
+import { ENTERPRISE_SSO, joinOrganization } from '../enterprise-sso/enterprise-sign-in.ts';
+import { linkEnterpriseAccount } from '../../store/enterprise-sso.ts';
 
 /**
  * When nothing is missing or unverified any more, creates the user, its verified email and a session
  * in the request's transaction, and makes the session active.
  */
-export async function completeIfReady(ctx: FapiContext, signUp: SignUpRow): Promise<FapiResult> {
+export async function completeIfReady(ctx: FapiContext, ready: SignUpRow): Promise<FapiResult> {
   if (
-    signUp.status !== 'missing_requirements' ||
-    missingFields(signUp).length ||
-    unverifiedFields(signUp).length
+    ready.status !== 'missing_requirements' ||
+    missingFields(ready).length ||
+    unverifiedFields(ready).length
   ) {
-    return { response: signUpJSON(signUp) };
+    return { response: signUpJSON(ready) };
   }
   // The mode may have changed since the sign-up started: the account is made only if it still may be.
   assertMaySignUp(ctx.deps.settings.settings, {
-    ticket: ticketInvitationOf(signUp) !== null,
-    enterprise: false,
+    ticket: ticketInvitationOf(ready) !== null,
+    enterprise: Boolean(ready.enterprise_identity),
   });
+  // Let in without a captcha on a provider's word, and completed without that provider: asked now.
+  const signUp = await settleDeferredCaptcha(ctx, ready);
   const email = signUp.email_address!;
   if (await emailAddressTaken(ctx.tx, email)) throw errors.identifierExists('email_address');
   if (signUp.username && (await usernameTaken(ctx.tx, signUp.username))) {
@@ -48,6 +54,9 @@ export async function completeIfReady(ctx: FapiContext, signUp: SignUpRow): Prom
   if (identity && (await findExternalAccount(ctx.tx, identity.strategy, identity.providerUserId))) {
     throw errors.externalAccountExists();
   }
+  // A newcomer an enterprise IdP vouched for (transferred from its sign-in): provisioned as at sign-in.
+  const enterprise = signUp.enterprise_identity ?? null;
+  const connection = enterprise ? await enterpriseSignUpConnection(ctx, enterprise) : null;
   // Another browser may complete a sign-up for the same address (or username) at the same moment: the
   // unique index decides, and the loser gets the same answer as if it had come second.
   const user = await createUserWithVerifiedEmail(ctx.tx, {
@@ -78,6 +87,10 @@ export async function completeIfReady(ctx: FapiContext, signUp: SignUpRow): Prom
     );
     await keepTokensIssuedWith(ctx, account.id, signUp.external_identity);
   }
+  if (enterprise && connection) {
+    await linkEnterpriseAccount(ctx.tx, user.id, enterprise, ctx.now);
+    await joinOrganization(ctx, connection, user.id);
+  }
   // A ticket sign-up joins the inviting organisation in this same transaction.
   await acceptTicketOfSignUp(ctx, signUp, user.id);
   // A user created just now has no second factor yet.
@@ -94,8 +107,12 @@ export async function completeIfReady(ctx: FapiContext, signUp: SignUpRow): Prom
   return { response: signUpJSON(done) };
 }
 
-/** The address came verified from the provider (`from_oauth_<p>`, as Clerk says), or by a code. */
+/**
+ * The address came verified from the provider (`from_oauth_<p>`, as Clerk says) or the enterprise IdP
+ * (`enterprise_sso`), or by a code.
+ */
 function emailVerifiedBy(signUp: SignUpRow, email: string): string {
+  if (signUp.enterprise_identity?.email === email) return ENTERPRISE_SSO;
   const identity = signUp.external_identity;
   return identity?.emailVerified && identity.email === email ? `from_${identity.strategy}` : 'email_code';
 }

@@ -30,19 +30,22 @@ export const createSignUpRoute: FapiRoute = {
     });
     const input = ctx.prepared.signUpInput ?? parseSignUpInput(ctx.body, ctx.deps.config.passwordPolicy);
     // Restricted and waitlist modes: only an invitation (or an enterprise connection) opens sign-up, on
-    // every way in (password, code, social, One Tap, web3, a transfer from sign-in). Refused before
-    // anything is written, the browser's client included.
+    // every way in (password, code, social, One Tap, web3). Refused before anything is written, the
+    // browser's client included. A transfer from sign-in is decided by who its sign-in met
+    // (transferSignInToSignUp: a social provider's newcomer, or an enterprise IdP's).
     const settings = ctx.deps.settings.settings;
-    assertMaySignUp(settings, {
-      ticket: input.ticket !== undefined,
-      enterprise:
-        input.enterpriseSso === true ||
-        connectionForEmail(settings.enterpriseConnections, input.email) !== null,
-    });
+    if (!input.transfer) {
+      assertMaySignUp(settings, {
+        ticket: input.ticket !== undefined,
+        enterprise:
+          input.enterpriseSso === true ||
+          connectionForEmail(settings.enterpriseConnections, input.email) !== null,
+      });
+    }
     const client = await ctx.ensureClient();
-    await guardSignUp(ctx);
+    const captcha = await guardSignUp(ctx);
     await assertMayOpenSession(ctx, client.id, null);
-    const changes = await changesFromInput(ctx, input, null);
+    const changes = { ...(await changesFromInput(ctx, input, null)), ...captcha };
     if (input.transfer) return transferSignInToSignUp(ctx, client, changes);
     if (input.socialStrategy) return startSocialSignUp(ctx, client.id, input.socialStrategy, changes);
     if (input.googleOneTap) return signUpWithGoogleOneTap(ctx, client, input.googleOneTap.token, changes);

@@ -9,6 +9,7 @@ import { updateSignUp } from '../../store/sign-ups.ts';
 import { preparePhoneSignUpVerification } from './phone-verification.ts';
 import { isWeb3Strategy } from '../../web3/web3-strategies.ts';
 import { prepareWeb3SignUpVerification } from '../web3/web3-sign-up.ts';
+import { settleDeferredCaptcha } from '../captcha/sign-up-captcha.ts';
 
 /**
  * POST /client/sign_ups/:id/prepare_verification — emails a code, or a link when the instance verifies
@@ -19,7 +20,7 @@ export const prepareVerificationRoute: FapiRoute = {
   path: '/client/sign_ups/:id/prepare_verification',
   rateLimits: (req) => [{ key: `code_send:sign_up:${req.params.id}`, limit: 5, windowSeconds: 60 }],
   async handler(ctx) {
-    const signUp = await loadSignUp(ctx, { actionable: true });
+    const signUp = await settleDeferredCaptcha(ctx, await loadSignUp(ctx, { actionable: true }));
     const strategy = field(ctx.body, 'strategy');
     if (strategy === 'phone_code') return preparePhoneSignUpVerification(ctx, signUp);
     if (isWeb3Strategy(strategy)) return prepareWeb3SignUpVerification(ctx, signUp, strategy!);
