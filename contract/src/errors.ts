@@ -22,6 +22,8 @@ export const API_ERRORS = {
   hierarchy_too_deep: { status: 409, message: 'The hierarchy is too deep to take more organisations.' },
   already_has_parent: { status: 409, message: 'This organisation already belongs to another organisation.' },
   slug_taken: { status: 409, message: 'That slug is taken. Please try another.' },
+  /** Too many failed API keys from one address lately (`Retry-After` says when to try again). */
+  too_many_requests: { status: 429, message: 'Too many failed attempts. Try again later.' },
   internal_error: { status: 500, message: 'The server could not complete the request.' },
   service_unavailable: {
     status: 503,

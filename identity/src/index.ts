@@ -18,6 +18,7 @@ export type { LiveInstanceSettings, SettingsListener } from './instance/settings
 export type { StoredInstanceSettings } from './store/instance-settings.ts';
 export type { InstanceSettings } from './instance/settings/schema.ts';
 export { googleOneTapClientId } from './social/google-one-tap.ts';
+export { API_KEY_SECRET_SHAPE } from './api-keys/api-key-secret.ts';
 export { captchaProviderInUse } from './captcha/captcha-settings.ts';
 export { accountsPortalOrigin, isAllowedRedirect, POPUP_CALLBACK_PATH } from './http/redirects.ts';
 export { deriveWebhookSecret, newWebhookSecret } from './webhooks/signing.ts';

@@ -9,7 +9,9 @@ import {
   deriveWebhookSecret,
   type Identity,
   type Database,
+  API_KEY_SECRET_SHAPE,
 } from '@app/identity';
+import { ApiKeyFailures, type ApiKeyFailureLimit } from './auth/api-key-failures.ts';
 import { Authenticator } from './auth/authenticate.ts';
 import { registerProductApi } from './api/product-api.ts';
 import { registerHealthRoute } from './health.ts';
@@ -52,6 +54,10 @@ export interface AppOptions {
   /** Wraps the Backend API client the product uses (tests inject failures into the real one). */
   backendApi?: (client: BackendApi) => BackendApi;
   outboxTiming?: Partial<OutboxTiming>;
+  /** The limit of failed API keys per address (api-key-failures.ts; tests use a small one). */
+  apiKeyFailureLimit?: ApiKeyFailureLimit;
+  /** The time the API-key failure limit counts with (tests move it past a window). */
+  clock?: () => Date;
   /** False: listen() does not start the adoption and the outbox worker (the CLI runs them itself). */
   startWorkers?: boolean;
   /** False: no static files (the CLI serves only the embedded Backend API, to itself). */
@@ -146,7 +152,15 @@ export async function createApp(config: ServerConfig, opts: AppOptions = {}): Pr
   // Made on first use: the embedded Backend API's URL is known once the server listens.
   let authenticator: Authenticator | null = null;
   const authenticatorNow = () =>
-    (authenticator ??= new Authenticator({ publishableKey, secretKey, apiUrl, jwtKey, authorizedParties }));
+    (authenticator ??= new Authenticator({
+      publishableKey,
+      secretKey,
+      apiUrl,
+      jwtKey,
+      authorizedParties,
+      // The embedded provider's keys have one exact shape; hosted Clerk's a documented prefix only.
+      ...(config.identity === 'embedded' ? { apiKeyShape: API_KEY_SECRET_SHAPE } : {}),
+    }));
 
   fastify.get('/app-config.json', async (_req, reply) => {
     reply.header('cache-control', 'no-store');
@@ -175,6 +189,7 @@ export async function createApp(config: ServerConfig, opts: AppOptions = {}): Pr
     ...DEFAULT_OUTBOX_TIMING,
     ...opts.outboxTiming,
   });
+  const apiKeyFailures = new ApiKeyFailures(productDb, opts.apiKeyFailureLimit, opts.clock);
   // The subscription flag, derived from the provider's billing (docs/billing.md).
   const subscriptions = new OrganizationSubscriptions(hierarchy, () => backend().billing);
   fastify.addHook('onClose', async () => {
@@ -185,8 +200,9 @@ export async function createApp(config: ServerConfig, opts: AppOptions = {}): Pr
   });
   const deps: ApiDeps = {
     authenticate: (req) => authenticatorNow().authenticate(req),
-    // API keys (docs/api-keys.md), verified by the Backend API on every call.
-    authenticateApiKey: (req) => authenticatorNow().authenticateApiKey(req),
+    // API keys (docs/api-keys.md), verified by the Backend API on every call, failures limited per address.
+    authenticateApiKey: (req) =>
+      apiKeyFailures.guard(req.ip, () => authenticatorNow().authenticateApiKey(req)),
     get clerk() {
       return backend();
     },

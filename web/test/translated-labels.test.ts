@@ -162,6 +162,18 @@ describe('error messages', () => {
     );
   });
 
+  test('a Clerk code named like what every object inherits is unknown, not a crash', async () => {
+    const { i18n } = await translator('FR');
+    for (const code of ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf']) {
+      assert.equal(errorMessageKey(clerkError(code)), null, code);
+      assert.equal(
+        errorMessage(clerkError(code), i18n.t, 'members.errors.roleNotChanged'),
+        "Le rôle n'a pas pu être modifié.",
+        code,
+      );
+    }
+  });
+
   test('our own failures carry their key; anything else gets the fallback', async () => {
     const { i18n } = await translator('EN');
     assert.equal(

@@ -33,6 +33,18 @@ export const apiKeyErrors = {
       'Invalid session token',
       'The session token is invalid or has expired, or its session has ended.',
     ),
+  /**
+   * An impersonation session (its token has `act`) may look at the keys but not create, reveal or revoke
+   * one: a key outlives the impersonation and would go on acting for the user. Clerk's code for what an
+   * actor may not do, as the credential guard answers (fapi/me/actor-guard.ts).
+   */
+  actorForbidden: () =>
+    new ClerkError(
+      403,
+      'not_allowed_access',
+      'Not allowed while impersonating',
+      'Someone acting for this user (impersonation) cannot create, reveal or revoke API keys.',
+    ),
   /** The instance has API keys switched off (or this kind of subject). */
   disabled: () =>
     new ClerkError(

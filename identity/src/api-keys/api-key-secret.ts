@@ -8,6 +8,8 @@ import { randomBase62 } from '../ids.ts';
  */
 export const API_KEY_SECRET_PREFIX = 'ak_';
 const SECRET_LENGTH = 48;
+/** What every secret of this provider looks like: anything else is no key of ours, known or not. */
+export const API_KEY_SECRET_SHAPE = /^ak_[0-9A-Za-z]{48}$/;
 
 export function newApiKeySecret(): string {
   return `${API_KEY_SECRET_PREFIX}${randomBase62(SECRET_LENGTH)}`;

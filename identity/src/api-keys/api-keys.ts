@@ -16,6 +16,7 @@ import {
 } from '../store/api-keys.ts';
 import { apiKeyErrors } from './api-key-errors.ts';
 import {
+  API_KEY_SECRET_SHAPE,
   apiKeySecretHash,
   apiKeySecretMatches,
   newApiKeySecret,
@@ -173,7 +174,7 @@ export async function verifyApiKeySecret(
   secret: string,
   now: Date,
 ): Promise<ApiKeyRow | null> {
-  if (!secret.startsWith('ak_') || secret.length > 256) return null;
+  if (!API_KEY_SECRET_SHAPE.test(secret)) return null;
   const key = await findApiKeyBySecretHash(db, apiKeySecretHash(deps.keys.codePepper, secret));
   if (!key || !apiKeySecretMatches(deps.keys.codePepper, secret, key.secret_hash)) return null;
   if (key.revoked_at || isApiKeyExpired(key, now)) return null;

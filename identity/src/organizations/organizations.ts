@@ -92,8 +92,10 @@ export interface NewOrganization {
   name: string | undefined;
   /** Explicit slug; derived from the name (made unique with a numeric suffix) when absent. */
   slug?: string;
-  /** The creator, who becomes its first admin. */
+  /** The creator, who becomes its first admin unless `firstAdmin` says otherwise. */
   createdBy: string | null;
+  /** The user who becomes its first admin when it is not the creator (an impersonation's user). */
+  firstAdmin?: string;
   publicMetadata?: Record<string, unknown>;
   privateMetadata?: Record<string, unknown>;
   maxAllowedMemberships?: number;
@@ -124,10 +126,11 @@ export async function createOrganization(
     maxAllowedMemberships: input.maxAllowedMemberships,
     now,
   });
-  if (input.createdBy) {
+  const firstAdmin = input.firstAdmin ?? input.createdBy;
+  if (firstAdmin) {
     await insertMembership(tx, {
       organizationId: organization.id,
-      userId: input.createdBy,
+      userId: firstAdmin,
       role: CREATOR_ROLE,
       now,
     });

@@ -59,7 +59,8 @@ export interface SocialProvider {
 }
 
 export function resolveSocialProvider(strategy: string, s: SocialProviderSettings): SocialProvider {
-  const defaults: ProviderDefaults = WELL_KNOWN[strategy] ?? {
+  const known = Object.hasOwn(WELL_KNOWN, strategy) ? WELL_KNOWN[strategy] : undefined;
+  const defaults: ProviderDefaults = known ?? {
     name: strategy.replace(/^oauth_custom_/, ''),
     scopes: s.issuer ? ['openid', 'email', 'profile'] : [],
   };
@@ -96,5 +97,5 @@ export function enabledSocialProvider(
 
 /** Known logos; other providers get a neutral one. */
 export function logoNameOf(strategy: string): string {
-  return strategy in WELL_KNOWN ? strategy.replace(/^oauth_/, '') : 'custom';
+  return Object.hasOwn(WELL_KNOWN, strategy) ? strategy.replace(/^oauth_/, '') : 'custom';
 }

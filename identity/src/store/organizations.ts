@@ -1,6 +1,7 @@
 import type { Queryable } from '../db/database.ts';
 import { newId } from '../ids.ts';
 import type { MembershipRow, OrganizationRow } from './rows.ts';
+import { ownValue } from '../util/own-value.ts';
 
 /** Every column but the logo bytes, which are read only by the image route. */
 export const ORG_COLUMNS = `id, name, slug, image_type, public_metadata, private_metadata, max_allowed_memberships,
@@ -281,7 +282,7 @@ export async function listOrganizationMemberships(
   const from = `FROM organization_memberships m JOIN users u ON u.id = m.user_id
     LEFT JOIN email_addresses pe ON pe.id = u.primary_email_address_id
     WHERE ${clauses.join(' AND ')}`;
-  const order = MEMBERSHIP_ORDERS[orderBy] ?? MEMBERSHIP_ORDERS.created_at;
+  const order = ownValue(MEMBERSHIP_ORDERS, orderBy) ?? MEMBERSHIP_ORDERS.created_at;
   const data = await db.query<MembershipRow>(
     `SELECT m.* ${from} ORDER BY ${order} LIMIT ${page.limit} OFFSET ${page.offset}`,
     params,
@@ -377,7 +378,7 @@ export async function listOrganizations(
     add((n) => `(o.id = $${exact} OR lower(o.name) LIKE $${n} OR lower(o.slug) LIKE $${n})`, pattern);
   }
   const where = clauses.length ? `WHERE ${clauses.join(' AND ')}` : '';
-  const order = ORGANIZATION_ORDERS[orderBy] ?? ORGANIZATION_ORDERS['-created_at'];
+  const order = ownValue(ORGANIZATION_ORDERS, orderBy) ?? ORGANIZATION_ORDERS['-created_at'];
   const columns = ORG_COLUMNS.split(',')
     .map((c) => `o.${c.trim()}`)
     .join(', ');

@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/database.ts';
+import { ownValue } from '../util/own-value.ts';
 
 /** The Backend API's user filters (`users.getUserList` / `getCount`); empty lists filter nothing. */
 export interface UserFilter {
@@ -62,7 +63,7 @@ export async function searchUserIds(
 ): Promise<string[]> {
   const { where, params } = userWhere(filter);
   const rows = await db.query<{ id: string }>(
-    `SELECT u.id FROM users u ${where} ORDER BY ${ORDERS[order]}, u.id LIMIT ${page.limit} OFFSET ${page.offset}`,
+    `SELECT u.id FROM users u ${where} ORDER BY ${ownValue(ORDERS, order) ?? ORDERS['-created_at']}, u.id LIMIT ${page.limit} OFFSET ${page.offset}`,
     params,
   );
   return rows.map((r) => r.id);

@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/database.ts';
+import { ownValue } from '../util/own-value.ts';
 
 /** Migration 026. */
 export type WaitlistEntryStatus = 'pending' | 'invited' | 'completed' | 'rejected';
@@ -132,7 +133,7 @@ export async function listWaitlistEntries(
   const rows = await tx.query<WaitlistEntryRow & { total: number }>(
     `SELECT w.*, count(*) OVER ()::int AS total FROM waitlist_entries w
        LEFT JOIN instance_invitations i ON i.id = w.invitation_id
-     WHERE ${where} ORDER BY ${ORDERS[input.orderBy] ?? ORDERS['-created_at']} LIMIT $3 OFFSET $4`,
+     WHERE ${where} ORDER BY ${ownValue(ORDERS, input.orderBy) ?? ORDERS['-created_at']} LIMIT $3 OFFSET $4`,
     [input.query, input.status, input.limit, input.offset],
   );
   if (rows.length || input.offset === 0) {

@@ -38,6 +38,14 @@ export function requireAuth(authenticator: RequestAuthenticator) {
       }
       const verified = await authenticator.authenticateApiKey(req);
       if (!verified.ok) {
+        if (verified.refusal === 'limited') {
+          reply.header('retry-after', String(verified.retryAfterSeconds));
+          return sendApiError(reply, new ApiError('too_many_requests', verified.reason));
+        }
+        // No answer about the key (the Backend API is away): not the key's fault, so not a 401.
+        if (verified.refusal === 'unavailable') {
+          return sendApiError(reply.header('retry-after', '2'), new ApiError('service_unavailable'));
+        }
         return sendApiError(
           reply.header('www-authenticate', 'Bearer'),
           new ApiError('unauthenticated', verified.reason),

@@ -60,7 +60,16 @@ export interface ApiKeyCaller {
   scopes: readonly string[];
 }
 
-export type ApiKeyResult = { ok: true; apiKey: ApiKeyCaller } | { ok: false; reason: string };
+/**
+ * Why a key was not taken: `invalid`, no key at all (unknown, revoked, expired, or not even shaped like
+ * one), counted against the address (api-key-failures.ts); `unavailable`, the Backend API could not say;
+ * `limited`, the address failed too often lately and the key was not looked at.
+ */
+export type ApiKeyRefusal =
+  | { ok: false; refusal: 'invalid' | 'unavailable'; reason: string }
+  | { ok: false; refusal: 'limited'; reason: string; retryAfterSeconds: number };
+
+export type ApiKeyResult = { ok: true; apiKey: ApiKeyCaller } | ApiKeyRefusal;
 
 /** What the product API needs to know about a request's caller. */
 export interface RequestAuthenticator {
@@ -85,7 +94,18 @@ export interface AuthenticatorOptions {
   jwksTiming?: JwksTiming;
   /** Where the keys come from, instead of `jwtKey` or the JWKS (tests). */
   keys?: SessionTokenKeys;
+  /**
+   * What an API key's secret looks like (the embedded provider's exact shape): a bearer `ak_…` of any other
+   * prefix, length or alphabet is refused without asking the Backend API. Default: hosted Clerk's, of which
+   * only the prefix is documented, so a broad shape.
+   */
+  apiKeyShape?: RegExp;
 }
+
+/** Hosted Clerk's API keys: `ak_` (@clerk/backend's prefix), then a token of a sane length. */
+export const HOSTED_API_KEY_SHAPE = /^ak_[0-9A-Za-z_-]{16,256}$/;
+
+const INVALID_KEY = 'Invalid, revoked or expired API key.';
 
 type Authenticated = Extract<AuthResult, { ok: true }>;
 
@@ -106,6 +126,7 @@ export class Authenticator implements RequestAuthenticator {
   private readonly keys: SessionTokenKeys;
   private readonly authorizedParties: string[] | undefined;
   private readonly verified = new VerifiedTokens<Authenticated>();
+  private readonly apiKeyShape: RegExp;
 
   constructor(opts: AuthenticatorOptions) {
     this.clerk = createClerkClient({
@@ -119,6 +140,7 @@ export class Authenticator implements RequestAuthenticator {
         ? new PemKey(opts.jwtKey)
         : new JwksKeys(() => this.clerk.jwks.getJwks(), opts.jwksTiming));
     this.authorizedParties = opts.authorizedParties.length ? opts.authorizedParties : undefined;
+    this.apiKeyShape = opts.apiKeyShape ?? HOSTED_API_KEY_SHAPE;
   }
 
   async authenticate(req: FastifyRequest): Promise<AuthResult> {
@@ -157,23 +179,32 @@ export class Authenticator implements RequestAuthenticator {
   /**
    * An API key, verified by @clerk/backend's `authenticateRequest({acceptsToken: 'api_key'})`: it asks
    * the Backend API (`POST /api_keys/verify`) on every call, nothing is kept, so a key revoked or expired
-   * a moment ago is refused at once. Only the Authorization header goes into the request it checks.
+   * a moment ago is refused at once. Only the Authorization header goes into the request it checks, and
+   * only when its token has the shape of a key: anything else is refused here.
    */
   async authenticateApiKey(req: FastifyRequest): Promise<ApiKeyResult> {
     const authorization = req.headers.authorization ?? '';
+    if (!this.apiKeyShape.test(authorization.slice('Bearer '.length))) {
+      return { ok: false, refusal: 'invalid', reason: INVALID_KEY };
+    }
     let state;
     try {
       state = await this.clerk.authenticateRequest(
         new Request('http://product.invalid/api', { headers: { authorization } }),
         { acceptsToken: 'api_key' },
       );
-    } catch (err) {
-      return { ok: false, reason: (err as Error)?.message || 'The API key could not be verified.' };
+    } catch {
+      return { ok: false, refusal: 'unavailable', reason: 'The API key could not be verified.' };
     }
-    if (!state.isAuthenticated) return { ok: false, reason: 'Invalid, revoked or expired API key.' };
+    if (!state.isAuthenticated) {
+      // The Backend API's 404 (no such key now) is `token-invalid`; anything else is no answer about the key.
+      return state.reason === 'token-invalid'
+        ? { ok: false, refusal: 'invalid', reason: INVALID_KEY }
+        : { ok: false, refusal: 'unavailable', reason: 'The API key could not be verified.' };
+    }
     const auth = state.toAuth();
     if (auth.tokenType !== 'api_key' || !auth.isAuthenticated) {
-      return { ok: false, reason: 'Invalid, revoked or expired API key.' };
+      return { ok: false, refusal: 'invalid', reason: INVALID_KEY };
     }
     return {
       ok: true,

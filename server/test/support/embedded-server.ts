@@ -39,6 +39,8 @@ export async function startEmbeddedServer(
     /** What the provider queries through (e.g. DatabaseFaults.wrap); `db` stays the plain one. */
     wrapDatabase?: (db: Database) => Database;
     app?: AppOptions;
+    /** Called with the app before it listens (a test's own hooks, e.g. counting requests). */
+    beforeListen?: (app: App) => void;
   } = {},
 ): Promise<EmbeddedServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'server-test-'));
@@ -70,6 +72,7 @@ export async function startEmbeddedServer(
     database: opts.wrapDatabase?.(db) ?? db,
     logger: false,
   });
+  opts.beforeListen?.(app);
   await app.listen();
   const server: EmbeddedServer = {
     app,

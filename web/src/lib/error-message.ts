@@ -62,7 +62,8 @@ export function errorMessageKey(error: unknown): { key: string; values: Record<s
   }
   if (isClerkAPIResponseError(error)) {
     const code = error.errors[0]?.code;
-    const known = code ? CLERK_ERROR_KEYS[code] : undefined;
+    // The code is the server's: only our own entries, never `constructor` or `toString` of every object.
+    const known = code && Object.hasOwn(CLERK_ERROR_KEYS, code) ? CLERK_ERROR_KEYS[code] : undefined;
     return known ? { key: known, values: {} } : null;
   }
   return null;

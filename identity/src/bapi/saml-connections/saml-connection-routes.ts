@@ -192,7 +192,7 @@ const PARAM_OF_SETTING: Record<string, string> = {
 /** The request parameter a settings problem (`enterpriseConnections.<id>.<field>…: reason`) is about. */
 function paramOf(problem: string): string {
   const field = problem.split(':')[0]!.split('.')[2];
-  return (field && PARAM_OF_SETTING[field]) ?? 'active';
+  return (field && Object.hasOwn(PARAM_OF_SETTING, field) && PARAM_OF_SETTING[field]) || 'active';
 }
 
 /** Clerk's SamlConnectionJSON (@clerk/backend 2.10.1 resources/JSON.ts). */

@@ -35,7 +35,8 @@ import { findSessionById } from '../../store/sessions.ts';
  *
  * A user's own keys are theirs alone; an organisation's need `org:sys_api_keys:read` (list, reveal) or
  * `:manage` (also create, revoke) from the caller's role in it, read from the membership now. A key the
- * caller may not see is 404, as one that does not exist.
+ * caller may not see is 404, as one that does not exist. An impersonation session may list keys only:
+ * creating, revealing or revoking one is 403 `not_allowed_access` before anything else is read.
  */
 export function isApiKeysPath(path: string): boolean {
   return path === '/api_keys' || path.startsWith('/api_keys/');
@@ -46,6 +47,8 @@ type Access = 'read' | 'manage';
 interface Caller {
   userId: string;
   sessionId: string;
+  /** Who really acts, when the session is an impersonation (the token's `act`). */
+  actor: Record<string, unknown> | null;
 }
 
 const publicKeys = new WeakMap<SigningKey, Promise<CryptoKey>>();
@@ -84,7 +87,14 @@ async function callerOf(req: FastifyRequest, deps: IdentityDeps, now: Date): Pro
   ) {
     throw apiKeyErrors.sessionTokenInvalid();
   }
-  return { userId: session.user_id, sessionId: session.id };
+  return { userId: session.user_id, sessionId: session.id, actor: session.actor };
+}
+
+/** The caller, if it may create, reveal or revoke keys: not an impersonation (see actorForbidden). */
+async function keyHolderOf(req: FastifyRequest, deps: IdentityDeps, now: Date): Promise<Caller> {
+  const caller = await callerOf(req, deps, now);
+  if (caller.actor) throw apiKeyErrors.actorForbidden();
+  return caller;
 }
 
 /** Whether the caller may do `access` on the owner's keys (their own, or an organisation's by role). */
@@ -175,7 +185,7 @@ async function answer(
     return { status: 200, body: { api_keys: keys.map((k) => apiKeyJSON(k, now)) } };
   }
   if (parts.length === 1 && method === 'POST') {
-    const caller = await callerOf(req, deps, now);
+    const caller = await keyHolderOf(req, deps, now);
     const type = text(body, 'type');
     if (type !== undefined && type !== 'api_key') {
       throw errors.paramValueInvalid('type', 'type must be api_key.');
@@ -201,12 +211,12 @@ async function answer(
     });
   }
   if (parts.length === 3 && parts[2] === 'secret' && method === 'GET') {
-    const caller = await callerOf(req, deps, now);
+    const caller = await keyHolderOf(req, deps, now);
     const key = await visibleKey(deps.db, deps, caller, parts[1]!, 'read');
     return { status: 200, body: { secret: revealApiKeySecret(deps, key) } };
   }
   if (parts.length === 3 && parts[2] === 'revoke' && method === 'POST') {
-    const caller = await callerOf(req, deps, now);
+    const caller = await keyHolderOf(req, deps, now);
     const reason = text(body, 'revocation_reason');
     return deps.db.transaction(async (tx) => {
       const key = await visibleKey(tx, deps, caller, parts[1]!, 'read', true);

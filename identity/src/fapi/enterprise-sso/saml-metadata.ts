@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { IdentityDeps } from '../../deps.ts';
 import { enabledConnection } from '../../enterprise-sso/connections.ts';
 import { spMetadataXml } from '../../enterprise-sso/saml.ts';
+import { errorBody, errors } from '../../errors.ts';
 
 /**
  * GET <fapi>/v1/saml/metadata/<connection id>.xml — our SP metadata for a SAML connection, for the IdP's
@@ -12,13 +13,14 @@ export function registerSamlMetadata(app: FastifyInstance, fapiPath: string, dep
   app.get<{ Params: { file: string } }>(`${fapiPath}/v1/saml/metadata/:file`, async (req, reply) => {
     const id = req.params.file.endsWith('.xml') ? req.params.file.slice(0, -4) : null;
     const connection = id ? enabledConnection(deps.settings.settings.enterpriseConnections, id) : null;
-    if (!connection || connection.protocol !== 'saml') return reply.code(404).send();
+    if (!connection || connection.protocol !== 'saml')
+      return reply.code(404).send(errorBody(errors.notFound()));
     let xml: string;
     try {
       xml = spMetadataXml(connection, deps.fapiBase);
     } catch (err) {
       console.warn(`identity: ${connection.id} cannot be used: ${(err as Error).message}`);
-      return reply.code(404).send();
+      return reply.code(404).send(errorBody(errors.notFound()));
     }
     return reply
       .type('application/samlmetadata+xml')

@@ -52,7 +52,8 @@ export async function readUpload(
   if (Buffer.isBuffer(req.body))
     return { body: {}, upload: { data: req.body, declaredType: null, filename: null, raw: true } };
   if (!req.isMultipart()) return null;
-  const body: FormBody = {};
+  // Field names are the request's: no prototype for `__proto__` or `constructor` to reach.
+  const body: FormBody = Object.create(null);
   let upload: Upload | undefined;
   try {
     for await (const part of req.parts()) {

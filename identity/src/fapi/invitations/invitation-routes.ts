@@ -1,5 +1,6 @@
 import type { IdentityConfig } from '../../config.ts';
 import { errors } from '../../errors.ts';
+import { authorOf } from '../../impersonation/author.ts';
 import { chargeSends, invitationRules } from '../../mail/send-limits.ts';
 import {
   acceptInvitationAsUser,
@@ -72,7 +73,7 @@ const createInvitationRoute: FapiRoute = {
       ctx.params.id!,
       'org:sys_memberships:manage',
     );
-    await chargeInvitations(ctx, organization.id, session.user_id, 1);
+    await chargeInvitations(ctx, organization.id, authorOf(session), 1);
     const [issued] = await createInvitations(
       ctx.tx,
       ctx.deps,
@@ -81,7 +82,7 @@ const createInvitationRoute: FapiRoute = {
         {
           emailAddress: field(ctx.body, 'email_address'),
           role: field(ctx.body, 'role'),
-          inviterUserId: session.user_id,
+          inviterUserId: authorOf(session),
           inviterRole: membership.role,
         },
       ],
@@ -105,7 +106,7 @@ const createInvitationsBulkRoute: FapiRoute = {
     const addresses = fields(ctx.body, 'email_address');
     // An oversized request is refused for its size (in createInvitations), not counted address by address.
     if (addresses.length <= ctx.deps.config.sendLimits.invitationsPerBulkRequest) {
-      await chargeInvitations(ctx, organization.id, session.user_id, addresses.length);
+      await chargeInvitations(ctx, organization.id, authorOf(session), addresses.length);
     }
     const issued = await createInvitations(
       ctx.tx,
@@ -114,7 +115,7 @@ const createInvitationsBulkRoute: FapiRoute = {
       addresses.map((emailAddress) => ({
         emailAddress,
         role,
-        inviterUserId: session.user_id,
+        inviterUserId: authorOf(session),
         inviterRole: membership.role,
       })),
       ctx.now,

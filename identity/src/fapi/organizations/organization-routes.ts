@@ -1,4 +1,5 @@
 import { errors } from '../../errors.ts';
+import { authorOf } from '../../impersonation/author.ts';
 import {
   assertMayCreateOrganization,
   createOrganization,
@@ -27,7 +28,13 @@ export const createOrganizationRoute: FapiRoute = {
     await assertMayCreateOrganization(ctx.tx, user);
     const organization = await createOrganization(
       ctx.tx,
-      { name: field(ctx.body, 'name'), slug: field(ctx.body, 'slug'), createdBy: user.id },
+      {
+        name: field(ctx.body, 'name'),
+        slug: field(ctx.body, 'slug'),
+        // Made in an impersonation, it is the actor's doing; the user owns it all the same.
+        createdBy: authorOf(session),
+        firstAdmin: user.id,
+      },
       ctx.now,
     );
     return { response: await organizationWithCounts(ctx, organization) };

@@ -228,7 +228,8 @@ function parseExpression(source: string, path: string): Expression {
     if (operand === 'null') return { kind: 'literal', value: null };
     if (operand === 'true' || operand === 'false') return { kind: 'literal', value: operand === 'true' };
     if (/^-?\d+(\.\d+)?$/.test(operand)) return { kind: 'literal', value: Number(operand) };
-    if (SHORTCODES[operand]) return { kind: 'path', code: operand, rest: [] };
+    // Own keys only: `{{constructor}}` or `{{toString}}` name no shortcode.
+    if (Object.hasOwn(SHORTCODES, operand)) return { kind: 'path', code: operand, rest: [] };
     const metadata = [...METADATA].find((m) => operand.startsWith(`${m}.`));
     if (metadata) {
       const rest = operand.slice(metadata.length + 1).split('.');
