@@ -1,4 +1,5 @@
 import type { SocialProviderSettings } from '../instance/settings/schema.ts';
+import { ownValue } from '../util/own-value.ts';
 
 /**
  * What we know of each well-known provider without being told: its name, the scopes that give an email
@@ -59,8 +60,7 @@ export interface SocialProvider {
 }
 
 export function resolveSocialProvider(strategy: string, s: SocialProviderSettings): SocialProvider {
-  const known = Object.hasOwn(WELL_KNOWN, strategy) ? WELL_KNOWN[strategy] : undefined;
-  const defaults: ProviderDefaults = known ?? {
+  const defaults: ProviderDefaults = ownValue(WELL_KNOWN, strategy) ?? {
     name: strategy.replace(/^oauth_custom_/, ''),
     scopes: s.issuer ? ['openid', 'email', 'profile'] : [],
   };

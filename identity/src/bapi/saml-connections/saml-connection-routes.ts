@@ -20,6 +20,7 @@ import { enterpriseAccountCounts } from '../../store/enterprise-sso.ts';
 import { findOrganization } from '../../store/organizations.ts';
 import { queryList, queryString } from '../request-input.ts';
 import type { BapiFieldKind, BapiRequest, BapiRoute } from '../route.ts';
+import { ownValue } from '../../util/own-value.ts';
 
 /**
  * Backend API: SAML connections as @clerk/backend 2.10.1 calls them (`samlConnections.*`,
@@ -192,7 +193,7 @@ const PARAM_OF_SETTING: Record<string, string> = {
 /** The request parameter a settings problem (`enterpriseConnections.<id>.<field>…: reason`) is about. */
 function paramOf(problem: string): string {
   const field = problem.split(':')[0]!.split('.')[2];
-  return (field && Object.hasOwn(PARAM_OF_SETTING, field) && PARAM_OF_SETTING[field]) || 'active';
+  return (field && ownValue(PARAM_OF_SETTING, field)) || 'active';
 }
 
 /** Clerk's SamlConnectionJSON (@clerk/backend 2.10.1 resources/JSON.ts). */
