@@ -22,6 +22,17 @@ export const API_ERRORS = {
   hierarchy_too_deep: { status: 409, message: 'The hierarchy is too deep to take more organisations.' },
   already_has_parent: { status: 409, message: 'This organisation already belongs to another organisation.' },
   slug_taken: { status: 409, message: 'That slug is taken. Please try another.' },
+  /** Adding a member by address (POST /api/organizations/current/members). */
+  email_address_invalid: { status: 422, message: 'The email address is not valid.' },
+  already_member: { status: 409, message: 'This person is already a member of the organisation.' },
+  already_invited: {
+    status: 409,
+    message: 'An invitation to this address is already pending for the organisation.',
+  },
+  membership_quota_exceeded: {
+    status: 409,
+    message: 'The organisation has reached its maximum number of members.',
+  },
   internal_error: { status: 500, message: 'The server could not complete the request.' },
   service_unavailable: {
     status: 503,

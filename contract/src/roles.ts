@@ -9,6 +9,7 @@ import { z } from './zod.ts';
 export const ORG_ROLES = { admin: 'org:admin', member: 'org:member', vciso: 'org:vciso' } as const;
 export const orgRoleSchema = z.enum([ORG_ROLES.admin, ORG_ROLES.member, ORG_ROLES.vciso]);
 export type OrgRole = z.infer<typeof orgRoleSchema>;
+export const isOrgRole = (value: unknown): value is OrgRole => orgRoleSchema.safeParse(value).success;
 
 export const SYSTEM_PERMISSIONS = [
   'org:sys_profile:manage',
