@@ -24,6 +24,17 @@ export const API_ERRORS = {
   slug_taken: { status: 409, message: 'That slug is taken. Please try another.' },
   /** Too many failed API keys from one address lately (`Retry-After` says when to try again). */
   too_many_requests: { status: 429, message: 'Too many failed attempts. Try again later.' },
+  /** Adding a member by address (POST /api/organizations/current/members). */
+  email_address_invalid: { status: 422, message: 'The email address is not valid.' },
+  already_member: { status: 409, message: 'This person is already a member of the organisation.' },
+  already_invited: {
+    status: 409,
+    message: 'An invitation to this address is already pending for the organisation.',
+  },
+  membership_quota_exceeded: {
+    status: 409,
+    message: 'The organisation has reached its maximum number of members.',
+  },
   internal_error: { status: 500, message: 'The server could not complete the request.' },
   service_unavailable: {
     status: 503,

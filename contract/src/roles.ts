@@ -9,6 +9,7 @@ import { z } from './zod.ts';
 export const ORG_ROLES = { admin: 'org:admin', member: 'org:member', vciso: 'org:vciso' } as const;
 export const orgRoleSchema = z.enum([ORG_ROLES.admin, ORG_ROLES.member, ORG_ROLES.vciso]);
 export type OrgRole = z.infer<typeof orgRoleSchema>;
+export const isOrgRole = (value: unknown): value is OrgRole => orgRoleSchema.safeParse(value).success;
 
 export const SYSTEM_PERMISSIONS = [
   'org:sys_profile:manage',
@@ -42,20 +43,30 @@ export interface RoleDefinition {
 
 const ALL: readonly Permission[] = permissionSchema.options;
 
+/** An admin holds every permission the instance defines. */
+const ADMIN_PERMISSIONS: readonly Permission[] = ALL;
+
+/**
+ * What a vCISO holds beyond an admin: nothing today, since an admin already holds every permission. The
+ * client-organisation console is the role's own (`roleIsVciso`), not a permission an admin could lack.
+ */
+const VCISO_OWN_PERMISSIONS: readonly Permission[] = [];
+
 export const ROLES: readonly RoleDefinition[] = [
   {
     key: ORG_ROLES.admin,
     name: 'Admin',
     description: 'Manages the organisation, its members, modules and billing.',
-    permissions: ALL,
+    permissions: ADMIN_PERMISSIONS,
   },
   {
-    // Admin rights in the product, and the client-organisation console; deleting the organisation and
-    // managing its billing stay with admins.
+    // Admin rights (spec §6: held by admin or vCISO alike): every permission of an admin — billing, API
+    // keys, members, settings, deleting the organisation — plus its own. A vCISO is often the only member
+    // of a client organisation it created, so anything it lacked there nobody could do.
     key: ORG_ROLES.vciso,
     name: 'Virtual security officer',
     description: 'Runs the security programme and the client organisations of this organisation.',
-    permissions: ALL.filter((p) => p !== 'org:sys_profile:delete' && p !== 'org:sys_billing:manage'),
+    permissions: [...new Set([...ADMIN_PERMISSIONS, ...VCISO_OWN_PERMISSIONS])],
   },
   {
     key: ORG_ROLES.member,
@@ -78,8 +89,24 @@ export function hasPermission(role: string, permission: Permission): boolean {
   return permissionsOf(role).includes(permission);
 }
 
-/** Admin rights in the product (settings, modules): held by admins and virtual security officers. */
-export const ADMIN_RIGHTS_ROLES: readonly OrgRole[] = [ORG_ROLES.admin, ORG_ROLES.vciso];
+/**
+ * Whether `actorRole` may hand out or take away `role`: only when it carries every permission of that
+ * role, so no one can give (themselves or anyone) more than they hold. The identity provider applies it
+ * to the Frontend API's membership and invitation changes, the product API to adding members by address.
+ */
+export function mayManageRole(actorRole: string, role: string): boolean {
+  const held = permissionsOf(actorRole);
+  return permissionsOf(role).every((permission) => held.includes(permission));
+}
+
+/**
+ * Admin rights (spec §6): the roles that carry every permission of `org:admin` — admins and virtual
+ * security officers, as the declaration above makes them. They change the settings and modules, and an
+ * organisation always keeps at least one member holding them.
+ */
+export const ADMIN_RIGHTS_ROLES: readonly OrgRole[] = ROLES.filter((r) =>
+  mayManageRole(r.key, ORG_ROLES.admin),
+).map((r) => r.key);
 
 export function roleHasAdminRights(role: string | null | undefined): boolean {
   return (ADMIN_RIGHTS_ROLES as readonly string[]).includes(role ?? '');

@@ -150,6 +150,59 @@ describe('organisations through the Clerk UI', () => {
     assert.equal((await sessionClaims(member)).org_role, 'org:vciso');
   });
 
+  test('(g) on /members the admin adds an existing account and invites a new address by email, with worded refusals', async () => {
+    const { organization, admin: adminUser } = await organizationWith('Acme Security');
+    const existing = await createUser(suite.server, 'org-existing');
+    const admin = await signedIn(adminUser);
+    await admin.goto(`${suite.server.origin}/members`);
+    await admin.getByTestId('members-page').waitFor();
+    const address = admin.getByTestId('members-add-email');
+    const submit = admin.getByTestId('members-add-submit');
+    const notice = admin.getByTestId('members-notice');
+    const error = admin.getByTestId('members-error');
+
+    // Not an address: said at once, in the interface's words, and nothing is sent.
+    await address.fill('not-an-address');
+    await submit.click();
+    await error.filter({ hasText: 'Enter a valid email address, such as name@example.com.' }).waitFor();
+
+    // An account with this (verified) address joins at once and shows in the list.
+    await address.fill(` ${existing.email.toUpperCase()} `);
+    await submit.click();
+    await notice.filter({ hasText: 'already had an account and is now a member, as Member.' }).waitFor();
+    await admin.getByTestId(`members-row-${existing.id}`).waitFor();
+    assert.equal(await address.inputValue(), '');
+    const clerk = backendClient(suite.server);
+    const memberships = await clerk.organizations.getOrganizationMembershipList({
+      organizationId: organization.id,
+    });
+    assert.equal(memberships.data.find((m) => m.publicUserData?.userId === existing.id)?.role, 'org:member');
+    await address.fill(existing.email);
+    await submit.click();
+    await error.filter({ hasText: 'This person is already a member of the organisation.' }).waitFor();
+
+    // Anyone else is sent an invitation, with the role chosen.
+    const newcomer = uniqueEmail('org-newcomer');
+    await address.fill(newcomer);
+    await admin.getByTestId('members-add-role').selectOption('org:vciso');
+    await submit.click();
+    await notice
+      .filter({ hasText: `An invitation was sent to ${newcomer}, as Virtual security officer.` })
+      .waitFor();
+    assert.match(await invitationLink(newcomer), /tickets\/accept\?ticket=/);
+    await address.fill(newcomer);
+    await submit.click();
+    await error.filter({ hasText: 'An invitation to this address is already pending.' }).waitFor();
+    const invitations = await clerk.organizations.getOrganizationInvitationList({
+      organizationId: organization.id,
+      status: ['pending'],
+    });
+    assert.deepEqual(
+      invitations.data.map((i) => [i.emailAddress, i.role]),
+      [[newcomer, 'org:vciso']],
+    );
+  });
+
   test('(d) a user in two organisations switches with the switcher and the product API follows', async () => {
     const { admin: adminUser } = await organizationWith('Acme Security');
     const admin = await signedIn(adminUser);

@@ -10,6 +10,7 @@ import {
   type TestUser,
 } from '../support/backend.ts';
 import { sessionToken, signInUntilSettled, waitForClerkSession, waitForPath } from '../support/flows.ts';
+import { badgeBecomes, enableBilling, subscribeWithNewCard } from '../support/billing.ts';
 import { recordSubscriptionStatus } from '../../server/src/billing/subscription-store.ts';
 import { enqueueProjection } from '../../server/src/organizations/metadata-outbox.ts';
 
@@ -76,7 +77,7 @@ describe('vCISO console: client organisations, the parent link and the subscript
 
   /**
    * What every test here needs and none is about, through the Backend API: a firm with the vCISO module
-   * on, its vCISO (`org:vciso`) and a second, plain admin (the only admin could not be made a vCISO).
+   * on, its vCISO (`org:vciso`) and a second, plain admin.
    */
   async function vcisoFirm() {
     const clerk = backendClient(suite.server);
@@ -159,6 +160,31 @@ describe('vCISO console: client organisations, the parent link and the subscript
       (children.body.data as ChildOrganization[]).map((c) => [c.id, c.hasActiveSubscription]),
       [[childId, 'TRIAL']],
     );
+  });
+
+  test('a vCISO, the only member of the client organisation it created, subscribes it to a plan', async () => {
+    await enableBilling(suite.server, {
+      enabled: true,
+      currency: 'usd',
+      gateway: { kind: 'offline' },
+      plans: {
+        free_org: { name: 'Free', payerType: 'org', monthlyFee: 0, isDefault: true },
+        pro: { name: 'Pro', payerType: 'org', monthlyFee: 2900 },
+      },
+    });
+    const { vcisoUser } = await vcisoFirm();
+    const vciso = await signedIn(vcisoUser);
+    const created = await api(vciso, 'POST', '/api/organizations/current/children', {
+      name: `Subscribing client ${Date.now()}`,
+    });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const childId = created.body.id as string;
+    await refreshClerk(vciso, childId);
+    assert.equal((await api(vciso, 'GET', '/api/me')).body.orgRole, 'org:vciso');
+
+    // The plan's button is live (org:sys_billing:manage), and clerk-js's checkout goes through.
+    await subscribeWithNewCard(vciso, 'Pro');
+    await badgeBecomes(vciso, suite.server.origin, 'YES');
   });
 
   test('a vCISO attaches an organisation they administer, then detaches it after confirming', async () => {

@@ -287,12 +287,14 @@ forEachBackend('organisations through @clerk/backend 2.10.1', (backend) => {
     assert.deepEqual(mergedMeta.publicMetadata, { team: { name: 'red' } });
     assert.deepEqual(mergedMeta.privateMetadata, { note: 'x' });
 
-    // Two admins: the owner may go; then the last admin may neither be demoted nor removed.
+    // Two admins and a vCISO (admin rights too): the owner and the vCISO may go; then the last member
+    // with admin rights may neither be demoted nor removed.
     const removed = await clerk.organizations.deleteOrganizationMembership({
       organizationId: org.id,
       userId: owner.userId,
     });
     assert.equal(removed.publicUserData!.userId, owner.userId);
+    await clerk.organizations.deleteOrganizationMembership({ organizationId: org.id, userId: third.userId });
     await rejectsWith(
       clerk.organizations.updateOrganizationMembership({
         organizationId: org.id,

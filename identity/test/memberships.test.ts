@@ -169,7 +169,7 @@ forEachBackend('organisation memberships (Frontend API)', (backend) => {
   });
 
   describe('permissions', () => {
-    it('members read but cannot manage; virtual security officers manage but cannot delete', async () => {
+    it('members read but cannot manage; virtual security officers hold admin rights, deleting included', async () => {
       const { org, admin, vciso, member } = await team('Permissions');
       const user = await newMember(h, 'perm-user');
       const checks: [string, () => Promise<{ status: number; body: Json }>][] = [
@@ -224,9 +224,9 @@ forEachBackend('organisation memberships (Frontend API)', (backend) => {
         (await vciso.browser.delete(`/organizations/${org.id}/memberships/${user.userId}`)).status,
         200,
       );
-      // …but cannot delete the organisation.
-      assertError(await vciso.browser.delete(`/organizations/${org.id}`), 403, 'not_allowed_access');
-      assert.equal((await admin.browser.get(`/organizations/${org.id}`)).status, 200);
+      // …and, holding every permission of an admin, may delete the organisation.
+      assert.equal((await vciso.browser.delete(`/organizations/${org.id}`)).status, 200);
+      assert.equal((await admin.browser.get(`/organizations/${org.id}`)).status, 404);
     });
   });
 
@@ -270,8 +270,10 @@ forEachBackend('organisation memberships (Frontend API)', (backend) => {
       );
     });
 
-    it('the last admin cannot be demoted, removed or leave; with a second admin they can', async () => {
-      const { org, admin, vciso } = await team('Last Admin');
+    it('the last member with admin rights cannot be demoted, removed or leave; beside a vCISO they can', async () => {
+      const admin = await newMember(h, 'admin', { firstName: 'Alice', lastName: 'Admin' });
+      const org = await createOrganization(admin, 'Last Admin');
+      const vciso = await newMember(h, 'vciso', { firstName: 'Victor', lastName: 'Ciso' });
       const minimum = 'organization_minimum_permissions_needed';
       assertError(
         await admin.browser.patch(`/organizations/${org.id}/memberships/${admin.userId}`, {
@@ -280,40 +282,23 @@ forEachBackend('organisation memberships (Frontend API)', (backend) => {
         403,
         minimum,
       );
-      // A vCISO may not take the admin role away from anyone at all (role-management.test.ts).
-      assertError(
-        await vciso.browser.patch(`/organizations/${org.id}/memberships/${admin.userId}`, {
-          role: 'org:vciso',
-        }),
-        403,
-        'not_allowed_access',
-      );
-      assertError(
-        await vciso.browser.delete(`/organizations/${org.id}/memberships/${admin.userId}`),
-        403,
-        'not_allowed_access',
-      );
       assertError(
         await admin.browser.delete(`/organizations/${org.id}/memberships/${admin.userId}`),
         403,
         minimum,
       );
       assertError(await admin.browser.delete(`/me/organization_memberships/${org.id}`), 403, minimum);
-      // Setting the same role is no change.
-      assert.equal(
-        (
-          await admin.browser.patch(`/organizations/${org.id}/memberships/${admin.userId}`, {
-            role: 'org:admin',
-          })
-        ).status,
-        200,
-      );
+      // Setting the same role is no change; another role with admin rights keeps the organisation managed.
+      for (const role of ['org:admin', 'org:vciso', 'org:admin']) {
+        const res = await admin.browser.patch(`/organizations/${org.id}/memberships/${admin.userId}`, {
+          role,
+        });
+        assert.equal(res.status, 200, JSON.stringify(res.body));
+      }
       assert.equal(await roleOf(org.id, admin.userId), 'org:admin');
 
-      const promoted = await admin.browser.patch(`/organizations/${org.id}/memberships/${vciso.userId}`, {
-        role: 'org:admin',
-      });
-      assert.equal(promoted.status, 200);
+      // A vCISO holds admin rights: beside it, the admin may step down, and the vCISO is then the last one.
+      await addMember(admin, org.id, vciso, 'org:vciso');
       const demoted = await vciso.browser.patch(`/organizations/${org.id}/memberships/${admin.userId}`, {
         role: 'org:member',
       });
@@ -325,10 +310,11 @@ forEachBackend('organisation memberships (Frontend API)', (backend) => {
         403,
         minimum,
       );
+      assertError(await vciso.browser.delete(`/me/organization_memberships/${org.id}`), 403, minimum);
       assert.equal(
-        await h.count('organization_memberships', 'organization_id = $1 AND role = $2', [
+        await h.count('organization_memberships', 'organization_id = $1 AND role = ANY($2)', [
           org.id,
-          'org:admin',
+          ['org:admin', 'org:vciso'],
         ]),
         1,
       );
@@ -458,7 +444,8 @@ forEachBackend('organisation memberships (Frontend API)', (backend) => {
       assert.equal(switched.org_id, other.org.id);
       assert.equal(switched.org_slug, other.org.slug);
       assert.equal(switched.org_role, 'org:vciso');
-      assert.equal((switched.org_permissions as string[]).includes('org:sys_profile:delete'), false);
+      // A vCISO holds every permission of an admin, billing included.
+      assert.ok((switched.org_permissions as string[]).includes('org:sys_billing:manage'));
 
       await activate(user, null);
       assert.equal((await tokenClaims(user)).org_id, undefined);

@@ -169,30 +169,62 @@ forEachBackend('organisation roles: who may grant or take away which role (FAPI)
     }
   }
 
-  it('a vCISO cannot make itself admin, nor demote or remove the creator', async () => {
+  it('a member cannot make itself vCISO or admin', async () => {
+    const member = actors.get('org:member')!;
+    for (const role of ['org:vciso', 'org:admin']) {
+      assertError(
+        await member.browser.patch(`/organizations/${org.id}/memberships/${member.userId}`, { role }),
+        403,
+        'not_allowed_access',
+      );
+    }
+    assert.equal(await roleOf(member.userId), 'org:member');
+  });
+
+  it("a vCISO holds an admin's rights: it makes an admin and demotes one, but not the last one with admin rights", async () => {
     const vciso = actors.get('org:vciso')!;
+    const colleague = await targetUser('org:member');
+    const promoted = await vciso.browser.patch(`/organizations/${org.id}/memberships/${colleague}`, {
+      role: 'org:admin',
+    });
+    assert.equal(promoted.status, 200, JSON.stringify(promoted.body));
+    assert.equal(await roleOf(colleague), 'org:admin');
+    const demoted = await vciso.browser.patch(`/organizations/${org.id}/memberships/${colleague}`, {
+      role: 'org:member',
+    });
+    assert.equal(demoted.status, 200, JSON.stringify(demoted.body));
+
+    // Alone in an organisation of its own, as in a client organisation it created: it cannot step down
+    // or leave, which would leave the organisation with nobody to manage it.
+    const alone = await insertOrganization(h.db, {
+      name: 'Client',
+      slug: `client-${randomBytes(4).toString('hex')}`,
+      createdBy: null,
+      now: h.clock.now,
+    });
+    await insertMembership(h.db, {
+      organizationId: alone.id,
+      userId: vciso.userId,
+      role: 'org:vciso',
+      now: h.clock.now,
+    });
     assertError(
-      await vciso.browser.patch(`/organizations/${org.id}/memberships/${vciso.userId}`, {
-        role: 'org:admin',
-      }),
-      403,
-      'not_allowed_access',
-    );
-    assert.equal(await roleOf(vciso.userId), 'org:vciso');
-    const admin = actors.get('org:admin')!;
-    assertError(
-      await vciso.browser.patch(`/organizations/${org.id}/memberships/${admin.userId}`, {
+      await vciso.browser.patch(`/organizations/${alone.id}/memberships/${vciso.userId}`, {
         role: 'org:member',
       }),
       403,
-      'not_allowed_access',
+      'organization_minimum_permissions_needed',
     );
     assertError(
-      await vciso.browser.delete(`/organizations/${org.id}/memberships/${admin.userId}`),
+      await vciso.browser.delete(`/me/organization_memberships/${alone.id}`),
       403,
-      'not_allowed_access',
+      'organization_minimum_permissions_needed',
     );
-    assert.equal(await roleOf(admin.userId), 'org:admin');
+    // Moving between the two roles with admin rights keeps it managed.
+    const asAdmin = await vciso.browser.patch(`/organizations/${alone.id}/memberships/${vciso.userId}`, {
+      role: 'org:admin',
+    });
+    assert.equal(asAdmin.status, 200, JSON.stringify(asAdmin.body));
   });
 
   it('anyone may still leave, and a vCISO may step down to member', async () => {

@@ -102,6 +102,26 @@ const CASES: Case[] = [
     expect: { admin: 422, vciso: 422, member: 403 },
   },
   {
+    route: 'POST /api/organizations/current/members',
+    // Invites a new address to A, the token's organisation, for those who manage its members.
+    request: () => ({
+      method: 'POST',
+      url: '/api/organizations/current/members',
+      body: { emailAddress: `invitee-${randomBytes(4).toString('hex')}@example.com`, role: 'org:member' },
+    }),
+    expect: { admin: 201, vciso: 201, member: 403 },
+    check: (_w, body) => assert.equal(body.outcome, 'invited'),
+  },
+  {
+    route: 'POST /api/organizations/current/members + B named in the body',
+    request: ({ b }) => ({
+      method: 'POST',
+      url: '/api/organizations/current/members',
+      body: { emailAddress: b.users.member.email, role: 'org:admin', organizationId: b.id },
+    }),
+    expect: { admin: 422, vciso: 422, member: 403 },
+  },
+  {
     route: 'GET /api/organizations/current/children',
     request: ({ b }) => ({ method: 'GET', url: `/api/organizations/current/children?parent=${b.id}` }),
     expect: forbiddenUnlessVciso(200),

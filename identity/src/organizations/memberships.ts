@@ -20,7 +20,7 @@ import { pendSessionsWithoutOrganization } from '../store/user-sessions.ts';
 import { emailAddressesOf, findUserById, findUsersByIds } from '../store/users.ts';
 import { deepMerge } from '../util/deep-merge.ts';
 import { assertMayManageRoles } from './role-management.ts';
-import { ADMIN_ROLE, roleByKey } from './roles.ts';
+import { LAST_ADMIN_ROLES, roleByKey } from './roles.ts';
 
 /**
  * Organisation memberships, shared by the Frontend API (the Clerk components, where the caller's
@@ -52,10 +52,14 @@ async function existingMembership(
   return membership;
 }
 
-/** The last-admin rule: an organisation always keeps at least one `org:admin`. */
-async function assertNotLastAdmin(tx: Queryable, membership: MembershipRow): Promise<void> {
-  if (membership.role !== ADMIN_ROLE) return;
-  if ((await countAdmins(tx, membership.organization_id, ADMIN_ROLE)) <= 1) {
+/**
+ * The last-admin rule: an organisation always keeps at least one member with admin rights (`org:admin`
+ * or `org:vciso`). Asked before a member's role changes or they go: `role` is what they would hold then.
+ */
+async function assertNotLastAdmin(tx: Queryable, membership: MembershipRow, role?: string): Promise<void> {
+  if (!LAST_ADMIN_ROLES.includes(membership.role)) return;
+  if (role !== undefined && LAST_ADMIN_ROLES.includes(role)) return;
+  if ((await countAdmins(tx, membership.organization_id, LAST_ADMIN_ROLES)) <= 1) {
     throw errors.organizationMinimumPermissions();
   }
 }
@@ -94,7 +98,7 @@ export async function changeRole(
   const membership = await existingMembership(tx, organization.id, userId);
   assertMayManageRoles(actorRole, role, membership.role);
   if (membership.role === role) return membership;
-  await assertNotLastAdmin(tx, membership);
+  await assertNotLastAdmin(tx, membership, role);
   return updateMembershipRole(tx, organization.id, userId, role, now);
 }
 

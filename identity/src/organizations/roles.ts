@@ -3,7 +3,7 @@
  * the contract declares them for the product too: what the provider serves, grants and puts in
  * session tokens is what the product API and the web check.
  */
-import { ORG_ROLES } from '@app/contract';
+import { ADMIN_RIGHTS_ROLES, ORG_ROLES } from '@app/contract';
 
 export {
   FEATURE_PERMISSIONS,
@@ -19,5 +19,8 @@ export {
 /** The role given to whoever creates an organisation. */
 export const CREATOR_ROLE = ORG_ROLES.admin;
 export const DEFAULT_ROLE = ORG_ROLES.member;
-/** Roles that count as "admin" for the last-admin rule. */
-export const ADMIN_ROLE = ORG_ROLES.admin;
+/**
+ * Roles that count for the last-admin rule: those with admin rights (every permission of `org:admin`),
+ * so a vCISO alone in the client organisation it created keeps it managed.
+ */
+export const LAST_ADMIN_ROLES: readonly string[] = ADMIN_RIGHTS_ROLES;

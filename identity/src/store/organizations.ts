@@ -147,10 +147,14 @@ export async function countMembers(db: Queryable, organizationId: string): Promi
   return row?.n ?? 0;
 }
 
-export async function countAdmins(db: Queryable, organizationId: string, adminRole: string): Promise<number> {
+export async function countAdmins(
+  db: Queryable,
+  organizationId: string,
+  adminRoles: readonly string[],
+): Promise<number> {
   const [row] = await db.query<{ n: number }>(
-    'SELECT count(*)::int AS n FROM organization_memberships WHERE organization_id = $1 AND role = $2',
-    [organizationId, adminRole],
+    'SELECT count(*)::int AS n FROM organization_memberships WHERE organization_id = $1 AND role = ANY($2)',
+    [organizationId, [...adminRoles]],
   );
   return row?.n ?? 0;
 }

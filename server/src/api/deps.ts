@@ -22,6 +22,13 @@ export interface BackendApi {
       lastName: string | null;
       primaryEmailAddress: { emailAddress: string } | null;
     }>;
+    /** `emailAddress` matches any address of a user, verified or not (as Clerk's list does). */
+    getUserList(params: { emailAddress: string[]; limit?: number }): Promise<{
+      data: {
+        id: string;
+        emailAddresses: { emailAddress: string; verification: { status: string } | null }[];
+      }[];
+    }>;
   };
   organizations: {
     getOrganization(params: { organizationId: string }): Promise<BackendOrganization>;
@@ -54,6 +61,19 @@ export interface BackendApi {
       userId: string;
       role: string;
     }): Promise<BackendMembership>;
+    getOrganizationInvitationList(params: {
+      organizationId: string;
+      status?: ('pending' | 'accepted' | 'revoked' | 'expired')[];
+      limit?: number;
+      offset?: number;
+    }): Promise<{ data: { id: string; emailAddress: string }[]; totalCount: number }>;
+    /** Mails the address its invitation (a pending one to the same address is refreshed by Clerk). */
+    createOrganizationInvitation(params: {
+      organizationId: string;
+      emailAddress: string;
+      role: string;
+      inviterUserId?: string;
+    }): Promise<{ id: string; emailAddress: string; role: string }>;
   };
   billing: {
     /** The organisation's subscription (docs/billing.md); 404 when the provider has none for it. */

@@ -4,6 +4,7 @@ import { registerApiErrorHandler } from './errors.ts';
 import { registerJsonBody } from './json-body.ts';
 import { registerMeRoute } from './me.ts';
 import { registerCurrentOrganizationRoute } from './organizations/current.ts';
+import { registerAddMemberRoute } from './organizations/members.ts';
 import { registerOrganizationSettingsRoute } from './organizations/settings.ts';
 import { requireAuth } from './require-auth.ts';
 import { registerVcisoRoutes } from './vciso/routes.ts';
@@ -18,5 +19,6 @@ export function registerProductApi(api: FastifyInstance, deps: ApiDeps) {
   registerMeRoute(api, deps);
   registerCurrentOrganizationRoute(api, deps);
   registerOrganizationSettingsRoute(api, deps);
+  registerAddMemberRoute(api, deps);
   registerVcisoRoutes(api, deps);
 }

@@ -19,6 +19,10 @@ export const PRODUCT_API_ERROR_KEYS: Readonly<Partial<Record<ApiErrorCode, strin
   internal_error: 'errors.api.internalError',
   service_unavailable: 'errors.api.serviceUnavailable',
   invalid_request: 'errors.api.invalidRequest',
+  email_address_invalid: 'errors.api.emailAddressInvalid',
+  already_member: 'errors.api.alreadyMember',
+  already_invited: 'errors.api.alreadyInvited',
+  membership_quota_exceeded: 'errors.api.membershipQuotaExceeded',
 };
 
 /**

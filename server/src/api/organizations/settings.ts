@@ -3,19 +3,14 @@ import {
   organizationSettingsChangeSchema,
   settingsMetadataPatch,
 } from '@app/contract';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { withDefaultMetadata } from '../../organizations/default-metadata.ts';
 import { readOrganizationWithDefaults } from '../../organizations/organization-with-defaults.ts';
 import { answerWith, parseRequest } from '../contract-io.ts';
 import type { ApiDeps } from '../deps.ts';
 import { ApiError, bodyRouteErrorHandler, isBackendNotFound } from '../errors.ts';
-import { ADMIN_RIGHTS_ROLES, requireOrgRole } from '../require-org-role.ts';
+import { ADMIN_RIGHTS_ROLES, requireActiveOrganization, requireOrgRole } from '../require-org-role.ts';
 import { authOf, requireAuth } from '../require-auth.ts';
-
-/** Without an active organisation there is nothing to configure: 404, as GET current answers. */
-async function requireActiveOrganization(req: FastifyRequest) {
-  if (!authOf(req).orgId) throw new ApiError('no_active_organization');
-}
 
 /**
  * PATCH /api/organizations/current/settings — switches modules on or off and sets the interface

@@ -1,17 +1,20 @@
+import { isEmailAddress, isOrgRole } from '@app/contract';
 import { useOrganization, useUser } from '@clerk/clerk-react';
 import type { OrganizationResource } from '@clerk/types';
 import { useId, useState, type FormEvent } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { errorMessage, type Translate } from '../../../lib/error-message.ts';
+import { errorMessage, TranslatableError, type Translate } from '../../../lib/error-message.ts';
+import { useHttpClient } from '../../../lib/http/useHttpClient.ts';
 import { formatNumber } from '../../../lib/i18n/format.ts';
 import { useLanguage } from '../../../lib/i18n/useLanguage.ts';
 import { useAuthState } from '../../../state/auth/AuthStateProvider.tsx';
-import { ORG_ROLES, roleLabel } from '../../../state/auth/roles.ts';
+import { ORG_ROLES, roleLabel, type OrgRole } from '../../../state/auth/roles.ts';
 import { selectHasAdminRights } from '../../../state/auth/selectors.ts';
 import { LoadError } from '../../../ui/LoadError.tsx';
 import { Loading } from '../../../ui/Loading.tsx';
 import { PageTitle } from '../../../ui/PageTitle.tsx';
+import { addMemberByEmail, type NewMemberAnswer } from './api/add-member.ts';
 import { useOrganizationMembers, type Member, type RoleOption } from './useOrganizationMembers.ts';
 
 /** The product's own members management; only for users with admin rights in the active organisation. */
@@ -48,6 +51,7 @@ function MembersManager({ organizationId }: { organizationId: string }) {
   const { language } = useLanguage();
   const { organization } = useOrganization();
   const { user } = useUser();
+  const client = useHttpClient();
   const { state, reload } = useOrganizationMembers(organizationId);
   const [busy, setBusy] = useState(false);
   const [feedback, setFeedback] = useState<Feedback>(null);
@@ -57,18 +61,21 @@ function MembersManager({ organizationId }: { organizationId: string }) {
     null,
   );
 
-  /** Runs one change through clerk-js, then reads the members again; the provider enforces the rules. */
-  async function change(
-    action: (organization: OrganizationResource) => Promise<unknown>,
-    done: (t: Translate) => string,
+  /**
+   * Runs one change (through clerk-js, or the product API for adding by address), then reads the members
+   * again; the provider and the server enforce the rules.
+   */
+  async function change<Result>(
+    action: (organization: OrganizationResource) => Promise<Result>,
+    done: (t: Translate, result: Result) => string,
     fallbackKey: string,
   ): Promise<boolean> {
     if (!organization || organization.id !== organizationId) return false;
     setBusy(true);
     setFeedback(null);
     try {
-      await action(organization);
-      setFeedback({ kind: 'ok', describe: done });
+      const result = await action(organization);
+      setFeedback({ kind: 'ok', describe: (t) => done(t, result) });
       return true;
     } catch (error) {
       setFeedback({ kind: 'error', error, fallbackKey });
@@ -225,10 +232,21 @@ function MembersManager({ organizationId }: { organizationId: string }) {
           <AddMemberForm
             roles={state.roles}
             busy={busy}
-            onAdd={(userId, role) =>
+            onInvalid={() =>
+              setFeedback({
+                kind: 'error',
+                error: new TranslatableError('members.errors.emailAddressInvalid'),
+                fallbackKey: 'members.errors.notAdded',
+              })
+            }
+            onAdd={(emailAddress, role) =>
               change(
-                (org) => org.addMember({ userId, role }),
-                (t) => t('members.notices.added', { userId, role: roleName(role, state.roles, t) }),
+                () => addMemberByEmail(client, { emailAddress, role }),
+                (t, answer: NewMemberAnswer) =>
+                  t(answer.outcome === 'added' ? 'members.notices.added' : 'members.notices.invited', {
+                    emailAddress: answer.emailAddress,
+                    role: roleName(answer.role, state.roles, t),
+                  }),
                 'members.errors.notAdded',
               )
             }
@@ -239,47 +257,54 @@ function MembersManager({ organizationId }: { organizationId: string }) {
   );
 }
 
+/** Adds by email address: an existing account joins at once, anyone else is sent an invitation. */
 function AddMemberForm({
   roles,
   busy,
   onAdd,
+  onInvalid,
 }: {
   roles: RoleOption[];
   busy: boolean;
-  onAdd: (userId: string, role: string) => Promise<boolean>;
+  onAdd: (emailAddress: string, role: OrgRole) => Promise<boolean>;
+  onInvalid: () => void;
 }) {
   const { t } = useTranslation();
   const id = useId();
   const defaultRole = roles.some((r) => r.key === ORG_ROLES.member)
     ? ORG_ROLES.member
     : (roles[0]?.key ?? '');
-  const [userId, setUserId] = useState('');
+  const [emailAddress, setEmailAddress] = useState('');
   const [role, setRole] = useState<string | null>(null);
   const chosenRole = role ?? defaultRole;
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const trimmed = userId.trim();
-    if (!trimmed || !chosenRole) return;
-    if (await onAdd(trimmed, chosenRole)) setUserId('');
+    const trimmed = emailAddress.trim();
+    if (!trimmed || !isOrgRole(chosenRole)) return;
+    // Checked here, in the interface language (the browser's own bubble would speak its language).
+    if (!isEmailAddress(trimmed)) return onInvalid();
+    if (await onAdd(trimmed, chosenRole)) setEmailAddress('');
   }
 
   return (
     <section className="card" aria-labelledby={`${id}-heading`}>
       <h2 id={`${id}-heading`}>{t('members.add.heading')}</h2>
       <p className="muted">{t('members.add.intro')}</p>
-      <form className="members-add" onSubmit={(event) => void submit(event)}>
-        <label htmlFor={`${id}-user`}>{t('members.add.userId')}</label>
+      <form className="members-add" noValidate onSubmit={(event) => void submit(event)}>
+        <label htmlFor={`${id}-email`}>{t('members.add.emailAddress')}</label>
         <input
-          id={`${id}-user`}
+          id={`${id}-email`}
           className="input"
-          value={userId}
-          onChange={(event) => setUserId(event.target.value)}
-          placeholder="user_…"
+          type="email"
+          inputMode="email"
+          value={emailAddress}
+          onChange={(event) => setEmailAddress(event.target.value)}
+          placeholder={t('members.add.emailAddressPlaceholder')}
           autoComplete="off"
           spellCheck={false}
           required
-          data-testid="members-add-user-id"
+          data-testid="members-add-email"
         />
         <label htmlFor={`${id}-role`}>{t('members.table.role')}</label>
         <RoleSelect
@@ -293,7 +318,7 @@ function AddMemberForm({
         <button
           type="submit"
           className="button"
-          disabled={busy || !userId.trim() || !chosenRole}
+          disabled={busy || !emailAddress.trim() || !chosenRole}
           data-testid="members-add-submit"
         >
           {t('members.add.submit')}
