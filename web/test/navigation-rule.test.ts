@@ -24,7 +24,7 @@ const decide = (state: AuthState, pathname: string, more: Partial<NavigationInpu
     state,
     pathname,
     access: 'signed-in',
-    sessionPending: false,
+    pendingTaskUrl: null,
     sessionEndedHere: false,
     ...more,
   });
@@ -96,12 +96,31 @@ describe('decideNavigation: nobody signed in', () => {
     );
   });
 
-  test('public pages and clerk-js’s pages stay as they are; a pending session is clerk-js’s to route', () => {
+  test('public pages and clerk-js’s pages stay as they are', () => {
     for (const path of ['/', '/help', '/help/languages', '/no-such-page'])
       assert.deepEqual(decide(initialAuthState, path, { access: 'public' }), { type: 'none' });
     for (const path of ['/sign-in', '/sign-up', '/tasks/choose-organization'])
       assert.deepEqual(decide(initialAuthState, path, { access: 'identity' }), { type: 'none' });
-    assert.deepEqual(decide(initialAuthState, '/dashboard', { sessionPending: true }), { type: 'none' });
+  });
+});
+
+describe('decideNavigation: a pending session (a task to finish, e.g. choose an organisation)', () => {
+  const pending = { pendingTaskUrl: '/tasks/choose-organization' };
+
+  test('every signed-in page and the landing page lead to the task', () => {
+    for (const path of SIGNED_IN_PAGES)
+      assert.deepEqual(decide(initialAuthState, path, pending), navigateTo('/tasks/choose-organization'));
+    assert.deepEqual(
+      decide(initialAuthState, '/', { ...pending, access: 'public' }),
+      navigateTo('/tasks/choose-organization'),
+    );
+  });
+
+  test('other public pages and clerk-js’s own pages (the task among them) stay as they are', () => {
+    for (const path of ['/help', '/pricing', '/no-such-page'])
+      assert.deepEqual(decide(initialAuthState, path, { ...pending, access: 'public' }), { type: 'none' });
+    for (const path of ['/sign-in', '/sign-up', '/tasks/choose-organization'])
+      assert.deepEqual(decide(initialAuthState, path, { ...pending, access: 'identity' }), { type: 'none' });
   });
 });
 

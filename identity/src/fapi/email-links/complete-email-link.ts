@@ -9,7 +9,10 @@ import { findClientSignIn, updateSignIn } from '../../store/sign-ins.ts';
 import { completeIfReady } from '../sign-ups/complete-sign-up.ts';
 import { findClientSignUp, updateSignUp } from '../../store/sign-ups.ts';
 
-/** Where the link was opened: that browser's client id, which clerk-js compares with its own. */
+/**
+ * Where the link was opened: another browser's client id, which clerk-js compares with its own; null for
+ * the browser that asked for the link (or one without a client), whose waiting tab then completes too.
+ */
 export interface Landing {
   verifiedAtClient: string | null;
 }

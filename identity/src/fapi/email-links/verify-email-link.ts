@@ -51,7 +51,11 @@ async function verify(
   const origin: FapiContext & { client: ClientRow } = sameClient
     ? { ...ctx, client }
     : contextOfOtherClient(ctx, client);
-  const landing = { verifiedAtClient: ctx.client?.id ?? null };
+  // clerk-js's waiting tab compares verified_at_client with its own client: equal, it shows "Signed in on
+  // other tab" and stays signed out until reloaded. Opened in that very browser (another tab, same client),
+  // the link is reported as verified elsewhere, so the waiting tab makes the session active by itself too,
+  // as Clerk's own integration tests expect of both tabs.
+  const landing = { verifiedAtClient: sameClient ? null : (ctx.client?.id ?? null) };
   const done =
     link.purpose === 'sign_in'
       ? await completeSignInLink(origin, link, landing)

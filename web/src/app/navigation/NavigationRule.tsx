@@ -18,7 +18,8 @@ export function NavigationRule() {
   const access = routeAccess(useMatches());
   const navigate = useNavigate();
   const clerk = useClerk();
-  const sessionPending = session?.status === 'pending';
+  // buildTasksUrl answers the app's own task page (ClerkProvider's taskUrls).
+  const pendingTaskUrl = session?.status === 'pending' && session.currentTask ? clerk.buildTasksUrl() : null;
   // The history entry last shown with a signed-in user: losing the session there is a sign-out.
   const signedInOn = useRef<string | null>(null);
   // The organisation whose activation was started; kept after a failure so it is not retried in a loop.
@@ -29,7 +30,7 @@ export function NavigationRule() {
     if (state.user) signedInOn.current = key;
     const action = decideNavigation({
       state,
-      sessionPending,
+      pendingTaskUrl,
       pathname,
       access,
       sessionEndedHere: !state.user && signedInOn.current === key,
@@ -53,7 +54,7 @@ export function NavigationRule() {
         });
       }
     }
-  }, [inSync, state, sessionPending, pathname, key, access, navigate, clerk]);
+  }, [inSync, state, pendingTaskUrl, pathname, key, access, navigate, clerk]);
 
   return null;
 }

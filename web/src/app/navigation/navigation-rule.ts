@@ -24,8 +24,12 @@ export type RouteAccess = 'public' | 'signed-in' | 'identity';
 
 export interface NavigationInput {
   state: AuthState;
-  /** The session exists but has a task to finish (e.g. choose an organisation); clerk-js routes it. */
-  sessionPending: boolean;
+  /**
+   * The page of the session's current task (clerk-js `buildTasksUrl`, e.g. `/tasks/choose-organization`)
+   * when the session is pending; null otherwise. clerk-js goes there by itself only when a session is made
+   * active (sign-in, sign-up, a switch); a pending session that opens a page later is sent there by the rule.
+   */
+  pendingTaskUrl: string | null;
   pathname: string;
   access: RouteAccess;
   /**
@@ -52,16 +56,23 @@ const normalise = (pathname: string) => pathname.replace(/\/+$/, '') || '/';
  * every entry route and every state has one answer, and no two components compete to navigate.
  *
  * Spec §2 and §4: signed out on a signed-in page → sign-in; signed in on the landing page → their work;
- * organisation details empty → the first membership's organisation becomes active, or with none the user
- * goes to (and stays on) the create-organisation screen.
+ * a pending session on either → its task (its work is to finish it); organisation details empty → the first
+ * membership's organisation becomes active, or with none the user goes to (and stays on) the
+ * create-organisation screen.
  */
 export function decideNavigation(input: NavigationInput): NavigationAction {
   const { state, access } = input;
   if (access === 'identity') return NONE;
   const pathname = normalise(input.pathname);
 
+  // Pending is not signed in yet (the auth state has no user), but it is not a visitor either.
+  if (input.pendingTaskUrl !== null) {
+    const leadsToWork = access === 'signed-in' || pathname === LANDING_PATH;
+    return leadsToWork ? { type: 'navigate', to: input.pendingTaskUrl } : NONE;
+  }
+
   if (!state.user) {
-    if (input.sessionPending || access !== 'signed-in') return NONE;
+    if (access !== 'signed-in') return NONE;
     return input.sessionEndedHere ? { type: 'navigate', to: AFTER_SIGN_OUT_PATH } : { type: 'signIn' };
   }
 
