@@ -39,15 +39,7 @@ import { settleCharge } from './charges.ts';
 import { payerBalance, recordCredit } from './ledger.ts';
 import { ensurePayer, findPayer, payerKey } from './payers.ts';
 import { addPaymentSource, atGateway, gatewayPayer } from './payment-sources.ts';
-import {
-  addDays,
-  addPeriod,
-  DAY_MS,
-  isFreePlan,
-  monthlyEquivalent,
-  periodFee,
-  type PlanCatalogue,
-} from './plans.ts';
+import { addDays, addPeriod, isFreePlan, monthlyEquivalent, periodFee, type PlanCatalogue } from './plans.ts';
 import { ensureSubscription } from './subscriptions.ts';
 
 /** How long a started checkout may be confirmed (its totals were computed for now). */
@@ -72,7 +64,7 @@ export interface PlanChange {
 /**
  * What subscribing to `plan` billed per `period` means for this payer now (docs/billing.md):
  * from nothing or a free plan, immediate at full price (or a trial, once per payer); to a plan costing more
- * per month, immediate with the unused whole days of the current paid period as credit; to one costing the
+ * per month, immediate with the unused share of the current paid period as credit; to one costing the
  * same or less (or a free one), at the end of the current period.
  */
 export function planChange(
@@ -137,12 +129,17 @@ export function planChange(
   };
 }
 
-/** The unused whole days of a paid period, as a share of its fee (rounded down: never more than paid). */
+/**
+ * The unused share of a paid period's fee, to the millisecond and rounded up (in the payer's favour: a
+ * change the day it was paid credits the whole fee; never more than the fee).
+ */
 export function unusedCredit(item: SubscriptionItemRow, now: Date): number {
   if (!item.periodEnd) return 0;
-  const totalDays = Math.round((item.periodEnd.getTime() - item.periodStart.getTime()) / DAY_MS);
-  const remainingDays = Math.max(0, Math.floor((item.periodEnd.getTime() - now.getTime()) / DAY_MS));
-  return totalDays > 0 ? Math.floor((item.amount * Math.min(remainingDays, totalDays)) / totalDays) : 0;
+  const total = item.periodEnd.getTime() - item.periodStart.getTime();
+  const left = Math.min(total, item.periodEnd.getTime() - now.getTime());
+  if (total <= 0 || left <= 0) return 0;
+  // Exact integers: a fee in minor units times milliseconds can pass 2^53.
+  return Number((BigInt(item.amount) * BigInt(left) + BigInt(total) - 1n) / BigInt(total));
 }
 
 function planFor(catalogue: PlanCatalogue, ref: PayerRef, planId: string, live: SubscriptionItemRow[]): Plan {
