@@ -1,11 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import type { Queryable } from '../src/db/database.ts';
+import type { ClerkError } from '../src/errors.ts';
 import type { PlanPeriod } from '../src/billing/billing-model.ts';
 import type { BillingSettings } from '../src/billing/billing-settings.ts';
 import { reconcileLedger } from '../src/billing/ledger.ts';
 import { addPeriod } from '../src/billing/plans.ts';
+import { runDueBillingWork } from '../src/billing/renewals.ts';
 import { listPaymentAttempts } from '../src/billing/statements.ts';
+import { currentSubscription } from '../src/billing/subscriptions.ts';
 import { forEachBackend } from './support/backends.ts';
 import {
   addCard,
@@ -17,11 +20,14 @@ import {
   startCheckoutAt,
   type Payer,
 } from './support/billing.ts';
-import { Harness } from './support/harness.ts';
+import { Harness, type Json } from './support/harness.ts';
+import { assertError } from './support/organizations.ts';
 
 /**
  * Plan changes as Clerk's own billing tests expect them (docs/billing.md, "Plan changes and proration"): the
- * unused share of a paid period credited to the millisecond (a same-day change credits the whole fee).
+ * unused share of a paid period credited to the millisecond (a same-day change credits the whole fee), an
+ * annual plan left for another plan billed monthly refused with clerk-js's "choose to pay annually" screen,
+ * and "Resubscribe" resuming the current plan over a scheduled change.
  */
 const PLANS: BillingSettings = {
   ...BILLING,
@@ -49,6 +55,7 @@ forEachBackend('billing plan changes', (backend) => {
   after(() => h.close());
 
   const deps = () => h.identity.deps;
+  const catalogue = () => deps().billing.catalogue()!;
   const tx = <T>(fn: (tx: Queryable) => Promise<T>) => deps().db.transaction(fn);
   const start = (p: Payer, slug: string, period: PlanPeriod, now: Date) =>
     startCheckoutAt(h, p, slug, period, now);
@@ -56,6 +63,8 @@ forEachBackend('billing plan changes', (backend) => {
     confirmCheckoutAt(h, p, checkoutId, sourceId, now);
   const subscribe = async (p: Payer, slug: string, period: PlanPeriod, sourceId: string, now: Date) =>
     confirm(p, (await start(p, slug, period, now)).id, sourceId, now);
+  const items = async (p: Payer, now: Date) =>
+    (await tx((t) => currentSubscription(t, p.ref, catalogue(), now)))!.items;
   const paidAmounts = async (p: Payer) =>
     (await tx((t) => listPaymentAttempts(t, p.ref, { limit: 50, offset: 0 }))).data
       .filter((d) => d.attempt.status === 'paid')
@@ -90,5 +99,84 @@ forEachBackend('billing plan changes', (backend) => {
     await confirm(p, mid.id, card.id, later);
     assert.deepEqual(await paidAmounts(p), [3000 - share, 1000]);
     assert.deepEqual(await tx((t) => reconcileLedger(t)), []);
+  });
+
+  it("an annual plan to another plan billed monthly is refused with clerk-js's choose-annual screen", async () => {
+    const p = await newPayer(h, 'annual');
+    const t0 = h.clock.now;
+    const card = await addCard(h, p);
+    await subscribe(p, 'pro', 'annual', card.id, t0);
+    const t1 = days(t0, 3);
+    // Premium is offered annually: choosing it annually is possible (clerk-js: "you need to choose to pay
+    // annually"). Max is not: nothing is possible (clerk-js: "cannot subscribe").
+    for (const [slug, possible] of [
+      ['premium', true],
+      ['max', false],
+    ] as const) {
+      await assert.rejects(start(p, slug, 'month', t1), (err: ClerkError) => {
+        assert.equal(err.status, 400);
+        assert.equal(err.code, 'invalid_plan_change');
+        assert.equal((err.meta.plan as Json).id, `cplan_${slug}`);
+        assert.equal(err.meta.is_plan_upgrade_possible, possible);
+        return true;
+      });
+    }
+    // On the wire, as clerk-js reads it (CheckoutPage's FetchStatus, InvalidPlanScreen).
+    const res = await p.browser.post('/me/commerce/checkouts', {
+      plan_id: 'cplan_premium',
+      plan_period: 'month',
+    });
+    assertError(res, 400, 'invalid_plan_change');
+    assert.equal(res.body.errors[0].meta.is_plan_upgrade_possible, true);
+    assert.equal(res.body.errors[0].meta.plan.amount_formatted, '40.00');
+
+    // Annually, Premium is an upgrade; the free plan, and Pro billed monthly ("Switch to monthly" in the
+    // subscription details), wait for the end of the paid year.
+    const up = await start(p, 'premium', 'annual', t1);
+    assert.equal(up.isImmediatePlanChange, true);
+    const pro = (await items(p, t1))[0]!;
+    for (const [slug, period] of [
+      ['free', 'month'],
+      ['pro', 'month'],
+    ] as const) {
+      const later = await start(p, slug, period, t1);
+      assert.equal(later.isImmediatePlanChange, false, slug);
+      assert.equal(later.totals.totalDueNow, 0);
+      assert.equal(later.planPeriodStart?.getTime(), pro.periodEnd!.getTime());
+    }
+  });
+
+  it('Resubscribe while a downgrade is scheduled resumes the current plan and drops the scheduled one', async () => {
+    const p = await newPayer(h, 'resub');
+    const t0 = h.clock.now;
+    const card = await addCard(h, p);
+    await subscribe(p, 'max', 'month', card.id, t0);
+    const t1 = days(t0, 2);
+    await subscribe(p, 'pro', 'month', card.id, t1);
+    assert.deepEqual(
+      (await items(p, t1)).map((i) => [i.planSlug, i.status, i.canceledAt !== null]),
+      [
+        ['max', 'active', true],
+        ['pro', 'upcoming', false],
+      ],
+    );
+    // clerk-js's "Resubscribe" opens a checkout of the current plan and period.
+    const t2 = days(t0, 3);
+    const resume = await start(p, 'max', 'month', t2);
+    assert.equal(resume.isImmediatePlanChange, true);
+    assert.equal(resume.totals.totalDueNow, 0);
+    assert.equal((await confirm(p, resume.id, card.id, t2)).status, 'completed');
+    const now = await items(p, t2);
+    assert.deepEqual(
+      now.map((i) => [i.planSlug, i.status, i.canceledAt]),
+      [['max', 'active', null]],
+    );
+    // Max renews at its period's end, Pro never starts.
+    await runDueBillingWork(deps(), now[0]!.periodEnd!, { owner: 'test' });
+    assert.deepEqual(
+      (await items(p, now[0]!.periodEnd!)).map((i) => [i.planSlug, i.status]),
+      [['max', 'active']],
+    );
+    assert.deepEqual(await paidAmounts(p), [3000, 3000]);
   });
 });
