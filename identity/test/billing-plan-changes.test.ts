@@ -8,7 +8,7 @@ import { reconcileLedger } from '../src/billing/ledger.ts';
 import { addPeriod } from '../src/billing/plans.ts';
 import { runDueBillingWork } from '../src/billing/renewals.ts';
 import { listPaymentAttempts } from '../src/billing/statements.ts';
-import { currentSubscription } from '../src/billing/subscriptions.ts';
+import { cancelSubscriptionItem, currentSubscription } from '../src/billing/subscriptions.ts';
 import { forEachBackend } from './support/backends.ts';
 import {
   addCard,
@@ -27,7 +27,7 @@ import { assertError } from './support/organizations.ts';
  * Plan changes as Clerk's own billing tests expect them (docs/billing.md, "Plan changes and proration"): the
  * unused share of a paid period credited to the millisecond (a same-day change credits the whole fee), an
  * annual plan left for another plan billed monthly refused with clerk-js's "choose to pay annually" screen,
- * and "Resubscribe" resuming the current plan over a scheduled change.
+ * "Resubscribe" resuming the current plan over a scheduled change, and cancelling scheduling the free plan.
  */
 const PLANS: BillingSettings = {
   ...BILLING,
@@ -178,5 +178,60 @@ forEachBackend('billing plan changes', (backend) => {
       [['max', 'active']],
     );
     assert.deepEqual(await paidAmounts(p), [3000, 3000]);
+  });
+
+  it('cancelling a paid plan or a free trial schedules the free plan from the end of the period', async () => {
+    const t0 = h.clock.now;
+    for (const [slug, label] of [
+      ['pro', 'cancel-paid'],
+      ['trial', 'cancel-trial'],
+    ] as const) {
+      const p = await newPayer(h, label);
+      const card = await addCard(h, p);
+      await subscribe(p, slug, 'month', card.id, t0);
+      const plan = (await items(p, t0))[0]!;
+      const t1 = days(t0, 1);
+      await tx((t) => cancelSubscriptionItem(t, p.ref, plan.id, { endNow: false }, t1));
+      const after = await items(p, t1);
+      assert.deepEqual(
+        after.map((i) => [i.planSlug, i.status, i.canceledAt !== null]),
+        [
+          [slug, 'active', true],
+          ['free', 'upcoming', false],
+        ],
+        label,
+      );
+      assert.equal(after[1]!.periodStart.getTime(), plan.periodEnd!.getTime());
+      assert.equal(after[1]!.periodEnd, null);
+      // clerk-js reads it as the Billing pages show a switch to the free plan: upcoming, starting then.
+      const json = (await p.browser.get('/me/commerce/subscription')).body.response;
+      assert.deepEqual(
+        json.subscription_items.map((i: Json) => [i.plan.slug, i.status, i.period_start]),
+        [
+          [slug, 'active', plan.periodStart.getTime()],
+          ['free', 'upcoming', plan.periodEnd!.getTime()],
+        ],
+      );
+      assert.equal(json.next_payment, undefined, 'nothing more is charged');
+      // At the end of the period the free plan starts.
+      await runDueBillingWork(deps(), plan.periodEnd!, { owner: 'test' });
+      assert.deepEqual(
+        (await items(p, plan.periodEnd!)).map((i) => [i.planSlug, i.status]),
+        [['free', 'active']],
+      );
+    }
+
+    // Resubscribing before the end resumes the plan and drops the free one.
+    const p = await newPayer(h, 'cancel-resume');
+    const card = await addCard(h, p);
+    await subscribe(p, 'pro', 'month', card.id, t0);
+    const pro = (await items(p, t0))[0]!;
+    await tx((t) => cancelSubscriptionItem(t, p.ref, pro.id, { endNow: false }, days(t0, 1)));
+    await subscribe(p, 'pro', 'month', card.id, days(t0, 2));
+    assert.deepEqual(
+      (await items(p, t0)).map((i) => [i.planSlug, i.status, i.canceledAt]),
+      [['pro', 'active', null]],
+    );
+    assert.deepEqual(await paidAmounts(p), [1000]);
   });
 });

@@ -187,5 +187,41 @@ export async function cancelSubscriptionItem(
   if (item.canceledAt) return item;
   const canceled = await updateItem(tx, item.id, { canceledAt: now, nextActionAt: item.periodEnd }, now);
   await billingEvents.item(tx, ['subscriptionItem.canceled', 'subscriptionItem.updated'], canceled, now);
+  await scheduleDefaultAfter(tx, canceled, now, catalogue);
   return canceled;
+}
+
+/**
+ * The payer's default (free) plan, upcoming from the end of a canceled item's period, as a switch to it
+ * would schedule it: the Billing pages show what follows, and the schedule starts it then.
+ */
+async function scheduleDefaultAfter(
+  tx: Queryable,
+  item: SubscriptionItemRow,
+  now: Date,
+  catalogue?: PlanCatalogue,
+): Promise<void> {
+  if (!item.periodEnd) return;
+  const live = await selectLiveItems(tx, item.subscriptionId);
+  if (live.some((i) => i.status === 'upcoming')) return;
+  const plan = catalogue
+    ? catalogue.defaultFor(item.plan.payerType)
+    : await selectLastDefaultSnapshot(tx, item.payerId);
+  if (!plan) return;
+  const upcoming = await insertItem(tx, {
+    id: newId('csubi'),
+    subscriptionId: item.subscriptionId,
+    payerId: item.payerId,
+    plan,
+    planPeriod: 'month',
+    status: 'upcoming',
+    amount: 0,
+    paymentSourceId: null,
+    isFreeTrial: false,
+    periodStart: item.periodEnd,
+    periodEnd: null,
+    nextActionAt: item.periodEnd,
+    now,
+  });
+  await billingEvents.item(tx, ['subscriptionItem.created', 'subscriptionItem.upcoming'], upcoming, now);
 }
