@@ -27,7 +27,8 @@ import { assertError } from './support/organizations.ts';
  * Plan changes as Clerk's own billing tests expect them (docs/billing.md, "Plan changes and proration"): the
  * unused share of a paid period credited to the millisecond (a same-day change credits the whole fee), an
  * annual plan left for another plan billed monthly refused with clerk-js's "choose to pay annually" screen,
- * "Resubscribe" resuming the current plan over a scheduled change, and cancelling scheduling the free plan.
+ * "Resubscribe" resuming the current plan over a scheduled change, cancelling scheduling the free plan, and a
+ * declined card answered with Clerk's words.
  */
 const PLANS: BillingSettings = {
   ...BILLING,
@@ -233,5 +234,24 @@ forEachBackend('billing plan changes', (backend) => {
       [['pro', 'active', null]],
     );
     assert.deepEqual(await paidAmounts(p), [1000]);
+  });
+
+  it("a declined card is answered with Clerk's message, shown by clerk-js's checkout", async () => {
+    const p = await newPayer(h, 'declined');
+    const checkout = (
+      await p.browser.post('/me/commerce/checkouts', { plan_id: 'cplan_pro', plan_period: 'month' })
+    ).body.response;
+    for (const [number, code, message] of [
+      ['4000000000000002', 'card_declined', 'The card was declined.'],
+      ['4000000000009995', 'insufficient_funds', 'The card has insufficient funds.'],
+    ] as const) {
+      const card = await addCard(h, p, number);
+      const res = await p.browser.patch(`/me/commerce/checkouts/${checkout.id}/confirm`, {
+        payment_source_id: card.id,
+      });
+      assertError(res, 402, code);
+      assert.equal(res.body.errors[0].long_message, message);
+      assert.equal(res.body.errors[0].meta.decline_code, code);
+    }
   });
 });

@@ -73,15 +73,13 @@ export const billingErrors = {
     new ClerkError(422, 'form_param_missing', 'is missing', 'A payment method is required.', {
       param_name: 'payment_source_id',
     }),
-  /** A declined card: `code` is the gateway's (card_declined, insufficient_funds…), shown on the form. */
+  /** A declined card: `code` is the gateway's (card_declined, insufficient_funds…); clerk-js shows the words. */
   paymentDeclined: (code: string) =>
     new ClerkError(
       402,
       code,
       'Payment declined',
-      code === 'insufficient_funds'
-        ? 'Your card has insufficient funds. Please use another payment method.'
-        : 'Your card was declined. Please use another payment method.',
+      code === 'insufficient_funds' ? 'The card has insufficient funds.' : 'The card was declined.',
       { decline_code: code },
     ),
   testCardUnavailable: () =>
