@@ -127,11 +127,9 @@ describe('billing', () => {
     await openPricing(page, 'Pro');
     await planCard(page, 'Pro').getByRole('button', { name: 'Subscribe' }).click();
     await payWithNewCard(page, DECLINED_CARD);
-    // The card is saved (the form's check passes); the charge is declined, and clerk-js's checkout says so.
-    await page
-      .getByText(/declined/i)
-      .first()
-      .waitFor({ timeout: UI_WAIT_MS });
+    // The card is saved (the form's check passes); the charge is declined, and clerk-js's checkout says so
+    // in Clerk's words.
+    await page.getByText('The card was declined.').first().waitFor({ timeout: UI_WAIT_MS });
     assert.equal(await page.getByText('Payment was successful!').count(), 0);
     const stored = await backendClient(suite.server).organizations.getOrganization({ organizationId });
     assert.notEqual(stored.publicMetadata?.hasActiveSubscription, 'YES');

@@ -2,6 +2,18 @@ import { ClerkError } from '../errors.ts';
 import type { Plan, PlanPeriod } from './billing-model.ts';
 import { currencySymbol, formatAmount } from './money.ts';
 
+const invalidPlanChange = (plan: Plan, upgradePossible: boolean, message: string) =>
+  new ClerkError(400, 'invalid_plan_change', 'Invalid plan change', message, {
+    plan: {
+      id: plan.id,
+      name: plan.name,
+      currency_symbol: currencySymbol(plan.currency),
+      amount_formatted: formatAmount(plan.monthlyFee),
+      annual_monthly_amount_formatted: formatAmount(plan.annualMonthlyFee ?? 0),
+    },
+    is_plan_upgrade_possible: upgradePossible,
+  });
+
 /** Billing's errors, in Clerk's envelope; clerk-js gives `invalid_plan_change` and `missing_payer_email` screens. */
 export const billingErrors = {
   notFound: (param?: string) =>
@@ -16,23 +28,25 @@ export const billingErrors = {
     new ClerkError(422, 'form_param_value_invalid', 'is invalid', message, { param_name: param }),
   /** `meta.plan` and `meta.is_plan_upgrade_possible`: read by clerk-js's InvalidPlanScreen (Checkout/parts.tsx). */
   invalidPlanChange: (plan: Plan, period: PlanPeriod, upgradePossible: boolean) =>
-    new ClerkError(
-      400,
-      'invalid_plan_change',
-      'Invalid plan change',
+    invalidPlanChange(
+      plan,
+      upgradePossible,
       period === 'month'
         ? 'You are already subscribed to this plan, billed monthly.'
         : 'You are already subscribed to this plan, billed annually.',
-      {
-        plan: {
-          id: plan.id,
-          name: plan.name,
-          currency_symbol: currencySymbol(plan.currency),
-          amount_formatted: formatAmount(plan.monthlyFee),
-          annual_monthly_amount_formatted: formatAmount(plan.annualMonthlyFee ?? 0),
-        },
-        is_plan_upgrade_possible: upgradePossible,
-      },
+    ),
+  /**
+   * From a plan billed annually to another plan billed monthly. clerk-js then says "you need to choose to
+   * pay annually" when the plan has annual billing (`is_plan_upgrade_possible`), and that it cannot be
+   * subscribed to otherwise.
+   */
+  annualPlanToMonthly: (plan: Plan, annualPossible: boolean) =>
+    invalidPlanChange(
+      plan,
+      annualPossible,
+      annualPossible
+        ? 'Your current plan is billed annually: choose annual billing to subscribe to this plan.'
+        : 'Your current plan is billed annually, and this plan is not offered with annual billing.',
     ),
   missingPayerEmail: () =>
     new ClerkError(
@@ -59,15 +73,13 @@ export const billingErrors = {
     new ClerkError(422, 'form_param_missing', 'is missing', 'A payment method is required.', {
       param_name: 'payment_source_id',
     }),
-  /** A declined card: `code` is the gateway's (card_declined, insufficient_funds…), shown on the form. */
+  /** A declined card: `code` is the gateway's (card_declined, insufficient_funds…); clerk-js shows the words. */
   paymentDeclined: (code: string) =>
     new ClerkError(
       402,
       code,
       'Payment declined',
-      code === 'insufficient_funds'
-        ? 'Your card has insufficient funds. Please use another payment method.'
-        : 'Your card was declined. Please use another payment method.',
+      code === 'insufficient_funds' ? 'The card has insufficient funds.' : 'The card was declined.',
       { decline_code: code },
     ),
   testCardUnavailable: () =>

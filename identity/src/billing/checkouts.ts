@@ -39,16 +39,8 @@ import { settleCharge } from './charges.ts';
 import { payerBalance, recordCredit } from './ledger.ts';
 import { ensurePayer, findPayer, payerKey } from './payers.ts';
 import { addPaymentSource, atGateway, gatewayPayer } from './payment-sources.ts';
-import {
-  addDays,
-  addPeriod,
-  DAY_MS,
-  isFreePlan,
-  monthlyEquivalent,
-  periodFee,
-  type PlanCatalogue,
-} from './plans.ts';
-import { ensureSubscription } from './subscriptions.ts';
+import { addDays, addPeriod, isFreePlan, monthlyEquivalent, periodFee, type PlanCatalogue } from './plans.ts';
+import { callOffUpcoming, ensureSubscription } from './subscriptions.ts';
 
 /** How long a started checkout may be confirmed (its totals were computed for now). */
 const CHECKOUT_TTL_MS = 60 * 60 * 1000;
@@ -72,8 +64,10 @@ export interface PlanChange {
 /**
  * What subscribing to `plan` billed per `period` means for this payer now (docs/billing.md):
  * from nothing or a free plan, immediate at full price (or a trial, once per payer); to a plan costing more
- * per month, immediate with the unused whole days of the current paid period as credit; to one costing the
- * same or less (or a free one), at the end of the current period.
+ * per month, immediate with the unused share of the current paid period as credit; to one costing the
+ * same or less (or a free one), at the end of the current period. From a plan billed annually, another
+ * paid plan is offered annually only (clerk-js's "choose to pay annually" screen); the current plan chosen
+ * again resumes it if it was canceled.
  */
 export function planChange(
   payer: PayerRow,
@@ -105,7 +99,9 @@ export function planChange(
     pastDue: 0,
   });
   const sameAsCurrent = current && current.planSlug === plan.slug && current.planPeriod === period;
-  if (sameAsCurrent && current.canceledAt && !upcoming) {
+  // "Resubscribe": the canceled plan goes on, and whatever was scheduled after it (a downgrade, the free
+  // plan) is dropped when the change is made.
+  if (sameAsCurrent && current.canceledAt) {
     return { ...base, kind: 'resume', totals: totals(0, 0), isImmediate: true };
   }
   if (sameAsCurrent || (upcoming && upcoming.planSlug === plan.slug && upcoming.planPeriod === period)) {
@@ -119,7 +115,13 @@ export function planChange(
     }
     return { ...base, kind: 'new', totals: totals(fee - Math.min(balance, fee), 0), isImmediate: true };
   }
+  const annualToMonthly = current.planPeriod === 'annual' && period === 'month' && !isFreePlan(plan);
+  if (annualToMonthly && current.planSlug !== plan.slug) {
+    // As Clerk: a year paid for is not traded for another plan's month; the plan can be chosen annually.
+    throw billingErrors.annualPlanToMonthly(plan, plan.annualMonthlyFee !== null);
+  }
   if (
+    !annualToMonthly &&
     !isFreePlan(plan) &&
     monthlyEquivalent(plan, period) > monthlyEquivalent(current.plan, current.planPeriod)
   ) {
@@ -128,6 +130,7 @@ export function planChange(
     const applied = Math.min(fee, credit + balance);
     return { ...base, kind: 'upgrade', totals: totals(fee - applied, credit), isImmediate: true };
   }
+  // Cheaper, free, or the same plan billed monthly after its paid year: from the end of the period.
   return {
     ...base,
     kind: 'downgrade',
@@ -137,12 +140,17 @@ export function planChange(
   };
 }
 
-/** The unused whole days of a paid period, as a share of its fee (rounded down: never more than paid). */
+/**
+ * The unused share of a paid period's fee, to the millisecond and rounded up (in the payer's favour: a
+ * change the day it was paid credits the whole fee; never more than the fee).
+ */
 export function unusedCredit(item: SubscriptionItemRow, now: Date): number {
   if (!item.periodEnd) return 0;
-  const totalDays = Math.round((item.periodEnd.getTime() - item.periodStart.getTime()) / DAY_MS);
-  const remainingDays = Math.max(0, Math.floor((item.periodEnd.getTime() - now.getTime()) / DAY_MS));
-  return totalDays > 0 ? Math.floor((item.amount * Math.min(remainingDays, totalDays)) / totalDays) : 0;
+  const total = item.periodEnd.getTime() - item.periodStart.getTime();
+  const left = Math.min(total, item.periodEnd.getTime() - now.getTime());
+  if (total <= 0 || left <= 0) return 0;
+  // Exact integers: a fee in minor units times milliseconds can pass 2^53.
+  return Number((BigInt(item.amount) * BigInt(left) + BigInt(total) - 1n) / BigInt(total));
 }
 
 function planFor(catalogue: PlanCatalogue, ref: PayerRef, planId: string, live: SubscriptionItemRow[]): Plan {
@@ -413,7 +421,14 @@ async function applyPlanChange(
       now,
     });
   if (kind === 'resume') {
-    const resumed = await updateItem(tx, current!.id, { canceledAt: null }, now);
+    // What was to follow the canceled plan (a downgrade, the free plan) is called off.
+    for (const u of live.filter((i) => i.status === 'upcoming')) await callOffUpcoming(tx, u, now);
+    const resumed = await updateItem(
+      tx,
+      current!.id,
+      { canceledAt: null, nextActionAt: current!.periodEnd },
+      now,
+    );
     await billingEvents.item(tx, ['subscriptionItem.updated'], resumed, now);
     return resumed;
   }

@@ -129,6 +129,22 @@ export async function restoreDefaultIfNone(
   await billingEvents.subscription(tx, ['subscription.updated'], subscription.id, now);
 }
 
+/** An upcoming item that will not start (a scheduled change called off): abandoned, as canceled. */
+export async function callOffUpcoming(
+  tx: Queryable,
+  item: SubscriptionItemRow,
+  now: Date,
+): Promise<SubscriptionItemRow> {
+  const dropped = await updateItem(
+    tx,
+    item.id,
+    { status: 'abandoned', endedAt: now, canceledAt: now, nextActionAt: null },
+    now,
+  );
+  await billingEvents.item(tx, ['subscriptionItem.canceled'], dropped, now);
+  return dropped;
+}
+
 /**
  * Cancels one of the payer's items: at the end of its period (it stays active until then, renews no more),
  * or at once (`endNow`). Another payer's or an unknown id: 404. The default plan is not cancelable.
@@ -148,13 +164,7 @@ export async function cancelSubscriptionItem(
     throw billingErrors.defaultPlanNotCancelable();
   if (item.status === 'upcoming') {
     // A scheduled change called off: the current plan renews again.
-    const ended = await updateItem(
-      tx,
-      item.id,
-      { status: 'abandoned', endedAt: now, canceledAt: now, nextActionAt: null },
-      now,
-    );
-    await billingEvents.item(tx, ['subscriptionItem.canceled'], ended, now);
+    const ended = await callOffUpcoming(tx, item, now);
     for (const other of await selectLiveItems(tx, item.subscriptionId)) {
       if (other.status === 'active' && other.canceledAt && other.periodEnd) {
         const resumed = await updateItem(tx, other.id, { canceledAt: null }, now);
@@ -177,5 +187,41 @@ export async function cancelSubscriptionItem(
   if (item.canceledAt) return item;
   const canceled = await updateItem(tx, item.id, { canceledAt: now, nextActionAt: item.periodEnd }, now);
   await billingEvents.item(tx, ['subscriptionItem.canceled', 'subscriptionItem.updated'], canceled, now);
+  await scheduleDefaultAfter(tx, canceled, now, catalogue);
   return canceled;
+}
+
+/**
+ * The payer's default (free) plan, upcoming from the end of a canceled item's period, as a switch to it
+ * would schedule it: the Billing pages show what follows, and the schedule starts it then.
+ */
+async function scheduleDefaultAfter(
+  tx: Queryable,
+  item: SubscriptionItemRow,
+  now: Date,
+  catalogue?: PlanCatalogue,
+): Promise<void> {
+  if (!item.periodEnd) return;
+  const live = await selectLiveItems(tx, item.subscriptionId);
+  if (live.some((i) => i.status === 'upcoming')) return;
+  const plan = catalogue
+    ? catalogue.defaultFor(item.plan.payerType)
+    : await selectLastDefaultSnapshot(tx, item.payerId);
+  if (!plan) return;
+  const upcoming = await insertItem(tx, {
+    id: newId('csubi'),
+    subscriptionId: item.subscriptionId,
+    payerId: item.payerId,
+    plan,
+    planPeriod: 'month',
+    status: 'upcoming',
+    amount: 0,
+    paymentSourceId: null,
+    isFreeTrial: false,
+    periodStart: item.periodEnd,
+    periodEnd: null,
+    nextActionAt: item.periodEnd,
+    now,
+  });
+  await billingEvents.item(tx, ['subscriptionItem.created', 'subscriptionItem.upcoming'], upcoming, now);
 }

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import type { PayerRef } from '../../src/billing/billing-model.ts';
 import type { BillingSettings } from '../../src/billing/billing-settings.ts';
+import type { PlanPeriod } from '../../src/billing/billing-model.ts';
+import { confirmCheckout, startCheckout } from '../../src/billing/checkouts.ts';
 import { addPaymentSource, initializePaymentSource } from '../../src/billing/payment-sources.ts';
 import { signUp } from './flows.ts';
 import { uniqueEmail, type Browser, type Harness } from './harness.ts';
@@ -112,3 +114,31 @@ export async function confirmCard(browser: Browser, clientSecret: string, number
 }
 
 export const days = (d: Date, n: number) => new Date(d.getTime() + n * 86_400_000);
+
+/** A checkout of the plan `slug` for the payer, priced at `now` (as `POST …/commerce/checkouts`). */
+export function startCheckoutAt(h: Harness, payer: Payer, slug: string, period: PlanPeriod, now: Date) {
+  const deps = h.identity.deps;
+  return deps.db.transaction((tx) =>
+    startCheckout(
+      tx,
+      { ref: payer.ref, userId: payer.userId, planId: `cplan_${slug}`, planPeriod: period },
+      deps.billing.catalogue()!,
+      now,
+    ),
+  );
+}
+
+/** Confirms the payer's checkout with a saved payment source, at `now`. */
+export function confirmCheckoutAt(
+  h: Harness,
+  payer: Payer,
+  checkoutId: string,
+  paymentSourceId: string,
+  now: Date,
+) {
+  return confirmCheckout(
+    h.identity.deps,
+    { ref: payer.ref, userId: payer.userId, checkoutId, payment: { paymentSourceId } },
+    now,
+  );
+}

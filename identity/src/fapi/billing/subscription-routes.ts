@@ -53,7 +53,7 @@ export const cancelSubscriptionItemRoutes = scopedRoutes(
     const caller = await billingCaller(ctx, 'manage');
     const id = billingId(ctx.params.id, 'subscription item');
     await checkBillingLimits(ctx, billingLimits(caller, 'cancel_item'));
-    await cancelSubscriptionItem(ctx.tx, caller.ref, id, { endNow: false }, ctx.now);
+    await cancelSubscriptionItem(ctx.tx, caller.ref, id, { endNow: false }, ctx.now, caller.catalogue);
     return { response: deletedJSON('commerce_subscription_item', id) };
   },
 );
