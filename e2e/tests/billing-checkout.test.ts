@@ -12,7 +12,8 @@ import { UI_WAIT_MS } from '../support/timeouts.ts';
  * in the page (`Clerk.__experimental_checkout`, core/modules/checkout/{instance,manager}.ts) against the
  * embedded provider, on the offline gateway: signed out, no active organisation, confirm before start,
  * needs_initialization → needs_confirmation → completed with a saved card, a second confirm charging
- * nothing, clerk-js's invalid_plan_change screen, and a member without billing permission.
+ * nothing, clerk-js's invalid_plan_change screens (the plan already active; another plan billed monthly
+ * after a plan billed annually), and a member without billing permission.
  */
 
 const BILLING = {
@@ -24,11 +25,17 @@ const BILLING = {
     free_org: { name: 'Free', payerType: 'org', monthlyFee: 0, isDefault: true },
     pro: { name: 'Pro', payerType: 'org', monthlyFee: 2900 },
     scale: { name: 'Scale', payerType: 'org', monthlyFee: 4900 },
+    // The admin's own plans, billed annually too.
+    free_user: { name: 'Personal Free', payerType: 'user', monthlyFee: 0, isDefault: true },
+    solo: { name: 'Solo', payerType: 'user', monthlyFee: 900, annualMonthlyFee: 700 },
+    solo_plus: { name: 'Solo Plus', payerType: 'user', monthlyFee: 1900, annualMonthlyFee: 1500 },
   },
 };
 // Plan ids are derived from the slugs (identity/src/billing/plans.ts).
 const PRO = 'cplan_pro';
 const SCALE = 'cplan_scale';
+const SOLO = 'cplan_solo';
+const SOLO_PLUS = 'cplan_solo_plus';
 
 interface Snapshot {
   status: string;
@@ -37,6 +44,11 @@ interface Snapshot {
 }
 
 /** What the page can reach of clerk-js: `window.Clerk`, typed only as far as these tests use it. */
+interface PaymentSourceOwner {
+  id: string;
+  initializePaymentSource(p: { gateway: 'stripe' }): Promise<{ externalClientSecret: string }>;
+  addPaymentSource(p: { gateway: 'stripe'; paymentToken: string }): Promise<{ id: string }>;
+}
 interface CheckoutState {
   status: string;
   fetchStatus: string;
@@ -55,11 +67,8 @@ interface CheckoutInstance {
 }
 interface PageClerk {
   loaded: boolean;
-  organization: {
-    id: string;
-    initializePaymentSource(p: { gateway: 'stripe' }): Promise<{ externalClientSecret: string }>;
-    addPaymentSource(p: { gateway: 'stripe'; paymentToken: string }): Promise<{ id: string }>;
-  } | null;
+  organization: PaymentSourceOwner | null;
+  user: PaymentSourceOwner | null;
   billing: { getPaymentAttempts(p: { orgId?: string }): Promise<{ total_count: number }> };
   __experimental_checkout(options: { planId: string; planPeriod: string; for?: string }): CheckoutInstance;
   __internal_openCheckout(props: { planId: string; planPeriod: string; for?: string }): void;
@@ -91,6 +100,30 @@ describe('billing: the checkout state machine and its preconditions', () => {
       }
     }, planId);
   }
+
+  /**
+   * A card saved for the signed-in user or their active organisation, as clerk-js's add-payment-method form
+   * makes it (through the stand-in's endpoint): initialise, confirm the setup intent with the card, attach
+   * the method. Answers the payment source's id.
+   */
+  const saveCard = (page: Page, owner: 'user' | 'organization') =>
+    page.evaluate(async (o) => {
+      const payer = (o === 'user' ? window.Clerk.user : window.Clerk.organization)!;
+      const init = await payer.initializePaymentSource({ gateway: 'stripe' });
+      const confirmed = await fetch('/__clerk/v1/commerce/offline_gateway/setup_intents/confirm', {
+        method: 'POST',
+        credentials: 'same-origin',
+        body: new URLSearchParams({
+          client_secret: init.externalClientSecret,
+          card_number: '4242424242424242',
+          exp_month: '12',
+          exp_year: '34',
+          cvc: '123',
+        }),
+      });
+      const { payment_method } = (await confirmed.json()) as { payment_method: string };
+      return (await payer.addPaymentSource({ gateway: 'stripe', paymentToken: payment_method })).id;
+    }, owner);
 
   const paymentAttempts = (page: Page) =>
     page.evaluate(
@@ -145,25 +178,7 @@ describe('billing: the checkout state machine and its preconditions', () => {
   });
 
   test('needs_initialization → needs_confirmation → completed with a saved card; a second confirm charges nothing', async () => {
-    // A saved card for the organisation, as clerk-js's add-payment-method form makes it (through the stand-in's
-    // endpoint): initialise, confirm the setup intent with the card, attach the method.
-    const sourceId = await admin.evaluate(async () => {
-      const org = window.Clerk.organization!;
-      const init = await org.initializePaymentSource({ gateway: 'stripe' });
-      const confirmed = await fetch('/__clerk/v1/commerce/offline_gateway/setup_intents/confirm', {
-        method: 'POST',
-        credentials: 'same-origin',
-        body: new URLSearchParams({
-          client_secret: init.externalClientSecret,
-          card_number: '4242424242424242',
-          exp_month: '12',
-          exp_year: '34',
-          cvc: '123',
-        }),
-      });
-      const { payment_method } = (await confirmed.json()) as { payment_method: string };
-      return (await org.addPaymentSource({ gateway: 'stripe', paymentToken: payment_method })).id;
-    });
+    const sourceId = await saveCard(admin, 'organization');
     assert.equal(await paymentAttempts(admin), 0);
 
     const run = await admin.evaluate(
@@ -253,6 +268,50 @@ describe('billing: the checkout state machine and its preconditions', () => {
     assert.equal(await screen.getByTestId('offline-card-form').count(), 0);
     assert.equal(await screen.getByRole('button', { name: /^(Pay|Subscribe)/ }).count(), 0);
     assert.equal(await paymentAttempts(admin), 1);
+  });
+
+  test("from a plan billed annually, another plan billed monthly: clerk-js's choose-annual screen", async () => {
+    await admin.goto(`${suite.server.origin}/pricing`);
+    await waitForClerkSession(admin);
+    // The admin's own Solo, billed annually, bought through clerk-js's checkout with a card of their own.
+    const sourceId = await saveCard(admin, 'user');
+    const bought = await admin.evaluate(
+      async ({ planId, paymentSourceId }) => {
+        const checkout = window.Clerk.__experimental_checkout({ planId, planPeriod: 'annual' });
+        await checkout.start();
+        const result = await checkout.confirm({ paymentSourceId });
+        return result.data?.status ?? result.error?.message;
+      },
+      { planId: SOLO, paymentSourceId: sourceId },
+    );
+    assert.equal(bought, 'completed');
+
+    // Solo Plus billed monthly: refused, and clerk-js says it can be had by paying annually.
+    const start = admin.waitForResponse(
+      (r) => /\/me\/commerce\/checkouts$/.test(new URL(r.url()).pathname) && r.request().method() === 'POST',
+      { timeout: UI_WAIT_MS },
+    );
+    await admin.evaluate(
+      (planId) => window.Clerk.__internal_openCheckout({ planId, planPeriod: 'month' }),
+      SOLO_PLUS,
+    );
+    const answer = await start;
+    assert.equal(answer.status(), 400);
+    const body = (await answer.json()) as {
+      errors: { code: string; meta: { is_plan_upgrade_possible: boolean } }[];
+    };
+    assert.equal(body.errors[0]!.code, 'invalid_plan_change');
+    assert.equal(body.errors[0]!.meta.is_plan_upgrade_possible, true);
+    const screen = drawer(admin);
+    await screen
+      .getByText(
+        'You cannot subscribe to this plan by paying monthly. To subscribe to this plan, you need to choose to pay annually.',
+      )
+      .waitFor({ timeout: UI_WAIT_MS });
+    await screen.getByText('Solo Plus', { exact: true }).first().waitFor();
+    assert.equal(await screen.getByRole('button', { name: /^(Pay|Subscribe)/ }).count(), 0);
+    await admin.keyboard.press('Escape');
+    await screen.waitFor({ state: 'detached', timeout: UI_WAIT_MS });
   });
 
   test('a member without billing permission gets no checkout', async () => {

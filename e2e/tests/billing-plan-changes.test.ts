@@ -23,8 +23,9 @@ import { UI_WAIT_MS } from '../support/timeouts.ts';
 /**
  * Plan changes through the unmodified Clerk UI (clerk-js 5.90.0) on the offline gateway, one organisation
  * and its admin throughout: subscribed to Starter with a new card, upgraded to Pro with the saved card (a
- * prorated credit, at once: the session token's `pla` follows), downgraded back to Starter (at the period's
- * end: the test advances the renewal schedule's clock), the plan-details and subscription-details drawers,
+ * prorated credit, at once: the session token's `pla` follows), downgraded back to Starter, resubscribed to
+ * Pro (the scheduled Starter dropped) and downgraded again (at the period's end: the test advances the
+ * renewal schedule's clock), the plan-details and subscription-details drawers,
  * and the Billing pages of <OrganizationProfile/> (statements, payments, payment methods) and
  * <UserProfile/> (the admin's own plan).
  */
@@ -107,15 +108,15 @@ describe('billing: upgrades, downgrades and the Billing pages', () => {
     assert.ok(!plans.includes('o:free_org'), plans.join(','));
   });
 
-  test('upgrading to Pro with the saved card credits the unused Starter days and changes the plan at once', async () => {
+  test("upgrading to Pro with the saved card credits Starter's whole fee, paid moments ago, and changes the plan at once", async () => {
     await openPricing(page, 'Pro');
     await planCard(organizationTable(), 'Pro').getByRole('button', { name: 'Switch to this plan' }).click();
     const text = await checkoutText();
-    // The unused part of Starter's period comes off Pro's fee: a credit line, and less than $29 due.
+    // The unused part of Starter's period comes off Pro's fee: paid moments ago, the whole of it.
     assert.match(text, /Credit for the remainder of your current subscription\./);
     const credit = amountAfter(text, 'Credit for the remainder of your current subscription\\.');
-    assert.ok(credit > 0 && credit <= 1500, `credit ${credit}`);
-    assert.equal(amountAfter(text, 'Total Due Today'), 2900 - credit);
+    assert.equal(credit, 1500);
+    assert.equal(amountAfter(text, 'Total Due Today'), 2900 - 1500);
     // The saved card is the form's default choice: no card form, the card ending 4242 selected.
     assert.equal(await drawer(page).getByTestId('offline-card-form').count(), 0);
     assert.match(text, /4242/);
@@ -142,7 +143,7 @@ describe('billing: upgrades, downgrades and the Billing pages', () => {
     await details.waitFor({ state: 'detached', timeout: UI_WAIT_MS });
   });
 
-  test('downgrading to Starter waits for the end of the period; the clock moves and Starter starts', async () => {
+  test('downgrading to Starter waits for the end of the period; Resubscribe calls it off; the clock moves and Starter starts', async () => {
     await openPricing(page, 'Starter');
     await planCard(organizationTable(), 'Starter')
       .getByRole('button', { name: 'Switch to this plan' })
@@ -168,8 +169,32 @@ describe('billing: upgrades, downgrades and the Billing pages', () => {
     await details.getByText('Pro', { exact: true }).first().waitFor();
     await details.getByText('Begins on').waitFor();
     await details.getByText('Ends on').waitFor();
-    await page.keyboard.press('Escape');
-    await details.waitFor({ state: 'detached', timeout: UI_WAIT_MS });
+
+    // "Resubscribe" on Pro: Pro goes on at no charge, and the scheduled Starter is dropped.
+    await details
+      .locator('.cl-subscriptionDetailsCard')
+      .filter({ has: page.getByText('Pro', { exact: true }) })
+      .getByRole('button', { name: 'Open menu' })
+      .click();
+    await page.getByRole('menuitem', { name: 'Resubscribe' }).click();
+    const resume = await checkoutText();
+    assert.equal(amountAfter(resume, 'Total Due Today'), 0);
+    await drawer(page).getByRole('button', { name: 'Subscribe' }).click();
+    await continueAfterCheckout('Success!');
+    await page.goto(`${suite.server.origin}/organization/organization-billing`);
+    await row(/^Pro .*Renews/).waitFor({ timeout: UI_WAIT_MS });
+    assert.equal(await row(/^Starter /).count(), 0);
+
+    // Downgraded again, for good this time.
+    await openPricing(page, 'Starter');
+    await planCard(organizationTable(), 'Starter')
+      .getByRole('button', { name: 'Switch to this plan' })
+      .click();
+    await checkoutText();
+    await drawer(page).getByRole('button', { name: 'Subscribe' }).click();
+    await continueAfterCheckout('Success!');
+    await page.goto(`${suite.server.origin}/organization/organization-billing`);
+    await row(/^Starter .*Upcoming.*Starts/).waitFor({ timeout: UI_WAIT_MS });
 
     // Past Pro's period end, the schedule ends Pro and starts Starter (charging the saved card).
     assert.ok((await advanceBillingClock(suite.server, 40)) > 0);

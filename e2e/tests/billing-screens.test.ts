@@ -119,8 +119,10 @@ describe('billing: the free-plan checkout, cancelling, and the missing_payer_ema
     assert.equal((await cancel).status(), 200);
     await details.waitFor({ state: 'detached', timeout: UI_WAIT_MS });
 
-    // The plan shows as canceled with its end date; the organisation keeps Pro (and YES) until then.
+    // The plan shows as canceled with its end date, and the free plan as upcoming from then; the
+    // organisation keeps Pro (and YES) until then.
     await billingRow(page, /^Pro .*Canceled • Ends/).waitFor({ timeout: UI_WAIT_MS });
+    await billingRow(page, /^Free .*Upcoming.*Starts/).waitFor();
     await badgeBecomes(page, suite.server.origin, 'YES', 1);
     assert.ok((await advanceBillingClock(suite.server, 40)) > 0);
     await badgeBecomes(page, suite.server.origin, 'NO');

@@ -2,10 +2,12 @@ import type { Queryable } from '../db/database.ts';
 import type { IdentityDeps } from '../deps.ts';
 import { newId } from '../ids.ts';
 import {
+  abandonCheckout,
   abandonOtherCheckouts,
   finishCheckoutConfirm,
   insertCheckout,
   selectCheckout,
+  selectConfirmInFlight,
   startCheckoutConfirm,
 } from '../store/billing-checkouts.ts';
 import { selectPayer, selectPaymentSource, selectUserContact, updatePayer } from '../store/billing-payers.ts';
@@ -23,6 +25,7 @@ import {
   updateItem,
   updateSubscriptionStatus,
 } from '../store/billing-subscriptions.ts';
+import { ClerkError } from '../errors.ts';
 import { billingErrors } from './billing-errors.ts';
 import type {
   CheckoutRow,
@@ -245,12 +248,46 @@ async function sourceForConfirm(
 const attemptKey = async (tx: Queryable, checkout: CheckoutRow) =>
   `checkout:${checkout.id}:${checkout.confirmStartedAt!.getTime()}:${await countFailedCheckoutAttempts(tx, checkout.id)}`;
 
+const confirmRunning = (checkout: CheckoutRow, now: Date) =>
+  checkout.confirmStartedAt !== null &&
+  now.getTime() - checkout.confirmStartedAt.getTime() < STALE_CONFIRM_MS;
+
+const time = (d: Date | null) => d?.getTime() ?? null;
+
+/** Whether the change priced again is exactly the one the checkout showed (the same kind, dates and money). */
+const asShown = (checkout: CheckoutRow, change: PlanChange) =>
+  checkout.isImmediatePlanChange === change.isImmediate &&
+  time(checkout.planPeriodStart) === time(change.planPeriodStart) &&
+  time(checkout.freeTrialEndsAt) === time(change.freeTrialEndsAt) &&
+  checkout.totals.totalDueNow === change.totals.totalDueNow &&
+  checkout.totals.credit === change.totals.credit;
+
+/**
+ * Another checkout of the payer whose confirm was left by a process that died (or a gateway that never
+ * answered) is finished first, with its own key, so that what it may have charged is settled before
+ * anything else is decided. Its decline, or its being outgrown, is its own answer: not this confirm's.
+ */
+async function finishLeftConfirm(deps: IdentityDeps, ref: PayerRef, left: CheckoutRow, now: Date) {
+  const payment = { paymentSourceId: left.paymentSourceId ?? '' };
+  await confirmCheckout(deps, { ref, userId: left.userId, checkoutId: left.id, payment }, now).catch(
+    (err: unknown) => {
+      if (!(err instanceof ClerkError) || (err.status !== 402 && err.code !== 'checkout_not_confirmable'))
+        throw err;
+    },
+  );
+}
+
 /**
  * `PATCH {scope}/commerce/checkouts/{id}/confirm`. Charges at most once: the confirm is taken under the
- * checkout's row lock (confirm_started_at) with its pending payment attempt and idempotency key, committed;
- * the gateway is called outside any transaction; a second transaction records the outcome and makes the
- * change. A confirm while one runs: 409 checkout_already_in_progress (clerk-js retries); after completion:
- * the completed checkout again; a confirm left by a dead process is resumed with the same key.
+ * payer's and the checkout's row locks (confirm_started_at) with its pending payment attempt and idempotency
+ * key, committed; the gateway is called outside any transaction; a second transaction records the outcome
+ * and makes the change. Confirms of one payer are serialised: while one is taken and unfinished, a confirm
+ * of it or of another of the payer's checkouts is 409 checkout_already_in_progress (clerk-js retries); after
+ * completion, the completed checkout again (and the payer's other checkouts are abandoned); a confirm left
+ * by a dead process is resumed with the same key, by its own retry or before another checkout's confirm.
+ * The change is priced again when the confirm is taken, against the subscription as it stands, as of the
+ * moment the checkout was priced: one that no longer prices as it showed is refused,
+ * checkout_not_confirmable, and charges nothing.
  */
 export async function confirmCheckout(
   deps: IdentityDeps,
@@ -259,46 +296,70 @@ export async function confirmCheckout(
 ): Promise<CheckoutRow> {
   const { ref, checkoutId } = input;
   // A look first: nothing is added for a checkout that cannot be confirmed.
-  const seen = await deps.db.transaction((tx) => getCheckout(tx, ref, checkoutId));
+  const seen = await deps.db.transaction(async (tx) => {
+    const payer = await findPayer(tx, ref);
+    const checkout = payer ? await selectCheckout(tx, payer.id, checkoutId) : null;
+    return checkout && { checkout, left: await selectConfirmInFlight(tx, checkout.payerId, checkout.id) };
+  });
   if (!seen) throw billingErrors.notFound();
-  if (seen.status === 'completed') return seen;
-  if (seen.status !== 'needs_confirmation' || seen.expiresAt < now)
+  const { checkout: looked, left } = seen;
+  if (looked.status === 'completed') return looked;
+  // A confirm once taken may be resumed after the checkout's hour: the payer agreed within it.
+  if (looked.status !== 'needs_confirmation' || (!looked.confirmStartedAt && looked.expiresAt < now))
     throw billingErrors.checkoutNotConfirmable();
-  if (seen.confirmStartedAt && now.getTime() - seen.confirmStartedAt.getTime() < STALE_CONFIRM_MS) {
-    throw billingErrors.checkoutInProgress();
+  if (confirmRunning(looked, now)) throw billingErrors.checkoutInProgress();
+  const resuming = looked.confirmStartedAt !== null;
+  if (!resuming && left) {
+    if (confirmRunning(left, now)) throw billingErrors.checkoutInProgress();
+    await finishLeftConfirm(deps, ref, left, now);
   }
-  const resuming = seen.confirmStartedAt !== null;
-  const sourceId = resuming ? seen.paymentSourceId : await sourceForConfirm(deps, ref, input.payment, now);
+  const sourceId = resuming ? looked.paymentSourceId : await sourceForConfirm(deps, ref, input.payment, now);
 
-  // 1. Take the confirm.
-  const taken = await deps.db.transaction(async (tx) => {
+  // 1. Take the confirm, under the payer's lock: one confirm of the payer at a time.
+  type Taken =
+    | { outgrown: true }
+    | {
+        outgrown?: false;
+        done: CheckoutRow | null;
+        checkout: CheckoutRow;
+        payer: PayerRow;
+        attempt: PaymentAttemptRow | null;
+      };
+  const taken = await deps.db.transaction(async (tx): Promise<Taken> => {
     const payer = (await selectPayer(tx, payerKey(ref), true))!;
     const checkout = await selectCheckout(tx, payer.id, checkoutId, true);
     if (!checkout) throw billingErrors.notFound();
-    if (checkout.status === 'completed')
-      return { done: checkout, checkout, payer, attempt: null, source: null };
+    if (checkout.status === 'completed') return { done: checkout, checkout, payer, attempt: null };
     if (checkout.status !== 'needs_confirmation') throw billingErrors.checkoutNotConfirmable();
     if (checkout.confirmStartedAt) {
-      if (now.getTime() - checkout.confirmStartedAt.getTime() < STALE_CONFIRM_MS)
-        throw billingErrors.checkoutInProgress();
+      if (confirmRunning(checkout, now)) throw billingErrors.checkoutInProgress();
       // Resumed: the same key, so the gateway answers the first charge's outcome.
       const attempt = await selectAttemptByKey(tx, await attemptKey(tx, checkout));
-      return { done: null, checkout, payer, attempt, source: checkout.paymentSourceId };
+      return { done: null, checkout, payer, attempt };
     }
+    if (checkout.expiresAt < now) throw billingErrors.checkoutNotConfirmable();
+    if (await selectConfirmInFlight(tx, payer.id, checkout.id)) throw billingErrors.checkoutInProgress();
     const subscription = (await selectSubscription(tx, payer.id, true))!;
     const live = await selectLiveItems(tx, subscription.id);
     const plan = live.find((i) => i.planSlug === checkout.planSlug)?.plan;
     const catalogue = deps.billing.catalogue();
     const wanted = catalogue?.bySlug(checkout.planSlug) ?? plan;
-    if (!wanted) throw billingErrors.checkoutNotConfirmable();
-    const change = planChange(
-      payer,
-      live,
-      wanted,
-      checkout.planPeriod,
-      await payerBalance(tx, payer.id),
-      now,
-    );
+    // Priced again as of when it was priced (the credit it showed holds for the checkout's hour): anything
+    // else that differs is the subscription having changed since (another checkout, a cancellation, a
+    // period's end), and the payer agreed to something that is no longer on offer.
+    let change: PlanChange | null = null;
+    if (wanted) {
+      const balance = await payerBalance(tx, payer.id);
+      try {
+        change = planChange(payer, live, wanted, checkout.planPeriod, balance, checkout.createdAt);
+      } catch (err) {
+        if (!(err instanceof ClerkError)) throw err;
+      }
+    }
+    if (!change || !asShown(checkout, change)) {
+      await abandonCheckout(tx, checkout.id, now);
+      return { outgrown: true };
+    }
     const source = sourceId ? await selectPaymentSource(tx, payer.id, sourceId) : null;
     if (sourceId && !source) throw billingErrors.notFound('payment_source_id');
     if (!source && (change.totals.totalDueNow > 0 || (change.fee > 0 && change.kind !== 'resume'))) {
@@ -316,14 +377,15 @@ export async function confirmCheckout(
         paymentSourceId: source!.id,
         chargeType: 'checkout',
         amount: change.totals.totalDueNow,
-        currency: wanted.currency,
+        currency: wanted!.currency,
         idempotencyKey: await attemptKey(tx, started),
         now,
       });
       await billingEvents.attempt(tx, 'paymentAttempt.created', attempt, [], now);
     }
-    return { done: null, checkout: started, payer, attempt, source: source?.id ?? null };
+    return { done: null, checkout: started, payer, attempt };
   });
+  if (taken.outgrown) throw billingErrors.checkoutNotConfirmable();
   if (taken.done) return taken.done;
 
   // 2. Charge, outside any transaction.

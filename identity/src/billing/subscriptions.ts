@@ -13,7 +13,8 @@ import { selectLastDefaultSnapshot } from '../store/billing-subscriptions-histor
 import { billingErrors } from './billing-errors.ts';
 import type { PayerRef, PayerRow, Plan, SubscriptionItemRow, SubscriptionRow } from './billing-model.ts';
 import { billingEvents } from './billing-webhook-data.ts';
-import { ensurePayer, findPayer } from './payers.ts';
+import { selectPayer } from '../store/billing-payers.ts';
+import { ensurePayer, findPayer, payerKey } from './payers.ts';
 import type { PlanCatalogue } from './plans.ts';
 
 export interface CurrentSubscription {
@@ -157,7 +158,8 @@ export async function cancelSubscriptionItem(
   now: Date,
   catalogue?: PlanCatalogue,
 ): Promise<SubscriptionItemRow> {
-  const payer = await findPayer(tx, ref);
+  // The payer's lock first, as a checkout's confirm takes it: a cancellation and a plan change never cross.
+  const payer = await selectPayer(tx, payerKey(ref), true);
   const item = payer ? await selectItem(tx, payer.id, itemId, true) : null;
   if (!item || item.status === 'ended' || item.status === 'abandoned') throw billingErrors.notFound();
   if (item.plan.isDefault || (item.amount === 0 && item.periodEnd === null))

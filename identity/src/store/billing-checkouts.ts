@@ -109,6 +109,33 @@ export async function startCheckoutConfirm(
   return checkoutOf(row!);
 }
 
+/**
+ * Another checkout of the payer whose confirm is taken and not finished (charging, or left by a process that
+ * died): at most one at a time, as confirms of one payer are serialised under the payer's row lock.
+ */
+export async function selectConfirmInFlight(
+  tx: Queryable,
+  payerId: string,
+  exceptId: string,
+): Promise<CheckoutRow | null> {
+  const [row] = await tx.query<CheckoutDbRow>(
+    `SELECT * FROM billing_checkouts
+      WHERE payer_id = $1 AND id <> $2 AND status = 'needs_confirmation' AND confirm_started_at IS NOT NULL
+      ORDER BY confirm_started_at LIMIT 1`,
+    [payerId, exceptId],
+  );
+  return row ? checkoutOf(row) : null;
+}
+
+/** A checkout the payer's subscription has outgrown since it was priced: it can no longer be confirmed. */
+export async function abandonCheckout(tx: Queryable, id: string, now: Date): Promise<void> {
+  await tx.query(
+    `UPDATE billing_checkouts SET status = 'abandoned', updated_at = GREATEST($2, updated_at + interval '1 millisecond')
+      WHERE id = $1 AND status = 'needs_confirmation'`,
+    [id, now],
+  );
+}
+
 /** Ends a confirm: completed (with the item it made), or released for another try (a decline). */
 export async function finishCheckoutConfirm(
   tx: Queryable,
