@@ -126,7 +126,14 @@ export async function chooseEmailCode(page: Page, email?: string) {
 }
 
 export async function signInWithPassword(page: Page, origin: string, email: string, password = PASSWORD) {
-  await startSignIn(page, origin, email);
+  await page.goto(`${origin}/sign-in`);
+  await signInOnCard(page, email, password);
+}
+
+/** Identifier then password on the <SignIn/> card the page already shows (e.g. after "Add account"). */
+export async function signInOnCard(page: Page, email: string, password = PASSWORD) {
+  await page.locator('input[name=identifier]').fill(email);
+  await page.getByRole('button', { name: 'Continue', exact: true }).click();
   await waitForHash(page, '/factor-one');
   await page.locator('input[name=password]').fill(password);
   await page.getByRole('button', { name: 'Continue', exact: true }).click();

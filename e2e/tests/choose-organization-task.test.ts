@@ -4,9 +4,9 @@ import type { Page } from 'playwright-core';
 import { useSuite } from '../support/suite.ts';
 import {
   enterCode,
-  PASSWORD,
   sessionToken,
   settledUrl,
+  signInOnCard,
   signInWithPassword,
   startSignUp,
   uniqueEmail,
@@ -43,6 +43,14 @@ async function signedInPagesLeadToTheTask(page: Page, origin: string) {
   }
 }
 
+/** <SignUp/> with an address and password, verified by the mailed code. */
+async function signUpWithCode(page: Page, origin: string, email: string) {
+  const since = new Date();
+  await startSignUp(page, origin, email);
+  await waitForHash(page, '/verify-email-address');
+  await enterCode(page, await waitForCode(origin, email, since));
+}
+
 /** Creates an organisation in the task's form (a user with none sees the form at once). */
 async function createOrganizationInTask(page: Page, name: string) {
   const task = page.locator('.cl-taskChooseOrganization-root');
@@ -57,12 +65,7 @@ describe('an instance that forces an organisation', () => {
 
   test('a new session is pending on the choose-organization task until an organisation is created', async () => {
     const { page } = await suite.newPage();
-    const email = uniqueEmail('task');
-    const since = new Date();
-    await startSignUp(page, suite.server.origin, email);
-    await waitForHash(page, '/verify-email-address');
-    await enterCode(page, await waitForCode(suite.server.origin, email, since));
-
+    await signUpWithCode(page, suite.server.origin, uniqueEmail('task'));
     await onChooseOrganizationTask(page);
     // Pending counts as signed out for the product API.
     const early = await fetch(`${suite.server.origin}/api/me`, {
@@ -82,11 +85,7 @@ describe('an instance that forces an organisation', () => {
 
   test('signed up without an organisation, the dashboard and every signed-in page lead to the task', async () => {
     const { page } = await suite.newPage();
-    const email = uniqueEmail('task-signup');
-    const since = new Date();
-    await startSignUp(page, suite.server.origin, email);
-    await waitForHash(page, '/verify-email-address');
-    await enterCode(page, await waitForCode(suite.server.origin, email, since));
+    await signUpWithCode(page, suite.server.origin, uniqueEmail('task-signup'));
     await onChooseOrganizationTask(page);
 
     await signedInPagesLeadToTheTask(page, suite.server.origin);
@@ -112,14 +111,6 @@ describe('several accounts on an instance that forces an organisation', () => {
   const suite = useSuite({
     env: { IDENTITY_FORCE_ORGANIZATION: 'true', IDENTITY_MULTI_SESSION: 'true' },
   });
-
-  async function signInOnCard(page: Page, email: string) {
-    await page.locator('input[name=identifier]').fill(email);
-    await page.getByRole('button', { name: 'Continue', exact: true }).click();
-    await waitForHash(page, '/factor-one');
-    await page.locator('input[name=password]').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Continue', exact: true }).click();
-  }
 
   test('switching to an account without an organisation goes to its task, and back again', async () => {
     const clerk = backendClient(suite.server);

@@ -2,17 +2,8 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { BrowserContext, Page } from 'playwright-core';
 import { nextFapiResponse, useSuite } from '../support/suite.ts';
-import { PASSWORD, signUp, uniqueEmail, waitForHash, waitForPath } from '../support/flows.ts';
+import { signInOnCard, signUp, uniqueEmail, waitForHash, waitForPath } from '../support/flows.ts';
 import { openDiagnostics } from '../support/diagnostics.ts';
-
-/** Identifier then password on the <SignIn/> card this page shows. */
-async function signInOnCard(page: Page, email: string) {
-  await page.locator('input[name=identifier]').fill(email);
-  await page.getByRole('button', { name: 'Continue', exact: true }).click();
-  await waitForHash(page, '/factor-one');
-  await page.locator('input[name=password]').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Continue', exact: true }).click();
-}
 
 async function signedInAs(page: Page, email: string) {
   await waitForPath(page, '/dashboard');
