@@ -74,8 +74,14 @@ describe('billing: upgrades, downgrades and the Billing pages', () => {
 
   /** Waits for clerk-js's checkout drawer to show its totals, and answers its text. */
   async function checkoutText(): Promise<string> {
-    await drawer(page).getByText('Total Due Today').waitFor({ timeout: UI_WAIT_MS });
-    return drawer(page).innerText();
+    const checkout = drawer(page).filter({ hasText: 'Total Due Today' });
+    await checkout.waitFor({ timeout: UI_WAIT_MS });
+    // A drawer that opened the checkout (the subscription details' Resubscribe) closes with an animation,
+    // so for a moment there are two: wait for the checkout to be the only one, as the next steps expect.
+    await page.waitForFunction(() => document.querySelectorAll('.cl-drawerContent').length === 1, null, {
+      timeout: UI_WAIT_MS,
+    });
+    return checkout.innerText();
   }
 
   /** The amount of a "$12.34" in `text` after `label`, in cents. */
