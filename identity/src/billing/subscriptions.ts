@@ -29,30 +29,35 @@ export function activePlanSlugs(items: SubscriptionItemRow[]): string[] {
   ];
 }
 
-/** Starts the default plan for the payer (period_end null: it does not renew). */
+/**
+ * Starts the default plan for the payer (period_end null: it does not renew), now, or upcoming from
+ * `startsAt` when given (the schedule starts it then).
+ */
 export async function startDefaultItem(
   tx: Queryable,
   subscriptionId: string,
   payerId: string,
   plan: Plan,
   now: Date,
+  startsAt?: Date,
 ): Promise<SubscriptionItemRow> {
+  const status = startsAt ? 'upcoming' : 'active';
   const item = await insertItem(tx, {
     id: newId('csubi'),
     subscriptionId,
     payerId,
     plan,
     planPeriod: 'month',
-    status: 'active',
+    status,
     amount: 0,
     paymentSourceId: null,
     isFreeTrial: false,
-    periodStart: now,
+    periodStart: startsAt ?? now,
     periodEnd: null,
-    nextActionAt: null,
+    nextActionAt: startsAt ?? null,
     now,
   });
-  await billingEvents.item(tx, ['subscriptionItem.created', 'subscriptionItem.active'], item, now);
+  await billingEvents.item(tx, ['subscriptionItem.created', `subscriptionItem.${status}`], item, now);
   return item;
 }
 
@@ -210,20 +215,5 @@ async function scheduleDefaultAfter(
     ? catalogue.defaultFor(item.plan.payerType)
     : await selectLastDefaultSnapshot(tx, item.payerId);
   if (!plan) return;
-  const upcoming = await insertItem(tx, {
-    id: newId('csubi'),
-    subscriptionId: item.subscriptionId,
-    payerId: item.payerId,
-    plan,
-    planPeriod: 'month',
-    status: 'upcoming',
-    amount: 0,
-    paymentSourceId: null,
-    isFreeTrial: false,
-    periodStart: item.periodEnd,
-    periodEnd: null,
-    nextActionAt: item.periodEnd,
-    now,
-  });
-  await billingEvents.item(tx, ['subscriptionItem.created', 'subscriptionItem.upcoming'], upcoming, now);
+  await startDefaultItem(tx, item.subscriptionId, item.payerId, plan, now, item.periodEnd);
 }

@@ -3,6 +3,7 @@ import {
   type EnterpriseConnectionSettings,
   type InstanceSettings,
 } from '../instance/settings/schema.ts';
+import { ownValue } from '../util/own-value.ts';
 
 /** A connection as the flows use it: its settings and its id (the settings' key). */
 export interface EnterpriseConnection extends EnterpriseConnectionSettings {
@@ -29,7 +30,7 @@ export function allConnections(connections: Connections): EnterpriseConnection[]
 
 /** The connection `id`, if the instance has it (enabled or not). */
 export function connectionById(connections: Connections, id: string): EnterpriseConnection | null {
-  const settings = connections && Object.hasOwn(connections, id) ? connections[id] : undefined;
+  const settings = connections ? ownValue(connections, id) : undefined;
   return settings ? withId(id, settings) : null;
 }
 

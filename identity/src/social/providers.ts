@@ -91,7 +91,7 @@ export function enabledSocialProvider(
   social: Record<string, SocialProviderSettings>,
   strategy: string,
 ): SocialProvider | null {
-  const settings = Object.hasOwn(social, strategy) ? social[strategy] : undefined;
+  const settings = ownValue(social, strategy);
   return settings?.enabled ? resolveSocialProvider(strategy, settings) : null;
 }
 

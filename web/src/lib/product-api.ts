@@ -48,6 +48,26 @@ export function parseAnswer<S extends Schema>(schema: S, body: unknown, path: st
   return parsed.data;
 }
 
+/**
+ * Sends `input` as JSON to a product API path with `method` and answers the reply read with its contract
+ * schema (parseAnswer); refusals are HttpErrors with the contract's code.
+ */
+export async function productApiSend<S extends Schema>(
+  client: HttpClient,
+  method: 'POST' | 'PATCH' | 'PUT' | 'DELETE',
+  path: string,
+  input: unknown,
+  schema: S,
+): Promise<SchemaOutput<S>> {
+  const body = await client.json<unknown>(path, {
+    method,
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(input),
+    cache: 'no-store',
+  });
+  return parseAnswer(schema, body, path);
+}
+
 export async function fetchMe(client: HttpClient, options: ProductRequestOptions = {}): Promise<Me> {
   return parseAnswer(meSchema, await productApiGet(client, ME_PATH, options), ME_PATH);
 }

@@ -83,7 +83,7 @@ async function changesOf(
   if (mapping !== undefined) {
     const out: Record<string, string> = {};
     for (const [key, value] of Object.entries(mapping)) {
-      const to = Object.hasOwn(MAPPING_KEYS, key) ? MAPPING_KEYS[key as keyof typeof MAPPING_KEYS] : null;
+      const to = ownValue<string>(MAPPING_KEYS, key);
       if (!to || (value !== null && (typeof value !== 'string' || value.length > 256))) {
         throw invalid(
           'attribute_mapping',

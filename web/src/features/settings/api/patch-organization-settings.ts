@@ -4,7 +4,7 @@ import {
   type OrganizationSettingsChange,
 } from '@app/contract';
 import type { HttpClient } from '../../../lib/http/index.ts';
-import { parseAnswer } from '../../../lib/product-api.ts';
+import { productApiSend } from '../../../lib/product-api.ts';
 import type { CurrentOrganization } from '../../organizations/api/get-current-organization.ts';
 
 /** The body of PATCH /api/organizations/current/settings: only the keys given change. */
@@ -14,15 +14,9 @@ export type { OrganizationSettingsChange };
  * PATCH /api/organizations/current/settings for the session's active organisation, through the one
  * request client (bearer and localisation interceptors); answers the organisation as GET current does.
  */
-export async function patchOrganizationSettings(
+export function patchOrganizationSettings(
   client: HttpClient,
   change: OrganizationSettingsChange,
 ): Promise<CurrentOrganization> {
-  const body = await client.json<unknown>(ORGANIZATION_SETTINGS_PATH, {
-    method: 'PATCH',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify(change),
-    cache: 'no-store',
-  });
-  return parseAnswer(currentOrganizationSchema, body, ORGANIZATION_SETTINGS_PATH);
+  return productApiSend(client, 'PATCH', ORGANIZATION_SETTINGS_PATH, change, currentOrganizationSchema);
 }
