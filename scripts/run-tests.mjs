@@ -10,8 +10,9 @@
 //
 // The files share one pool of TEST_CONCURRENCY slots, whatever their settings, so a second set (the
 // development-keys e2e run) fills the slots the first leaves idle instead of running after it. Files that
-// took longest last time start first (durations kept in node_modules/.cache; on a fresh clone the files
-// named in SLOW_FIRST start first), so that no long file starts last and runs alone. A file's output is
+// took longest last time start first (durations kept in scripts/test-durations.json, which is committed so
+// that a fresh clone and CI order by it too; files it does not know yet start first among the rest), so
+// that no long file starts last and runs alone. A file's output is
 // printed whole when it ends (streamed when only one file runs), then a table of durations.
 //
 // A file with a line beginning `// run-tests: alone` runs with no other file beside it: those start
@@ -23,10 +24,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-const DURATIONS = join(ROOT, 'node_modules', '.cache', 'run-tests-durations.json');
-// The longest files when the cache is empty (measured on the 2-core CI machine); only their order
-// depends on this list, so a stale entry costs at most some minutes, never a test.
-const SLOW_FIRST = ['e2e/tests/session-refresh.test.ts', 'e2e/tests/mfa.test.ts'];
+const DURATIONS = join(ROOT, 'scripts', 'test-durations.json');
 const ALONE = /^\/\/ run-tests: alone\b/m;
 
 /** @type {{ file: string, env: Record<string, string>, label: string, alone: boolean }[]} */
@@ -74,9 +72,8 @@ const key = (job) =>
   relative(ROOT, job.file) + (job.label === job.file ? '' : job.label.slice(job.file.length));
 const expected = (job) => {
   if (previous[key(job)] !== undefined) return previous[key(job)];
-  const hint = SLOW_FIRST.indexOf(relative(ROOT, job.file));
   // Unknown files first among the rest: a new file may be long.
-  return hint >= 0 ? 1e9 - hint : 1e8;
+  return 1e8;
 };
 // A stable sort: equal expectations keep the order given.
 const queue = jobs
@@ -132,11 +129,13 @@ await worker(queue.filter((q) => q.job.alone));
 const shared = queue.filter((q) => !q.job.alone);
 await Promise.all(Array.from({ length: Math.min(concurrency, shared.length) }, () => worker(shared)));
 
+// Whole seconds, keys sorted: a run changes the file only where a file's time changed by a second or more.
 const durations = { ...previous };
-for (const r of results) durations[key(r.job)] = Math.round(r.seconds * 10) / 10;
+for (const r of results) durations[key(r.job)] = Math.round(r.seconds);
 try {
   mkdirSync(dirname(DURATIONS), { recursive: true });
-  writeFileSync(DURATIONS, JSON.stringify(durations, null, 1));
+  const sorted = Object.fromEntries(Object.entries(durations).sort(([a], [b]) => a.localeCompare(b)));
+  writeFileSync(DURATIONS, `${JSON.stringify(sorted, null, 2)}\n`);
 } catch {
   // a read-only checkout only loses the ordering hint
 }

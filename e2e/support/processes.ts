@@ -55,6 +55,8 @@ export async function spawnServer(opts: ServerProcessOptions): Promise<ServerPro
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     NODE_ENV: 'test',
+    // Not about hashing: argon2id at the test-only low cost (see identity/src/crypto/passwords.ts).
+    IDENTITY_TEST_PASSWORD_HASH_COST: process.env.IDENTITY_TEST_PASSWORD_HASH_COST ?? 'low',
     PORT: String(port),
     HOST: '127.0.0.1',
     PUBLIC_URL: publicUrl,

@@ -4,6 +4,10 @@ import { join } from 'node:path';
 import { createApp, type App } from '../../server/src/app.ts';
 import { serverConfigFromEnv } from '../../server/src/config.ts';
 
+// Sign-ups and sign-ins here are not about hashing: argon2id at the test-only low cost (honoured only
+// with NODE_ENV=test, see identity/src/crypto/passwords.ts). The files about hashing set it back.
+process.env.IDENTITY_TEST_PASSWORD_HASH_COST ??= 'low';
+
 export interface TestServer {
   app: App;
   origin: string;

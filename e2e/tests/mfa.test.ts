@@ -20,23 +20,33 @@ const STEP_MS = 30_000;
 /** The latest 30 s step whose code was spent: the server accepts each step once. */
 let lastSpentStep = 0;
 
-/** What an authenticator app shows for `secret`, `steps` periods of 30 s from now. */
-function totpCode(secret: string, steps = 0): string {
+/** What an authenticator app shows for `secret` during 30 s step number `step`. */
+function totpCode(secret: string, step: number): string {
   const totp = new TOTP({
     secret: Secret.fromBase32(secret),
     algorithm: 'SHA1',
     digits: 6,
     period: STEP_MS / 1000,
   });
-  const timestamp = Date.now() + steps * STEP_MS;
-  lastSpentStep = Math.max(lastSpentStep, Math.floor(timestamp / STEP_MS));
-  return totp.generate({ timestamp });
+  lastSpentStep = Math.max(lastSpentStep, step);
+  return totp.generate({ timestamp: step * STEP_MS });
 }
 
-/** The next step's code once that step is later than every step already spent (waits up to 30 s). */
+/**
+ * The code of the earliest step the server still accepts (±1 step around its clock, each step once): the
+ * previous step while it stays in the window for the next 10 s (time to type it), else the current, else
+ * the next. Three codes in a row then need no wait; a fourth within one step would wait for the clock.
+ */
 async function unspentTotpCode(secret: string): Promise<string> {
-  while (Math.floor(Date.now() / STEP_MS) + 1 <= lastSpentStep) await new Promise((r) => setTimeout(r, 500));
-  return totpCode(secret, 1);
+  for (;;) {
+    const now = Date.now();
+    const current = Math.floor(now / STEP_MS);
+    const previousStaysValid = now + 10_000 < (current + 1) * STEP_MS;
+    for (const step of [...(previousStaysValid ? [current - 1] : []), current, current + 1]) {
+      if (step > lastSpentStep) return totpCode(secret, step);
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
 }
 
 async function openSecurity(page: Page) {
@@ -83,7 +93,7 @@ describe('two-step verification with an authenticator app, through the Clerk UI'
 
     await page.getByRole('button', { name: 'Continue', exact: true }).click();
     const verified = nextFapiResponse(page, 'POST', /\/v1\/me\/totp\/attempt_verification$/);
-    await enterCode(page, totpCode(secret));
+    await enterCode(page, await unspentTotpCode(secret));
     const verifiedRes = await verified;
     assert.equal(verifiedRes.status(), 200);
     backupCodes = ((await verifiedRes.json()) as { response: { backup_codes: string[] } }).response
@@ -106,8 +116,8 @@ describe('two-step verification with an authenticator app, through the Clerk UI'
     await waitForHash(page, '/factor-two');
     await page.getByText('Two-step verification', { exact: true }).waitFor();
     const attempt = nextFapiResponse(page, 'POST', /\/attempt_second_factor$/);
-    // The next step's code: the step of the enrolment code is spent, and ±1 step is accepted.
-    await enterCode(page, totpCode(secret, 1));
+    // A later step's code than the enrolment's, which is spent (±1 step is accepted).
+    await enterCode(page, await unspentTotpCode(secret));
     assert.equal((await attempt).status(), 200);
     await waitForPath(page, '/dashboard');
     await page.getByTestId('dashboard').waitFor();

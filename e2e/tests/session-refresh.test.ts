@@ -4,14 +4,19 @@ import { useSuite } from '../support/suite.ts';
 import { sessionToken, signUp, uniqueEmail } from '../support/flows.ts';
 import { openDiagnostics } from '../support/diagnostics.ts';
 
-const TOKEN_LIFETIME_MS = 60_000;
+// Clerk's tokens live 60 s; this server's 20 s (a test-only setting, honoured only with NODE_ENV=test),
+// so the wait past it is 35 s and not 75 s. clerk-js refreshes ahead of the expiry it reads in the token,
+// whatever the lifetime.
+const TOKEN_LIFETIME_MS = 20_000;
 
 describe('session token refresh', () => {
-  const suite = useSuite();
+  const suite = useSuite({
+    env: { IDENTITY_TEST_SESSION_TOKEN_TTL_SECONDS: String(TOKEN_LIFETIME_MS / 1000) },
+  });
 
   test(
-    'past the 60 s token lifetime the token refreshes unseen and the new one is accepted by /api/me',
-    { timeout: 180_000 },
+    'past the token lifetime the token refreshes unseen and the new one is accepted by /api/me',
+    { timeout: 120_000 },
     async () => {
       const { page } = await suite.newPage();
       const tokenCalls: number[] = [];

@@ -84,6 +84,26 @@ export interface IdentityConfig {
   webhooks: WebhookTiming;
 }
 
+/** Clerk's session-token lifetime. */
+const SESSION_TOKEN_TTL_SECONDS = 60;
+
+/**
+ * 60 s, as Clerk. The end-to-end test of the silent refresh would wait past it (twice, once per key kind):
+ * `IDENTITY_TEST_SESSION_TOKEN_TTL_SECONDS` shortens it, honoured only with NODE_ENV=test (which
+ * scripts/run-tests.mjs sets), so no production start can be given short-lived tokens by it.
+ */
+export function sessionTokenTtlFromEnv(env: NodeJS.ProcessEnv): number {
+  const raw = env.IDENTITY_TEST_SESSION_TOKEN_TTL_SECONDS;
+  if (env.NODE_ENV !== 'test' || raw === undefined || raw === '') return SESSION_TOKEN_TTL_SECONDS;
+  const seconds = Number(raw);
+  if (!Number.isInteger(seconds) || seconds < 15 || seconds > SESSION_TOKEN_TTL_SECONDS) {
+    throw new Error(
+      'IDENTITY_TEST_SESSION_TOKEN_TTL_SECONDS must be a whole number of seconds from 15 to 60.',
+    );
+  }
+  return seconds;
+}
+
 export function identityConfigFromEnv(
   env: NodeJS.ProcessEnv = process.env,
   overrides: Partial<IdentityConfig> = {},
@@ -105,7 +125,7 @@ export function identityConfigFromEnv(
     secretKey: env.IDENTITY_SECRET_KEY ?? null,
     smtpUrl: env.SMTP_URL ?? null,
     mailFrom: env.MAIL_FROM ?? 'Qoala <no-reply@localhost>',
-    sessionTokenTtlSeconds: 60,
+    sessionTokenTtlSeconds: sessionTokenTtlFromEnv(env),
     sessionLifetimeSeconds: 7 * 24 * 3600,
     codeTtlSeconds: 10 * 60,
     maxCodeAttempts: 5,

@@ -4,6 +4,9 @@ import { forEachBackend } from './support/backends.ts';
 import { PASSWORD, signUp } from './support/flows.ts';
 import { Harness, uniqueEmail, type FapiResponse } from './support/harness.ts';
 
+// About hashing itself: argon2id at the production cost (the harness would lower it).
+process.env.IDENTITY_TEST_PASSWORD_HASH_COST = 'production';
+
 /**
  * Sends a sign-in until it is judged. A `429 too_many_requests` is no verdict: the password-hashing queue
  * was full, or the attempt raced others more times than the server retries, both before anything was

@@ -17,6 +17,18 @@ describe('configuration and instance keys', () => {
     assert.equal(config.maxCodeAttempts, 5);
   });
 
+  it('shortens the session-token lifetime for tests only (NODE_ENV=test), within 15-60 s', () => {
+    const short = { IDENTITY_TEST_SESSION_TOKEN_TTL_SECONDS: '20' };
+    assert.equal(identityConfigFromEnv(short).sessionTokenTtlSeconds, 60);
+    assert.equal(identityConfigFromEnv({ ...short, NODE_ENV: 'production' }).sessionTokenTtlSeconds, 60);
+    assert.equal(identityConfigFromEnv({ ...short, NODE_ENV: 'test' }).sessionTokenTtlSeconds, 20);
+    for (const bad of ['5', '61', 'soon'])
+      assert.throws(
+        () => identityConfigFromEnv({ IDENTITY_TEST_SESSION_TOKEN_TTL_SECONDS: bad, NODE_ENV: 'test' }),
+        /IDENTITY_TEST_SESSION_TOKEN_TTL_SECONDS/,
+      );
+  });
+
   it('reads ALLOWED_ORIGINS as origins and refuses a malformed entry at start', () => {
     const config = identityConfigFromEnv({
       ALLOWED_ORIGINS: ' https://app.example.com/ ,http://localhost:5173',

@@ -12,16 +12,22 @@ import {
 } from '../src/db/database.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { createIdentity } from '../src/identity.ts';
-import { backends, forEachBackend } from './support/backends.ts';
+import { backends, forEachBackend, type Store } from './support/backends.ts';
 import { signUp } from './support/flows.ts';
 import { Harness, testConfig, uniqueEmail } from './support/harness.ts';
 
 forEachBackend('database start-up', (backend) => {
   let h: Harness;
+  let store: Store;
   before(async () => {
-    h = await Harness.start(backend);
+    // An empty database: this start runs every migration (other tests start from a migrated copy).
+    store = await backend.createStore({ empty: true });
+    h = await Harness.start(backend, { store });
   });
-  after(() => h.close());
+  after(async () => {
+    await h.close();
+    await store.dispose();
+  });
 
   it('migrations are recorded once and a second start applies nothing', async () => {
     const rows = await h.db.query<{ name: string }>('SELECT name FROM schema_migrations ORDER BY name');
@@ -66,7 +72,7 @@ for (const backend of backends.filter((b) => b.name === 'postgres')) {
     }
 
     it('creates the schema and keeps every table inside it', async () => {
-      const store = await backend.createStore();
+      const store = await backend.createStore({ empty: true });
       const identity = await createIdentity(testConfig(), store.options);
       try {
         const schema = (store.options as { schema: string }).schema;

@@ -44,7 +44,7 @@ forEachBackend('migrations', (backend) => {
   let set: MigrationSet;
 
   before(async () => {
-    store = await backend.createStore();
+    store = await backend.createStore({ empty: true });
     db = await openDatabase(store.options);
     dir = mkdtempSync(join(tmpdir(), 'migrations-test-'));
     set = { dir, table: 'test_migrations', lockKey: 4242001 };

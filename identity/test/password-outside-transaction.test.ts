@@ -6,6 +6,9 @@ import { beforeNextTransaction } from './support/transaction-hooks.ts';
 import { PASSWORD, signUp } from './support/flows.ts';
 import { Harness, uniqueEmail, type FapiResponse } from './support/harness.ts';
 
+// About hashing itself: argon2id at the production cost (the harness would lower it).
+process.env.IDENTITY_TEST_PASSWORD_HASH_COST = 'production';
+
 const settle = () => new Promise((resolve) => setImmediate(resolve));
 
 /**

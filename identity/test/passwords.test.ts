@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { hashPassword, passwordHashOptions } from '../src/crypto/passwords.ts';
 import { ClerkError } from '../src/errors.ts';
 import { checkNewPassword } from '../src/passwords/check-password.ts';
 import { passwordPolicyFromEnv, passwordSettingsJSON, type PasswordPolicy } from '../src/passwords/policy.ts';
@@ -87,6 +88,35 @@ describe('password policy', () => {
     assert.throws(() => passwordPolicyFromEnv({ IDENTITY_PASSWORD_REQUIRE: 'emoji' }), /unknown class/);
     assert.throws(() => passwordPolicyFromEnv({ IDENTITY_PASSWORD_MIN_STRENGTH: '5' }), /0 to 4/);
     assert.throws(() => passwordPolicyFromEnv({ IDENTITY_PASSWORD_MIN_LENGTH: '6' }), /8 to 72/);
+  });
+});
+
+describe('the test-only low hashing cost', () => {
+  const PRODUCTION = { algorithm: 2, memoryCost: 19456, timeCost: 2, parallelism: 1 };
+
+  it('is honoured only with NODE_ENV=test: any other start hashes at the production cost', () => {
+    const low = { IDENTITY_TEST_PASSWORD_HASH_COST: 'low' };
+    assert.deepEqual(passwordHashOptions(low), PRODUCTION);
+    assert.deepEqual(passwordHashOptions({ ...low, NODE_ENV: 'production' }), PRODUCTION);
+    assert.deepEqual(passwordHashOptions({ ...low, NODE_ENV: 'development' }), PRODUCTION);
+    assert.deepEqual(passwordHashOptions({ NODE_ENV: 'test' }), PRODUCTION);
+    assert.deepEqual(passwordHashOptions({ ...low, NODE_ENV: 'test' }), {
+      algorithm: 2,
+      memoryCost: 64,
+      timeCost: 1,
+      parallelism: 1,
+    });
+  });
+
+  it('is still argon2id', async () => {
+    const was = process.env.IDENTITY_TEST_PASSWORD_HASH_COST;
+    process.env.IDENTITY_TEST_PASSWORD_HASH_COST = 'low';
+    try {
+      assert.match(await hashPassword('a long enough password'), /^\$argon2id\$v=19\$m=64,t=1,p=1\$/);
+    } finally {
+      if (was === undefined) delete process.env.IDENTITY_TEST_PASSWORD_HASH_COST;
+      else process.env.IDENTITY_TEST_PASSWORD_HASH_COST = was;
+    }
   });
 });
 

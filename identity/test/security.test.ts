@@ -4,6 +4,9 @@ import { after, before, it } from 'node:test';
 import { forEachBackend } from './support/backends.ts';
 import { Harness, uniqueEmail } from './support/harness.ts';
 
+// About hashing itself: argon2id at the production cost (the harness would lower it).
+process.env.IDENTITY_TEST_PASSWORD_HASH_COST = 'production';
+
 const TABLES = [
   'signing_keys',
   'instance_settings',

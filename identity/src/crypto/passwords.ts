@@ -7,6 +7,22 @@ import { WorkLimiter, WorkLimiterBusyError } from './work-limiter.ts';
 const OPTIONS = { algorithm: 2 /* Argon2id */, memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
 
 /**
+ * Still argon2id, at a cost that guards nothing (64 KiB, 1 pass): for the tests that sign up and sign in
+ * hundreds of times without being about hashing. Two conditions, both set only by the test tooling:
+ * NODE_ENV=test (scripts/run-tests.mjs) and IDENTITY_TEST_PASSWORD_HASH_COST=low (the identity test
+ * harness, the e2e server). A server started any other way hashes at OPTIONS whatever the variable says.
+ * Checks read the cost from the stored hash, so either kind verifies under either setting.
+ */
+const TEST_LOW_COST = { algorithm: 2 /* Argon2id */, memoryCost: 64, timeCost: 1, parallelism: 1 } as const;
+
+/** The argon2id parameters of a new hash: OPTIONS, unless the test tooling asked for the low cost. */
+export function passwordHashOptions(
+  env: NodeJS.ProcessEnv = process.env,
+): typeof OPTIONS | typeof TEST_LOW_COST {
+  return env.NODE_ENV === 'test' && env.IDENTITY_TEST_PASSWORD_HASH_COST === 'low' ? TEST_LOW_COST : OPTIONS;
+}
+
+/**
  * Every argon2 hash and check of this process goes through here. It runs on libuv's thread pool, shared
  * with token signing: unbounded, a flood of sign-ins (each within its rate limits) would queue behind it
  * everything else the process does. One per process, as the pool is.
@@ -33,7 +49,7 @@ export function isPasswordHashingBusy(err: unknown): boolean {
 }
 
 export function hashPassword(password: string): Promise<string> {
-  return limited(() => hash(password, OPTIONS));
+  return limited(() => hash(password, passwordHashOptions()));
 }
 
 /**
@@ -52,7 +68,7 @@ export class PasswordCheckError extends Error {
 export async function verifyPassword(passwordHash: string | null, password: string): Promise<boolean> {
   if (!passwordHash) {
     // Spend the same time as a real check so unknown accounts cannot be told apart by timing.
-    await limited(() => hash(password, OPTIONS));
+    await limited(() => hash(password, passwordHashOptions()));
     return false;
   }
   return limited(async () => {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { appendFileSync, mkdirSync } from 'node:fs';
-import { PGlite } from '@electric-sql/pglite';
+import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
 import { createPgConfig } from '@electric-sql/pglite/node-postgres';
 import pg from 'pg';
 import { lockDataDir } from './pglite-lock.ts';
@@ -27,7 +27,17 @@ export interface Database extends Queryable {
 }
 
 export type DatabaseOptions =
-  { url: string; schema?: string; poolMax?: number } | { dataDir: string } | { memory: true };
+  | { url: string; schema?: string; poolMax?: number }
+  | { dataDir: string }
+  | { memory: true; start?: PgliteStart };
+
+/**
+ * What an in-memory PGlite may start from instead of an empty cluster: a data directory dumped after the
+ * migrations ran, and the compiled WebAssembly and file bundle, read once. The tests use it (see
+ * identity/test/support/pglite-template.ts): initdb and the migrations then run once per test run, not
+ * once per test. The server never sets it.
+ */
+export type PgliteStart = Pick<PGliteOptions, 'loadDataDir' | 'pgliteWasmModule' | 'fsBundle'>;
 
 /** Connections one process keeps to a PostgreSQL server, per database it opens. */
 export const DEFAULT_POOL_MAX = 10;
@@ -94,8 +104,11 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       preparedStatementsFrom(process.env),
     );
   }
-  if ('dataDir' in options) mkdirSync(options.dataDir, { recursive: true });
-  return openPglite('dataDir' in options ? options.dataDir : undefined, preparedStatementsFrom(process.env));
+  if ('dataDir' in options) {
+    mkdirSync(options.dataDir, { recursive: true });
+    return openPglite(options.dataDir, {}, preparedStatementsFrom(process.env));
+  }
+  return openPglite(undefined, options.start ?? {}, preparedStatementsFrom(process.env));
 }
 
 /**
@@ -211,13 +224,17 @@ async function transactionOn<R>(
  * PGlite's own `query`. PGlite has one connection: a transaction has it to itself, and queries outside
  * one wait their turn, in order.
  */
-async function openPglite(dataDir: string | undefined, prepared: boolean): Promise<Database> {
+async function openPglite(
+  dataDir: string | undefined,
+  start: PgliteStart,
+  prepared: boolean,
+): Promise<Database> {
   // One process per directory (see pglite-lock.ts): a second server, or the CLI, is refused.
   const release = dataDir ? lockDataDir(dataDir) : () => {};
   let lite: PGlite;
   let client: pg.Client;
   try {
-    lite = dataDir ? await PGlite.create(dataDir) : await PGlite.create();
+    lite = dataDir ? await PGlite.create(dataDir) : await PGlite.create(start);
     client = new pg.Client(createPgConfig(lite) as unknown as pg.ClientConfig);
     // Reported by the query that meets it; unheard, it would end the process.
     client.on('error', () => {});

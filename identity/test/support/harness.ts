@@ -8,6 +8,10 @@ import { DEFAULT_SEND_LIMITS, type SendLimitSettings } from '../../src/mail/send
 import { fastifyTrustProxy } from '../../src/http/trusted-proxies.ts';
 import type { Backend, Store } from './backends.ts';
 
+// Sign-ups and sign-ins here are not about hashing: argon2id at the test-only low cost (honoured only
+// with NODE_ENV=test, see identity/src/crypto/passwords.ts). The files about hashing set it back.
+process.env.IDENTITY_TEST_PASSWORD_HASH_COST ??= 'low';
+
 /**
  * Parsed JSON of a response. Tests assert on its shape field by field (and a wrong shape fails the
  * assertion), so a static type would only restate the assertions.

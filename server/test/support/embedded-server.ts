@@ -8,6 +8,10 @@ import { openDatabase, type Database } from '@app/identity';
 import { createApp, type App, type AppOptions } from '../../src/app.ts';
 import { serverConfigFromEnv } from '../../src/config.ts';
 
+// Sign-ups and sign-ins here are not about hashing: argon2id at the test-only low cost (honoured only
+// with NODE_ENV=test, see identity/src/crypto/passwords.ts). The files about hashing set it back.
+process.env.IDENTITY_TEST_PASSWORD_HASH_COST ??= 'low';
+
 /**
  * The real product server with its embedded identity provider, listening on a free port (the product
  * API verifies session tokens with @clerk/backend against the provider's JWKS over HTTP), on PGlite or,

@@ -1,0 +1,88 @@
+import { createHash } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import type { Database, PgliteStart } from '../../src/db/database.ts';
+import { IDENTITY_MIGRATIONS, migrate } from '../../src/db/migrate.ts';
+
+/*
+ * A fresh in-memory PGlite runs initdb, then the identity provider runs its 25+ migrations: several
+ * seconds per test set-up on a busy 2-core machine, most of a short test file's time. Instead the first
+ * file of a run migrates one cluster and dumps its data directory to node_modules/.cache (named after the
+ * migrations' text and PGlite's version, so a changed migration makes a new one; `npm ci` wipes it); every
+ * in-memory store then starts from that dump, with the WebAssembly compiled once per process. The dump is
+ * what the real migrations produced: migrations.test.ts and database.test.ts still start from empty
+ * clusters (createStore({ empty: true })) to test the migrations themselves.
+ */
+
+const require = createRequire(import.meta.url);
+const PGLITE_DIST = dirname(require.resolve('@electric-sql/pglite'));
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../../..');
+const CACHE_DIR = join(ROOT, 'node_modules', '.cache', 'identity-test');
+
+/** A short hash of the migrations' text and PGlite's version: a changed migration makes a new template. */
+export function migrationsHash(): string {
+  const hash = createHash('sha256');
+  const pkg = JSON.parse(readFileSync(join(PGLITE_DIST, '..', 'package.json'), 'utf8')) as {
+    version: string;
+  };
+  hash.update(`pglite ${pkg.version}\n`);
+  for (const file of readdirSync(IDENTITY_MIGRATIONS.dir).sort()) {
+    if (!file.endsWith('.sql')) continue;
+    hash.update(`${file}\n`).update(readFileSync(join(IDENTITY_MIGRATIONS.dir, file)));
+  }
+  return hash.digest('hex').slice(0, 16);
+}
+
+/** migrate() on a bare PGlite handle, whose data directory can then be dumped. */
+function asDatabase(lite: PGlite): Database {
+  return {
+    kind: 'pglite',
+    query: async (sql, params) => (await lite.query(sql, params)).rows as never[],
+    transaction: (fn) =>
+      lite.transaction((tx) =>
+        fn({
+          query: async (sql, params) => (await tx.query(sql, params)).rows as never[],
+          exec: async (sql) => {
+            await tx.exec(sql);
+          },
+        }),
+      ),
+    close: () => lite.close(),
+  };
+}
+
+async function migratedDump(engine: Omit<PgliteStart, 'loadDataDir'>): Promise<Blob> {
+  const path = join(CACHE_DIR, `pglite-migrated-${migrationsHash()}.tar`);
+  try {
+    return new Blob([readFileSync(path)]);
+  } catch {
+    // First file of this run (or of these migrations): build it.
+  }
+  const lite = await PGlite.create(engine);
+  await migrate(asDatabase(lite));
+  const dump = await lite.dumpDataDir('none');
+  await lite.close();
+  // Written aside then renamed: a file running beside this one reads a whole dump or none.
+  mkdirSync(CACHE_DIR, { recursive: true });
+  const partial = `${path}.${process.pid}`;
+  writeFileSync(partial, Buffer.from(await dump.arrayBuffer()));
+  renameSync(partial, path);
+  return dump;
+}
+
+let start: Promise<PgliteStart> | undefined;
+
+/** How an in-memory store starts: from the migrated dump, with this process's compiled engine. */
+export function migratedPglite(): Promise<PgliteStart> {
+  start ??= (async () => {
+    const engine = {
+      pgliteWasmModule: await WebAssembly.compile(readFileSync(join(PGLITE_DIST, 'pglite.wasm'))),
+      fsBundle: new Blob([readFileSync(join(PGLITE_DIST, 'pglite.data'))]),
+    };
+    return { ...engine, loadDataDir: await migratedDump(engine) };
+  })();
+  return start;
+}
