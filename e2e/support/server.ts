@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApp, type App } from '../../server/src/app.ts';
 import { serverConfigFromEnv } from '../../server/src/config.ts';
+import { seedDataDir } from './data-template.ts';
 
 // Sign-ups and sign-ins here are not about hashing: argon2id at the test-only low cost (honoured only
 // with NODE_ENV=test, see identity/src/crypto/passwords.ts). The files about hashing set it back.
@@ -23,7 +24,11 @@ export interface TestServer {
 export async function startServer(
   opts: { dataDir?: string; port?: number; env?: Record<string, string> } = {},
 ): Promise<TestServer> {
-  const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'e2e-data-'));
+  let dataDir = opts.dataDir;
+  if (dataDir === undefined) {
+    dataDir = mkdtempSync(join(tmpdir(), 'e2e-data-'));
+    await seedDataDir(dataDir);
+  }
   // The port must be known before start: it is the public URL the provider checks redirects against. It is
   // free when picked but may be taken before the server listens (another test file runs at the same time),
   // so a picked port is tried again with another one.
