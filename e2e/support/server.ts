@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApp, type App } from '../../server/src/app.ts';
 import { serverConfigFromEnv } from '../../server/src/config.ts';
-import { seedDataDir } from './data-template.ts';
+import { seedDataDir } from '../../server/test/support/data-template.ts';
 
 // Sign-ups and sign-ins here are not about hashing: argon2id at the test-only low cost (honoured only
 // with NODE_ENV=test, see identity/src/crypto/passwords.ts). The files about hashing set it back.

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { openDatabase, type Database } from '@app/identity';
 import { createApp, type App, type AppOptions } from '../../src/app.ts';
 import { serverConfigFromEnv } from '../../src/config.ts';
+import { seedDataDir } from './data-template.ts';
 
 // Sign-ups and sign-ins here are not about hashing: argon2id at the test-only low cost (honoured only
 // with NODE_ENV=test, see identity/src/crypto/passwords.ts). The files about hashing set it back.
@@ -56,6 +57,7 @@ export async function startEmbeddedServer(
   const schema = `test_${randomBytes(6).toString('hex')}`;
   // The product's own tables: in a fresh schema of their own on PostgreSQL, else in DATA_DIR/product.
   const productSchema = `${schema}_product`;
+  if (!opts.databaseUrl) await seedDataDir(dataDir);
   const db = await openDatabase(
     opts.databaseUrl ? { url: opts.databaseUrl, schema } : { dataDir: join(dataDir, 'pglite') },
   );

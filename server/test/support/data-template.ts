@@ -12,11 +12,11 @@ import {
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openDatabase, runMigrations, type MigrationSet } from '@app/identity';
-import { IDENTITY_MIGRATIONS } from '../../identity/src/db/migrate.ts';
-import { PRODUCT_MIGRATIONS } from '../../server/src/db/product-database.ts';
+import { IDENTITY_MIGRATIONS } from '../../../identity/src/db/migrate.ts';
+import { PRODUCT_MIGRATIONS } from '../../src/db/product-database.ts';
 
 /*
- * Every end-to-end file starts a server on a fresh data directory, whose two PGlite clusters (the
+ * Every end-to-end file and server test starts a server on a fresh data directory, whose two PGlite clusters (the
  * provider's in `pglite`, the product's in `product`) would each run initdb and every migration: seconds
  * per file on a busy 2-core machine. Instead the first file of a run migrates both once into
  * node_modules/.cache (named after the migrations' text and PGlite's version, so a changed migration
@@ -25,8 +25,8 @@ import { PRODUCT_MIGRATIONS } from '../../server/src/db/product-database.ts';
  * install. A file that passes its own data directory (a restart) gets no copy.
  */
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
-const CACHE_DIR = join(ROOT, 'node_modules', '.cache', 'e2e-data-template');
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../../..');
+const CACHE_DIR = join(ROOT, 'node_modules', '.cache', 'server-data-template');
 const SETS: Record<string, MigrationSet> = { pglite: IDENTITY_MIGRATIONS, product: PRODUCT_MIGRATIONS };
 
 function templateHash(): string {
