@@ -13,7 +13,7 @@ import { updateSignUp, type SignUpChanges } from '../../store/sign-ups.ts';
 import { waitsIfReached } from '../../store/rate-limits.ts';
 import type { FapiContext, FapiRequestInfo } from '../context.ts';
 import { field } from '../form.ts';
-import type { Prepared } from '../prepared-passwords.ts';
+import type { Prepared } from '../prepared-work.ts';
 
 const HOUR = 3600;
 
