@@ -1,9 +1,12 @@
 import type { Capability } from '../capability.ts';
+import { startBillingSchedule, type BillingSchedule } from './renewal-schedule.ts';
 import { DAY } from '../retention/retention-rule.ts';
 
 /** Billing: plans, checkouts, payment sources, renewals. */
-export const billingCapability: Capability = {
+export const billingCapability = {
   name: 'billing',
+  // Renewals, trial ends, scheduled plan changes (docs/billing.md): after the webhooks, whose events they record.
+  start: (deps) => startBillingSchedule(deps),
   retention: [
     // Billing: a card form's setup intent lives an hour (billing/gateways/offline-gateway.ts). A day after its
     // expiry it goes, unless its payment method became a payment source (kept or removed: charges and
@@ -29,4 +32,4 @@ export const billingCapability: Capability = {
           WHERE a.payer_id = billing_checkouts.payer_id AND a.idempotency_key LIKE 'checkout:' || billing_checkouts.id || ':%')`,
     },
   ],
-};
+} satisfies Capability<'billing', BillingSchedule>;

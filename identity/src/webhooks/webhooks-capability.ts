@@ -1,8 +1,12 @@
 import type { Capability } from '../capability.ts';
+import { startWebhooks, type Webhooks } from './webhooks.ts';
 
 /** Webhooks: events recorded with each change, delivered by a worker. */
-export const webhooksCapability: Capability = {
+export const webhooksCapability = {
   name: 'webhooks',
+  // Events written in each change's transaction, delivered by a worker of their own (docs/webhooks.md).
+  // It wraps deps.db and the senders so that changes record their events: it starts first.
+  start: startWebhooks,
   retention: [
     // Webhook events (their deliveries and attempts go with them): a week once every delivery succeeded,
     // a month when one failed (long enough to see why and replay it), never while one is still retrying.
@@ -14,4 +18,4 @@ export const webhooksCapability: Capability = {
          OR NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = webhook_events.id AND d.status = 'failed'))`,
     },
   ],
-};
+} satisfies Capability<'webhooks', Webhooks>;
