@@ -28,12 +28,7 @@ export default tseslint.config(
   // store, foundation) never imports its HTTP layer or the assembly above it.
   {
     files: ['identity/src/**/*.ts'],
-    ignores: [
-      'identity/src/{fapi,bapi,cli,dev}/**',
-      'identity/src/{identity,main,index,capabilities}.ts',
-      // Reads the captcha fields of a Frontend API form: to move to fapi/captcha/ with its callers.
-      'identity/src/captcha/captcha-check.ts',
-    ],
+    ignores: ['identity/src/{fapi,bapi,cli,dev}/**', 'identity/src/{identity,main,index,capabilities}.ts'],
     rules: {
       'no-restricted-imports': [
         'error',

@@ -20,7 +20,7 @@ export interface Prepared {
   oauthCallback?: { stateId: string; answer: ProviderAnswer };
   /** A Google One Tap credential checked against the provider's keys (network I/O), for that token only. */
   googleOneTap?: { token: string; answer: OneTapAnswer };
-  /** The captcha token sent, checked with its provider (network I/O for Turnstile); captcha/captcha-check.ts. */
+  /** The captcha token sent, checked with its provider (network I/O for Turnstile); fapi/captcha/captcha-check.ts. */
   captcha?: CaptchaCheck;
   /**
    * A billing call that reaches the payment gateway (confirm a checkout, add or set up a card), done with

@@ -1,4 +1,4 @@
-import { captchaInForce } from '../../captcha/captcha-check.ts';
+import { captchaInForce } from './captcha-check.ts';
 import { newProofOfWorkChallenge, proofOfWorkKeys } from '../../captcha/proof-of-work.ts';
 import { errors } from '../../errors.ts';
 import type { FapiReadRoute } from '../context.ts';

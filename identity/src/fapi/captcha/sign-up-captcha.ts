@@ -4,7 +4,7 @@ import {
   checkCaptchaToken,
   demandCaptchaPass,
   enforceCaptchaToken,
-} from '../../captcha/captcha-check.ts';
+} from './captcha-check.ts';
 import type { EffectiveCaptcha } from '../../captcha/captcha-settings.ts';
 import type { IdentityDeps } from '../../deps.ts';
 import type { RateLimitRule } from '../../store/rate-limits.ts';
