@@ -24,4 +24,42 @@ export default tseslint.config(
     rules: reactHooks.configs.recommended.rules,
   },
   { files: ['bench/**', 'scripts/**', 'e2e/**'], rules: { 'no-console': 'off' } },
+  // The layers of docs/identity-internals.md: the provider's domain (capabilities, instance, serializers,
+  // store, foundation) never imports its HTTP layer or the assembly above it.
+  {
+    files: ['identity/src/**/*.ts'],
+    ignores: ['identity/src/{fapi,bapi,cli,dev}/**', 'identity/src/{identity,main,index,capabilities}.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/fapi/**', '**/bapi/**', '**/cli/**', '**/identity.ts'],
+              message:
+                'The domain takes data, not the HTTP layer (docs/identity-internals.md, "The layers").',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  // The provider's code in the page is installed by the entry script alone; the product never imports it.
+  {
+    files: ['web/src/**/*.{ts,tsx}'],
+    ignores: ['web/src/main.tsx', 'web/src/identity-provider/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/identity-provider/**'],
+              message: "The identity provider's code in the page is installed by web/src/main.tsx only.",
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

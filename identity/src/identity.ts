@@ -19,9 +19,10 @@ import { devOutboxPlugin } from './dev/outbox-plugin.ts';
 import { smsSenderFor } from './sms/choose-sender.ts';
 import { startRetention, type RetentionJob } from './retention/schedule.ts';
 import { applyInstanceSettingsAtStart } from './instance/settings/apply-at-start.ts';
-import { startWebhooks, type Webhooks } from './webhooks/webhooks.ts';
+import type { Webhooks } from './webhooks/webhooks.ts';
 import { createBillingRuntime } from './billing/billing-runtime.ts';
-import { startBillingSchedule, type BillingSchedule } from './billing/renewal-schedule.ts';
+import type { BillingSchedule } from './billing/renewal-schedule.ts';
+import { startCapabilityJobs, stopCapabilityJobs } from './capabilities.ts';
 import type { LiveInstanceSettings, SettingsListener } from './instance/settings/live-settings.ts';
 import {
   ACTIVITY_BATCH_DEFAULTS,
@@ -117,10 +118,9 @@ export async function createIdentity(
   // What clerk-js reads is built from the instance's settings: a change, here or in another process,
   // drops the cached copy.
   settings.onChanged(() => deps.environment.invalidate());
-  // Events written in each change's transaction, delivered by a worker of their own (docs/webhooks.md).
-  const webhooks = startWebhooks(deps);
-  // Renewals, trial ends, scheduled plan changes (docs/billing.md): after the webhooks, whose events they record.
-  const billingSchedule = startBillingSchedule(deps);
+  // Each capability's background job (capabilities.ts): the webhooks' worker, billing's renewal schedule.
+  const jobs = startCapabilityJobs(deps);
+  const { webhooks, billing: billingSchedule } = jobs;
   const devOutbox = config.mode === 'development' && !config.smtpUrl;
   const retention = startRetention(db, deps.clock, config.retention.intervalSeconds, (err) =>
     // The message only: it names a table or the connection, never a row's content.
@@ -163,8 +163,7 @@ export async function createIdentity(
     async close() {
       settings.stop();
       await retention.stop();
-      await billingSchedule.stop();
-      await webhooks.stop();
+      await stopCapabilityJobs(jobs);
       // What waits is written before the database closes: a stop loses no activity.
       await activity.stop();
       await db.close();

@@ -6,7 +6,8 @@ import {
   currentSubscription,
   activePlanSlugs,
 } from '../src/billing/subscriptions.ts';
-import { confirmCheckout, getCheckout, startCheckout, unusedCredit } from '../src/billing/checkouts.ts';
+import { confirmCheckout, getCheckout, startCheckout } from '../src/billing/checkouts.ts';
+import { unusedCredit } from '../src/billing/proration.ts';
 import {
   listPaymentSources,
   removePaymentSource,

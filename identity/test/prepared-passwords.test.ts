@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { hashPassword, verifyPassword } from '../src/crypto/passwords.ts';
-import { checkPassword, hashNewPassword, type Prepared } from '../src/fapi/prepared-passwords.ts';
+import { checkPassword, hashNewPassword } from '../src/fapi/prepared-passwords.ts';
+import type { Prepared } from '../src/fapi/prepared-work.ts';
 import { WorkOutsideTransaction } from '../src/fapi/work-outside-transaction.ts';
 import { forEachBackend } from './support/backends.ts';
 import { beforeNextTransaction } from './support/transaction-hooks.ts';

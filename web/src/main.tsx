@@ -1,8 +1,8 @@
 import { loadClerkLocalization } from './app/clerk-localization-loader.ts';
 import { loadAppConfig } from './lib/app-config.ts';
 import { preloadClerkRequests, startClerkJs } from './lib/clerk-preload.ts';
-import { installCaptcha } from './features/captcha/install-captcha.ts';
-import { installOfflineStripe } from './features/billing/install-offline-stripe.ts';
+import { installCaptcha } from './identity-provider/captcha/install-captcha.ts';
+import { installOfflineStripe } from './identity-provider/offline-stripe/install-offline-stripe.ts';
 import { keepOwnDevBrowserToken } from './lib/dev-browser-token.ts';
 import { browserStorage, createLanguageStore, languageFromSearch } from './lib/i18n/language-store.ts';
 import { loadTranslations } from './lib/i18n/translations.ts';

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { luhnValid, validateCard } from '../src/features/billing/offline-card-form.ts';
+import { luhnValid, validateCard } from '../src/identity-provider/offline-stripe/offline-card-form.ts';
 
-/** The offline gateway's card form checks a card before sending it (features/billing/, docs/billing.md). */
+/** The offline gateway's card form checks a card before sending it (identity-provider/offline-stripe/, docs/billing.md). */
 describe('offline card form: the local check', () => {
   const now = new Date('2026-06-15T00:00:00Z');
   const card = { number: '4242424242424242', expMonth: '12', expYear: '34', cvc: '123' };

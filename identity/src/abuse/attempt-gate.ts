@@ -1,5 +1,7 @@
 import { errors } from '../errors.ts';
-import type { FapiContext } from '../fapi/context.ts';
+import type { Queryable } from '../db/database.ts';
+import type { IdentityDeps } from '../deps.ts';
+import type { ClientRow } from '../store/rows.ts';
 import { knownBrowserFailures } from '../store/known-browsers.ts';
 import type { UserRow } from '../store/rows.ts';
 import {
@@ -9,10 +11,18 @@ import {
   recordFailedVerification,
   type LockoutState,
 } from '../store/users.ts';
-import { AttemptRaced } from './account-attempts.ts';
+import { AttemptRaced, type AccountAttempts } from './account-attempts.ts';
 import { attemptDelaySeconds } from './attempt-delay.ts';
 
-type AttemptContext = Pick<FapiContext, 'tx' | 'deps' | 'now' | 'client' | 'attempts'>;
+/** What the gate reads of a request: a Frontend API request's context is one (fapi/context.ts). */
+export interface AttemptContext {
+  tx: Queryable;
+  deps: IdentityDeps;
+  now: Date;
+  /** The browser's client, if it has one: a known browser is let through a lock others raised. */
+  client: ClientRow | null;
+  readonly attempts: AccountAttempts;
+}
 
 /**
  * A browser where the user has opened a session before and that has not been guessing itself (fewer

@@ -9,7 +9,7 @@ import type {
 import type { PaymentDetail, StatementDetail } from './statements.ts';
 import type { BillingSettings } from './billing-settings.ts';
 import { moneyJSON } from './money.ts';
-import { unusedCredit } from './checkouts.ts';
+import { unusedCredit } from './proration.ts';
 
 /**
  * Billing as clerk-js 5.90.0 reads it from the Frontend API (packages/types/src/json.ts `Commerce*JSON`,

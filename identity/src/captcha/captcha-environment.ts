@@ -2,7 +2,7 @@ import { effectiveCaptcha, type CaptchaSettings } from './captcha-settings.ts';
 import type { IdentityConfig } from '../config.ts';
 
 /**
- * The site key clerk-js hands the proof-of-work widget (web/src/features/captcha/): clerk-js only runs a
+ * The site key clerk-js hands the proof-of-work widget (web/src/identity-provider/captcha/): clerk-js only runs a
  * captcha when it has one, and the widget recognises its own. Not a secret.
  */
 export const PROOF_OF_WORK_SITE_KEY = 'qoala_proof_of_work';

@@ -6,7 +6,7 @@ import type { ClientChanges } from '../store/clients.ts';
 import type { ClientRow, SessionRow } from '../store/rows.ts';
 import type { FormBody } from './form.ts';
 import type { Upload } from './images/upload.ts';
-import type { Prepared } from './prepared-passwords.ts';
+import type { Prepared } from './prepared-work.ts';
 import type { Owner } from '../users/load-users.ts';
 import type { AccountAttempts } from '../abuse/account-attempts.ts';
 

@@ -27,7 +27,7 @@ import type { ClientRow, SessionRow } from '../store/rows.ts';
 import { clientJSON, clientUat, clientUatOf } from './client-json.ts';
 import type { FapiContext, FapiMethod, FapiRequestInfo, FapiRoute } from './context.ts';
 import type { FormBody } from './form.ts';
-import type { Prepared } from './prepared-passwords.ts';
+import type { Prepared } from './prepared-work.ts';
 import { MAX_WORK_OUTSIDE_TRANSACTION, WorkOutsideTransaction } from './work-outside-transaction.ts';
 import { registerFormParsers } from './body-parsers.ts';
 import { answerApiKeys, isApiKeysPath } from './api-keys/api-key-routes.ts';

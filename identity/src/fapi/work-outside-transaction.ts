@@ -1,4 +1,4 @@
-import type { Prepared } from './prepared-passwords.ts';
+import type { Prepared } from './prepared-work.ts';
 
 /**
  * Thrown by a handler that needs slow work (argon2) its route's `beforeTransaction` did not do, or did

@@ -3,7 +3,7 @@ import { randomToken, sha256 } from '../crypto/secrets.ts';
 import type { Queryable } from '../db/database.ts';
 import type { IdentityDeps } from '../deps.ts';
 import { errors } from '../errors.ts';
-import { validateEmail } from '../fapi/sign-ups/validate.ts';
+import { validateEmail } from '../users/email-format.ts';
 import { isAllowedRedirect } from '../http/redirects.ts';
 import { newId } from '../ids.ts';
 import { isTestEmail } from '../instance/test-mode.ts';

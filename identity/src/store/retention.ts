@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/database.ts';
-import type { RetentionRule } from '../retention/rules.ts';
+import type { RetentionRule } from '../retention/retention-rule.ts';
 
 /**
  * Deletes up to `limit` rows the rule calls expired and returns how many went. The rows are locked with

@@ -191,7 +191,7 @@ export function sessionJSON(s: SessionRow) {
  * Clerk's does: the event exists so that an application can send the message itself, which needs the
  * code or link it carries. The payload is therefore as secret as the message: it is never logged (the
  * CLI and the development pages show types and statuses, not bodies), and delivered events are purged
- * (retention/rules.ts). Endpoints that do not subscribe to `email.created` never receive it.
+ * (webhooks/webhooks-capability.ts). Endpoints that do not subscribe to `email.created` never receive it.
  */
 export function mailerEmittingEvents(mailer: Mailer, clock: () => Date, from: string): Mailer {
   return {

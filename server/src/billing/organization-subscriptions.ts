@@ -1,4 +1,4 @@
-import type { BackendApi } from '../api/deps.ts';
+import type { BackendApi } from '../api/backend-api.ts';
 import { isBackendNotFound } from '../api/errors.ts';
 import { enqueueProjection } from '../organizations/metadata-outbox.ts';
 import type { ProductHierarchy } from '../organizations/product-hierarchy.ts';

@@ -1,4 +1,4 @@
-import type { BackendApi, BackendOrganization } from '../api/deps.ts';
+import type { BackendApi, BackendOrganization } from '../api/backend-api.ts';
 
 /** Every organisation the Backend API knows, oldest first, read 100 at a time. */
 export async function* allOrganizations(

@@ -1,5 +1,5 @@
 import type { Database } from '@app/identity';
-import type { BackendApi } from '../api/deps.ts';
+import type { BackendApi } from '../api/backend-api.ts';
 import { allOrganizations } from './all-organizations.ts';
 import { attachLocked, lockHierarchy } from './hierarchy-store.ts';
 import { childrenOf, parentOf } from './hierarchy-rules.ts';

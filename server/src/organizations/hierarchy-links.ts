@@ -4,7 +4,7 @@ import {
   subscriptionStatusOf,
   type ChildOrganization,
 } from '@app/contract';
-import type { BackendApi, BackendOrganization } from '../api/deps.ts';
+import type { BackendApi, BackendOrganization } from '../api/backend-api.ts';
 import { isBackendNotFound } from '../api/errors.ts';
 import { VCISO_ROLE, type HierarchyRefusal } from './hierarchy-rules.ts';
 import { attachChild, newChildRefusal, type HierarchyChange } from './hierarchy-store.ts';

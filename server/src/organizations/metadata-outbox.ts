@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Database, Queryable } from '@app/identity';
-import type { BackendApi } from '../api/deps.ts';
+import type { BackendApi } from '../api/backend-api.ts';
 import { projectionOf } from './metadata-projection.ts';
 
 /**

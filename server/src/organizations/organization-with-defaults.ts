@@ -1,4 +1,4 @@
-import type { BackendApi } from '../api/deps.ts';
+import type { BackendApi } from '../api/backend-api.ts';
 import {
   defaultMetadataPatch,
   withDefaultMetadata,

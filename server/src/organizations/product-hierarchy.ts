@@ -1,5 +1,5 @@
 import type { Database } from '@app/identity';
-import type { BackendApi } from '../api/deps.ts';
+import type { BackendApi } from '../api/backend-api.ts';
 import { ApiError } from '../api/errors.ts';
 import { adoptMetadataHierarchy } from './hierarchy-adoption.ts';
 import {

@@ -1,6 +1,6 @@
 import { ClerkAPIResponseError } from '@clerk/shared/error';
 import assert from 'node:assert/strict';
-import type { BackendApi } from '../../src/api/deps.ts';
+import type { BackendApi } from '../../src/api/backend-api.ts';
 import { sessionToken, type EmbeddedServer, type User } from './embedded-server.ts';
 
 /** Real organisations on the embedded provider, made as people would (Frontend API and product API). */

@@ -5,11 +5,11 @@ export interface AppConfig {
   clerkJSUrl: string;
   identity: 'embedded' | 'hosted';
   devOutbox: boolean;
-  /** The embedded instance's captcha provider: `proof_of_work` needs the page's own widget (features/captcha/). */
+  /** The embedded instance's captcha provider: `proof_of_work` needs the page's own widget (identity-provider/captcha/). */
   captcha?: 'proof_of_work' | 'turnstile' | null;
   /**
    * Whether the instance bills, and through which gateway: `offline` needs the page's own Stripe.js
-   * stand-in (features/billing/). Hosted Clerk: its settings are Clerk's, the gateway always Stripe.
+   * stand-in (identity-provider/offline-stripe/). Hosted Clerk: its settings are Clerk's, the gateway always Stripe.
    */
   billing?: { enabled: boolean; gateway: 'offline' | 'stripe' };
 }

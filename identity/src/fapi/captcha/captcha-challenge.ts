@@ -1,10 +1,10 @@
-import { captchaInForce } from '../../captcha/captcha-check.ts';
+import { captchaInForce } from './captcha-check.ts';
 import { newProofOfWorkChallenge, proofOfWorkKeys } from '../../captcha/proof-of-work.ts';
 import { errors } from '../../errors.ts';
 import type { FapiReadRoute } from '../context.ts';
 
 /**
- * GET /captcha/challenge — a proof-of-work challenge for the browser's widget (web/src/features/captcha/),
+ * GET /captcha/challenge — a proof-of-work challenge for the browser's widget (web/src/identity-provider/captcha/),
  * when this instance's captcha is the proof of work. Not Clerk's: clerk-js never calls it. Signed and
  * stateless: it writes nothing; what is stored is a solved one, when it is spent.
  */

@@ -1,5 +1,5 @@
 import { isTrustedBrowser } from '../../abuse/attempt-gate.ts';
-import { captchaInForce, demandCaptchaPass } from '../../captcha/captcha-check.ts';
+import { captchaInForce, demandCaptchaPass } from './captcha-check.ts';
 import type { UserRow } from '../../store/rows.ts';
 import type { FapiContext } from '../context.ts';
 

@@ -4,7 +4,7 @@ import {
   checkCaptchaToken,
   demandCaptchaPass,
   enforceCaptchaToken,
-} from '../../captcha/captcha-check.ts';
+} from './captcha-check.ts';
 import type { EffectiveCaptcha } from '../../captcha/captcha-settings.ts';
 import type { IdentityDeps } from '../../deps.ts';
 import type { RateLimitRule } from '../../store/rate-limits.ts';
@@ -13,7 +13,7 @@ import { updateSignUp, type SignUpChanges } from '../../store/sign-ups.ts';
 import { waitsIfReached } from '../../store/rate-limits.ts';
 import type { FapiContext, FapiRequestInfo } from '../context.ts';
 import { field } from '../form.ts';
-import type { Prepared } from '../prepared-passwords.ts';
+import type { Prepared } from '../prepared-work.ts';
 
 const HOUR = 3600;
 

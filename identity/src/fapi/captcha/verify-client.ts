@@ -3,7 +3,7 @@ import {
   captchaInForce,
   checkCaptchaToken,
   enforceCaptchaToken,
-} from '../../captcha/captcha-check.ts';
+} from './captcha-check.ts';
 import { errors } from '../../errors.ts';
 import { recordCaptchaPass } from '../../store/captcha.ts';
 import type { FapiRoute } from '../context.ts';

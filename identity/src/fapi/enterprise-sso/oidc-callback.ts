@@ -5,7 +5,7 @@ import type { InstanceSettings } from '../../instance/settings/schema.ts';
 import { enabledSocialProvider, type SocialProvider } from '../../social/providers.ts';
 import type { SignInRow } from '../../store/rows.ts';
 import type { FapiContext } from '../context.ts';
-import type { ProviderAnswer } from '../prepared-passwords.ts';
+import type { ProviderAnswer } from '../prepared-work.ts';
 import { enterpriseSignInFailed, enterpriseSignInVerified } from './enterprise-sign-in.ts';
 import { newcomerConsent, settleEnterpriseSignUp, waitingEnterpriseSignUp } from './enterprise-sign-up.ts';
 

@@ -12,7 +12,7 @@ import type { OAuthStateRow } from '../../store/oauth-states.ts';
 import { signedInSessionsOfClient } from '../../store/sessions.ts';
 import { touchUser } from '../../store/user-profile.ts';
 import type { FapiContext, FapiResult } from '../context.ts';
-import type { ProviderAnswer } from '../prepared-passwords.ts';
+import type { ProviderAnswer } from '../prepared-work.ts';
 import { decidedAgainIfTaken } from './provider-account-race.ts';
 
 /** The provider's account is already connected to another user: it stays theirs. */

@@ -6,7 +6,7 @@ import { consumeOAuthState, findUsableOAuthState, type OAuthStateRow } from '../
 import { findClientSignIn, updateSignIn } from '../../store/sign-ins.ts';
 import { findClientSignUp, updateSignUp } from '../../store/sign-ups.ts';
 import type { FapiContext, FapiRequestInfo, FapiResult, FapiRoute } from '../context.ts';
-import type { ProviderAnswer } from '../prepared-passwords.ts';
+import type { ProviderAnswer } from '../prepared-work.ts';
 import { socialSignInVerified, externalVerification } from './social-sign-in.ts';
 import { socialSignUpVerified } from './social-sign-up.ts';
 import { connectAccountCallback } from './connect-account-callback.ts';

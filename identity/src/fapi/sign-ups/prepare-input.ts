@@ -3,7 +3,7 @@ import { sha256 } from '../../crypto/secrets.ts';
 import type { IdentityDeps } from '../../deps.ts';
 import { clientSignUpMissesRequirements } from '../../store/sign-ups.ts';
 import type { FapiRequestInfo } from '../context.ts';
-import type { Prepared } from '../prepared-passwords.ts';
+import type { Prepared } from '../prepared-work.ts';
 import { assertRedirectParams, mayRedirectToPopup } from '../redirect-params.ts';
 import { connectionForEmail } from '../../enterprise-sso/connections.ts';
 import { field } from '../form.ts';

@@ -3,20 +3,12 @@ import { NAME_MAX_LENGTH } from '../../instance/environment.ts';
 import { checkNewPassword } from '../../passwords/check-password.ts';
 import type { PasswordPolicy } from '../../passwords/policy.ts';
 import { validateUsername } from '../../users/usernames.ts';
+import { validateEmail } from '../../users/email-format.ts';
 import { GOOGLE_ONE_TAP } from '../../social/google-one-tap.ts';
 import { booleanField, field, has, jsonObjectField, rawField, type FormBody } from '../form.ts';
 
-// Practical address check (RFC 5321 lengths, one @, a dot in the domain, no spaces or control characters).
-// \p{C}: control and format characters, such as U+202E (right-to-left override), which can make an
-// address read as another one.
-const EMAIL_RE = /^[^\s\p{C}@<>()[\]\\,;:"]+@[^\s\p{C}@<>()[\]\\,;:"_]+\.[^\s\p{C}@<>()[\]\\,;:"_]{2,}$/u;
-
-export function validateEmail(value: string): string {
-  const email = value.trim().toLowerCase();
-  if (email.length > 254 || !EMAIL_RE.test(email))
-    throw errors.paramFormatInvalid('email_address', 'a valid email address');
-  return email;
-}
+/** Re-exported for the handlers that read their input from here. */
+export { validateEmail };
 
 function validateName(body: FormBody, name: 'first_name' | 'last_name'): string | null | undefined {
   if (!has(body, name)) return undefined;

@@ -1,20 +1,13 @@
-import type { IdentityDeps } from '../deps.ts';
-import { errors } from '../errors.ts';
-import type { FapiContext, FapiRequestInfo } from '../fapi/context.ts';
-import { field, rawField } from '../fapi/form.ts';
-import { consumeCaptchaPass, spendCaptchaChallenge } from '../store/captcha.ts';
-import { effectiveCaptcha, type EffectiveCaptcha } from './captcha-settings.ts';
-import { MAX_TOKEN_LENGTH, proofOfWorkKeys, verifyProofOfWorkToken } from './proof-of-work.ts';
-import { TURNSTILE_TOKEN_TTL_SECONDS, verifyTurnstileToken } from './turnstile.ts';
-import { sha256 } from '../crypto/secrets.ts';
-
-/**
- * A captcha token as checked before the request's transaction (Turnstile's siteverify is a network call):
- * what the handler then enforces, spending a proof-of-work challenge in its transaction.
- */
-export type CaptchaCheck =
-  | { outcome: 'ok'; spend: { key: string; expireAt: Date } }
-  | { outcome: 'missing' | 'invalid' | 'browser_error' | 'provider_unavailable' };
+import type { IdentityDeps } from '../../deps.ts';
+import { errors } from '../../errors.ts';
+import type { FapiContext, FapiRequestInfo } from '../context.ts';
+import { field, rawField } from '../form.ts';
+import { consumeCaptchaPass, spendCaptchaChallenge } from '../../store/captcha.ts';
+import { effectiveCaptcha, type EffectiveCaptcha } from '../../captcha/captcha-settings.ts';
+import { MAX_TOKEN_LENGTH, proofOfWorkKeys, verifyProofOfWorkToken } from '../../captcha/proof-of-work.ts';
+import { TURNSTILE_TOKEN_TTL_SECONDS, verifyTurnstileToken } from '../../captcha/turnstile.ts';
+import { sha256 } from '../../crypto/secrets.ts';
+import type { CaptchaCheck } from '../../captcha/captcha-check-result.ts';
 
 const WIDGET_TYPES = new Set(['smart', 'invisible']);
 const ACTIONS = new Set(['verify', 'heartbeat', 'signup']);

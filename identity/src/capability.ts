@@ -1,0 +1,31 @@
+import type { IdentityDeps } from './deps.ts';
+import type { RetentionRule } from './retention/retention-rule.ts';
+
+/** Work a capability runs in the background while the provider runs (a worker, a schedule). */
+export interface BackgroundJob {
+  /** Stops the job and waits for the round in progress, if any. */
+  stop(): Promise<void>;
+}
+
+/**
+ * What a capability adds to the provider, declared once in its own folder (`<folder>/<name>-capability.ts`)
+ * and assembled by the provider from `capabilities.ts`, instead of being edited into central files.
+ *
+ * Declared here so far: retention rules and background jobs. Still listed centrally
+ * (docs/identity-internals.md says where): settings slices (instance/settings/schema.ts), the environment
+ * (instance/environment.ts), routes (the route tables) and CLI commands (cli/run-cli.ts).
+ */
+export interface Capability<Name extends string = string, Job extends BackgroundJob = BackgroundJob> {
+  /** The capability's name, as in docs/identity-internals.md; its job's key in `startCapabilityJobs`'s answer. */
+  name: Name;
+  /**
+   * The purge's rules for the tables this capability owns, in the order they run. A table that grows with
+   * traffic gets a rule here (identity/test/retention.test.ts checks the purge).
+   */
+  retention?: readonly RetentionRule[];
+  /**
+   * Its background job, started once the dependencies are built (in the reverse order of capabilities.ts:
+   * what others rely on starts first) and stopped before the database closes (in that order).
+   */
+  start?(deps: IdentityDeps): Job;
+}
