@@ -1,9 +1,7 @@
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { LightMyRequestResponse } from 'fastify';
 import type { Queryable } from '../../src/db/database.ts';
+import { CLIENT_ERROR_CODES } from '../../src/errors.ts';
 import type { Browser, Harness, Json } from './harness.ts';
 import { BAPI, CLERK_QUERY, FAPI, PUBLIC_URL, uniqueEmail } from './harness.ts';
 import { addMember, createOrganization, newMember, type Member } from './organizations.ts';
@@ -103,31 +101,12 @@ export function snapshotDiff(before: Snapshot, after: Snapshot): string[] {
 // ---------------------------------------------------------------------------------------------------
 // Error codes
 
-const SRC = join(dirname(fileURLToPath(import.meta.url)), '../../src');
-
 /**
- * Every 4xx code identity declares (`new ClerkError(<status>, '<code>', …)` in its sources), so an
- * answer with a made-up code, or a 5xx code behind a 4xx status, is caught.
+ * Every 4xx code identity declares (errors.ts `CLIENT_ERROR_CODES`, the only codes ClerkError takes), so
+ * an answer with a made-up code, or a 5xx code behind a 4xx status, is caught.
  */
 export function knownClientErrorCodes(): Set<string> {
-  const codes = new Set<string>();
-  const walk = (dir: string) => {
-    for (const name of readdirSync(dir)) {
-      const path = join(dir, name);
-      if (statSync(path).isDirectory()) walk(path);
-      else if (name.endsWith('.ts')) {
-        const text = readFileSync(path, 'utf8');
-        for (const m of text.matchAll(/new ClerkError\(\s*(\d{3}),\s*['`]([a-z0-9_]+)(\$\{)?/g)) {
-          if (Number(m[1]) >= 500) continue;
-          // `form_password_no_${missing}`: the four character classes.
-          if (m[3]) for (const c of ['lowercase', 'uppercase', 'number', 'special_char']) codes.add(m[2] + c);
-          else codes.add(m[2]!);
-        }
-      }
-    }
-  };
-  walk(SRC);
-  return codes;
+  return new Set(CLIENT_ERROR_CODES);
 }
 
 // ---------------------------------------------------------------------------------------------------
