@@ -25,7 +25,7 @@ import {
 } from '../store/clients.ts';
 import type { ClientRow, SessionRow } from '../store/rows.ts';
 import { clientJSON, clientUat, clientUatOf } from './client-json.ts';
-import type { FapiContext, FapiMethod, FapiRequestInfo, FapiRoute } from './context.ts';
+import type { AnyFapiRoute, FapiContext, FapiMethod, FapiRequestInfo, FapiRoute } from './context.ts';
 import type { FormBody } from './form.ts';
 import type { Prepared } from './prepared-passwords.ts';
 import { MAX_WORK_OUTSIDE_TRANSACTION, WorkOutsideTransaction } from './work-outside-transaction.ts';
@@ -136,6 +136,7 @@ export async function fapiPlugin(app: FastifyInstance, opts: { deps: IdentityDep
 
     try {
       const route = matched.route;
+      checkInput(route, info);
       if ('read' in route) {
         const clientToken = clientTokenOf(req, info, deps)?.token ?? null;
         const { bare } = await route.read({ ...info, deps, now: deps.clock(), clientToken });
@@ -183,6 +184,20 @@ export async function fapiPlugin(app: FastifyInstance, opts: { deps: IdentityDep
       return sendError(reply, errors.internal());
     }
   });
+}
+
+/**
+ * The route's declared input (form-input.ts), parsed once here before anything runs. The form parsers
+ * give only strings and lists of strings, which the declaration takes; a value of another shape is
+ * refused as the JSON form parser refuses one (`form_param_format_invalid`). Parameters the route does
+ * not declare pass untouched, as hosted Clerk ignores them.
+ */
+function checkInput(route: AnyFapiRoute, info: FapiRequestInfo): void {
+  const schema = route.method === 'GET' ? route.input.query : route.input.body;
+  const result = schema?.safeParse(route.method === 'GET' ? info.query : info.body);
+  if (result && !result.success) {
+    throw errors.paramFormatInvalid(String(result.error.issues[0]?.path[0] ?? 'body'), 'a string');
+  }
 }
 
 /** The Frontend API call a request makes: its verb after `_method` tunnelling, and its path. */
