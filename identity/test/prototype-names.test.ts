@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
+import { bodyKinds, queryKinds } from '../src/bapi/json-input.ts';
 import { bapiRoutes } from '../src/bapi/route-table.ts';
 import { fapiRoutes } from '../src/fapi/route-table.ts';
 import { ClaimsTemplateError, parseClaimsTemplate } from '../src/instance/settings/claims-template.ts';
@@ -200,8 +201,8 @@ forEachBackend('names of Object.prototype in requests', (backend) => {
       }
     }
     for (const route of bapiRoutes) {
-      const body = route.input.body ?? {};
-      const query = route.input.query ?? {};
+      const body = bodyKinds(route.input.body);
+      const query = queryKinds(route.input.query);
       const named = [
         ...Object.entries(body).filter(([, kind]) => kind === 'role' || kind === 'string' || kind === 'id'),
       ].map(([field]) => field);

@@ -5,7 +5,7 @@ import { CLIENT_ERROR_CODES } from '../../src/errors.ts';
 import type { Browser, Harness, Json } from './harness.ts';
 import { BAPI, CLERK_QUERY, FAPI, PUBLIC_URL, uniqueEmail } from './harness.ts';
 import { addMember, createOrganization, newMember, type Member } from './organizations.ts';
-import type { BapiFieldKind, BapiQueryKind } from '../../src/bapi/route.ts';
+import type { BapiFieldKind, BapiQueryKind } from '../../src/bapi/json-input.ts';
 
 /**
  * Fuzzing the Frontend and Backend APIs with bad input. Every case is a request that is wrong for a
