@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import type { AnyFapiRoute } from '../src/fapi/context.ts';
 import { formKinds } from '../src/fapi/form-input.ts';
+import { apiKeyRoutes } from '../src/fapi/api-keys/api-key-routes.ts';
 import { fapiRoutes } from '../src/fapi/route-table.ts';
 import { forEachBackend } from './support/backends.ts';
 import {
@@ -151,12 +152,17 @@ forEachBackend('fuzzing the Frontend API with bad input', (backend) => {
     const rng = new Rng(FUZZ_SEED);
     const before = await snapshot(h.db);
     const failures: string[] = [];
-    for (const route of [...fapiRoutes(h.config), ...OWN_ROUTES]) {
+    // The API-key routes sit beside `/v1` (clerk-js calls them without it).
+    const prefixed = [
+      ...[...fapiRoutes(h.config), ...OWN_ROUTES].map((route) => ({ route, prefix: '/v1' })),
+      ...apiKeyRoutes.map((route) => ({ route, prefix: '' })),
+    ];
+    for (const { route, prefix } of prefixed) {
       const bodied = route.method !== 'GET';
       const cases = pathParamCases(route, world, rng, (path, label) => ({
         label: `${route.method} ${route.path}: ${label}`,
         method: bodied ? 'POST' : 'GET',
-        url: fapiUrl(path, route.method),
+        url: fapiUrl(path, route.method, '', prefix),
         headers: bodied
           ? { 'content-type': 'application/x-www-form-urlencoded' }
           : ({} as Record<string, string>),

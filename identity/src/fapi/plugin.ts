@@ -30,7 +30,7 @@ import type { FormBody } from './form.ts';
 import type { Prepared } from './prepared-passwords.ts';
 import { MAX_WORK_OUTSIDE_TRANSACTION, WorkOutsideTransaction } from './work-outside-transaction.ts';
 import { registerFormParsers } from './body-parsers.ts';
-import { answerApiKeys, isApiKeysPath } from './api-keys/api-key-routes.ts';
+import { apiKeyRoutes, isApiKeysPath } from './api-keys/api-key-routes.ts';
 import { FapiRouter } from './router.ts';
 import { fapiRoutes } from './route-table.ts';
 import { environmentHandler } from './environment/environment-routes.ts';
@@ -53,6 +53,7 @@ const METHODS = new Set<FapiMethod>(['GET', 'POST', 'PATCH', 'PUT', 'DELETE']);
 export async function fapiPlugin(app: FastifyInstance, opts: { deps: IdentityDeps }) {
   const { deps } = opts;
   const router = new FapiRouter(fapiRoutes(deps.config));
+  const apiKeyRouter = new FapiRouter(apiKeyRoutes);
   // Cross-site request forgery: a state-changing call from another origin is refused before its body is
   // read, its rate limits are counted or any handler runs, and the answer sets no cookie (see origins.ts).
   const sameOrigin = requestOriginGuard(deps.config);
@@ -104,7 +105,21 @@ export async function fapiPlugin(app: FastifyInstance, opts: { deps: IdentityDep
     const { method, path } = targetOf(req);
     if (!METHODS.has(method)) return sendError(reply, errors.methodNotAllowed());
     // clerk-js calls API keys without `/v1` and with the session token, not the client (fapi/api-keys/).
-    if (isApiKeysPath(path)) return answerApiKeys(req, reply, deps, method, path);
+    if (isApiKeysPath(path)) {
+      reply.header('cache-control', 'no-store');
+      const matched = apiKeyRouter.match(method, path);
+      if (matched === null) return sendError(reply, errors.notFound('endpoint'));
+      if (matched === 'method_not_allowed') return sendError(reply, errors.methodNotAllowed());
+      try {
+        const { status, body } = await matched.route.answer(req, deps, matched.params);
+        return reply.code(status).send(body);
+      } catch (err) {
+        if (err instanceof ClerkError) return sendError(reply, err);
+        if (err instanceof DatabaseUnavailableError) return sendError(reply, errors.unavailable());
+        req.log.error({ err: { message: (err as Error).message } }, 'api keys handler failed');
+        return sendError(reply, errors.internal());
+      }
+    }
     if (!path.startsWith('/v1/')) return sendError(reply, errors.notFound('endpoint'));
     const matched = router.match(method, path.slice(3));
     if (matched === null) return sendError(reply, errors.notFound('endpoint'));

@@ -426,10 +426,10 @@ function envelopeProblem(body: Json, known: Set<string>): string | null {
 }
 
 /** The Frontend API query clerk-js adds, and `_method` for the tunnelled verbs. */
-export function fapiUrl(path: string, method: string, extra = ''): string {
+export function fapiUrl(path: string, method: string, extra = '', prefix = '/v1'): string {
   const search = new URLSearchParams(CLERK_QUERY);
   if (method !== 'GET' && method !== 'POST') search.set('_method', method);
-  return `${FAPI}/v1${path}?${search}${extra ? `&${extra}` : ''}`;
+  return `${FAPI}${prefix}${path}?${search}${extra ? `&${extra}` : ''}`;
 }
 
 /** Sends a fuzzed request as `browser` (its cookies, Origin and IP) or with the BAPI secret key. */
