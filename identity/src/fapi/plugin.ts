@@ -31,19 +31,15 @@ import type { Prepared } from './prepared-passwords.ts';
 import { MAX_WORK_OUTSIDE_TRANSACTION, WorkOutsideTransaction } from './work-outside-transaction.ts';
 import { registerFormParsers } from './body-parsers.ts';
 import { apiKeyRoutes, isApiKeysPath } from './api-keys/api-key-routes.ts';
+import { directRoutes } from './direct-routes.ts';
 import { FapiRouter } from './router.ts';
 import { fapiRoutes } from './route-table.ts';
-import { environmentHandler } from './environment/environment-routes.ts';
-import { imageHandler } from './images/image-route.ts';
 import { readUpload, registerUploadParsers } from './images/upload.ts';
-import { organizationImage } from '../store/organizations.ts';
-import { userImage } from '../store/user-images.ts';
 
 const CLIENT_COOKIE = '__client';
 /** clerk-js 5.90.0 replaces its dev-browser token with this header of any answer (core/auth/devBrowser.ts). */
 const DEV_BROWSER_HEADER = 'Clerk-Db-Jwt';
 const DEV_BROWSER_COOKIE = '__clerk_db_jwt';
-const DEFAULT_AVATAR_SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><rect width="64" height="64" fill="#cbd5e1"/><circle cx="32" cy="25" r="11" fill="#f8fafc"/><path d="M12 58c2-12 10-18 20-18s18 6 20 18z" fill="#f8fafc"/></svg>`;
 const METHODS = new Set<FapiMethod>(['GET', 'POST', 'PATCH', 'PUT', 'DELETE']);
 
 /**
@@ -90,15 +86,8 @@ export async function fapiPlugin(app: FastifyInstance, opts: { deps: IdentityDep
     return sendError(reply, errors.internal());
   });
 
-  // Hosted Clerk always gives users an image URL; ours is a neutral silhouette served from our origin.
-  // Its name says `avatar_placeholder` because clerk-js offers "Remove" only for non-default images.
-  app.get('/v1/avatars/avatar_placeholder.svg', async (_req, reply) =>
-    reply.type('image/svg+xml').header('cache-control', 'public, max-age=86400').send(DEFAULT_AVATAR_SVG),
-  );
-  // Every page load asks for it first: from memory, before the router and its transaction.
-  app.get('/v1/environment', environmentHandler(deps));
-  app.get('/v1/images/organizations/:id', imageHandler(deps, organizationImage));
-  app.get('/v1/images/users/:id', imageHandler(deps, userImage));
+  // The public reads Fastify answers itself, ahead of the router (direct-routes.ts).
+  for (const route of directRoutes) app.get(`/v1${route.path}`, route.handler(deps));
 
   app.all('/*', async (req, reply) => {
     const query = req.query as Record<string, string | string[] | undefined>;

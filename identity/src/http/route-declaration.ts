@@ -18,7 +18,9 @@ export type RouteAuth =
   /** A session token as a Bearer header (clerk-js's API-key calls, the product API). */
   | 'session_token'
   /** The instance's secret key as a Bearer header (the Backend API). */
-  | 'secret_key';
+  | 'secret_key'
+  /** A signature of the request's exact bytes by the sender (Stripe's webhook deliveries). */
+  | 'webhook_signature';
 
 /**
  * What a route reads of a request besides its credential: zod objects of its path parameters, its query
