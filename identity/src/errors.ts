@@ -9,10 +9,121 @@ export interface ClerkErrorJSON {
   meta: Record<string, unknown>;
 }
 
+/**
+ * Every machine code this provider answers with: the fuzz suites judge an answer's code against this list
+ * (a code outside it is a bug), and ClerkError takes no other. Clerk's own codes, so clerk-js and
+ * @clerk/backend find their localized messages.
+ */
+export const CLERK_ERROR_CODES = [
+  'actor_token_not_pending',
+  'already_a_member_in_organization',
+  'api_keys_quota_exceeded',
+  'authentication_invalid',
+  'backup_codes_not_available',
+  'captcha_invalid',
+  'captcha_missing_token',
+  'captcha_not_enabled',
+  'captcha_unavailable',
+  'checkout_already_in_progress',
+  'checkout_not_confirmable',
+  'clerk_key_invalid',
+  'default_plan_cannot_be_canceled',
+  'duplicate_record',
+  'enterprise_sso_email_address_domain_mismatch',
+  'enterprise_sso_user_attribute_missing',
+  'external_account_exists',
+  'external_account_not_found',
+  'external_account_verification_failed',
+  'feature_not_enabled',
+  'form_code_incorrect',
+  'form_identifier_exists',
+  'form_identifier_not_found',
+  'form_param_format_invalid',
+  'form_param_max_length_exceeded',
+  'form_param_missing',
+  'form_param_nil',
+  'form_param_value_invalid',
+  'form_password_incorrect',
+  'form_password_length_too_short',
+  'form_password_not_strong_enough',
+  'form_password_pwned',
+  'form_password_size_in_bytes_exceeded',
+  'form_username_invalid_character',
+  'form_username_invalid_length',
+  'identification_deletion_failed',
+  'identifier_already_signed_in',
+  'internal_clerk_error',
+  'invalid_plan_change',
+  'invitation_account_not_exists',
+  'missing_payer_email',
+  'no_second_factors',
+  'no_session_token',
+  'not_allowed_access',
+  'not_allowed_to_sign_up',
+  'oauth_access_denied',
+  'oauth_callback_invalid',
+  'organization_creation_limit_exceeded',
+  'organization_invitation_not_pending',
+  'organization_membership_quota_exceeded',
+  'organization_minimum_permissions_needed',
+  'origin_invalid',
+  'passkey_already_exists',
+  'passkey_registration_failure',
+  'passkey_verification_failure',
+  'payment_gateway_unavailable',
+  'payment_source_in_use',
+  'payment_source_limit_reached',
+  'request_body_invalid',
+  'request_method_not_allowed',
+  'requires_captcha',
+  'resource_not_found',
+  'service_unavailable',
+  'session_exists',
+  'session_reverification_required',
+  'sign_in_no_longer_actionable',
+  'sign_up_mode_restricted',
+  'sign_up_no_longer_actionable',
+  'sign_up_restricted_waitlist',
+  'strategy_for_user_invalid',
+  'ticket_expired_code',
+  'ticket_invalid_code',
+  'too_many_requests',
+  'totp_already_enabled',
+  'user_locked',
+  'verification_expired',
+  'verification_failed',
+  'verification_missing',
+  // The four character classes a password may miss (errors.passwordMissingClass).
+  'form_password_no_lowercase',
+  'form_password_no_uppercase',
+  'form_password_no_number',
+  'form_password_no_special_char',
+] as const;
+
+export type ClerkErrorCode = (typeof CLERK_ERROR_CODES)[number];
+
+/**
+ * A payment gateway's own decline code (card_declined, insufficient_funds…), passed on as Clerk does: the
+ * one code not of this list, marked so that no other string slips through as a code.
+ */
+export type GatewayDeclineCode = string & { readonly __gatewayDecline: true };
+
+/** The codes of the provider's own failures (5xx): never the answer to a bad request. */
+export const SERVER_ERROR_CODES: readonly ClerkErrorCode[] = [
+  'internal_clerk_error',
+  'payment_gateway_unavailable',
+  'service_unavailable',
+];
+
+/** The codes a bad request may be answered with (4xx). */
+export const CLIENT_ERROR_CODES: ReadonlySet<ClerkErrorCode> = new Set(
+  CLERK_ERROR_CODES.filter((code) => !SERVER_ERROR_CODES.includes(code)),
+);
+
 export class ClerkError extends Error {
   constructor(
     readonly status: number,
-    readonly code: string,
+    readonly code: ClerkErrorCode | GatewayDeclineCode,
     readonly shortMessage: string,
     readonly longMessage: string,
     readonly meta: Record<string, unknown> = {},

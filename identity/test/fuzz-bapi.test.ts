@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import Fastify from 'fastify';
 import { bapiPlugin } from '../src/bapi/plugin.ts';
+import { bodyKinds, queryKinds } from '../src/bapi/json-input.ts';
 import type { BapiRoute } from '../src/bapi/route.ts';
 import { bapiRoutes } from '../src/bapi/route-table.ts';
 import { forEachBackend } from './support/backends.ts';
@@ -34,8 +35,8 @@ import { BAPI, Harness } from './support/harness.ts';
  */
 function specOf(route: BapiRoute): BapiSpec {
   return {
-    params: route.input.body,
-    query: route.input.query,
+    params: bodyKinds(route.input.body),
+    query: queryKinds(route.input.query),
     readOnly: route.method === 'GET',
     array: route.input.array,
   };

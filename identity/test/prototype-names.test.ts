@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
+import { bodyKinds, queryKinds } from '../src/bapi/json-input.ts';
 import { bapiRoutes } from '../src/bapi/route-table.ts';
+import { besideRoutes } from '../src/fapi/beside-routes.ts';
+import { AVATAR_PLACEHOLDER_PATH, directRoutes } from '../src/fapi/direct-routes.ts';
 import { fapiRoutes } from '../src/fapi/route-table.ts';
 import { ClaimsTemplateError, parseClaimsTemplate } from '../src/instance/settings/claims-template.ts';
 import { forEachBackend } from './support/backends.ts';
@@ -32,14 +35,16 @@ import { BAPI, FAPI, Harness, type Json } from './support/harness.ts';
  */
 const PROTOTYPE_NAMES = ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf'] as const;
 
-/** Routes outside both route tables, with a path parameter. */
+/**
+ * The Frontend API's routes outside its router's table: those Fastify serves ahead of it (the placeholder
+ * avatar's file name taken as a parameter) and those beside the plugin (paths here without `/v1`).
+ */
 const OWN_ROUTES = [
-  { method: 'GET', path: '/images/users/:id' },
-  { method: 'GET', path: '/images/organizations/:id' },
-  { method: 'GET', path: '/avatars/:name' },
-  { method: 'GET', path: '/social_logos/:file' },
-  { method: 'GET', path: '/saml/metadata/:connectionId' },
-] as const;
+  ...directRoutes.map((route) =>
+    route.path === AVATAR_PLACEHOLDER_PATH ? { ...route, path: '/avatars/:name' } : route,
+  ),
+  ...besideRoutes.map((route) => ({ ...route, path: route.path.replace(/^\/v1/, '') })),
+];
 
 /** Frontend API parameters that choose one of a fixed list, or name a provider, a strategy or a template. */
 const FAPI_CHOICES = [
@@ -200,8 +205,8 @@ forEachBackend('names of Object.prototype in requests', (backend) => {
       }
     }
     for (const route of bapiRoutes) {
-      const body = route.input.body ?? {};
-      const query = route.input.query ?? {};
+      const body = bodyKinds(route.input.body);
+      const query = queryKinds(route.input.query);
       const named = [
         ...Object.entries(body).filter(([, kind]) => kind === 'role' || kind === 'string' || kind === 'id'),
       ].map(([field]) => field);

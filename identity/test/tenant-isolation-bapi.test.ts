@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, it } from 'node:test';
+import { bodyKinds } from '../src/bapi/json-input.ts';
 import type { BapiRoute } from '../src/bapi/route.ts';
 import { bapiRoutes } from '../src/bapi/route-table.ts';
 import { servedBapiRoutes } from './support/bapi-routes.ts';
@@ -81,7 +82,7 @@ function pathOf(route: BapiRoute, { a, actorTokenId }: World, org: string = a.or
 
 /** A value of each declared kind that names the first instance's data (free text and numbers name nothing). */
 function bodyOf(route: BapiRoute, { a }: World): Record<string, unknown> | undefined {
-  const fields = Object.entries(route.input.body ?? {});
+  const fields = Object.entries(bodyKinds(route.input.body));
   if (!fields.length) return undefined;
   const body: Record<string, unknown> = {};
   for (const [name, kind] of fields) {
@@ -103,7 +104,7 @@ function queryOf(route: BapiRoute, { a }: World): string {
     limit: '500',
     include_members_count: 'true',
   };
-  const pairs = Object.keys(route.input.query ?? {})
+  const pairs = Object.keys(route.input.query?.shape ?? {})
     .filter((name) => values[name] !== undefined)
     .map((name) => `${name}=${encodeURIComponent(values[name]!)}`);
   return pairs.length ? `?${pairs.join('&')}` : '';
@@ -123,7 +124,7 @@ function requestOf(route: BapiRoute, w: World, org?: string): BapiRequest {
 function foreignAnswer(route: BapiRoute): Foreign {
   // Adding an address to a waitlist adds it to the calling instance's own (nothing of the other is named).
   if (keyOf(route) === 'POST /v1/waitlist_entries') return 'no_leak';
-  const namesUser = Object.values(route.input.body ?? {}).includes('id');
+  const namesUser = Object.values(bodyKinds(route.input.body)).includes('id');
   if (route.path.includes(':') && !namesUser) return 'not_found';
   return route.method === 'GET' ? 'no_leak' : 'refused';
 }

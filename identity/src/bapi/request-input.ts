@@ -1,16 +1,19 @@
+import type { z } from '@app/contract';
 import { errors } from '../errors.ts';
+import { JSON_TYPES, jsonFieldMeta, type JsonType } from './json-input.ts';
 
 /**
- * Typed reads of a snake_case JSON body; `null` counts as absent (the SDK drops nothing in bodies).
- * With `declared` (a route's input schema) only those fields may be read, so the schema the fuzz suite
- * reads is the whole of what the route takes.
+ * Typed reads of a snake_case JSON body, limited to the fields the route's input schema declares (see
+ * json-input.ts), each checked by its declared zod type when the handler reads it; `null` counts as
+ * absent. A value of another type is `param_format_invalid`; reading an undeclared field, or reading a
+ * field as another type than it is declared, is a programming error (a 500 the fuzz suite finds).
  */
 export class JsonBody {
   private readonly b: Record<string, unknown>;
 
   constructor(
     body: unknown,
-    private readonly declared?: Record<string, unknown>,
+    private readonly declared: z.ZodObject | undefined,
   ) {
     if (body !== undefined && (typeof body !== 'object' || body === null || Array.isArray(body))) {
       throw errors.bodyInvalid('The request body must be a JSON object.');
@@ -18,55 +21,49 @@ export class JsonBody {
     this.b = (body ?? {}) as Record<string, unknown>;
   }
 
-  private read(name: string): unknown {
-    if (this.declared && !Object.hasOwn(this.declared, name)) {
+  private read<T extends JsonType>(
+    name: string,
+    type: T,
+  ): z.output<(typeof JSON_TYPES)[T]['schema']> | undefined {
+    const meta = jsonFieldMeta(this.declared, name);
+    if (!meta) {
       throw new Error(`The route reads body field ${name}, which its input schema does not declare.`);
     }
-    return this.b[name];
+    if (meta.jsonType !== type) {
+      throw new Error(
+        `The route reads body field ${name} as ${type}, which its input schema declares ${meta.jsonType}.`,
+      );
+    }
+    const v = this.b[name];
+    if (v === undefined || v === null) return undefined;
+    if (!(this.declared!.shape[name] as z.ZodType).safeParse(v).success) {
+      throw errors.paramFormatInvalid(name, JSON_TYPES[type].expected);
+    }
+    return v as z.output<(typeof JSON_TYPES)[T]['schema']>;
   }
 
   string(name: string): string | undefined {
-    const v = this.read(name);
-    if (v === undefined || v === null) return undefined;
-    if (typeof v !== 'string') throw errors.paramFormatInvalid(name, 'a string');
-    return v;
+    return this.read(name, 'string');
   }
 
   object(name: string): Record<string, unknown> | undefined {
-    const v = this.read(name);
-    if (v === undefined || v === null) return undefined;
-    if (typeof v !== 'object' || Array.isArray(v)) throw errors.paramFormatInvalid(name, 'a JSON object');
-    return v as Record<string, unknown>;
+    return this.read(name, 'object');
   }
 
   integer(name: string): number | undefined {
-    const v = this.read(name);
-    if (v === undefined || v === null) return undefined;
-    if (typeof v !== 'number' || !Number.isInteger(v))
-      throw errors.paramFormatInvalid(name, 'a whole number');
-    return v;
+    return this.read(name, 'integer');
   }
 
   number(name: string): number | undefined {
-    const v = this.read(name);
-    if (v === undefined || v === null) return undefined;
-    if (typeof v !== 'number') throw errors.paramFormatInvalid(name, 'a number');
-    return v;
+    return this.read(name, 'number');
   }
 
   strings(name: string): string[] | undefined {
-    const v = this.read(name);
-    if (v === undefined || v === null) return undefined;
-    if (!Array.isArray(v) || !v.every((s): s is string => typeof s === 'string'))
-      throw errors.paramFormatInvalid(name, 'an array of strings');
-    return v;
+    return this.read(name, 'strings');
   }
 
   boolean(name: string): boolean | undefined {
-    const v = this.read(name);
-    if (v === undefined || v === null) return undefined;
-    if (typeof v !== 'boolean') throw errors.paramFormatInvalid(name, 'true or false');
-    return v;
+    return this.read(name, 'boolean');
   }
 }
 

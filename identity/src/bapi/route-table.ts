@@ -17,6 +17,7 @@ import { web3WalletBapiRoutes } from './users/web3-wallet-routes.ts';
 const jwksRoute: BapiRoute = {
   method: 'GET',
   path: '/v1/jwks',
+  auth: 'secret_key',
   permission: 'instance_secret_key',
   input: {},
   handler: async (_req, deps) => jwks(deps.signingKey),

@@ -1,4 +1,4 @@
-import { ClerkError } from '../errors.ts';
+import { ClerkError, type GatewayDeclineCode } from '../errors.ts';
 import type { Plan, PlanPeriod } from './billing-model.ts';
 import { currencySymbol, formatAmount } from './money.ts';
 
@@ -77,7 +77,7 @@ export const billingErrors = {
   paymentDeclined: (code: string) =>
     new ClerkError(
       402,
-      code,
+      code as GatewayDeclineCode,
       'Payment declined',
       code === 'insufficient_funds' ? 'The card has insufficient funds.' : 'The card was declined.',
       { decline_code: code },

@@ -9,6 +9,7 @@ import type { Upload } from './images/upload.ts';
 import type { Prepared } from './prepared-work.ts';
 import type { Owner } from '../users/load-users.ts';
 import type { AccountAttempts } from '../abuse/account-attempts.ts';
+import type { RouteDeclaration, RouteMethod } from '../http/route-declaration.ts';
 
 export interface FapiRequestInfo {
   params: Record<string, string>;
@@ -91,12 +92,13 @@ export type FapiResult =
   /** An error whose side effects (attempt counters, lockouts) must be kept: the transaction commits. */
   | { error: ClerkError };
 
-export type FapiMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+export type FapiMethod = RouteMethod;
 
-export interface FapiRoute {
-  method: FapiMethod;
-  /** Path under /v1, with `:name` segments. */
-  path: string;
+/**
+ * A route's declaration (http/route-declaration.ts): under /v1; `input` is made with `formInput`
+ * (form-input.ts), the body's parameters, or the query's for GET.
+ */
+export interface FapiRoute extends RouteDeclaration {
   /** Counted before the transaction so they persist whatever the outcome. */
   rateLimits?: (req: FapiRequestInfo) => RateLimitRule[];
   /**
@@ -132,10 +134,7 @@ export interface FapiReadRequest extends FapiRequestInfo {
  * `deps.activity`), sets no cookie and answers a bare resource, so no commit, credential rotation or
  * client is needed; everything it checks it reads in one go, so what it answers is the state at one instant.
  */
-export interface FapiReadRoute {
-  method: FapiMethod;
-  /** Path under /v1, with `:name` segments. */
-  path: string;
+export interface FapiReadRoute extends RouteDeclaration {
   read: (req: FapiReadRequest) => Promise<{ bare: unknown }>;
 }
 

@@ -25,25 +25,21 @@ import {
 } from '../store/clients.ts';
 import type { ClientRow, SessionRow } from '../store/rows.ts';
 import { clientJSON, clientUat, clientUatOf } from './client-json.ts';
-import type { FapiContext, FapiMethod, FapiRequestInfo, FapiRoute } from './context.ts';
+import type { AnyFapiRoute, FapiContext, FapiMethod, FapiRequestInfo, FapiRoute } from './context.ts';
 import type { FormBody } from './form.ts';
 import type { Prepared } from './prepared-work.ts';
 import { MAX_WORK_OUTSIDE_TRANSACTION, WorkOutsideTransaction } from './work-outside-transaction.ts';
 import { registerFormParsers } from './body-parsers.ts';
-import { answerApiKeys, isApiKeysPath } from './api-keys/api-key-routes.ts';
+import { apiKeyRoutes, isApiKeysPath } from './api-keys/api-key-routes.ts';
+import { directRoutes } from './direct-routes.ts';
 import { FapiRouter } from './router.ts';
 import { fapiRoutes } from './route-table.ts';
-import { environmentHandler } from './environment/environment-routes.ts';
-import { imageHandler } from './images/image-route.ts';
 import { readUpload, registerUploadParsers } from './images/upload.ts';
-import { organizationImage } from '../store/organizations.ts';
-import { userImage } from '../store/user-images.ts';
 
 const CLIENT_COOKIE = '__client';
 /** clerk-js 5.90.0 replaces its dev-browser token with this header of any answer (core/auth/devBrowser.ts). */
 const DEV_BROWSER_HEADER = 'Clerk-Db-Jwt';
 const DEV_BROWSER_COOKIE = '__clerk_db_jwt';
-const DEFAULT_AVATAR_SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><rect width="64" height="64" fill="#cbd5e1"/><circle cx="32" cy="25" r="11" fill="#f8fafc"/><path d="M12 58c2-12 10-18 20-18s18 6 20 18z" fill="#f8fafc"/></svg>`;
 const METHODS = new Set<FapiMethod>(['GET', 'POST', 'PATCH', 'PUT', 'DELETE']);
 
 /**
@@ -53,6 +49,7 @@ const METHODS = new Set<FapiMethod>(['GET', 'POST', 'PATCH', 'PUT', 'DELETE']);
 export async function fapiPlugin(app: FastifyInstance, opts: { deps: IdentityDeps }) {
   const { deps } = opts;
   const router = new FapiRouter(fapiRoutes(deps.config));
+  const apiKeyRouter = new FapiRouter(apiKeyRoutes);
   // Cross-site request forgery: a state-changing call from another origin is refused before its body is
   // read, its rate limits are counted or any handler runs, and the answer sets no cookie (see origins.ts).
   const sameOrigin = requestOriginGuard(deps.config);
@@ -89,22 +86,29 @@ export async function fapiPlugin(app: FastifyInstance, opts: { deps: IdentityDep
     return sendError(reply, errors.internal());
   });
 
-  // Hosted Clerk always gives users an image URL; ours is a neutral silhouette served from our origin.
-  // Its name says `avatar_placeholder` because clerk-js offers "Remove" only for non-default images.
-  app.get('/v1/avatars/avatar_placeholder.svg', async (_req, reply) =>
-    reply.type('image/svg+xml').header('cache-control', 'public, max-age=86400').send(DEFAULT_AVATAR_SVG),
-  );
-  // Every page load asks for it first: from memory, before the router and its transaction.
-  app.get('/v1/environment', environmentHandler(deps));
-  app.get('/v1/images/organizations/:id', imageHandler(deps, organizationImage));
-  app.get('/v1/images/users/:id', imageHandler(deps, userImage));
+  // The public reads Fastify answers itself, ahead of the router (direct-routes.ts).
+  for (const route of directRoutes) app.get(`/v1${route.path}`, route.handler(deps));
 
   app.all('/*', async (req, reply) => {
     const query = req.query as Record<string, string | string[] | undefined>;
     const { method, path } = targetOf(req);
     if (!METHODS.has(method)) return sendError(reply, errors.methodNotAllowed());
     // clerk-js calls API keys without `/v1` and with the session token, not the client (fapi/api-keys/).
-    if (isApiKeysPath(path)) return answerApiKeys(req, reply, deps, method, path);
+    if (isApiKeysPath(path)) {
+      reply.header('cache-control', 'no-store');
+      const matched = apiKeyRouter.match(method, path);
+      if (matched === null) return sendError(reply, errors.notFound('endpoint'));
+      if (matched === 'method_not_allowed') return sendError(reply, errors.methodNotAllowed());
+      try {
+        const { status, body } = await matched.route.answer(req, deps, matched.params);
+        return reply.code(status).send(body);
+      } catch (err) {
+        if (err instanceof ClerkError) return sendError(reply, err);
+        if (err instanceof DatabaseUnavailableError) return sendError(reply, errors.unavailable());
+        req.log.error({ err: { message: (err as Error).message } }, 'api keys handler failed');
+        return sendError(reply, errors.internal());
+      }
+    }
     if (!path.startsWith('/v1/')) return sendError(reply, errors.notFound('endpoint'));
     const matched = router.match(method, path.slice(3));
     if (matched === null) return sendError(reply, errors.notFound('endpoint'));
@@ -136,6 +140,7 @@ export async function fapiPlugin(app: FastifyInstance, opts: { deps: IdentityDep
 
     try {
       const route = matched.route;
+      checkInput(route, info);
       if ('read' in route) {
         const clientToken = clientTokenOf(req, info, deps)?.token ?? null;
         const { bare } = await route.read({ ...info, deps, now: deps.clock(), clientToken });
@@ -183,6 +188,20 @@ export async function fapiPlugin(app: FastifyInstance, opts: { deps: IdentityDep
       return sendError(reply, errors.internal());
     }
   });
+}
+
+/**
+ * The route's declared input (form-input.ts), parsed once here before anything runs. The form parsers
+ * give only strings and lists of strings, which the declaration takes; a value of another shape is
+ * refused as the JSON form parser refuses one (`form_param_format_invalid`). Parameters the route does
+ * not declare pass untouched, as hosted Clerk ignores them.
+ */
+function checkInput(route: AnyFapiRoute, info: FapiRequestInfo): void {
+  const schema = route.method === 'GET' ? route.input.query : route.input.body;
+  const result = schema?.safeParse(route.method === 'GET' ? info.query : info.body);
+  if (result && !result.success) {
+    throw errors.paramFormatInvalid(String(result.error.issues[0]?.path[0] ?? 'body'), 'a string');
+  }
 }
 
 /** The Frontend API call a request makes: its verb after `_method` tunnelling, and its path. */

@@ -1,22 +1,22 @@
 import type { AnyFapiRoute, FapiMethod } from './context.ts';
 
-interface Compiled {
-  route: AnyFapiRoute;
+interface Compiled<R> {
+  route: R;
   segments: string[];
 }
 
 /** Matches FAPI paths after method tunnelling; `:name` segments become params. */
-export class FapiRouter {
-  private readonly compiled: Compiled[];
+export class FapiRouter<R extends { method: FapiMethod; path: string } = AnyFapiRoute> {
+  private readonly compiled: Compiled<R>[];
 
-  constructor(routes: AnyFapiRoute[]) {
+  constructor(routes: readonly R[]) {
     this.compiled = routes.map((route) => ({ route, segments: route.path.split('/').filter(Boolean) }));
   }
 
   match(
     method: FapiMethod,
     path: string,
-  ): { route: AnyFapiRoute; params: Record<string, string> } | 'method_not_allowed' | null {
+  ): { route: R; params: Record<string, string> } | 'method_not_allowed' | null {
     const parts = path.split('/').filter(Boolean);
     let pathMatched = false;
     for (const { route, segments } of this.compiled) {

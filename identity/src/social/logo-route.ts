@@ -1,5 +1,7 @@
+import { z } from '@app/contract';
 import type { FastifyInstance } from 'fastify';
 import { errorBody, errors } from '../errors.ts';
+import type { RouteDeclaration } from '../http/route-declaration.ts';
 import { SOCIAL_LOGO_PATH } from './social-environment.ts';
 
 // Plain marks of our own (a letter on the provider's colour), served from our origin: the sign-in page
@@ -17,8 +19,16 @@ const LOGOS = new Map<string, string>([
 ]);
 
 /** GET <fapi>/v1/social_logos/<name>.svg — the logos `user_settings.social[*].logo_url` points at. */
+export const socialLogoRoute: RouteDeclaration = {
+  method: 'GET',
+  path: `${SOCIAL_LOGO_PATH}/:file`,
+  auth: 'none',
+  permission: null,
+  input: { params: z.object({ file: z.string() }) },
+};
+
 export function registerSocialLogos(app: FastifyInstance, fapiPath: string): void {
-  app.get<{ Params: { file: string } }>(`${fapiPath}${SOCIAL_LOGO_PATH}/:file`, async (req, reply) => {
+  app.get<{ Params: { file: string } }>(`${fapiPath}${socialLogoRoute.path}`, async (req, reply) => {
     const svg = req.params.file.endsWith('.svg') ? LOGOS.get(req.params.file.slice(0, -4)) : undefined;
     if (!svg) return reply.code(404).send(errorBody(errors.notFound()));
     return reply

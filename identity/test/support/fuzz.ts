@@ -1,13 +1,11 @@
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { LightMyRequestResponse } from 'fastify';
 import type { Queryable } from '../../src/db/database.ts';
+import { CLIENT_ERROR_CODES } from '../../src/errors.ts';
 import type { Browser, Harness, Json } from './harness.ts';
 import { BAPI, CLERK_QUERY, FAPI, PUBLIC_URL, uniqueEmail } from './harness.ts';
 import { addMember, createOrganization, newMember, type Member } from './organizations.ts';
-import type { BapiFieldKind, BapiQueryKind } from '../../src/bapi/route.ts';
+import type { BapiFieldKind, BapiQueryKind } from '../../src/bapi/json-input.ts';
 
 /**
  * Fuzzing the Frontend and Backend APIs with bad input. Every case is a request that is wrong for a
@@ -103,31 +101,12 @@ export function snapshotDiff(before: Snapshot, after: Snapshot): string[] {
 // ---------------------------------------------------------------------------------------------------
 // Error codes
 
-const SRC = join(dirname(fileURLToPath(import.meta.url)), '../../src');
-
 /**
- * Every 4xx code identity declares (`new ClerkError(<status>, '<code>', …)` in its sources), so an
- * answer with a made-up code, or a 5xx code behind a 4xx status, is caught.
+ * Every 4xx code identity declares (errors.ts `CLIENT_ERROR_CODES`, the only codes ClerkError takes), so
+ * an answer with a made-up code, or a 5xx code behind a 4xx status, is caught.
  */
 export function knownClientErrorCodes(): Set<string> {
-  const codes = new Set<string>();
-  const walk = (dir: string) => {
-    for (const name of readdirSync(dir)) {
-      const path = join(dir, name);
-      if (statSync(path).isDirectory()) walk(path);
-      else if (name.endsWith('.ts')) {
-        const text = readFileSync(path, 'utf8');
-        for (const m of text.matchAll(/new ClerkError\(\s*(\d{3}),\s*['`]([a-z0-9_]+)(\$\{)?/g)) {
-          if (Number(m[1]) >= 500) continue;
-          // `form_password_no_${missing}`: the four character classes.
-          if (m[3]) for (const c of ['lowercase', 'uppercase', 'number', 'special_char']) codes.add(m[2] + c);
-          else codes.add(m[2]!);
-        }
-      }
-    }
-  };
-  walk(SRC);
-  return codes;
+  return new Set(CLIENT_ERROR_CODES);
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -447,10 +426,10 @@ function envelopeProblem(body: Json, known: Set<string>): string | null {
 }
 
 /** The Frontend API query clerk-js adds, and `_method` for the tunnelled verbs. */
-export function fapiUrl(path: string, method: string, extra = ''): string {
+export function fapiUrl(path: string, method: string, extra = '', prefix = '/v1'): string {
   const search = new URLSearchParams(CLERK_QUERY);
   if (method !== 'GET' && method !== 'POST') search.set('_method', method);
-  return `${FAPI}/v1${path}?${search}${extra ? `&${extra}` : ''}`;
+  return `${FAPI}${prefix}${path}?${search}${extra ? `&${extra}` : ''}`;
 }
 
 /** Sends a fuzzed request as `browser` (its cookies, Origin and IP) or with the BAPI secret key. */

@@ -2,20 +2,22 @@ import { errors } from '../../errors.ts';
 import { createActorToken, revokeActorToken } from '../../impersonation/actor-tokens.ts';
 import { actorTokenJSON } from '../../serializers/actor-token.ts';
 import type { BapiRoute } from '../route.ts';
+import { jsonInput } from '../json-input.ts';
 
 /** Backend API: actor tokens, as `@clerk/backend` 2.10.1's `actorTokens.create` and `.revoke` call them. */
 export const actorTokenRoutes: BapiRoute[] = [
   {
     method: 'POST',
     path: '/v1/actor_tokens',
+    auth: 'secret_key',
     permission: 'instance_secret_key',
     input: {
-      body: {
+      body: jsonInput({
         user_id: 'id',
         actor: 'object',
         expires_in_seconds: 'number',
         session_max_duration_in_seconds: 'number',
-      },
+      }),
     },
     async handler(req, deps) {
       // A create without any body is refused as malformed, as it always was (not as a missing user).
@@ -35,6 +37,7 @@ export const actorTokenRoutes: BapiRoute[] = [
   {
     method: 'POST',
     path: '/v1/actor_tokens/:id/revoke',
+    auth: 'secret_key',
     permission: 'instance_secret_key',
     input: {},
     async handler(req, deps) {

@@ -11,6 +11,7 @@ import {
 import { apiKeyErrors } from '../../api-keys/api-key-errors.ts';
 import { errors } from '../../errors.ts';
 import type { BapiRoute } from '../route.ts';
+import { jsonInput } from '../json-input.ts';
 
 /**
  * Backend API: API keys as `@clerk/backend` 2.10.1's `apiKeys` calls them. Its client skips the API
@@ -23,9 +24,10 @@ export const apiKeyBapiRoutes: BapiRoute[] = [
   {
     method: 'POST',
     path: '/api_keys',
+    auth: 'secret_key',
     permission: 'instance_secret_key',
     input: {
-      body: {
+      body: jsonInput({
         type: 'string',
         name: 'string',
         subject: 'id',
@@ -34,7 +36,7 @@ export const apiKeyBapiRoutes: BapiRoute[] = [
         scopes: 'strings',
         created_by: 'string',
         seconds_until_expiration: 'integer',
-      },
+      }),
     },
     async handler(req, deps) {
       const type = req.fields.string('type');
@@ -60,8 +62,9 @@ export const apiKeyBapiRoutes: BapiRoute[] = [
   {
     method: 'POST',
     path: '/api_keys/verify',
+    auth: 'secret_key',
     permission: 'instance_secret_key',
-    input: { body: { secret: 'string' } },
+    input: { body: jsonInput({ secret: 'string' }) },
     async handler(req, deps) {
       const now = deps.clock();
       const secret = req.fields.string('secret');
@@ -73,8 +76,9 @@ export const apiKeyBapiRoutes: BapiRoute[] = [
   {
     method: 'POST',
     path: '/api_keys/:id/revoke',
+    auth: 'secret_key',
     permission: 'instance_secret_key',
-    input: { body: { revocation_reason: 'string' } },
+    input: { body: jsonInput({ revocation_reason: 'string' }) },
     async handler(req, deps) {
       const now = deps.clock();
       const reason = req.fields.string('revocation_reason');
@@ -89,6 +93,7 @@ export const apiKeyBapiRoutes: BapiRoute[] = [
   {
     method: 'GET',
     path: '/api_keys/:id/secret',
+    auth: 'secret_key',
     permission: 'instance_secret_key',
     input: {},
     async handler(req, deps) {

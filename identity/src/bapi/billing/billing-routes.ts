@@ -17,6 +17,7 @@ import { pageOf } from '../../organizations/invitations.ts';
 import { findOrganization } from '../../store/organizations.ts';
 import { queryFlag, queryString } from '../request-input.ts';
 import type { BapiRoute } from '../route.ts';
+import { queryInput } from '../json-input.ts';
 
 /**
  * Backend API billing, as @clerk/backend 2.10.1's `clerkClient.billing` calls it (api/endpoints/
@@ -46,8 +47,9 @@ export const billingBapiRoutes: BapiRoute[] = [
   {
     method: 'GET',
     path: '/v1/commerce/plans',
+    auth: 'secret_key',
     permission: 'instance_secret_key',
-    input: { query: { payer_type: 'enum', limit: 'page', offset: 'page' } },
+    input: { query: queryInput({ payer_type: 'enum', limit: 'page', offset: 'page' }) },
     async handler(req, deps) {
       const catalogue = catalogueOf(deps);
       const type = queryString(req.query, 'payer_type');
@@ -65,8 +67,9 @@ export const billingBapiRoutes: BapiRoute[] = [
   {
     method: 'DELETE',
     path: '/v1/commerce/subscription_items/:id',
+    auth: 'secret_key',
     permission: 'instance_secret_key',
-    input: { query: { end_now: 'flag' } },
+    input: { query: queryInput({ end_now: 'flag' }) },
     async handler(req, deps) {
       const catalogue = catalogueOf(deps);
       const id = req.params.id;
@@ -85,6 +88,7 @@ export const billingBapiRoutes: BapiRoute[] = [
   {
     method: 'GET',
     path: '/v1/organizations/:id/billing/subscription',
+    auth: 'secret_key',
     permission: 'instance_secret_key',
     input: {},
     async handler(req, deps) {

@@ -15,6 +15,7 @@ import type { InvitationRow, OrganizationRow } from '../../store/rows.ts';
 import { findUserById } from '../../store/users.ts';
 import { JsonBody } from '../request-input.ts';
 import type { BapiRoute } from '../route.ts';
+import { jsonInput, queryInput } from '../json-input.ts';
 
 /**
  * Backend API: organisation invitations, as `@clerk/backend` 2.10.1's `organizations.*Invitation*` call
@@ -40,15 +41,18 @@ const INVITATION = {
   public_metadata: 'object',
   private_metadata: 'object',
   redirect_url: 'string',
-  expires_in_days: 'integer',
+  // A number: invitations.ts refuses one that is not a whole count of days in range (param_value_invalid).
+  expires_in_days: 'number',
 } as const;
+const INVITATION_INPUT = jsonInput(INVITATION);
 
 export const invitationRoutes: BapiRoute[] = [
   {
     method: 'GET',
     path: '/v1/organizations/:id/invitations',
+    auth: 'secret_key',
     permission: 'instance_secret_key',
-    input: { query: { limit: 'page', offset: 'page', status: 'enum' } },
+    input: { query: queryInput({ limit: 'page', offset: 'page', status: 'enum' }) },
     async handler(req, deps) {
       const org = await organizationOf(deps, req.params.id!);
       const page = await listOrganizationInvitations(
@@ -64,8 +68,9 @@ export const invitationRoutes: BapiRoute[] = [
   {
     method: 'POST',
     path: '/v1/organizations/:id/invitations',
+    auth: 'secret_key',
     permission: 'instance_secret_key',
-    input: { body: INVITATION },
+    input: { body: INVITATION_INPUT },
     async handler(req, deps) {
       const request = await invitationRequest(deps, req.body);
       const [issued] = await issue(deps, req.params.id!, [request]);
@@ -75,8 +80,9 @@ export const invitationRoutes: BapiRoute[] = [
   {
     method: 'POST',
     path: '/v1/organizations/:id/invitations/bulk',
+    auth: 'secret_key',
     permission: 'instance_secret_key',
-    input: { array: true, body: INVITATION },
+    input: { array: true, body: INVITATION_INPUT },
     async handler(req, deps) {
       if (!Array.isArray(req.body))
         throw errors.bodyInvalid('The request body must be a JSON array of invitations.');
@@ -89,6 +95,7 @@ export const invitationRoutes: BapiRoute[] = [
   {
     method: 'GET',
     path: '/v1/organizations/:id/invitations/:invitationId',
+    auth: 'secret_key',
     permission: 'instance_secret_key',
     input: {},
     async handler(req, deps) {
@@ -101,8 +108,9 @@ export const invitationRoutes: BapiRoute[] = [
   {
     method: 'POST',
     path: '/v1/organizations/:id/invitations/:invitationId/revoke',
+    auth: 'secret_key',
     permission: 'instance_secret_key',
-    input: { body: { requesting_user_id: 'string' } },
+    input: { body: jsonInput({ requesting_user_id: 'string' }) },
     async handler(req, deps) {
       // `requesting_user_id` is accepted and not needed: the secret key already authorises the call.
       // It must still be what the SDK sends (a string), like every other parameter.
@@ -134,7 +142,7 @@ async function invitationRequest(deps: IdentityDeps, body: unknown): Promise<Inv
   if (!body || typeof body !== 'object' || Array.isArray(body)) {
     throw errors.bodyInvalid('Each invitation must be a JSON object.');
   }
-  const fields = new JsonBody(body, INVITATION);
+  const fields = new JsonBody(body, INVITATION_INPUT);
   const text = (name: string): string | undefined => fields.string(name) || undefined;
   const inviterUserId = text('inviter_user_id');
   if (inviterUserId && !(await findUserById(deps.db, inviterUserId))) {

@@ -31,6 +31,7 @@ import type { Queryable } from '../../db/database.ts';
 import type { IdentityDeps } from '../../deps.ts';
 import type { BapiRoute } from '../route.ts';
 import { orderOf, queryFlag, queryList, queryString } from '../request-input.ts';
+import { jsonInput, queryInput } from '../json-input.ts';
 
 /**
  * Backend API: organisations and their memberships, as `@clerk/backend` 2.10.1's `organizations.*`
@@ -67,8 +68,11 @@ export const organizationRoutes: BapiRoute[] = [
   {
     method: 'GET',
     path: '/v1/organizations',
+    auth: 'secret_key',
     permission: 'instance_secret_key',
-    input: { query: { ...PAGE, organization_id: 'text', query: 'text', include_members_count: 'flag' } },
+    input: {
+      query: queryInput({ ...PAGE, organization_id: 'text', query: 'text', include_members_count: 'flag' }),
+    },
     async handler(req, deps) {
       const q = req.query;
       const page = await listOrganizations(
@@ -86,15 +90,16 @@ export const organizationRoutes: BapiRoute[] = [
   {
     method: 'POST',
     path: '/v1/organizations',
+    auth: 'secret_key',
     permission: 'instance_secret_key',
     input: {
-      body: {
+      body: jsonInput({
         name: 'string',
         slug: 'string',
         created_by: 'id',
         ...METADATA,
         max_allowed_memberships: 'integer',
-      },
+      }),
     },
     async handler(req, deps) {
       const body = req.fields;
@@ -120,8 +125,9 @@ export const organizationRoutes: BapiRoute[] = [
   {
     method: 'GET',
     path: '/v1/organizations/:id',
+    auth: 'secret_key',
     permission: 'instance_secret_key',
-    input: { query: { include_members_count: 'flag' } },
+    input: { query: queryInput({ include_members_count: 'flag' }) },
     async handler(req, deps) {
       const organization = await organizationOf(deps.db, req.params.id!);
       if (!queryFlag(req.query, 'include_members_count')) return json(deps, organization);
@@ -132,15 +138,16 @@ export const organizationRoutes: BapiRoute[] = [
   {
     method: 'PATCH',
     path: '/v1/organizations/:id',
+    auth: 'secret_key',
     permission: 'instance_secret_key',
     input: {
-      body: {
+      body: jsonInput({
         name: 'string',
         slug: 'string',
         ...METADATA,
         max_allowed_memberships: 'integer',
         admin_delete_enabled: 'boolean',
-      },
+      }),
     },
     async handler(req, deps) {
       const body = req.fields;
@@ -161,6 +168,7 @@ export const organizationRoutes: BapiRoute[] = [
   {
     method: 'DELETE',
     path: '/v1/organizations/:id',
+    auth: 'secret_key',
     permission: 'instance_secret_key',
     input: {},
     handler: (req, deps) =>
@@ -172,8 +180,9 @@ export const organizationRoutes: BapiRoute[] = [
     /** Deep merge; `null` deletes a key at any depth. */
     method: 'PATCH',
     path: '/v1/organizations/:id/metadata',
+    auth: 'secret_key',
     permission: 'instance_secret_key',
-    input: { body: METADATA },
+    input: { body: jsonInput(METADATA) },
     async handler(req, deps) {
       const patch = {
         publicMetadata: req.fields.object('public_metadata'),
@@ -190,6 +199,7 @@ export const organizationRoutes: BapiRoute[] = [
     /** `updateOrganizationLogo`: multipart `file` (and `uploader_user_id`, which changes nothing here). */
     method: 'PUT',
     path: '/v1/organizations/:id/logo',
+    auth: 'secret_key',
     permission: 'instance_secret_key',
     input: { upload: true },
     async handler(req, deps) {
@@ -219,6 +229,7 @@ export const organizationRoutes: BapiRoute[] = [
   {
     method: 'DELETE',
     path: '/v1/organizations/:id/logo',
+    auth: 'secret_key',
     permission: 'instance_secret_key',
     input: {},
     async handler(req, deps) {
@@ -231,8 +242,11 @@ export const organizationRoutes: BapiRoute[] = [
   {
     method: 'GET',
     path: '/v1/organizations/:id/memberships',
+    auth: 'secret_key',
     permission: 'instance_secret_key',
-    input: { query: { ...PAGE, role: 'text', user_id: 'text', email_address: 'text', query: 'text' } },
+    input: {
+      query: queryInput({ ...PAGE, role: 'text', user_id: 'text', email_address: 'text', query: 'text' }),
+    },
     async handler(req, deps) {
       const q = req.query;
       const organization = await organizationOf(deps.db, req.params.id!);
@@ -258,8 +272,9 @@ export const organizationRoutes: BapiRoute[] = [
   {
     method: 'POST',
     path: '/v1/organizations/:id/memberships',
+    auth: 'secret_key',
     permission: 'instance_secret_key',
-    input: { body: { user_id: 'id', role: 'role' } },
+    input: { body: jsonInput({ user_id: 'id', role: 'role' }) },
     async handler(req, deps) {
       const input = { userId: req.fields.string('user_id'), role: req.fields.string('role') };
       return deps.db.transaction(async (tx) => {
@@ -272,8 +287,9 @@ export const organizationRoutes: BapiRoute[] = [
   {
     method: 'PATCH',
     path: '/v1/organizations/:id/memberships/:userId',
+    auth: 'secret_key',
     permission: 'instance_secret_key',
-    input: { body: { role: 'role' } },
+    input: { body: jsonInput({ role: 'role' }) },
     async handler(req, deps) {
       const role = req.fields.string('role');
       return deps.db.transaction(async (tx) => {
@@ -286,8 +302,9 @@ export const organizationRoutes: BapiRoute[] = [
   {
     method: 'PATCH',
     path: '/v1/organizations/:id/memberships/:userId/metadata',
+    auth: 'secret_key',
     permission: 'instance_secret_key',
-    input: { body: METADATA },
+    input: { body: jsonInput(METADATA) },
     async handler(req, deps) {
       const patch = {
         publicMetadata: req.fields.object('public_metadata'),
@@ -309,6 +326,7 @@ export const organizationRoutes: BapiRoute[] = [
   {
     method: 'DELETE',
     path: '/v1/organizations/:id/memberships/:userId',
+    auth: 'secret_key',
     permission: 'instance_secret_key',
     input: {},
     handler: (req, deps) =>

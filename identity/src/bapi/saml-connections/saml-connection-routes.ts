@@ -19,8 +19,9 @@ import { pageOf } from '../../organizations/invitations.ts';
 import { enterpriseAccountCounts } from '../../store/enterprise-sso.ts';
 import { findOrganization } from '../../store/organizations.ts';
 import { queryList, queryString } from '../request-input.ts';
-import type { BapiFieldKind, BapiRequest, BapiRoute } from '../route.ts';
+import type { BapiRequest, BapiRoute } from '../route.ts';
 import { ownValue } from '../../util/own-value.ts';
+import { jsonInput, queryInput, type BapiFieldKind } from '../json-input.ts';
 
 /**
  * Backend API: SAML connections as @clerk/backend 2.10.1 calls them (`samlConnections.*`,
@@ -241,9 +242,16 @@ export const samlConnectionRoutes: BapiRoute[] = [
   {
     method: 'GET',
     path: '/v1/saml_connections',
+    auth: 'secret_key',
     permission: 'instance_secret_key',
     input: {
-      query: { limit: 'page', offset: 'page', query: 'text', order_by: 'enum', organization_id: 'text' },
+      query: queryInput({
+        limit: 'page',
+        offset: 'page',
+        query: 'text',
+        order_by: 'enum',
+        organization_id: 'text',
+      }),
     },
     async handler(req, deps) {
       const page = pageOf(req.query);
@@ -281,8 +289,9 @@ export const samlConnectionRoutes: BapiRoute[] = [
   {
     method: 'POST',
     path: '/v1/saml_connections',
+    auth: 'secret_key',
     permission: 'instance_secret_key',
-    input: { body: FIELDS },
+    input: { body: jsonInput(FIELDS) },
     async handler(req, deps) {
       const changes = await changesOf(req, deps, true);
       const id = newId('samlc');
@@ -303,6 +312,7 @@ export const samlConnectionRoutes: BapiRoute[] = [
   {
     method: 'GET',
     path: '/v1/saml_connections/:id',
+    auth: 'secret_key',
     permission: 'instance_secret_key',
     input: {},
     handler: (req, deps) => oneJSON(deps, samlConnection(deps, req.params.id!)),
@@ -310,8 +320,9 @@ export const samlConnectionRoutes: BapiRoute[] = [
   {
     method: 'PATCH',
     path: '/v1/saml_connections/:id',
+    auth: 'secret_key',
     permission: 'instance_secret_key',
-    input: { body: FIELDS },
+    input: { body: jsonInput(FIELDS) },
     async handler(req, deps) {
       const { id, source } = samlConnection(deps, req.params.id!);
       const changes = await changesOf(req, deps, false);
@@ -322,6 +333,7 @@ export const samlConnectionRoutes: BapiRoute[] = [
   {
     method: 'DELETE',
     path: '/v1/saml_connections/:id',
+    auth: 'secret_key',
     permission: 'instance_secret_key',
     input: {},
     async handler(req, deps) {

@@ -20,6 +20,7 @@ export function deleteUserResourceRoute(opts: {
   return {
     method: 'DELETE',
     path: opts.path,
+    auth: 'secret_key',
     permission: 'instance_secret_key',
     input: {},
     async handler(req, deps) {

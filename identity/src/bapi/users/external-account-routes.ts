@@ -8,6 +8,7 @@ import {
 import { findUserById } from '../../store/users.ts';
 import type { BapiRoute } from '../route.ts';
 import { deleteUserResourceRoute } from './delete-user-resource.ts';
+import { queryInput } from '../json-input.ts';
 
 /** `oauth_google` or `google` (@clerk/backend 2.10.1 always sends the prefix) → the stored strategy. */
 const strategyOf = (provider: string) => (provider.startsWith('oauth_') ? provider : `oauth_${provider}`);
@@ -27,8 +28,9 @@ export const externalAccountRoutes: BapiRoute[] = [
   {
     method: 'GET',
     path: '/v1/users/:id/oauth_access_tokens/:provider',
+    auth: 'secret_key',
     permission: 'instance_secret_key',
-    input: { query: { paginated: 'flag' } },
+    input: { query: queryInput({ paginated: 'flag' }) },
     async handler(req, deps) {
       const userId = req.params.id!;
       if (!(await findUserById(deps.db, userId))) throw errors.notFound('user');

@@ -12,6 +12,7 @@ export const userLockRoutes: BapiRoute[] = [
   {
     method: 'POST',
     path: '/v1/users/:id/lock',
+    auth: 'secret_key',
     permission: 'instance_secret_key',
     input: {},
     async handler(req, deps) {
@@ -27,6 +28,7 @@ export const userLockRoutes: BapiRoute[] = [
   {
     method: 'POST',
     path: '/v1/users/:id/unlock',
+    auth: 'secret_key',
     permission: 'instance_secret_key',
     input: {},
     async handler(req, deps) {

@@ -13,6 +13,7 @@ import { userAnswer } from './user-routes.ts';
 const passwordResetRoute = (method: 'POST' | 'DELETE', required: boolean): BapiRoute => ({
   method,
   path: '/v1/users/:id/require_password_reset',
+  auth: 'secret_key',
   permission: 'instance_secret_key',
   input: {},
   async handler(req, deps) {

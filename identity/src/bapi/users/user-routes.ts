@@ -7,6 +7,7 @@ import { lockUserMetadata, setUserMetadata, type UserMetadataKey } from '../../s
 import type { IdentityDeps } from '../../deps.ts';
 import { orderOf } from '../request-input.ts';
 import type { BapiRoute } from '../route.ts';
+import { jsonInput, queryInput } from '../json-input.ts';
 
 type Query = Record<string, string | string[] | undefined>;
 const list = (v: string | string[] | undefined) => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
@@ -42,8 +43,9 @@ export const userRoutes: BapiRoute[] = [
   {
     method: 'GET',
     path: '/v1/users',
+    auth: 'secret_key',
     permission: 'instance_secret_key',
-    input: { query: { limit: 'page', offset: 'page', order_by: 'enum', ...USER_FILTERS } },
+    input: { query: queryInput({ limit: 'page', offset: 'page', order_by: 'enum', ...USER_FILTERS }) },
     async handler(req, deps) {
       const page = pageOf(req.query);
       // `+created_at` and `created_at` both mean ascending; an order we do not know is refused.
@@ -61,8 +63,9 @@ export const userRoutes: BapiRoute[] = [
   {
     method: 'GET',
     path: '/v1/users/count',
+    auth: 'secret_key',
     permission: 'instance_secret_key',
-    input: { query: USER_FILTERS },
+    input: { query: queryInput(USER_FILTERS) },
     async handler(req, deps) {
       return { object: 'total_count', total_count: await countUsers(deps.db, userFilter(req.query)) };
     },
@@ -70,6 +73,7 @@ export const userRoutes: BapiRoute[] = [
   {
     method: 'GET',
     path: '/v1/users/:id',
+    auth: 'secret_key',
     permission: 'instance_secret_key',
     input: {},
     handler: (req, deps) => userAnswer(deps, req.params.id!),
@@ -77,8 +81,11 @@ export const userRoutes: BapiRoute[] = [
   {
     method: 'PATCH',
     path: '/v1/users/:id/metadata',
+    auth: 'secret_key',
     permission: 'instance_secret_key',
-    input: { body: { public_metadata: 'object', private_metadata: 'object', unsafe_metadata: 'object' } },
+    input: {
+      body: jsonInput({ public_metadata: 'object', private_metadata: 'object', unsafe_metadata: 'object' }),
+    },
     async handler(req, deps) {
       const id = req.params.id!;
       const patches: [UserMetadataKey, Record<string, unknown>][] = [];

@@ -14,6 +14,7 @@ import {
   type WaitlistEntryStatus,
 } from '../../store/waitlist.ts';
 import type { BapiRoute } from '../route.ts';
+import { jsonInput, queryInput } from '../json-input.ts';
 
 /**
  * Backend API: the waitlist, as `@clerk/backend` 2.10.1's `waitlistEntries.list/create` call it, plus
@@ -33,8 +34,11 @@ export const waitlistEntryRoutes: BapiRoute[] = [
   {
     method: 'GET',
     path: '/v1/waitlist_entries',
+    auth: 'secret_key',
     permission: 'instance_secret_key',
-    input: { query: { limit: 'page', offset: 'page', query: 'text', status: 'enum', order_by: 'enum' } },
+    input: {
+      query: queryInput({ limit: 'page', offset: 'page', query: 'text', status: 'enum', order_by: 'enum' }),
+    },
     async handler(req, deps) {
       const query = single(req.query.query, 'query');
       if (query && query.length > MAX_QUERY) throw errors.paramMaxLength('query', MAX_QUERY);
@@ -66,8 +70,9 @@ export const waitlistEntryRoutes: BapiRoute[] = [
   {
     method: 'POST',
     path: '/v1/waitlist_entries',
+    auth: 'secret_key',
     permission: 'instance_secret_key',
-    input: { body: { email_address: 'email', notify: 'boolean' } },
+    input: { body: jsonInput({ email_address: 'email', notify: 'boolean' }) },
     async handler(req, deps) {
       const raw = req.fields.string('email_address');
       if (!raw) throw errors.paramMissing('email_address');
@@ -84,8 +89,9 @@ export const waitlistEntryRoutes: BapiRoute[] = [
   {
     method: 'POST',
     path: '/v1/waitlist_entries/:id/invite',
+    auth: 'secret_key',
     permission: 'instance_secret_key',
-    input: { body: { ignore_existing: 'boolean' } },
+    input: { body: jsonInput({ ignore_existing: 'boolean' }) },
     async handler(req, deps) {
       const ignoreExisting = req.fields.boolean('ignore_existing') ?? false;
       const now = deps.clock();
@@ -97,6 +103,7 @@ export const waitlistEntryRoutes: BapiRoute[] = [
   {
     method: 'POST',
     path: '/v1/waitlist_entries/:id/reject',
+    auth: 'secret_key',
     permission: 'instance_secret_key',
     input: {},
     async handler(req, deps) {

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { DatabaseUnavailableError } from '../../db/database.ts';
 import type { IdentityDeps } from '../../deps.ts';
 import { errorBody, errors, type ClerkError } from '../../errors.ts';
+import type { RouteDeclaration } from '../../http/route-declaration.ts';
 import { secretFromEnv } from '../../instance/settings/secret-reference.ts';
 import { billingEnabled } from '../billing-settings.ts';
 import { applyGatewayEvent } from '../gateway-events.ts';
@@ -19,6 +20,16 @@ const STRIPE_WEBHOOK_BODY_LIMIT = 512 * 1024;
  * Served only while billing is on with the Stripe gateway (404 otherwise). A verified event billing
  * does not follow is acknowledged and ignored; a repeat is harmless (applyGatewayEvent is idempotent).
  */
+export const stripeWebhookRoute: RouteDeclaration = {
+  method: 'POST',
+  path: STRIPE_WEBHOOK_PATH,
+  auth: 'webhook_signature',
+  permission: null,
+  // The body is the signed bytes, read by readStripeWebhook once the signature holds: nothing to declare
+  // before that (an event is parsed only after it is verified).
+  input: {},
+};
+
 export async function registerStripeWebhook(
   app: FastifyInstance,
   fapiPath: string,
@@ -39,7 +50,7 @@ export async function registerStripeWebhook(
       req.log.error({ err: { message: err.message } }, 'stripe webhook failed');
       return send(reply, errors.internal());
     });
-    scope.post(`${fapiPath}${STRIPE_WEBHOOK_PATH}`, async (req, reply) => {
+    scope.post(`${fapiPath}${stripeWebhookRoute.path}`, async (req, reply) => {
       const billing = deps.settings.settings.billing;
       const gateway = billingEnabled(billing) ? billing.gateway : null;
       if (gateway?.kind !== 'stripe') return send(reply, errors.notFound('endpoint'));

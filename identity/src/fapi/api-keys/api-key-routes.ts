@@ -1,4 +1,5 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
+import { z } from '@app/contract';
 import { importJWK, jwtVerify, type CryptoKey } from 'jose';
 import { apiKeyErrors } from '../../api-keys/api-key-errors.ts';
 import { apiKeyJSON } from '../../api-keys/api-key-json.ts';
@@ -11,9 +12,10 @@ import {
   revokeApiKey,
   subjectAllowed,
 } from '../../api-keys/api-keys.ts';
-import { DatabaseUnavailableError, type Queryable } from '../../db/database.ts';
+import type { Queryable } from '../../db/database.ts';
 import type { IdentityDeps } from '../../deps.ts';
-import { ClerkError, errorBody, errors } from '../../errors.ts';
+import { errors } from '../../errors.ts';
+import type { RouteDeclaration } from '../../http/route-declaration.ts';
 import { hasPermission } from '../../organizations/roles.ts';
 import type { SigningKey } from '../../instance/signing-keys.ts';
 import type { ApiKeyOwner, ApiKeyRow } from '../../store/api-keys.ts';
@@ -154,102 +156,131 @@ function seconds(body: Body): number | undefined {
 }
 
 /** What one call answers: a status and a body. */
-async function answer(
-  req: FastifyRequest,
-  deps: IdentityDeps,
-  method: string,
-  path: string,
-): Promise<{ status: number; body: unknown }> {
-  const now = deps.clock();
-  const parts = path.split('/').filter(Boolean);
-  const settings = deps.settings.settings.apiKeys;
-  const body = (req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? req.body : {}) as Body;
-
-  if (parts.length === 1 && method === 'GET') {
-    const caller = await callerOf(req, deps, now);
-    const query = req.query as Record<string, unknown>;
-    // clerk-js sends the active organisation's id, else the user's (an empty one means the user's).
-    if (query.subject !== undefined && typeof query.subject !== 'string') {
-      return { status: 200, body: { api_keys: [] } };
-    }
-    let owner: ApiKeyOwner;
-    try {
-      owner = ownerOfSubject((query.subject as string | undefined) || caller.userId);
-    } catch {
-      return { status: 200, body: { api_keys: [] } };
-    }
-    if (!subjectAllowed(settings, owner) || !(await mayAccess(deps.db, caller, owner, 'read'))) {
-      return { status: 200, body: { api_keys: [] } };
-    }
-    const keys = await listApiKeys(deps.db, owner);
-    return { status: 200, body: { api_keys: keys.map((k) => apiKeyJSON(k, now)) } };
-  }
-  if (parts.length === 1 && method === 'POST') {
-    const caller = await keyHolderOf(req, deps, now);
-    const type = text(body, 'type');
-    if (type !== undefined && type !== 'api_key') {
-      throw errors.paramValueInvalid('type', 'type must be api_key.');
-    }
-    const owner = ownerOfSubject(text(body, 'subject') || caller.userId);
-    if (!subjectAllowed(settings, owner)) throw apiKeyErrors.disabled();
-    const input = {
-      owner,
-      name: text(body, 'name'),
-      description: text(body, 'description'),
-      secondsUntilExpiration: seconds(body),
-      createdBy: caller.userId,
-      expirations: 'choices' as const,
-    };
-    return deps.db.transaction(async (tx) => {
-      if (!(await mayAccess(tx, caller, owner, 'manage'))) {
-        throw owner.kind === 'organization' && (await membershipOf(tx, owner.id, caller.userId))
-          ? errors.permissionDenied()
-          : errors.notFound('subject');
-      }
-      const { row } = await createApiKey(tx, deps, input, now);
-      return { status: 200, body: { response: apiKeyJSON(row, now), client: null } };
-    });
-  }
-  if (parts.length === 3 && parts[2] === 'secret' && method === 'GET') {
-    const caller = await keyHolderOf(req, deps, now);
-    const key = await visibleKey(deps.db, deps, caller, parts[1]!, 'read');
-    return { status: 200, body: { secret: revealApiKeySecret(deps, key) } };
-  }
-  if (parts.length === 3 && parts[2] === 'revoke' && method === 'POST') {
-    const caller = await keyHolderOf(req, deps, now);
-    const reason = text(body, 'revocation_reason');
-    return deps.db.transaction(async (tx) => {
-      const key = await visibleKey(tx, deps, caller, parts[1]!, 'read', true);
-      if (!(await mayAccess(tx, caller, ownerOfKey(key), 'manage'))) throw errors.permissionDenied();
-      const revoked = await revokeApiKey(tx, key, reason, now);
-      return { status: 200, body: { response: apiKeyJSON(revoked, now), client: null } };
-    });
-  }
-  const known =
-    parts.length === 1 || (parts.length === 3 && (parts[2] === 'secret' || parts[2] === 'revoke'));
-  throw known ? errors.methodNotAllowed() : errors.notFound('endpoint');
+interface Answer {
+  status: number;
+  body: unknown;
 }
 
-/** Answers an API-key call of the Frontend API's catch-all (fapi/plugin.ts), in Clerk's envelope when refused. */
-export async function answerApiKeys(
-  req: FastifyRequest,
-  reply: FastifyReply,
-  deps: IdentityDeps,
-  method: string,
-  path: string,
-): Promise<FastifyReply> {
-  reply.header('cache-control', 'no-store');
-  try {
-    const { status, body } = await answer(req, deps, method, path);
-    return reply.code(status).send(body);
-  } catch (err) {
-    const refusal =
-      err instanceof ClerkError ? err : err instanceof DatabaseUnavailableError ? errors.unavailable() : null;
-    if (!refusal) {
-      req.log.error({ err: { message: (err as Error).message } }, 'api keys handler failed');
-      return reply.code(500).send(errorBody(errors.internal()));
-    }
-    for (const [k, v] of Object.entries(refusal.headers)) reply.header(k, v);
-    return reply.code(refusal.status).send(errorBody(refusal));
-  }
+/**
+ * An API-key route of the Frontend API: declared like the others (method, path without `/v1`, the session
+ * token as its credential, the organisation permission an organisation's keys need), dispatched and
+ * answered in Clerk's envelope by the plugin (fapi/plugin.ts), which sets `cache-control: no-store` on
+ * every answer of these paths.
+ */
+export interface FapiApiKeyRoute extends RouteDeclaration {
+  auth: 'session_token';
+  answer: (req: FastifyRequest, deps: IdentityDeps, params: Record<string, string>) => Promise<Answer>;
+}
+
+/** The JSON body fields clerk-js sends: text, and a number of seconds (text in a form body). */
+const text_ = z.string().nullish();
+
+/** The API-key routes, matched on the path after the Frontend API prefix (fapi/plugin.ts). */
+export const apiKeyRoutes: FapiApiKeyRoute[] = [
+  {
+    method: 'GET',
+    path: '/api_keys',
+    auth: 'session_token',
+    permission: 'org:sys_api_keys:read',
+    input: { query: z.looseObject({ subject: z.unknown(), limit: z.unknown() }) },
+    async answer(req, deps) {
+      const now = deps.clock();
+      const caller = await callerOf(req, deps, now);
+      const query = req.query as Record<string, unknown>;
+      // clerk-js sends the active organisation's id, else the user's (an empty one means the user's).
+      if (query.subject !== undefined && typeof query.subject !== 'string') {
+        return { status: 200, body: { api_keys: [] } };
+      }
+      let owner: ApiKeyOwner;
+      try {
+        owner = ownerOfSubject((query.subject as string | undefined) || caller.userId);
+      } catch {
+        return { status: 200, body: { api_keys: [] } };
+      }
+      const settings = deps.settings.settings.apiKeys;
+      if (!subjectAllowed(settings, owner) || !(await mayAccess(deps.db, caller, owner, 'read'))) {
+        return { status: 200, body: { api_keys: [] } };
+      }
+      const keys = await listApiKeys(deps.db, owner);
+      return { status: 200, body: { api_keys: keys.map((k) => apiKeyJSON(k, now)) } };
+    },
+  },
+  {
+    method: 'POST',
+    path: '/api_keys',
+    auth: 'session_token',
+    permission: 'org:sys_api_keys:manage',
+    input: {
+      body: z.looseObject({
+        type: text_,
+        subject: text_,
+        name: text_,
+        description: text_,
+        seconds_until_expiration: z.union([z.number(), z.string()]).nullish(),
+      }),
+    },
+    async answer(req, deps) {
+      const now = deps.clock();
+      const body = bodyOf(req);
+      const caller = await keyHolderOf(req, deps, now);
+      const type = text(body, 'type');
+      if (type !== undefined && type !== 'api_key') {
+        throw errors.paramValueInvalid('type', 'type must be api_key.');
+      }
+      const owner = ownerOfSubject(text(body, 'subject') || caller.userId);
+      if (!subjectAllowed(deps.settings.settings.apiKeys, owner)) throw apiKeyErrors.disabled();
+      const input = {
+        owner,
+        name: text(body, 'name'),
+        description: text(body, 'description'),
+        secondsUntilExpiration: seconds(body),
+        createdBy: caller.userId,
+        expirations: 'choices' as const,
+      };
+      return deps.db.transaction(async (tx) => {
+        if (!(await mayAccess(tx, caller, owner, 'manage'))) {
+          throw owner.kind === 'organization' && (await membershipOf(tx, owner.id, caller.userId))
+            ? errors.permissionDenied()
+            : errors.notFound('subject');
+        }
+        const { row } = await createApiKey(tx, deps, input, now);
+        return { status: 200, body: { response: apiKeyJSON(row, now), client: null } };
+      });
+    },
+  },
+  {
+    method: 'GET',
+    path: '/api_keys/:id/secret',
+    auth: 'session_token',
+    permission: 'org:sys_api_keys:read',
+    input: {},
+    async answer(req, deps, params) {
+      const caller = await keyHolderOf(req, deps, deps.clock());
+      const key = await visibleKey(deps.db, deps, caller, params.id!, 'read');
+      return { status: 200, body: { secret: revealApiKeySecret(deps, key) } };
+    },
+  },
+  {
+    method: 'POST',
+    path: '/api_keys/:id/revoke',
+    auth: 'session_token',
+    permission: 'org:sys_api_keys:manage',
+    input: { body: z.looseObject({ revocation_reason: text_ }) },
+    async answer(req, deps, params) {
+      const now = deps.clock();
+      const caller = await keyHolderOf(req, deps, now);
+      const reason = text(bodyOf(req), 'revocation_reason');
+      return deps.db.transaction(async (tx) => {
+        const key = await visibleKey(tx, deps, caller, params.id!, 'read', true);
+        if (!(await mayAccess(tx, caller, ownerOfKey(key), 'manage'))) throw errors.permissionDenied();
+        const revoked = await revokeApiKey(tx, key, reason, now);
+        return { status: 200, body: { response: apiKeyJSON(revoked, now), client: null } };
+      });
+    },
+  },
+];
+
+/** The JSON body, or none when it is not an object (its fields are then absent). */
+function bodyOf(req: FastifyRequest): Body {
+  return (req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? req.body : {}) as Body;
 }

@@ -19,6 +19,7 @@ import { billingCaller, type BillingCaller } from './billing-access.ts';
 import { billingId, validPaymentToken } from './billing-input.ts';
 import { billingLimits, checkBillingLimits, countGatewayCall } from './billing-limits.ts';
 import { scopedRoutes } from './scoped-routes.ts';
+import { formInput } from '../form-input.ts';
 
 /** The checkout's chosen method, if it is still the payer's. */
 async function paymentSourceOf(tx: Queryable, caller: BillingCaller, id: string) {
@@ -57,19 +58,24 @@ function planIdOf(ctx: FapiContext, catalogue: PlanCatalogue, payerType: 'user' 
  * Its totals (proration credit, trial) are computed now; the domain refuses what the UI has screens for
  * (`invalid_plan_change`, `missing_payer_email`).
  */
-export const startCheckoutRoutes = scopedRoutes('POST', '/commerce/checkouts', async (ctx) => {
-  const caller = await billingCaller(ctx, 'manage');
-  const planId = planIdOf(ctx, caller.catalogue, caller.ref.type);
-  const planPeriod = planPeriodOf(ctx);
-  await checkBillingLimits(ctx, billingLimits(caller, 'checkout'));
-  const checkout = await startCheckout(
-    ctx.tx,
-    { ref: caller.ref, userId: caller.userId, planId, planPeriod },
-    caller.catalogue,
-    ctx.now,
-  );
-  return { response: await answerCheckout(ctx.tx, caller, checkout) };
-});
+export const startCheckoutRoutes = scopedRoutes(
+  'POST',
+  '/commerce/checkouts',
+  { body: formInput({ plan_id: 'id', plan_period: 'enum' }) },
+  async (ctx) => {
+    const caller = await billingCaller(ctx, 'manage');
+    const planId = planIdOf(ctx, caller.catalogue, caller.ref.type);
+    const planPeriod = planPeriodOf(ctx);
+    await checkBillingLimits(ctx, billingLimits(caller, 'checkout'));
+    const checkout = await startCheckout(
+      ctx.tx,
+      { ref: caller.ref, userId: caller.userId, planId, planPeriod },
+      caller.catalogue,
+      ctx.now,
+    );
+    return { response: await answerCheckout(ctx.tx, caller, checkout) };
+  },
+);
 
 /**
  * How the browser pays: a saved method (`payment_source_id`), a card its form just set up
@@ -101,28 +107,40 @@ function paymentOf(ctx: FapiContext): ConfirmPayment {
  * own lock: a retry while it runs is 409 `checkout_already_in_progress`, after it the same answer, never
  * a second charge), and answers when it has.
  */
-export const confirmCheckoutRoutes = scopedRoutes('PATCH', '/commerce/checkouts/:id/confirm', async (ctx) => {
-  const caller = await billingCaller(ctx, 'manage');
-  const id = billingId(ctx.params.id, 'checkout');
-  const checkout = await getCheckout(ctx.tx, caller.ref, id);
-  if (!checkout) throw errors.notFound('checkout');
-  const key = `confirm:${caller.ref.type === 'user' ? caller.ref.userId : caller.ref.organizationId}:${id}`;
-  const done = ctx.prepared.billing;
-  if (done?.key === key)
-    return { response: await answerCheckout(ctx.tx, caller, done.result as CheckoutRow) };
-  const payment = paymentOf(ctx);
-  const { deps, now } = ctx;
-  const input = { ref: caller.ref, userId: caller.userId, checkoutId: id, payment };
-  // Only a confirm that will take the checkout (and call the gateway) counts: clerk-js's retries of a 409
-  // `checkout_already_in_progress` or of a 5xx while the first runs, and a confirm of a completed
-  // checkout, answer from what is recorded and are never refused by the limit.
-  const takes =
-    checkout.status === 'needs_confirmation' &&
-    checkout.expiresAt >= now &&
-    (!checkout.confirmStartedAt || now.getTime() - checkout.confirmStartedAt.getTime() >= STALE_CONFIRM_MS);
-  const limits = takes ? billingLimits(caller, 'confirm') : [];
-  throw new WorkOutsideTransaction(async () => {
-    await countGatewayCall(deps, limits, now);
-    return { billing: { key, result: await confirmCheckout(deps, input, now) } };
-  });
-});
+export const confirmCheckoutRoutes = scopedRoutes(
+  'PATCH',
+  '/commerce/checkouts/:id/confirm',
+  {
+    body: formInput({
+      payment_source_id: 'id',
+      gateway: 'enum',
+      payment_token: 'token',
+      use_test_card: 'bool',
+    }),
+  },
+  async (ctx) => {
+    const caller = await billingCaller(ctx, 'manage');
+    const id = billingId(ctx.params.id, 'checkout');
+    const checkout = await getCheckout(ctx.tx, caller.ref, id);
+    if (!checkout) throw errors.notFound('checkout');
+    const key = `confirm:${caller.ref.type === 'user' ? caller.ref.userId : caller.ref.organizationId}:${id}`;
+    const done = ctx.prepared.billing;
+    if (done?.key === key)
+      return { response: await answerCheckout(ctx.tx, caller, done.result as CheckoutRow) };
+    const payment = paymentOf(ctx);
+    const { deps, now } = ctx;
+    const input = { ref: caller.ref, userId: caller.userId, checkoutId: id, payment };
+    // Only a confirm that will take the checkout (and call the gateway) counts: clerk-js's retries of a 409
+    // `checkout_already_in_progress` or of a 5xx while the first runs, and a confirm of a completed
+    // checkout, answer from what is recorded and are never refused by the limit.
+    const takes =
+      checkout.status === 'needs_confirmation' &&
+      checkout.expiresAt >= now &&
+      (!checkout.confirmStartedAt || now.getTime() - checkout.confirmStartedAt.getTime() >= STALE_CONFIRM_MS);
+    const limits = takes ? billingLimits(caller, 'confirm') : [];
+    throw new WorkOutsideTransaction(async () => {
+      await countGatewayCall(deps, limits, now);
+      return { billing: { key, result: await confirmCheckout(deps, input, now) } };
+    });
+  },
+);

@@ -4,6 +4,7 @@ import { errors } from '../../errors.ts';
 import type { RateLimitRule } from '../../store/rate-limits.ts';
 import type { FapiRequestInfo, FapiRoute } from '../context.ts';
 import { field } from '../form.ts';
+import { formInput } from '../form-input.ts';
 
 /** Card confirmations per network address per hour: a card-testing flood gets nowhere. */
 const PER_IP_PER_HOUR = 30;
@@ -51,6 +52,17 @@ function required(body: FapiRequestInfo['body'], name: string, max: number): str
 export const offlineSetupConfirmRoute: FapiRoute = {
   method: 'POST',
   path: '/commerce/offline_gateway/setup_intents/confirm',
+  auth: 'none',
+  permission: null,
+  input: {
+    body: formInput({
+      client_secret: 'token',
+      card_number: 'text',
+      exp_month: 'text',
+      exp_year: 'text',
+      cvc: 'text',
+    }),
+  },
   rateLimits: limits,
   async handler(ctx) {
     const gateway = ctx.deps.billing.gateway();

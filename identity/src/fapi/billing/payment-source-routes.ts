@@ -16,6 +16,7 @@ import { billingCaller, type BillingCaller } from './billing-access.ts';
 import { billingId, billingPage, validPaymentToken } from './billing-input.ts';
 import { billingLimits, checkBillingLimits, countGatewayCall } from './billing-limits.ts';
 import { scopedRoutes } from './scoped-routes.ts';
+import { formInput } from '../form-input.ts';
 
 const payerKey = (caller: BillingCaller) =>
   caller.ref.type === 'user' ? caller.ref.userId : caller.ref.organizationId;
@@ -34,6 +35,7 @@ function gatewayOf(ctx: FapiContext): 'stripe' {
 export const initializePaymentSourceRoutes = scopedRoutes(
   'POST',
   '/commerce/payment_sources/initialize',
+  { body: formInput({ gateway: 'enum' }) },
   async (ctx) => {
     const caller = await billingCaller(ctx, 'manage');
     gatewayOf(ctx);
@@ -64,48 +66,58 @@ export const initializePaymentSourceRoutes = scopedRoutes(
  * POST {scope}/commerce/payment_sources — Billing → "Add payment method": the `payment_token` the card
  * form's confirmed setup produced, checked by the gateway to be this payer's, kept as a payment source.
  */
-export const addPaymentSourceRoutes = scopedRoutes('POST', '/commerce/payment_sources', async (ctx) => {
-  const caller = await billingCaller(ctx, 'manage');
-  const gateway = gatewayOf(ctx);
-  const paymentToken = field(ctx.body, 'payment_token');
-  if (!paymentToken) throw errors.paramMissing('payment_token');
-  if (!validPaymentToken(paymentToken))
-    throw errors.paramValueInvalid('payment_token', 'payment_token is not valid.');
-  const key = `add:${payerKey(caller)}:${paymentToken}`;
-  const done = ctx.prepared.billing;
-  if (done?.key === key) {
-    const added = done.result as PaymentSourceRow;
-    // Whether it became the default is read again now, with the rest of the list.
-    const { data } = await listPaymentSources(ctx.tx, caller.ref, { limit: 500, offset: 0 });
-    const listed = data.find((s) => s.id === added.id);
-    return {
-      response: paymentSourceJSON(added, {
-        isDefault: listed?.isDefault ?? false,
-        isRemovable: listed?.isRemovable ?? true,
-      }),
-    };
-  }
-  const { deps, now } = ctx;
-  const ref = caller.ref;
-  const limits = billingLimits(caller, 'add_source');
-  throw new WorkOutsideTransaction(async () => {
-    await countGatewayCall(deps, limits, now);
-    return { billing: { key, result: await addPaymentSource(deps, ref, { gateway, paymentToken }, now) } };
-  });
-});
+export const addPaymentSourceRoutes = scopedRoutes(
+  'POST',
+  '/commerce/payment_sources',
+  { body: formInput({ gateway: 'enum', payment_token: 'token' }) },
+  async (ctx) => {
+    const caller = await billingCaller(ctx, 'manage');
+    const gateway = gatewayOf(ctx);
+    const paymentToken = field(ctx.body, 'payment_token');
+    if (!paymentToken) throw errors.paramMissing('payment_token');
+    if (!validPaymentToken(paymentToken))
+      throw errors.paramValueInvalid('payment_token', 'payment_token is not valid.');
+    const key = `add:${payerKey(caller)}:${paymentToken}`;
+    const done = ctx.prepared.billing;
+    if (done?.key === key) {
+      const added = done.result as PaymentSourceRow;
+      // Whether it became the default is read again now, with the rest of the list.
+      const { data } = await listPaymentSources(ctx.tx, caller.ref, { limit: 500, offset: 0 });
+      const listed = data.find((s) => s.id === added.id);
+      return {
+        response: paymentSourceJSON(added, {
+          isDefault: listed?.isDefault ?? false,
+          isRemovable: listed?.isRemovable ?? true,
+        }),
+      };
+    }
+    const { deps, now } = ctx;
+    const ref = caller.ref;
+    const limits = billingLimits(caller, 'add_source');
+    throw new WorkOutsideTransaction(async () => {
+      await countGatewayCall(deps, limits, now);
+      return { billing: { key, result: await addPaymentSource(deps, ref, { gateway, paymentToken }, now) } };
+    });
+  },
+);
 
 /** GET {scope}/commerce/payment_sources — the saved methods (checkout, PricingTable, Billing → methods). */
-export const listPaymentSourcesRoutes = scopedRoutes('GET', '/commerce/payment_sources', async (ctx) => {
-  const caller = await billingCaller(ctx, 'read');
-  const page = billingPage(ctx);
-  const { data, totalCount } = await listPaymentSources(ctx.tx, caller.ref, page);
-  return {
-    response: pageJSON(
-      data.map((s) => paymentSourceJSON(s, { isDefault: s.isDefault, isRemovable: s.isRemovable })),
-      totalCount,
-    ),
-  };
-});
+export const listPaymentSourcesRoutes = scopedRoutes(
+  'GET',
+  '/commerce/payment_sources',
+  { query: formInput({ limit: 'page', offset: 'page' }) },
+  async (ctx) => {
+    const caller = await billingCaller(ctx, 'read');
+    const page = billingPage(ctx);
+    const { data, totalCount } = await listPaymentSources(ctx.tx, caller.ref, page);
+    return {
+      response: pageJSON(
+        data.map((s) => paymentSourceJSON(s, { isDefault: s.isDefault, isRemovable: s.isRemovable })),
+        totalCount,
+      ),
+    };
+  },
+);
 
 /**
  * DELETE {scope}/commerce/payment_sources/:id — "Remove". The domain refuses the method an active paid
@@ -114,6 +126,7 @@ export const listPaymentSourcesRoutes = scopedRoutes('GET', '/commerce/payment_s
 export const removePaymentSourceRoutes = scopedRoutes(
   'DELETE',
   '/commerce/payment_sources/:id',
+  { body: formInput() },
   async (ctx) => {
     const caller = await billingCaller(ctx, 'manage');
     const id = billingId(ctx.params.id, 'payment source');
@@ -127,6 +140,7 @@ export const removePaymentSourceRoutes = scopedRoutes(
 export const defaultPaymentSourceRoutes = scopedRoutes(
   'PUT',
   '/commerce/payers/default_payment_source',
+  { body: formInput({ payment_source_id: 'id' }) },
   async (ctx) => {
     const caller = await billingCaller(ctx, 'manage');
     const given = field(ctx.body, 'payment_source_id');

@@ -4,6 +4,7 @@ import { errors } from '../../errors.ts';
 import type { FapiReadRoute } from '../context.ts';
 import { catalogueOf } from './billing-access.ts';
 import { billingId, billingPage, pageOfArray } from './billing-input.ts';
+import { formInput } from '../form-input.ts';
 
 function payerTypeOf(value: unknown): PayerType {
   if (value === undefined || value === '' || value === 'user') return 'user';
@@ -19,6 +20,9 @@ function payerTypeOf(value: unknown): PayerType {
 export const listPlansRoute: FapiReadRoute = {
   method: 'GET',
   path: '/commerce/plans',
+  auth: 'none',
+  permission: null,
+  input: { query: formInput({ payer_type: 'enum', limit: 'page', offset: 'page' }) },
   async read(req) {
     const catalogue = catalogueOf(req);
     const type = payerTypeOf(req.query.payer_type);
@@ -38,6 +42,9 @@ export const listPlansRoute: FapiReadRoute = {
 export const getPlanRoute: FapiReadRoute = {
   method: 'GET',
   path: '/commerce/plans/:id',
+  auth: 'none',
+  permission: null,
+  input: { query: formInput() },
   async read(req) {
     const catalogue = catalogueOf(req);
     const plan = catalogue.byId(billingId(req.params.id, 'plan'));

@@ -5,41 +5,52 @@ import { billingCaller } from './billing-access.ts';
 import { billingId, billingPage, pageOfArray } from './billing-input.ts';
 import { billingLimits, checkBillingLimits } from './billing-limits.ts';
 import { scopedRoutes } from './scoped-routes.ts';
+import { formInput } from '../form-input.ts';
 
 /**
  * GET {scope}/commerce/subscription — the payer's subscription with its items (PricingTable, Billing
  * pages, subscription details), in `response`. A payer that never subscribed answers `response: null`,
  * which clerk-js takes as "no items" (the default plan shows as current).
  */
-export const getSubscriptionRoutes = scopedRoutes('GET', '/commerce/subscription', async (ctx) => {
-  const caller = await billingCaller(ctx, 'read');
-  const current = await currentSubscription(ctx.tx, caller.ref, caller.catalogue, ctx.now);
-  if (!current) return { response: null };
-  const payer = await findPayer(ctx.tx, caller.ref);
-  return {
-    response: subscriptionJSON(current.subscription, current.items, {
-      eligibleForFreeTrial: !payer?.trialUsed,
-      now: ctx.now,
-    }),
-  };
-});
+export const getSubscriptionRoutes = scopedRoutes(
+  'GET',
+  '/commerce/subscription',
+  { query: formInput() },
+  async (ctx) => {
+    const caller = await billingCaller(ctx, 'read');
+    const current = await currentSubscription(ctx.tx, caller.ref, caller.catalogue, ctx.now);
+    if (!current) return { response: null };
+    const payer = await findPayer(ctx.tx, caller.ref);
+    return {
+      response: subscriptionJSON(current.subscription, current.items, {
+        eligibleForFreeTrial: !payer?.trialUsed,
+        now: ctx.now,
+      }),
+    };
+  },
+);
 
 /**
  * GET {scope}/commerce/subscriptions — the items, paginated (`billing.getSubscriptions`,
  * `useOrganization({subscriptions})`; the 5.90.0 UI does not call it).
  */
-export const listSubscriptionItemsRoutes = scopedRoutes('GET', '/commerce/subscriptions', async (ctx) => {
-  const caller = await billingCaller(ctx, 'read');
-  const page = billingPage(ctx);
-  const current = await currentSubscription(ctx.tx, caller.ref, caller.catalogue, ctx.now);
-  const items = (current?.items ?? []).filter((i) => i.status !== 'abandoned');
-  return {
-    response: pageJSON(
-      pageOfArray(items, page).map((i) => subscriptionItemJSON(i, ctx.now)),
-      items.length,
-    ),
-  };
-});
+export const listSubscriptionItemsRoutes = scopedRoutes(
+  'GET',
+  '/commerce/subscriptions',
+  { query: formInput({ limit: 'page', offset: 'page' }) },
+  async (ctx) => {
+    const caller = await billingCaller(ctx, 'read');
+    const page = billingPage(ctx);
+    const current = await currentSubscription(ctx.tx, caller.ref, caller.catalogue, ctx.now);
+    const items = (current?.items ?? []).filter((i) => i.status !== 'abandoned');
+    return {
+      response: pageJSON(
+        pageOfArray(items, page).map((i) => subscriptionItemJSON(i, ctx.now)),
+        items.length,
+      ),
+    };
+  },
+);
 
 /**
  * DELETE {scope}/commerce/subscription_items/:id — "Cancel subscription" in the subscription details:
@@ -49,6 +60,7 @@ export const listSubscriptionItemsRoutes = scopedRoutes('GET', '/commerce/subscr
 export const cancelSubscriptionItemRoutes = scopedRoutes(
   'DELETE',
   '/commerce/subscription_items/:id',
+  { body: formInput() },
   async (ctx) => {
     const caller = await billingCaller(ctx, 'manage');
     const id = billingId(ctx.params.id, 'subscription item');

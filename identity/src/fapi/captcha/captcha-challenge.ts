@@ -2,6 +2,7 @@ import { captchaInForce } from './captcha-check.ts';
 import { newProofOfWorkChallenge, proofOfWorkKeys } from '../../captcha/proof-of-work.ts';
 import { errors } from '../../errors.ts';
 import type { FapiReadRoute } from '../context.ts';
+import { formInput } from '../form-input.ts';
 
 /**
  * GET /captcha/challenge — a proof-of-work challenge for the browser's widget (web/src/identity-provider/captcha/),
@@ -11,6 +12,9 @@ import type { FapiReadRoute } from '../context.ts';
 export const captchaChallengeRoute: FapiReadRoute = {
   method: 'GET',
   path: '/captcha/challenge',
+  auth: 'none',
+  permission: null,
+  input: { query: formInput() },
   async read(req) {
     const captcha = captchaInForce(req.deps);
     if (captcha?.provider !== 'proof_of_work') throw errors.captchaNotEnabled();

@@ -7,6 +7,7 @@ import {
 import { errors } from '../../errors.ts';
 import { recordCaptchaPass } from '../../store/captcha.ts';
 import type { FapiRoute } from '../context.ts';
+import { formInput } from '../form-input.ts';
 
 /**
  * POST /client/verify — the captcha modal's answer (`captcha_action=verify`, after `requires_captcha`) and
@@ -17,6 +18,16 @@ import type { FapiRoute } from '../context.ts';
 export const verifyClientCaptchaRoute: FapiRoute = {
   method: 'POST',
   path: '/client/verify',
+  auth: 'client',
+  permission: null,
+  input: {
+    body: formInput({
+      captcha_token: 'token',
+      captcha_widget_type: 'enum',
+      captcha_error: 'text',
+      captcha_action: 'enum',
+    }),
+  },
   rateLimits: (req) => [{ key: `captcha:verify:ip:${req.ip}`, limit: 30, windowSeconds: 60 }],
   async beforeTransaction(req, deps) {
     assertCaptchaParams(req.body);

@@ -1,10 +1,14 @@
 import { endSessionsOfClient } from '../../store/sessions.ts';
 import type { FapiContext, FapiRoute } from '../context.ts';
+import { formInput } from '../form-input.ts';
 
 /** GET /client — `{response: null}` for a browser we do not know yet; never a 4xx (that would break load()). */
 export const getClientRoute: FapiRoute = {
   method: 'GET',
   path: '/client',
+  auth: 'client',
+  permission: null,
+  input: { query: formInput() },
   // Every page load asks for it: no transaction, and the client row is read once.
   readOnly: true,
   async handler(ctx) {
@@ -16,6 +20,9 @@ export const getClientRoute: FapiRoute = {
 export const putClientRoute: FapiRoute = {
   method: 'PUT',
   path: '/client',
+  auth: 'client',
+  permission: null,
+  input: { body: formInput() },
   async handler(ctx) {
     await ctx.ensureClient();
     return { clientAsResponse: true };
@@ -39,6 +46,9 @@ async function signOutEverywhere(ctx: FapiContext, clearAttempts: boolean) {
 export const deleteClientSessionsRoute: FapiRoute = {
   method: 'DELETE',
   path: '/client/sessions',
+  auth: 'client',
+  permission: null,
+  input: { body: formInput() },
   handler: (ctx) => signOutEverywhere(ctx, false),
 };
 
@@ -46,5 +56,8 @@ export const deleteClientSessionsRoute: FapiRoute = {
 export const deleteClientRoute: FapiRoute = {
   method: 'DELETE',
   path: '/client',
+  auth: 'client',
+  permission: null,
+  input: { body: formInput() },
   handler: (ctx) => signOutEverywhere(ctx, true),
 };

@@ -3,6 +3,7 @@ import { lockClientById, updateClient } from '../../store/clients.ts';
 import type { ClientRow } from '../../store/rows.ts';
 import type { FapiContext, FapiRoute } from '../context.ts';
 import { completeSignInLink, completeSignUpLink, expireLinkVerification } from './complete-email-link.ts';
+import { formInput } from '../form-input.ts';
 
 /** Clerk's `__clerk_status` values for an email link (clerk-js `handleEmailLinkVerification`). */
 export type EmailLinkOutcome = 'verified' | 'expired' | 'failed' | 'client_mismatch';
@@ -18,6 +19,9 @@ const single = (v: string | string[] | undefined) => (Array.isArray(v) ? v[v.len
 export const verifyEmailLinkRoute: FapiRoute = {
   method: 'GET',
   path: '/verify',
+  auth: 'client',
+  permission: null,
+  input: { query: formInput({ token: 'token' }) },
   rateLimits: (req) => [{ key: `email_link:ip:${req.ip}`, limit: 30, windowSeconds: 60 }],
   async handler(ctx) {
     const token = single(ctx.query.token);

@@ -6,6 +6,7 @@ import type { FapiContext, FapiResult, FapiRoute } from '../context.ts';
 import { ENTERPRISE_SSO, enterpriseSignInFailed, enterpriseSignInVerified } from './enterprise-sign-in.ts';
 import { signInPage } from './saml-acs.ts';
 import { newcomerConsent, settleEnterpriseSignUp, waitingEnterpriseSignUp } from './enterprise-sign-up.ts';
+import { formInput } from '../form-input.ts';
 
 const single = (v: string | string[] | undefined) => (Array.isArray(v) ? v[v.length - 1] : v) || undefined;
 
@@ -20,6 +21,9 @@ const single = (v: string | string[] | undefined) => (Array.isArray(v) ? v[v.len
 export const samlAcsCompleteRoute: FapiRoute = {
   method: 'GET',
   path: '/saml/acs/:connectionId',
+  auth: 'client',
+  permission: null,
+  input: { query: formInput({ handoff: 'token' }) },
   rateLimits: (req) => [{ key: `saml_acs_complete:ip:${req.ip}`, limit: 30, windowSeconds: 60 }],
   async handler(ctx) {
     if (!enabledConnection(ctx.deps.settings.settings.enterpriseConnections, ctx.params.connectionId!)) {

@@ -16,6 +16,7 @@ import {
 } from '../../store/enterprise-sso.ts';
 import type { FapiContext, FapiRoute } from '../context.ts';
 import { rawField } from '../form.ts';
+import { formInput } from '../form-input.ts';
 
 /** How long the browser has to come back to our origin with the ACS's handoff (it is sent at once). */
 export const SAML_HANDOFF_TTL_MS = 2 * 60 * 1000;
@@ -46,6 +47,9 @@ export const signInPage = (ctx: FapiContext) => `${ctx.deps.config.publicUrl}/si
 export const samlAcsRoute: FapiRoute = {
   method: 'POST',
   path: '/saml/acs/:connectionId',
+  auth: 'none',
+  permission: null,
+  input: { body: formInput({ SAMLResponse: 'token', RelayState: 'text' }) },
   rateLimits: (req) => [{ key: `saml_acs:ip:${req.ip}`, limit: 30, windowSeconds: 60 }],
   async handler(ctx) {
     const connection = enabledConnection(

@@ -1,16 +1,26 @@
+import { z } from '@app/contract';
 import type { FastifyInstance } from 'fastify';
 import type { IdentityDeps } from '../../deps.ts';
 import { enabledConnection } from '../../enterprise-sso/connections.ts';
 import { spMetadataXml } from '../../enterprise-sso/saml.ts';
 import { errorBody, errors } from '../../errors.ts';
+import type { RouteDeclaration } from '../../http/route-declaration.ts';
 
 /**
  * GET <fapi>/v1/saml/metadata/<connection id>.xml — our SP metadata for a SAML connection, for the IdP's
  * administrator to load: the entity id (this URL), the ACS (HTTP-POST) and the NameID format. Public, as
  * hosted Clerk's; an unknown, disabled or OpenID Connect connection is 404.
  */
+export const samlMetadataRoute: RouteDeclaration = {
+  method: 'GET',
+  path: '/v1/saml/metadata/:file',
+  auth: 'none',
+  permission: null,
+  input: { params: z.object({ file: z.string() }) },
+};
+
 export function registerSamlMetadata(app: FastifyInstance, fapiPath: string, deps: IdentityDeps): void {
-  app.get<{ Params: { file: string } }>(`${fapiPath}/v1/saml/metadata/:file`, async (req, reply) => {
+  app.get<{ Params: { file: string } }>(`${fapiPath}${samlMetadataRoute.path}`, async (req, reply) => {
     const id = req.params.file.endsWith('.xml') ? req.params.file.slice(0, -4) : null;
     const connection = id ? enabledConnection(deps.settings.settings.enterpriseConnections, id) : null;
     if (!connection || connection.protocol !== 'saml')

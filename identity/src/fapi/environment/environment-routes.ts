@@ -23,6 +23,9 @@ export function environmentHandler(deps: IdentityDeps) {
 export const environmentRoutes: FapiRoute[] = (['GET', 'PATCH'] as const).map((method) => ({
   method,
   path: '/environment',
+  auth: 'none' as const,
+  permission: null,
+  input: {},
   handler: async (ctx) => ({ bare: (await ctx.deps.environment.get()).json }),
 }));
 

@@ -17,6 +17,7 @@ import { field, type FormBody } from '../form.ts';
 import { currentSession } from '../me/me-session.ts';
 import { requireOrganization } from '../organizations/access.ts';
 import { acceptTicketRoute } from '../tickets/accept-ticket.ts';
+import { formInput } from '../form-input.ts';
 
 /** Every value of a repeated form field, trimmed, empty ones dropped. */
 function fields(body: FormBody, name: string): string[] {
@@ -45,6 +46,9 @@ async function chargeInvitations(
 const listInvitationsRoute: FapiRoute = {
   method: 'GET',
   path: '/organizations/:id/invitations',
+  auth: 'session',
+  permission: 'org:sys_memberships:read',
+  input: { query: formInput({ limit: 'page', offset: 'page', status: 'enum' }) },
   async handler(ctx) {
     const { organization } = await requireOrganization(ctx, ctx.params.id!, 'org:sys_memberships:read');
     const page = await listOrganizationInvitations(
@@ -67,6 +71,9 @@ const listInvitationsRoute: FapiRoute = {
 const createInvitationRoute: FapiRoute = {
   method: 'POST',
   path: '/organizations/:id/invitations',
+  auth: 'session',
+  permission: 'org:sys_memberships:manage',
+  input: { body: formInput({ email_address: 'email', role: 'enum' }) },
   async handler(ctx) {
     const { organization, session, membership } = await requireOrganization(
       ctx,
@@ -96,6 +103,9 @@ const createInvitationRoute: FapiRoute = {
 const createInvitationsBulkRoute: FapiRoute = {
   method: 'POST',
   path: '/organizations/:id/invitations/bulk',
+  auth: 'session',
+  permission: 'org:sys_memberships:manage',
+  input: { body: formInput({ email_address: 'email', role: 'enum' }) },
   async handler(ctx) {
     const { organization, session, membership } = await requireOrganization(
       ctx,
@@ -130,6 +140,9 @@ const createInvitationsBulkRoute: FapiRoute = {
 const revokeInvitationRoute: FapiRoute = {
   method: 'POST',
   path: '/organizations/:id/invitations/:invitationId/revoke',
+  auth: 'session',
+  permission: 'org:sys_memberships:manage',
+  input: { body: formInput() },
   async handler(ctx) {
     const { organization, membership } = await requireOrganization(
       ctx,
@@ -154,6 +167,9 @@ const revokeInvitationRoute: FapiRoute = {
 const listMyInvitationsRoute: FapiRoute = {
   method: 'GET',
   path: '/me/organization_invitations',
+  auth: 'session',
+  permission: null,
+  input: { query: formInput({ limit: 'page', offset: 'page', status: 'enum' }) },
   async handler(ctx) {
     const session = await currentSession(ctx);
     const page = await listUserInvitations(
@@ -183,6 +199,9 @@ const listMyInvitationsRoute: FapiRoute = {
 const acceptMyInvitationRoute: FapiRoute = {
   method: 'POST',
   path: '/me/organization_invitations/:id/accept',
+  auth: 'session',
+  permission: null,
+  input: { body: formInput() },
   async handler(ctx) {
     const session = await currentSession(ctx);
     if (!ctx.params.id) throw errors.notFound('organization invitation');

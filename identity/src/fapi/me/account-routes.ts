@@ -21,11 +21,21 @@ import {
 import { currentSession } from './me-session.ts';
 import { meResponse } from './me-routes.ts';
 import { refusedToActors } from './actor-guard.ts';
+import { formInput } from '../form-input.ts';
 
 /** POST /me/change_password — UserProfile → Security → Password. */
 export const changePasswordRoute: FapiRoute = refusedToActors({
   method: 'POST',
   path: '/me/change_password',
+  auth: 'session',
+  permission: null,
+  input: {
+    body: formInput({
+      current_password: 'password',
+      new_password: 'password',
+      sign_out_of_other_sessions: 'bool',
+    }),
+  },
   rateLimits: (req) => [{ key: `change_password:ip:${req.ip}`, limit: 10, windowSeconds: 60 }],
   // The handler's checks, read ahead: no hashing for a call that will be asked to re-verify first.
   async beforeTransaction(req, deps, clientToken) {
@@ -73,6 +83,9 @@ export const changePasswordRoute: FapiRoute = refusedToActors({
 export const deleteMeRoute: FapiRoute = refusedToActors({
   method: 'DELETE',
   path: '/me',
+  auth: 'session',
+  permission: null,
+  input: { body: formInput() },
   async handler(ctx) {
     const session = await currentSession(ctx);
     const user = (await findUserById(ctx.tx, session.user_id))!;

@@ -2,6 +2,7 @@ import { errors } from '../../errors.ts';
 import { currentSession } from './me-session.ts';
 import { fullUserJSON, loadUsers } from '../../users/load-users.ts';
 import type { FapiContext, FapiRoute } from '../context.ts';
+import { formInput } from '../form-input.ts';
 
 async function currentUserId(ctx: FapiContext): Promise<string> {
   return (await currentSession(ctx)).user_id;
@@ -17,5 +18,8 @@ export async function meResponse(ctx: FapiContext, userId: string) {
 export const getMeRoute: FapiRoute = {
   method: 'GET',
   path: '/me',
+  auth: 'session',
+  permission: null,
+  input: { query: formInput() },
   handler: async (ctx) => meResponse(ctx, await currentUserId(ctx)),
 };

@@ -4,6 +4,7 @@ import { removeUserImage, setUserImage } from '../../store/user-images.ts';
 import type { FapiRoute } from '../context.ts';
 import { uploadedImage } from '../images/upload.ts';
 import { currentSession } from './me-session.ts';
+import { formInput } from '../form-input.ts';
 
 /**
  * POST /me/profile_image — `user.setProfileImage({file})`: multipart `file` (or a data URL as a raw
@@ -13,6 +14,9 @@ import { currentSession } from './me-session.ts';
 export const setProfileImageRoute: FapiRoute = {
   method: 'POST',
   path: '/me/profile_image',
+  auth: 'session',
+  permission: null,
+  input: { body: formInput() },
   upload: true,
   rateLimits: (req) => [{ key: `profile_image:ip:${req.ip}`, limit: 20, windowSeconds: 60 }],
   async handler(ctx) {
@@ -30,6 +34,9 @@ export const setProfileImageRoute: FapiRoute = {
 export const deleteProfileImageRoute: FapiRoute = {
   method: 'DELETE',
   path: '/me/profile_image',
+  auth: 'session',
+  permission: null,
+  input: { body: formInput() },
   async handler(ctx) {
     const session = await currentSession(ctx);
     const id = await removeUserImage(ctx.tx, session.user_id, ctx.now);

@@ -7,6 +7,7 @@ import { currentSession } from './me-session.ts';
 import { meResponse } from './me-routes.ts';
 import { checkPassword, precheckPassword, userOfClientRow } from '../prepared-passwords.ts';
 import { refusedToActors } from './actor-guard.ts';
+import { formInput } from '../form-input.ts';
 
 /**
  * POST /me/remove_password — `user.removePassword({currentPassword})` (no stock UI). The password goes
@@ -17,6 +18,9 @@ import { refusedToActors } from './actor-guard.ts';
 export const removePasswordRoute: FapiRoute = refusedToActors({
   method: 'POST',
   path: '/me/remove_password',
+  auth: 'session',
+  permission: null,
+  input: { body: formInput({ current_password: 'password' }) },
   rateLimits: (req) => [{ key: `change_password:ip:${req.ip}`, limit: 10, windowSeconds: 60 }],
   async beforeTransaction(req, deps, clientToken) {
     try {

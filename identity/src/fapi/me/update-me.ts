@@ -11,6 +11,7 @@ import { refusedToActors } from './actor-guard.ts';
 import { primaryPhoneNumberFor } from './phone-numbers/primary-phone-number.ts';
 import { requireReverification } from '../../reverification/require-reverification.ts';
 import { setPrimaryWeb3Wallet } from '../../store/web3-wallets.ts';
+import { formInput } from '../form-input.ts';
 
 /** What `user.update()` may send; anything else non-empty is refused rather than silently ignored. */
 const FIELDS = [
@@ -38,6 +39,19 @@ export const updateMeRoute: FapiRoute = refusedToActors(
   {
     method: 'PATCH',
     path: '/me',
+    auth: 'session',
+    permission: null,
+    input: {
+      body: formInput({
+        first_name: 'text',
+        last_name: 'text',
+        username: 'text',
+        primary_email_address_id: 'id',
+        primary_phone_number_id: 'id',
+        primary_web3_wallet_id: 'id',
+        unsafe_metadata: 'json',
+      }),
+    },
     async handler(ctx) {
       const session = await currentSession(ctx);
       const userId = session.user_id;

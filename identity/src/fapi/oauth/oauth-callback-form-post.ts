@@ -1,6 +1,7 @@
 import type { FapiRoute } from '../context.ts';
 import { field } from '../form.ts';
 import { oauthCallbackUrl } from './start-external-verification.ts';
+import { formInput } from '../form-input.ts';
 
 /** What a provider posts back (RFC 6749 §4.1.2 and §4.1.2.1, RFC 9207 `iss`); nothing else is carried. */
 const CALLBACK_FIELDS = ['code', 'state', 'error', 'error_description', 'error_uri', 'iss'] as const;
@@ -17,6 +18,9 @@ const CALLBACK_FIELDS = ['code', 'state', 'error', 'error_description', 'error_u
 export const oauthCallbackFormPostRoute: FapiRoute = {
   method: 'POST',
   path: '/oauth_callback',
+  auth: 'none',
+  permission: null,
+  input: { body: formInput({ state: 'token', code: 'token', error: 'text', iss: 'url' }) },
   rateLimits: (req) => [{ key: `oauth_callback_post:ip:${req.ip}`, limit: 30, windowSeconds: 60 }],
   readOnly: true,
   handler(ctx) {

@@ -17,6 +17,7 @@ import {
   isEnterpriseRedirect,
 } from '../enterprise-sso/oidc-callback.ts';
 import { isPopupCallbackRedirect } from '../../http/redirects.ts';
+import { formInput } from '../form-input.ts';
 
 const single = (v: string | string[] | undefined) => (Array.isArray(v) ? v[v.length - 1] : v) || undefined;
 
@@ -31,6 +32,9 @@ const single = (v: string | string[] | undefined) => (Array.isArray(v) ? v[v.len
 export const oauthCallbackRoute: FapiRoute = {
   method: 'GET',
   path: '/oauth_callback',
+  auth: 'client',
+  permission: null,
+  input: { query: formInput({ state: 'token', code: 'token', error: 'text', iss: 'url' }) },
   rateLimits: (req) => [{ key: `oauth_callback:ip:${req.ip}`, limit: 30, windowSeconds: 60 }],
   async beforeTransaction(req, deps, clientToken) {
     const state = single(req.query.state);

@@ -3,11 +3,15 @@ import type { FapiRoute } from '../context.ts';
 import { requireOrganization } from './access.ts';
 import { organizationWithCounts } from './respond.ts';
 import { uploadedImage } from '../images/upload.ts';
+import { formInput } from '../form-input.ts';
 
 /** PUT /organizations/:id/logo — `organization.setLogo({file})`: multipart `file` or a data-URL body. */
 export const putLogoRoute: FapiRoute = {
   method: 'PUT',
   path: '/organizations/:id/logo',
+  auth: 'session',
+  permission: 'org:sys_profile:manage',
+  input: { body: formInput() },
   upload: true,
   async handler(ctx) {
     const { organization } = await requireOrganization(ctx, ctx.params.id!, 'org:sys_profile:manage');
@@ -21,6 +25,9 @@ export const putLogoRoute: FapiRoute = {
 export const deleteLogoRoute: FapiRoute = {
   method: 'DELETE',
   path: '/organizations/:id/logo',
+  auth: 'session',
+  permission: 'org:sys_profile:manage',
+  input: { body: formInput() },
   async handler(ctx) {
     const { organization } = await requireOrganization(ctx, ctx.params.id!, 'org:sys_profile:manage');
     const updated = await setOrganizationLogo(ctx.tx, organization.id, null, ctx.now);

@@ -10,6 +10,7 @@ import { listOrganizationMemberships } from '../../store/organizations.ts';
 import type { FapiContext, FapiRoute } from '../context.ts';
 import { field } from '../form.ts';
 import { requireOrganization } from './access.ts';
+import { formInput } from '../form-input.ts';
 
 /**
  * The repeated `role` filter. clerk-js builds list queries with URLSearchParams from an object, so an
@@ -36,6 +37,9 @@ function queryOf(ctx: FapiContext): string | undefined {
 export const listMembershipsRoute: FapiRoute = {
   method: 'GET',
   path: '/organizations/:id/memberships',
+  auth: 'session',
+  permission: 'org:sys_memberships:read',
+  input: { query: formInput({ limit: 'page', offset: 'page', role: 'list', query: 'text' }) },
   async handler(ctx) {
     const { organization } = await requireOrganization(ctx, ctx.params.id!, 'org:sys_memberships:read');
     const page = await listOrganizationMemberships(
@@ -55,6 +59,9 @@ export const listMembershipsRoute: FapiRoute = {
 export const addMembershipRoute: FapiRoute = {
   method: 'POST',
   path: '/organizations/:id/memberships',
+  auth: 'session',
+  permission: 'org:sys_memberships:manage',
+  input: { body: formInput({ user_id: 'id', role: 'enum' }) },
   async handler(ctx) {
     const { organization, membership: actor } = await requireOrganization(
       ctx,
@@ -79,6 +86,9 @@ export const addMembershipRoute: FapiRoute = {
 export const updateMembershipRoute: FapiRoute = {
   method: 'PATCH',
   path: '/organizations/:id/memberships/:userId',
+  auth: 'session',
+  permission: 'org:sys_memberships:manage',
+  input: { body: formInput({ role: 'enum' }) },
   async handler(ctx) {
     const { organization, membership: actor } = await requireOrganization(
       ctx,
@@ -101,6 +111,9 @@ export const updateMembershipRoute: FapiRoute = {
 export const removeMembershipRoute: FapiRoute = {
   method: 'DELETE',
   path: '/organizations/:id/memberships/:userId',
+  auth: 'session',
+  permission: 'org:sys_memberships:manage',
+  input: { body: formInput() },
   async handler(ctx) {
     const { organization, membership: actor } = await requireOrganization(
       ctx,

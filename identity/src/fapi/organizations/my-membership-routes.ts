@@ -4,6 +4,7 @@ import { listUserMemberships, organizationCounts, organizationsByIds } from '../
 import type { FapiRoute } from '../context.ts';
 import { currentSession } from '../me/me-session.ts';
 import { requireOrganization } from './access.ts';
+import { formInput } from '../form-input.ts';
 
 /**
  * GET /me/organization_memberships — the switcher, <OrganizationList/> and the choose-organization task
@@ -12,6 +13,9 @@ import { requireOrganization } from './access.ts';
 export const listMyMembershipsRoute: FapiRoute = {
   method: 'GET',
   path: '/me/organization_memberships',
+  auth: 'session',
+  permission: null,
+  input: { query: formInput({ limit: 'page', offset: 'page' }) },
   async handler(ctx) {
     const session = await currentSession(ctx);
     const page = await listUserMemberships(ctx.tx, session.user_id, pageOf(ctx.query));
@@ -32,6 +36,9 @@ export const listMyMembershipsRoute: FapiRoute = {
 export const leaveOrganizationRoute: FapiRoute = {
   method: 'DELETE',
   path: '/me/organization_memberships/:id',
+  auth: 'session',
+  permission: null,
+  input: { body: formInput() },
   async handler(ctx) {
     const { organization, session } = await requireOrganization(ctx, ctx.params.id!);
     const membership = await removeMember(ctx.tx, ctx.deps, organization, session.user_id, ctx.now);
@@ -46,6 +53,9 @@ export const leaveOrganizationRoute: FapiRoute = {
 export const listMySuggestionsRoute: FapiRoute = {
   method: 'GET',
   path: '/me/organization_suggestions',
+  auth: 'session',
+  permission: null,
+  input: { query: formInput({ limit: 'page', offset: 'page' }) },
   async handler(ctx) {
     await currentSession(ctx);
     pageOf(ctx.query); // an empty list, but a bad page is still refused like on every other list

@@ -12,6 +12,7 @@ import { field, has } from '../form.ts';
 import { currentSession } from '../me/me-session.ts';
 import { requireOrganization } from './access.ts';
 import { organizationWithCounts } from './respond.ts';
+import { formInput } from '../form-input.ts';
 
 /**
  * POST /organizations — `clerk.createOrganization({name, slug})` from <CreateOrganization/>, the
@@ -21,6 +22,9 @@ import { organizationWithCounts } from './respond.ts';
 export const createOrganizationRoute: FapiRoute = {
   method: 'POST',
   path: '/organizations',
+  auth: 'session',
+  permission: null,
+  input: { body: formInput({ name: 'text', slug: 'text' }) },
   async handler(ctx) {
     const session = await currentSession(ctx);
     const user = await findUserById(ctx.tx, session.user_id);
@@ -45,6 +49,9 @@ export const createOrganizationRoute: FapiRoute = {
 export const getOrganizationRoute: FapiRoute = {
   method: 'GET',
   path: '/organizations/:id',
+  auth: 'session',
+  permission: null,
+  input: { query: formInput() },
   async handler(ctx) {
     const { organization } = await requireOrganization(ctx, ctx.params.id!);
     return { response: await organizationWithCounts(ctx, organization) };
@@ -58,6 +65,9 @@ export const getOrganizationRoute: FapiRoute = {
 export const updateOrganizationRoute: FapiRoute = {
   method: 'PATCH',
   path: '/organizations/:id',
+  auth: 'session',
+  permission: 'org:sys_profile:manage',
+  input: { body: formInput({ name: 'text', slug: 'text' }) },
   async handler(ctx) {
     const { organization } = await requireOrganization(ctx, ctx.params.id!, 'org:sys_profile:manage');
     // An emptied field is an error of that field, not "leave unchanged".
@@ -84,6 +94,9 @@ export const updateOrganizationRoute: FapiRoute = {
 export const deleteOrganizationRoute: FapiRoute = {
   method: 'DELETE',
   path: '/organizations/:id',
+  auth: 'session',
+  permission: 'org:sys_profile:delete',
+  input: { body: formInput() },
   async handler(ctx) {
     const { organization } = await requireOrganization(ctx, ctx.params.id!, 'org:sys_profile:delete');
     if (!organization.admin_delete_enabled) throw errors.organizationDeleteDisabled();

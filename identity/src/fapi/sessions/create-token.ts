@@ -11,6 +11,7 @@ import {
 import type { FapiReadRoute, FapiRoute } from '../context.ts';
 import { field, has } from '../form.ts';
 import { loadSignedInSession } from './load-session.ts';
+import { formInput } from '../form-input.ts';
 
 /**
  * POST /client/sessions/:id/tokens — a fresh 60 s session token, returned bare (clerk-js reads it so).
@@ -22,6 +23,9 @@ import { loadSignedInSession } from './load-session.ts';
 export const createTokenRoute: FapiReadRoute = {
   method: 'POST',
   path: '/client/sessions/:id/tokens',
+  auth: 'session',
+  permission: null,
+  input: { body: formInput({ organization_id: 'text' }) },
   async read(req) {
     // clerk-js names the organisation it wants ("" = personal workspace); without it, the session's own.
     const organization: TokenOrganizationChoice = has(req.body, 'organization_id')
@@ -58,6 +62,9 @@ export const createTokenRoute: FapiReadRoute = {
 export const createTemplateTokenRoute: FapiRoute = {
   method: 'POST',
   path: '/client/sessions/:id/tokens/:template',
+  auth: 'session',
+  permission: null,
+  input: { body: formInput({ organization_id: 'text' }) },
   async handler(ctx) {
     await loadSignedInSession(ctx, ctx.params.id!);
     throw errors.notFound('JWT template');

@@ -1,5 +1,6 @@
 import { setSessionStatus } from '../../store/sessions.ts';
 import type { FapiRoute } from '../context.ts';
+import { formInput } from '../form-input.ts';
 import { loadSignedInSession } from './load-session.ts';
 import { sessionResponse } from './respond.ts';
 
@@ -7,6 +8,9 @@ function endingRoute(action: 'end' | 'remove'): FapiRoute {
   return {
     method: 'POST',
     path: `/client/sessions/:id/${action}`,
+    auth: 'session',
+    permission: null,
+    input: { body: formInput() },
     async handler(ctx) {
       const session = await loadSignedInSession(ctx, ctx.params.id!);
       const ended = await setSessionStatus(

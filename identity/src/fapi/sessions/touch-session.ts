@@ -7,6 +7,7 @@ import type { FapiRoute } from '../context.ts';
 import { field, has } from '../form.ts';
 import { loadSignedInSession } from './load-session.ts';
 import { sessionResponse } from './respond.ts';
+import { formInput } from '../form-input.ts';
 
 /**
  * POST /client/sessions/:id/touch — `setActive()` and focus. With `active_organization_id` it switches
@@ -16,6 +17,9 @@ import { sessionResponse } from './respond.ts';
 export const touchSessionRoute: FapiRoute = {
   method: 'POST',
   path: '/client/sessions/:id/touch',
+  auth: 'session',
+  permission: null,
+  input: { body: formInput({ active_organization_id: 'id' }) },
   async handler(ctx) {
     const session = await loadSignedInSession(ctx, ctx.params.id!);
     let touched = await touchSession(ctx.tx, session.id, ctx.now);

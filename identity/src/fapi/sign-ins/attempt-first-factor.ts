@@ -16,11 +16,15 @@ import { precheckAttemptedPassword } from '../prepared-passwords.ts';
 import { isWeb3Strategy } from '../../web3/web3-strategies.ts';
 import { attemptWeb3FirstFactor } from '../web3/web3-sign-in-factor.ts';
 import { attemptPasskeyFirstFactor } from '../passkeys/sign-in-with-passkey.ts';
+import { formInput } from '../form-input.ts';
 
 /** POST /client/sign_ins/:id/attempt_first_factor — password, email code or reset code. */
 export const attemptFirstFactorRoute = (config: IdentityConfig): FapiRoute => ({
   method: 'POST',
   path: '/client/sign_ins/:id/attempt_first_factor',
+  auth: 'client',
+  permission: null,
+  input: { body: formInput({ strategy: 'enum', password: 'password', code: 'code' }) },
   rateLimits: codeAttemptLimits(config),
   beforeTransaction: precheckAttemptedPassword('sign_ins'),
   async handler(ctx) {

@@ -10,6 +10,7 @@ import { signInResponse } from './respond.ts';
 import { secondFactorVerified } from './second-factor-verified.ts';
 import { updateSignIn } from '../../store/sign-ins.ts';
 import { attemptPhoneSecondFactor } from './phone-second-factor.ts';
+import { formInput } from '../form-input.ts';
 
 /**
  * POST /client/sign_ins/:id/attempt_second_factor — the authenticator code or a backup code after the
@@ -19,6 +20,9 @@ import { attemptPhoneSecondFactor } from './phone-second-factor.ts';
 export const attemptSecondFactorRoute = (config: IdentityConfig): FapiRoute => ({
   method: 'POST',
   path: '/client/sign_ins/:id/attempt_second_factor',
+  auth: 'client',
+  permission: null,
+  input: { body: formInput({ strategy: 'enum', code: 'code' }) },
   rateLimits: codeAttemptLimits(config),
   async handler(ctx) {
     const { signIn, user } = await loadActionableSignIn(ctx);

@@ -38,6 +38,7 @@ import { isEnterpriseSsoStrategy } from '../enterprise-sso/start-enterprise-sso.
 import { GOOGLE_ONE_TAP } from '../../social/google-one-tap.ts';
 import { signInWithGoogleOneTap } from '../oauth/google-one-tap.ts';
 import { preparePasskeyFactor, startPasskeySignIn } from '../passkeys/sign-in-with-passkey.ts';
+import { formInput } from '../form-input.ts';
 
 const SUPPORTED_STRATEGIES = new Set([
   'password',
@@ -54,6 +55,18 @@ const SUPPORTED_STRATEGIES = new Set([
 export const createSignInRoute: FapiRoute = {
   method: 'POST',
   path: '/client/sign_ins',
+  auth: 'client',
+  permission: null,
+  input: {
+    body: formInput({
+      identifier: 'text',
+      password: 'password',
+      strategy: 'enum',
+      ticket: 'token',
+      redirect_url: 'url',
+      action_complete_redirect_url: 'url',
+    }),
+  },
   // Every sign-in counts against its address's limit first (as a route's `rateLimits` would, but with the
   // instant password's first read). "Instant password": the password checked before the transaction, the
   // dummy hash of an unknown identifier too. Anything unusual (another strategy, a malformed form) is left

@@ -15,11 +15,17 @@ import { preparePhoneCodeFactor } from './phone-code-factor.ts';
 import { isWeb3Strategy } from '../../web3/web3-strategies.ts';
 import { prepareWeb3FirstFactor } from '../web3/web3-sign-in-factor.ts';
 import { preparePasskeyFirstFactor } from '../passkeys/sign-in-with-passkey.ts';
+import { formInput } from '../form-input.ts';
 
 /** POST /client/sign_ins/:id/prepare_first_factor — sends the email code, link or reset code (also "resend"). */
 export const prepareFirstFactorRoute: FapiRoute = {
   method: 'POST',
   path: '/client/sign_ins/:id/prepare_first_factor',
+  auth: 'client',
+  permission: null,
+  input: {
+    body: formInput({ strategy: 'enum', email_address_id: 'id', phone_number_id: 'id', redirect_url: 'url' }),
+  },
   rateLimits: (req) => [{ key: `code_send:sign_in:${req.params.id}`, limit: 5, windowSeconds: 60 }],
   async handler(ctx) {
     const strategy = field(ctx.body, 'strategy');

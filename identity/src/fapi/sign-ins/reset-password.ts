@@ -6,6 +6,7 @@ import { loadActionableSignIn } from './load-sign-in.ts';
 import { prehashNewPassword, userOfClientRow } from '../prepared-passwords.ts';
 import { signInResponse } from './respond.ts';
 import { setNewPassword } from './set-new-password.ts';
+import { formInput } from '../form-input.ts';
 
 /**
  * POST /client/sign_ins/:id/reset_password — the new password of a sign-in in `needs_new_password`
@@ -15,6 +16,9 @@ import { setNewPassword } from './set-new-password.ts';
 export const resetPasswordRoute: FapiRoute = {
   method: 'POST',
   path: '/client/sign_ins/:id/reset_password',
+  auth: 'client',
+  permission: null,
+  input: { body: formInput({ password: 'password', sign_out_of_other_sessions: 'bool' }) },
   rateLimits: (req) => [{ key: `reset_password:ip:${req.ip}`, limit: 10, windowSeconds: 60 }],
   // The new password hashed before the transaction if it passes the policy and the sign-in is this
   // browser's (a refused password, or a request for someone else's sign-in, costs no hash).

@@ -10,11 +10,15 @@ import { updateSignUp } from '../../store/sign-ups.ts';
 import { attemptPhoneSignUpVerification } from './phone-verification.ts';
 import { isWeb3Strategy } from '../../web3/web3-strategies.ts';
 import { attemptWeb3SignUpVerification } from '../web3/web3-sign-up.ts';
+import { formInput } from '../form-input.ts';
 
 /** POST /client/sign_ups/:id/attempt_verification — checks the emailed code, completing the sign-up. */
 export const attemptVerificationRoute = (config: IdentityConfig): FapiRoute => ({
   method: 'POST',
   path: '/client/sign_ups/:id/attempt_verification',
+  auth: 'client',
+  permission: null,
+  input: { body: formInput({ strategy: 'enum', code: 'code' }) },
   rateLimits: codeAttemptLimits(config),
   async handler(ctx) {
     const signUp = await loadSignUp(ctx, { actionable: true });

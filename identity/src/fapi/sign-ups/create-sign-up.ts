@@ -14,11 +14,33 @@ import { guardSignUp, prepareSignUpCaptcha } from '../captcha/sign-up-captcha.ts
 import { enterpriseSignUpChanges, startEnterpriseSignUp } from '../enterprise-sso/enterprise-sign-up.ts';
 import { assertMaySignUp } from '../../sign-up-modes/sign-up-mode.ts';
 import { connectionForEmail } from '../../enterprise-sso/connections.ts';
+import { formInput } from '../form-input.ts';
 
 /** POST /client/sign_ups — starts a sign-up (an empty body starts over). */
 export const createSignUpRoute: FapiRoute = {
   method: 'POST',
   path: '/client/sign_ups',
+  auth: 'client',
+  permission: null,
+  input: {
+    body: formInput({
+      email_address: 'email',
+      username: 'text',
+      password: 'password',
+      first_name: 'text',
+      last_name: 'text',
+      phone_number: 'phone',
+      strategy: 'enum',
+      ticket: 'token',
+      token: 'token',
+      unsafe_metadata: 'json',
+      legal_accepted: 'bool',
+      redirect_url: 'url',
+      captcha_token: 'token',
+      captcha_widget_type: 'enum',
+      captcha_error: 'text',
+    }),
+  },
   rateLimits: (req) => [{ key: `sign_up:ip:${req.ip}`, limit: 30, windowSeconds: 60 }],
   beforeTransaction: async (req, deps) => ({
     ...(await prepareSignUpInput(req, deps, null)),

@@ -10,6 +10,7 @@ import { preparePhoneSignUpVerification } from './phone-verification.ts';
 import { isWeb3Strategy } from '../../web3/web3-strategies.ts';
 import { prepareWeb3SignUpVerification } from '../web3/web3-sign-up.ts';
 import { settleDeferredCaptcha } from '../captcha/sign-up-captcha.ts';
+import { formInput } from '../form-input.ts';
 
 /**
  * POST /client/sign_ups/:id/prepare_verification — emails a code, or a link when the instance verifies
@@ -18,6 +19,9 @@ import { settleDeferredCaptcha } from '../captcha/sign-up-captcha.ts';
 export const prepareVerificationRoute: FapiRoute = {
   method: 'POST',
   path: '/client/sign_ups/:id/prepare_verification',
+  auth: 'client',
+  permission: null,
+  input: { body: formInput({ strategy: 'enum', redirect_url: 'url' }) },
   rateLimits: (req) => [{ key: `code_send:sign_up:${req.params.id}`, limit: 5, windowSeconds: 60 }],
   async handler(ctx) {
     const signUp = await settleDeferredCaptcha(ctx, await loadSignUp(ctx, { actionable: true }));

@@ -8,11 +8,26 @@ import { updateSignUp } from '../../store/sign-ups.ts';
 import { parseSignUpInput } from './validate.ts';
 import { prepareSignUpInput } from './prepare-input.ts';
 import { enterpriseSignUpChanges, startEnterpriseSignUp } from '../enterprise-sso/enterprise-sign-up.ts';
+import { formInput } from '../form-input.ts';
 
 /** PATCH /client/sign_ups/:id — supplies missing fields (`/sign-up#/continue`). */
 export const updateSignUpRoute: FapiRoute = {
   method: 'PATCH',
   path: '/client/sign_ups/:id',
+  auth: 'client',
+  permission: null,
+  input: {
+    body: formInput({
+      email_address: 'email',
+      username: 'text',
+      password: 'password',
+      first_name: 'text',
+      last_name: 'text',
+      unsafe_metadata: 'json',
+      legal_accepted: 'bool',
+      redirect_url: 'url',
+    }),
+  },
   beforeTransaction: (req, deps, clientToken) => prepareSignUpInput(req, deps, { clientToken }),
   async handler(ctx) {
     const input = ctx.prepared.signUpInput ?? parseSignUpInput(ctx.body, ctx.deps.config.passwordPolicy);

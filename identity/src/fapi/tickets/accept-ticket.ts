@@ -2,6 +2,7 @@ import { actorTokenByTicket } from '../../impersonation/actor-tokens.ts';
 import { ticketLanding } from '../../organizations/invitations.ts';
 import type { FapiRoute } from '../context.ts';
 import { actorTicketLanding } from './actor-landing.ts';
+import { formInput } from '../form-input.ts';
 
 const single = (v: string | string[] | undefined) => (Array.isArray(v) ? v[v.length - 1] : v) || undefined;
 
@@ -13,6 +14,9 @@ const single = (v: string | string[] | undefined) => (Array.isArray(v) ? v[v.len
 export const acceptTicketRoute: FapiRoute = {
   method: 'GET',
   path: '/tickets/accept',
+  auth: 'client',
+  permission: null,
+  input: { query: formInput({ ticket: 'token', redirect_url: 'url' }) },
   async handler(ctx) {
     const ticket = single(ctx.query.ticket);
     const actorToken = ticket ? await actorTokenByTicket(ctx.tx, ticket, { lock: true }) : null;

@@ -4,6 +4,7 @@ import { joinWaitlist, waitlistJSON } from '../../sign-up-modes/waitlist.ts';
 import type { FapiRequestInfo, FapiRoute } from '../context.ts';
 import { field } from '../form.ts';
 import { validateEmail } from '../sign-ups/validate.ts';
+import { formInput } from '../form-input.ts';
 
 /** Joins per address and per network address: a flood adds nothing, nor fills the table (abuse). */
 const PER_IP_PER_HOUR = 20;
@@ -29,6 +30,9 @@ function waitlistLimits(req: FapiRequestInfo): RateLimitRule[] {
 export const joinWaitlistRoute: FapiRoute = {
   method: 'POST',
   path: '/waitlist',
+  auth: 'none',
+  permission: null,
+  input: { body: formInput({ email_address: 'email' }) },
   rateLimits: waitlistLimits,
   async handler(ctx) {
     const raw = field(ctx.body, 'email_address');

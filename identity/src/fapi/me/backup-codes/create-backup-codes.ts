@@ -9,6 +9,7 @@ import type { FapiRoute } from '../../context.ts';
 import { currentSession } from '../me-session.ts';
 import { refusedToActors } from '../actor-guard.ts';
 import { requireReverification } from '../../../reverification/require-reverification.ts';
+import { formInput } from '../../form-input.ts';
 
 /**
  * POST /me/backup_codes (clerk-js adds a trailing slash, which the router ignores) — a new set of ten;
@@ -17,6 +18,9 @@ import { requireReverification } from '../../../reverification/require-reverific
 export const createBackupCodesRoute: FapiRoute = refusedToActors({
   method: 'POST',
   path: '/me/backup_codes',
+  auth: 'session',
+  permission: null,
+  input: { body: formInput() },
   async handler(ctx) {
     const session = await currentSession(ctx);
     await requireReverification(ctx, session);

@@ -11,6 +11,7 @@ import { ownEmailAddress } from './own-email-address.ts';
 import { emailVerificationSubject } from './verification-subject.ts';
 import { refusedToActors } from '../actor-guard.ts';
 import { setPrimaryEmailAddressIfNone } from '../../../store/user-profile.ts';
+import { formInput } from '../../form-input.ts';
 
 const UNIQUE_VIOLATION = '23505';
 
@@ -23,6 +24,9 @@ export const attemptEmailVerificationRoute = (config: IdentityConfig): FapiRoute
   refusedToActors({
     method: 'POST',
     path: '/me/email_addresses/:id/attempt_verification',
+    auth: 'session',
+    permission: null,
+    input: { body: formInput({ code: 'code' }) },
     rateLimits: codeAttemptLimits(config),
     async handler(ctx) {
       const { email } = await ownEmailAddress(ctx);

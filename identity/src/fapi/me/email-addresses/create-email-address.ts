@@ -8,6 +8,7 @@ import { validateEmail } from '../../sign-ups/validate.ts';
 import { currentSession } from '../me-session.ts';
 import { refusedToActors } from '../actor-guard.ts';
 import { requireReverification } from '../../../reverification/require-reverification.ts';
+import { formInput } from '../../form-input.ts';
 
 /** Enough for any person; a bound keeps one account from filling the table. */
 const MAX_EMAIL_ADDRESSES = 20;
@@ -20,6 +21,9 @@ const MAX_EMAIL_ADDRESSES = 20;
 export const createEmailAddressRoute: FapiRoute = refusedToActors({
   method: 'POST',
   path: '/me/email_addresses',
+  auth: 'session',
+  permission: null,
+  input: { body: formInput({ email_address: 'email' }) },
   rateLimits: (req) => [{ key: `email_address_create:ip:${req.ip}`, limit: 20, windowSeconds: 60 }],
   async handler(ctx) {
     const session = await currentSession(ctx);

@@ -6,6 +6,7 @@ import type { FapiRoute } from '../../context.ts';
 import { ownEmailAddress } from './own-email-address.ts';
 import { refusedToActors } from '../actor-guard.ts';
 import { requireReverification } from '../../../reverification/require-reverification.ts';
+import { formInput } from '../../form-input.ts';
 
 /**
  * DELETE /me/email_addresses/:id — Email addresses → Remove. The instance requires an email address,
@@ -16,6 +17,9 @@ import { requireReverification } from '../../../reverification/require-reverific
 export const deleteEmailAddressRoute: FapiRoute = refusedToActors({
   method: 'DELETE',
   path: '/me/email_addresses/:id',
+  auth: 'session',
+  permission: null,
+  input: { body: formInput() },
   async handler(ctx) {
     const { session, email } = await ownEmailAddress(ctx);
     await requireReverification(ctx, session);

@@ -7,6 +7,7 @@ import { sendEmailCode } from '../../sign-ins/email-code.ts';
 import { emailVerificationSubject } from './verification-subject.ts';
 import { ownEmailAddress } from './own-email-address.ts';
 import { refusedToActors } from '../actor-guard.ts';
+import { formInput } from '../../form-input.ts';
 
 /**
  * POST /me/email_addresses/:id/prepare_verification — emails a code to the new address (on opening the
@@ -16,6 +17,9 @@ import { refusedToActors } from '../actor-guard.ts';
 export const prepareEmailVerificationRoute: FapiRoute = refusedToActors({
   method: 'POST',
   path: '/me/email_addresses/:id/prepare_verification',
+  auth: 'session',
+  permission: null,
+  input: { body: formInput({ strategy: 'enum', redirect_url: 'url' }) },
   rateLimits: (req) => [{ key: `code_send:email_address:${req.params.id}`, limit: 5, windowSeconds: 60 }],
   async handler(ctx) {
     const { email } = await ownEmailAddress(ctx);

@@ -16,6 +16,7 @@ import { refusedToActors } from '../actor-guard.ts';
 import { currentSession } from '../me-session.ts';
 import { otherWayToSignIn } from './other-way-to-sign-in.ts';
 import { additionalScopes, connectionRedirectUrl, startConnection } from './start-connection.ts';
+import { formInput } from '../../form-input.ts';
 
 /** The instance's enabled provider for `strategy` (an `oauth_*` strategy); refused otherwise. */
 function connectableProvider(ctx: FapiContext, strategy: string | undefined): SocialProvider {
@@ -44,6 +45,9 @@ const rateLimits: FapiRoute['rateLimits'] = (req) => [
 const createExternalAccountRoute: FapiRoute = refusedToActors({
   method: 'POST',
   path: '/me/external_accounts',
+  auth: 'session',
+  permission: null,
+  input: { body: formInput({ strategy: 'enum', redirect_url: 'url', additional_scope: 'text' }) },
   rateLimits,
   async handler(ctx) {
     const session = await currentSession(ctx);
@@ -72,6 +76,9 @@ const createExternalAccountRoute: FapiRoute = refusedToActors({
 const reauthorizeExternalAccountRoute: FapiRoute = refusedToActors({
   method: 'PATCH',
   path: '/me/external_accounts/:id/reauthorize',
+  auth: 'session',
+  permission: null,
+  input: { body: formInput({ redirect_url: 'url', additional_scope: 'text' }) },
   rateLimits,
   async handler(ctx) {
     const session = await currentSession(ctx);
@@ -97,6 +104,9 @@ const reauthorizeExternalAccountRoute: FapiRoute = refusedToActors({
 const deleteExternalAccountRoute: FapiRoute = refusedToActors({
   method: 'DELETE',
   path: '/me/external_accounts/:id',
+  auth: 'session',
+  permission: null,
+  input: { body: formInput() },
   async handler(ctx) {
     const session = await currentSession(ctx);
     const account = await findOwnExternalAccount(ctx.tx, session.user_id, ctx.params.id!);

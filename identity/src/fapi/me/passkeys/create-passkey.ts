@@ -15,6 +15,7 @@ import { errors } from '../../../errors.ts';
 import type { FapiRoute } from '../../context.ts';
 import { refusedToActors } from '../actor-guard.ts';
 import { currentSession } from '../me-session.ts';
+import { formInput } from '../../form-input.ts';
 
 /** A user holds at most this many passkeys. */
 export const MAX_PASSKEYS_PER_USER = 10;
@@ -27,6 +28,9 @@ export const MAX_PASSKEYS_PER_USER = 10;
 export const createPasskeyRoute: FapiRoute = refusedToActors({
   method: 'POST',
   path: '/me/passkeys',
+  auth: 'session',
+  permission: null,
+  input: { body: formInput() },
   rateLimits: (req) =>
     req.sessionId ? [{ key: `passkey_create:${req.sessionId}`, limit: 10, windowSeconds: 60 }] : [],
   async handler(ctx) {

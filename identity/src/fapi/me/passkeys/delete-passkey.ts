@@ -5,11 +5,15 @@ import { touchUser } from '../../../store/user-profile.ts';
 import type { FapiRoute } from '../../context.ts';
 import { refusedToActors } from '../actor-guard.ts';
 import { currentSession } from '../me-session.ts';
+import { formInput } from '../../form-input.ts';
 
 /** DELETE /me/passkeys/:id — <UserProfile/> → Passkeys → Remove (behind `useReverification` in clerk-js). */
 export const deletePasskeyRoute: FapiRoute = refusedToActors({
   method: 'DELETE',
   path: '/me/passkeys/:id',
+  auth: 'session',
+  permission: null,
+  input: { body: formInput() },
   async handler(ctx) {
     const session = await currentSession(ctx);
     const passkey = await findOwnPasskey(ctx.tx, session.user_id, ctx.params.id!);

@@ -5,6 +5,7 @@ import { touchUser } from '../../../store/user-profile.ts';
 import type { FapiRoute } from '../../context.ts';
 import { field } from '../../form.ts';
 import { currentSession } from '../me-session.ts';
+import { formInput } from '../../form-input.ts';
 
 const MAX_NAME = 100;
 
@@ -15,6 +16,9 @@ const MAX_NAME = 100;
 export const updatePasskeyRoute: FapiRoute = {
   method: 'PATCH',
   path: '/me/passkeys/:id',
+  auth: 'session',
+  permission: null,
+  input: { body: formInput({ name: 'text' }) },
   async handler(ctx) {
     const session = await currentSession(ctx);
     const passkey = await findOwnPasskey(ctx.tx, session.user_id, ctx.params.id!);

@@ -18,6 +18,7 @@ import type { FapiRoute } from '../../context.ts';
 import { field, rawField } from '../../form.ts';
 import { refusedToActors } from '../actor-guard.ts';
 import { currentSession } from '../me-session.ts';
+import { formInput } from '../../form-input.ts';
 
 /**
  * POST /me/passkeys/:id/attempt_verification `strategy=passkey public_key_credential=<JSON>` — the
@@ -27,6 +28,9 @@ import { currentSession } from '../me-session.ts';
 export const verifyPasskeyRoute: FapiRoute = refusedToActors({
   method: 'POST',
   path: '/me/passkeys/:id/attempt_verification',
+  auth: 'session',
+  permission: null,
+  input: { body: formInput({ strategy: 'enum', public_key_credential: 'json' }) },
   rateLimits: (req) => [{ key: `passkey_verify:${req.params.id}`, limit: 10, windowSeconds: 60 }],
   async handler(ctx) {
     const session = await currentSession(ctx);

@@ -14,6 +14,7 @@ import { field } from '../../form.ts';
 import { codeAttemptLimits } from '../../sign-ins/rate-limits.ts';
 import { ownPhoneNumber, phoneVerificationSubject } from './own-phone-number.ts';
 import { refusedToActors } from '../actor-guard.ts';
+import { formInput } from '../../form-input.ts';
 
 const UNIQUE_VIOLATION = '23505';
 
@@ -26,6 +27,9 @@ export const attemptPhoneVerificationRoute = (config: IdentityConfig): FapiRoute
   refusedToActors({
     method: 'POST',
     path: '/me/phone_numbers/:id/attempt_verification',
+    auth: 'session',
+    permission: null,
+    input: { body: formInput({ code: 'code' }) },
     rateLimits: codeAttemptLimits(config),
     async handler(ctx) {
       const { session, phone } = await ownPhoneNumber(ctx);

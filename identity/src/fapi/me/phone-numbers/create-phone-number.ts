@@ -9,6 +9,7 @@ import { assertPhoneNumbersEnabled } from '../../phone-numbers/phone-numbers-ena
 import { currentSession } from '../me-session.ts';
 import { refusedToActors } from '../actor-guard.ts';
 import { requireReverification } from '../../../reverification/require-reverification.ts';
+import { formInput } from '../../form-input.ts';
 
 /** Enough for any person; a bound keeps one account from filling the table. */
 const MAX_PHONE_NUMBERS = 10;
@@ -21,6 +22,9 @@ const MAX_PHONE_NUMBERS = 10;
 export const createPhoneNumberRoute: FapiRoute = refusedToActors({
   method: 'POST',
   path: '/me/phone_numbers',
+  auth: 'session',
+  permission: null,
+  input: { body: formInput({ phone_number: 'phone' }) },
   rateLimits: (req) => [{ key: `phone_number_create:ip:${req.ip}`, limit: 20, windowSeconds: 60 }],
   async handler(ctx) {
     assertPhoneNumbersEnabled(ctx.deps);

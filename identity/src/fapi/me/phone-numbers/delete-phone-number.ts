@@ -13,6 +13,7 @@ import { ownPhoneNumber } from './own-phone-number.ts';
 import { dropBackupCodesWithoutSecondFactor } from './phone-roles.ts';
 import { refusedToActors } from '../actor-guard.ts';
 import { requireReverification } from '../../../reverification/require-reverification.ts';
+import { formInput } from '../../form-input.ts';
 
 /**
  * DELETE /me/phone_numbers/:id — Phone numbers → Remove, or the number's two-step verification entry.
@@ -23,6 +24,9 @@ import { requireReverification } from '../../../reverification/require-reverific
 export const deletePhoneNumberRoute: FapiRoute = refusedToActors({
   method: 'DELETE',
   path: '/me/phone_numbers/:id',
+  auth: 'session',
+  permission: null,
+  input: { body: formInput() },
   async handler(ctx) {
     const { session, phone } = await ownPhoneNumber(ctx);
     await requireReverification(ctx, session);

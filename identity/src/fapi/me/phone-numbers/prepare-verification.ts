@@ -6,6 +6,7 @@ import { field } from '../../form.ts';
 import { sendPhoneCode } from '../../phone-numbers/phone-code.ts';
 import { ownPhoneNumber, phoneVerificationSubject } from './own-phone-number.ts';
 import { refusedToActors } from '../actor-guard.ts';
+import { formInput } from '../../form-input.ts';
 
 /**
  * POST /me/phone_numbers/:id/prepare_verification — texts a code to the new number (on opening the
@@ -15,6 +16,9 @@ import { refusedToActors } from '../actor-guard.ts';
 export const preparePhoneVerificationRoute: FapiRoute = refusedToActors({
   method: 'POST',
   path: '/me/phone_numbers/:id/prepare_verification',
+  auth: 'session',
+  permission: null,
+  input: { body: formInput({ strategy: 'enum' }) },
   rateLimits: (req) => [{ key: `code_send:phone_number:${req.params.id}`, limit: 5, windowSeconds: 60 }],
   async handler(ctx) {
     const { phone } = await ownPhoneNumber(ctx);

@@ -16,6 +16,7 @@ import { ownPhoneNumber } from './own-phone-number.ts';
 import { dropBackupCodesWithoutSecondFactor } from './phone-roles.ts';
 import { refusedToActors } from '../actor-guard.ts';
 import { requireReverification } from '../../../reverification/require-reverification.ts';
+import { formInput } from '../../form-input.ts';
 
 const FIELDS = ['reserved_for_second_factor', 'default_second_factor'];
 
@@ -28,6 +29,9 @@ const FIELDS = ['reserved_for_second_factor', 'default_second_factor'];
 export const updatePhoneNumberRoute: FapiRoute = refusedToActors({
   method: 'PATCH',
   path: '/me/phone_numbers/:id',
+  auth: 'session',
+  permission: null,
+  input: { body: formInput({ reserved_for_second_factor: 'bool', default_second_factor: 'bool' }) },
   async handler(ctx) {
     const { session, phone } = await ownPhoneNumber(ctx);
     // Turning SMS codes on or off as a second factor is gated; choosing the default one is not.

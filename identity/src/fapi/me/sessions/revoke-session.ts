@@ -6,6 +6,7 @@ import { lockOwnSession } from '../../../store/user-sessions.ts';
 import type { FapiRoute } from '../../context.ts';
 import { currentSession } from '../me-session.ts';
 import { requireReverification } from '../../../reverification/require-reverification.ts';
+import { formInput } from '../../form-input.ts';
 
 /**
  * POST /me/sessions/:id/revoke — Active devices → "Sign out of device": ends one of the user's own
@@ -15,6 +16,9 @@ import { requireReverification } from '../../../reverification/require-reverific
 export const revokeSessionRoute: FapiRoute = {
   method: 'POST',
   path: '/me/sessions/:id/revoke',
+  auth: 'session',
+  permission: null,
+  input: { body: formInput() },
   async handler(ctx) {
     const current = await currentSession(ctx);
     const target = await lockOwnSession(ctx.tx, current.user_id, ctx.params.id!);

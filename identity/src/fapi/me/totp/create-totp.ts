@@ -9,6 +9,7 @@ import type { FapiRoute } from '../../context.ts';
 import { currentSession } from '../me-session.ts';
 import { refusedToActors } from '../actor-guard.ts';
 import { requireReverification } from '../../../reverification/require-reverification.ts';
+import { formInput } from '../../form-input.ts';
 
 /**
  * POST /me/totp — <UserProfile/> → Security → Add two-step verification → Authenticator application.
@@ -18,6 +19,9 @@ import { requireReverification } from '../../../reverification/require-reverific
 export const createTotpRoute: FapiRoute = refusedToActors({
   method: 'POST',
   path: '/me/totp',
+  auth: 'session',
+  permission: null,
+  input: { body: formInput() },
   async handler(ctx) {
     const session = await currentSession(ctx);
     await requireReverification(ctx, session);

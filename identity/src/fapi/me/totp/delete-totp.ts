@@ -7,6 +7,7 @@ import { touchUser } from '../../../store/user-profile.ts';
 import type { FapiRoute } from '../../context.ts';
 import { currentSession } from '../me-session.ts';
 import { refusedToActors } from '../actor-guard.ts';
+import { formInput } from '../../form-input.ts';
 
 /**
  * DELETE /me/totp — <UserProfile/> → Security → authenticator app → Remove. Backup codes are a fallback
@@ -15,6 +16,9 @@ import { refusedToActors } from '../actor-guard.ts';
 export const deleteTotpRoute: FapiRoute = refusedToActors({
   method: 'DELETE',
   path: '/me/totp',
+  auth: 'session',
+  permission: null,
+  input: { body: formInput() },
   async handler(ctx) {
     const session = await currentSession(ctx);
     await requireReverification(ctx, session);

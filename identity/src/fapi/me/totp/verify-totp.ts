@@ -11,6 +11,7 @@ import type { FapiRoute } from '../../context.ts';
 import { field } from '../../form.ts';
 import { currentSession } from '../me-session.ts';
 import { refusedToActors } from '../actor-guard.ts';
+import { formInput } from '../../form-input.ts';
 
 /**
  * POST /me/totp/attempt_verification — the first code from the app enables it. As on hosted Clerk, a
@@ -20,6 +21,9 @@ export const verifyTotpRoute = (config: IdentityConfig): FapiRoute =>
   refusedToActors({
     method: 'POST',
     path: '/me/totp/attempt_verification',
+    auth: 'session',
+    permission: null,
+    input: { body: formInput({ code: 'code' }) },
     rateLimits: (req) => [
       { key: `code:ip:${req.ip}`, limit: config.rateLimits.codeAttemptsPerIpPerMinute, windowSeconds: 60 },
       ...(req.sessionId ? [{ key: `code:totp:${req.sessionId}`, limit: 10, windowSeconds: 60 }] : []),

@@ -15,6 +15,7 @@ import { field } from '../../form.ts';
 import { codeAttemptLimits } from '../../sign-ins/rate-limits.ts';
 import { refusedToActors } from '../actor-guard.ts';
 import { ownWeb3Wallet } from './own-web3-wallet.ts';
+import { formInput } from '../../form-input.ts';
 
 const UNIQUE_VIOLATION = '23505';
 
@@ -27,6 +28,9 @@ export const attemptWeb3WalletVerificationRoute = (config: IdentityConfig): Fapi
   refusedToActors({
     method: 'POST',
     path: '/me/web3_wallets/:id/attempt_verification',
+    auth: 'session',
+    permission: null,
+    input: { body: formInput({ signature: 'text' }) },
     rateLimits: codeAttemptLimits(config),
     async handler(ctx) {
       const { session, wallet } = await ownWeb3Wallet(ctx);

@@ -9,6 +9,7 @@ import { field } from '../../form.ts';
 import { refusedToActors } from '../actor-guard.ts';
 import { currentSession } from '../me-session.ts';
 import { assertWeb3Enabled } from './own-web3-wallet.ts';
+import { formInput } from '../../form-input.ts';
 
 /** Enough for any person; a bound keeps one account from filling the table. */
 const MAX_WEB3_WALLETS = 10;
@@ -21,6 +22,9 @@ const MAX_WEB3_WALLETS = 10;
 export const createWeb3WalletRoute: FapiRoute = refusedToActors({
   method: 'POST',
   path: '/me/web3_wallets',
+  auth: 'session',
+  permission: null,
+  input: { body: formInput({ web3_wallet: 'text' }) },
   rateLimits: (req) => [{ key: `web3_wallet_create:ip:${req.ip}`, limit: 20, windowSeconds: 60 }],
   async handler(ctx) {
     const session = await currentSession(ctx);

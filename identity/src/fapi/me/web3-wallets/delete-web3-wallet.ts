@@ -8,6 +8,7 @@ import { deleteWeb3Wallet, web3WalletsOfUser } from '../../../store/web3-wallets
 import type { FapiRoute } from '../../context.ts';
 import { refusedToActors } from '../actor-guard.ts';
 import { ownWeb3Wallet } from './own-web3-wallet.ts';
+import { formInput } from '../../form-input.ts';
 
 /**
  * DELETE /me/web3_wallets/:id — Web3 wallets → Remove. Never the last way to sign in: a wallet goes only
@@ -17,6 +18,9 @@ import { ownWeb3Wallet } from './own-web3-wallet.ts';
 export const deleteWeb3WalletRoute: FapiRoute = refusedToActors({
   method: 'DELETE',
   path: '/me/web3_wallets/:id',
+  auth: 'session',
+  permission: null,
+  input: { body: formInput() },
   async handler(ctx) {
     const { session, wallet } = await ownWeb3Wallet(ctx);
     await requireReverification(ctx, session);

@@ -7,6 +7,7 @@ import type { FapiRoute } from '../../context.ts';
 import { field } from '../../form.ts';
 import { refusedToActors } from '../actor-guard.ts';
 import { ownWeb3Wallet } from './own-web3-wallet.ts';
+import { formInput } from '../../form-input.ts';
 
 /**
  * POST /me/web3_wallets/:id/prepare_verification `{strategy}` — a fresh nonce for the wallet to sign
@@ -15,6 +16,9 @@ import { ownWeb3Wallet } from './own-web3-wallet.ts';
 export const prepareWeb3WalletVerificationRoute: FapiRoute = refusedToActors({
   method: 'POST',
   path: '/me/web3_wallets/:id/prepare_verification',
+  auth: 'session',
+  permission: null,
+  input: { body: formInput({ strategy: 'enum' }) },
   rateLimits: (req) => [{ key: `web3_nonce:web3_wallet:${req.params.id}`, limit: 10, windowSeconds: 60 }],
   async handler(ctx) {
     const { wallet } = await ownWeb3Wallet(ctx);

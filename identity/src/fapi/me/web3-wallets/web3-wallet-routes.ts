@@ -6,11 +6,15 @@ import { createWeb3WalletRoute } from './create-web3-wallet.ts';
 import { deleteWeb3WalletRoute } from './delete-web3-wallet.ts';
 import { ownWeb3Wallet } from './own-web3-wallet.ts';
 import { prepareWeb3WalletVerificationRoute } from './prepare-verification.ts';
+import { formInput } from '../../form-input.ts';
 
 /** GET /me/web3_wallets/:id — `web3Wallet.reload()`. */
 const getWeb3WalletRoute: FapiRoute = {
   method: 'GET',
   path: '/me/web3_wallets/:id',
+  auth: 'session',
+  permission: null,
+  input: { query: formInput() },
   async handler(ctx) {
     const { wallet } = await ownWeb3Wallet(ctx);
     return { response: web3WalletJSON(wallet) };

@@ -12,6 +12,7 @@ import { loadVerificationAt, loadVerifyingSession } from './load-verification.ts
 import { verificationResponse } from './respond.ts';
 import { checkPassword, precheckAttemptedPassword } from '../../prepared-passwords.ts';
 import { attemptPasskeyReverification } from '../../passkeys/verify-session-with-passkey.ts';
+import { formInput } from '../../form-input.ts';
 
 /**
  * POST /client/sessions/:id/verify/attempt_first_factor — the password, or the code just sent. Wrong
@@ -21,6 +22,9 @@ import { attemptPasskeyReverification } from '../../passkeys/verify-session-with
 export const attemptVerificationFirstFactorRoute = (config: IdentityConfig): FapiRoute => ({
   method: 'POST',
   path: '/client/sessions/:id/verify/attempt_first_factor',
+  auth: 'session',
+  permission: null,
+  input: { body: formInput({ strategy: 'enum', password: 'password', code: 'code' }) },
   rateLimits: codeAttemptLimits(config),
   beforeTransaction: precheckAttemptedPassword('sessions'),
   async handler(ctx) {

@@ -9,6 +9,7 @@ import { codeAttemptLimits } from '../../sign-ins/rate-limits.ts';
 import { codeSubject, factorVerified } from './factor-verified.ts';
 import { loadVerificationAt, loadVerifyingSession } from './load-verification.ts';
 import { verificationResponse } from './respond.ts';
+import { formInput } from '../../form-input.ts';
 
 /**
  * POST /client/sessions/:id/verify/attempt_second_factor — an authenticator code, a backup code or the
@@ -18,6 +19,9 @@ import { verificationResponse } from './respond.ts';
 export const attemptVerificationSecondFactorRoute = (config: IdentityConfig): FapiRoute => ({
   method: 'POST',
   path: '/client/sessions/:id/verify/attempt_second_factor',
+  auth: 'session',
+  permission: null,
+  input: { body: formInput({ strategy: 'enum', code: 'code' }) },
   rateLimits: codeAttemptLimits(config),
   async handler(ctx) {
     const { session, owner } = await loadVerifyingSession(ctx);

@@ -9,6 +9,7 @@ import { codeSubject } from './factor-verified.ts';
 import { loadVerificationAt, loadVerifyingSession } from './load-verification.ts';
 import { verificationResponse } from './respond.ts';
 import { preparePasskeyReverification } from '../../passkeys/verify-session-with-passkey.ts';
+import { formInput } from '../../form-input.ts';
 
 /**
  * POST /client/sessions/:id/verify/prepare_first_factor — a code to one of the user's verified email
@@ -17,6 +18,9 @@ import { preparePasskeyReverification } from '../../passkeys/verify-session-with
 export const prepareVerificationFirstFactorRoute: FapiRoute = {
   method: 'POST',
   path: '/client/sessions/:id/verify/prepare_first_factor',
+  auth: 'session',
+  permission: null,
+  input: { body: formInput({ strategy: 'enum', email_address_id: 'id', phone_number_id: 'id' }) },
   rateLimits: (req) => [
     { key: `code_send:session_verification:${req.params.id}`, limit: 5, windowSeconds: 60 },
   ],

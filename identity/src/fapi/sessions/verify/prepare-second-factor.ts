@@ -6,6 +6,7 @@ import { sendPhoneCode } from '../../phone-numbers/phone-code.ts';
 import { codeSubject } from './factor-verified.ts';
 import { loadVerificationAt, loadVerifyingSession } from './load-verification.ts';
 import { verificationResponse } from './respond.ts';
+import { formInput } from '../../form-input.ts';
 
 /**
  * POST /client/sessions/:id/verify/prepare_second_factor — an SMS code to a number reserved for
@@ -14,6 +15,9 @@ import { verificationResponse } from './respond.ts';
 export const prepareVerificationSecondFactorRoute: FapiRoute = {
   method: 'POST',
   path: '/client/sessions/:id/verify/prepare_second_factor',
+  auth: 'session',
+  permission: null,
+  input: { body: formInput({ strategy: 'enum', phone_number_id: 'id' }) },
   rateLimits: (req) => [
     { key: `code_send:session_verification_2fa:${req.params.id}`, limit: 5, windowSeconds: 60 },
   ],

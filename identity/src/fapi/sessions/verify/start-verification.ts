@@ -7,6 +7,7 @@ import type { FapiRoute } from '../../context.ts';
 import { field } from '../../form.ts';
 import { loadVerifyingSession } from './load-verification.ts';
 import { verificationResponse } from './respond.ts';
+import { formInput } from '../../form-input.ts';
 
 const LEVELS = new Set<VerificationLevel>(['first_factor', 'second_factor', 'multi_factor']);
 
@@ -19,6 +20,9 @@ const LEVELS = new Set<VerificationLevel>(['first_factor', 'second_factor', 'mul
 export const startVerificationRoute: FapiRoute = {
   method: 'POST',
   path: '/client/sessions/:id/verify',
+  auth: 'session',
+  permission: null,
+  input: { body: formInput({ level: 'enum' }) },
   rateLimits: (req) => [{ key: `session_verify:${req.params.id}`, limit: 20, windowSeconds: 60 }],
   async handler(ctx) {
     const { session, owner } = await loadVerifyingSession(ctx);
