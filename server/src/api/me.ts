@@ -1,10 +1,10 @@
 import { meSchema, type ImpersonationActor } from '@app/contract';
-import type { FastifyInstance } from 'fastify';
 import type { SessionProfile } from '../auth/authenticate.ts';
 import { answerWith } from './contract-io.ts';
-import type { ApiDeps, BackendApi } from './deps.ts';
+import type { BackendApi } from './deps.ts';
 import { isBackendNotFound } from './errors.ts';
-import { authOf, requireAuth } from './require-auth.ts';
+import { authOf } from './require-auth.ts';
+import { productRoute } from './route.ts';
 
 /**
  * GET /api/me — who the verified session token says the caller is, and in which organisation; `actor`
@@ -14,8 +14,12 @@ import { authOf, requireAuth } from './require-auth.ts';
  * claims, docs/session-token-claims.md): no call to anyone. A token without them (hosted Clerk whose
  * session-token template lacks them) makes it ask the Backend API, as does an impersonation's actor.
  */
-export function registerMeRoute(api: FastifyInstance, deps: ApiDeps) {
-  api.get('/me', { preHandler: requireAuth(deps) }, async (req) => {
+export const meRoute = productRoute({
+  method: 'GET',
+  path: '/me',
+  auth: 'session_token',
+  permission: 'signed_in',
+  async handler({ req }, deps) {
     const { userId, sessionId, orgId, orgSlug, orgRole, orgPermissions, actorId, profile } = authOf(req);
     const [user, actor] = await Promise.all([
       profile ?? profileFromBackend(deps.clerk, userId),
@@ -31,8 +35,8 @@ export function registerMeRoute(api: FastifyInstance, deps: ApiDeps) {
       user: { id: userId, ...user },
       actor,
     });
-  });
-}
+  },
+});
 
 async function profileFromBackend(clerk: BackendApi, userId: string): Promise<SessionProfile> {
   const user = await clerk.users.getUser(userId);

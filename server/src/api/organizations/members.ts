@@ -6,12 +6,11 @@ import {
   newMemberRequestSchema,
   type NewMemberAnswer,
 } from '@app/contract';
-import type { FastifyInstance } from 'fastify';
-import { answerWith, parseRequest } from '../contract-io.ts';
-import type { ApiDeps, BackendApi } from '../deps.ts';
-import { ApiError, bodyRouteErrorHandler } from '../errors.ts';
-import { authOf, requireAuth } from '../require-auth.ts';
-import { requireActiveOrganization, requireOrgPermission } from '../require-org-role.ts';
+import { answerWith } from '../contract-io.ts';
+import type { BackendApi } from '../deps.ts';
+import { ApiError } from '../errors.ts';
+import { authOf } from '../require-auth.ts';
+import { productRoute } from '../route.ts';
 
 /** Pending invitations read to find one to the same address: far beyond any organisation's. */
 const INVITATION_PAGE = 100;
@@ -28,56 +27,49 @@ const MAX_INVITATION_PAGES = 20;
  * organisation is only ever the token's. Refusals: `422 invalid_request` / `email_address_invalid`,
  * `403 forbidden`, `409 already_member` / `already_invited` / `membership_quota_exceeded`.
  */
-export function registerAddMemberRoute(api: FastifyInstance, deps: ApiDeps) {
-  api.post(
-    '/organizations/current/members',
-    {
-      preHandler: [
-        requireAuth(deps),
-        requireActiveOrganization,
-        requireOrgPermission('org:sys_memberships:manage'),
-      ],
-      errorHandler: bodyRouteErrorHandler,
-    },
-    async (req, reply) => {
-      const input = parseRequest(newMemberRequestSchema, req.body);
-      const { userId: callerId, orgId, orgRole } = authOf(req);
-      if (!mayManageRole(orgRole!, input.role)) {
-        throw new ApiError('forbidden', 'Your role cannot give this role.');
-      }
-      const address = emailAddressSchema.safeParse(input.emailAddress);
-      if (!address.success) throw new ApiError('email_address_invalid');
-      const emailAddress = address.data;
-      const organizationId = orgId!;
-      try {
-        const userId = await accountVerifiedFor(deps.clerk, emailAddress);
-        let answer: NewMemberAnswer;
-        if (userId) {
-          await deps.clerk.organizations.createOrganizationMembership({
-            organizationId,
-            userId,
-            role: input.role,
-          });
-          answer = { outcome: 'added', emailAddress, role: input.role };
-        } else {
-          if (await hasPendingInvitation(deps.clerk, organizationId, emailAddress)) {
-            throw new ApiError('already_invited');
-          }
-          const invitation = await deps.clerk.organizations.createOrganizationInvitation({
-            organizationId,
-            emailAddress,
-            role: input.role,
-            inviterUserId: callerId,
-          });
-          answer = { outcome: 'invited', emailAddress, role: input.role, invitationId: invitation.id };
+export const addMemberRoute = productRoute({
+  method: 'POST',
+  path: '/organizations/current/members',
+  auth: 'session_token',
+  permission: { orgPermission: 'org:sys_memberships:manage' },
+  input: { body: newMemberRequestSchema },
+  async handler({ req, reply, body: input }, deps) {
+    const { userId: callerId, orgId, orgRole } = authOf(req);
+    if (!mayManageRole(orgRole!, input.role)) {
+      throw new ApiError('forbidden', 'Your role cannot give this role.');
+    }
+    const address = emailAddressSchema.safeParse(input.emailAddress);
+    if (!address.success) throw new ApiError('email_address_invalid');
+    const emailAddress = address.data;
+    const organizationId = orgId!;
+    try {
+      const userId = await accountVerifiedFor(deps.clerk, emailAddress);
+      let answer: NewMemberAnswer;
+      if (userId) {
+        await deps.clerk.organizations.createOrganizationMembership({
+          organizationId,
+          userId,
+          role: input.role,
+        });
+        answer = { outcome: 'added', emailAddress, role: input.role };
+      } else {
+        if (await hasPendingInvitation(deps.clerk, organizationId, emailAddress)) {
+          throw new ApiError('already_invited');
         }
-        return reply.code(201).send(answerWith(newMemberAnswerSchema, answer));
-      } catch (error) {
-        throw refusalOf(error) ?? error;
+        const invitation = await deps.clerk.organizations.createOrganizationInvitation({
+          organizationId,
+          emailAddress,
+          role: input.role,
+          inviterUserId: callerId,
+        });
+        answer = { outcome: 'invited', emailAddress, role: input.role, invitationId: invitation.id };
       }
-    },
-  );
-}
+      return reply.code(201).send(answerWith(newMemberAnswerSchema, answer));
+    } catch (error) {
+      throw refusalOf(error) ?? error;
+    }
+  },
+});
 
 /** The account one of whose verified addresses is `emailAddress`, if any. */
 async function accountVerifiedFor(clerk: BackendApi, emailAddress: string): Promise<string | null> {

@@ -6,8 +6,8 @@ import {
 import { consoleRefusal } from '../../organizations/hierarchy-rules.ts';
 import type { ApiDeps } from '../deps.ts';
 import { ApiError, isBackendNotFound } from '../errors.ts';
-import { activeOrganizationIdOf, authOf, requireAuth } from '../require-auth.ts';
-import { HierarchyError, hierarchyErrorHandler } from './errors.ts';
+import { activeOrganizationIdOf, authOf } from '../require-auth.ts';
+import { HierarchyError } from './errors.ts';
 
 /** The token's active organisation, with its default metadata; 404 without one or once it is gone. */
 export async function readActiveOrganization(
@@ -41,13 +41,5 @@ export function requireVcisoConsole(deps: ApiDeps) {
       vCisoModuleEnabled: organization.publicMetadata.vCisoModuleEnabled === true,
     });
     if (byModule) throw HierarchyError.from(byModule);
-  };
-}
-
-/** The options every console route shares: authenticated, vCISO with the module, hierarchy errors. */
-export function consoleRouteOptions(deps: ApiDeps) {
-  return {
-    preHandler: [requireAuth(deps), requireVcisoConsole(deps)],
-    errorHandler: hierarchyErrorHandler,
   };
 }

@@ -1,20 +1,22 @@
-import type { FastifyInstance } from 'fastify';
-import { childOrganizationSchema } from '@app/contract';
+import { childOrganizationSchema, newChildOrganizationSchema } from '@app/contract';
 import { answerWith } from '../contract-io.ts';
 import { childSummary, createChild, CreationRefused } from '../../organizations/hierarchy-links.ts';
-import type { ApiDeps } from '../deps.ts';
 import { authOf } from '../require-auth.ts';
-import { consoleRouteOptions } from './console-guard.ts';
 import { HierarchyError } from './errors.ts';
-import { parseNewChild } from './input.ts';
+import { productRoute } from '../route.ts';
 
 /**
  * POST /api/organizations/current/children `{ name, slug? }` — creates a client organisation under the
  * active one, with the caller as its `org:vciso`; answers 201 with it as the list shows it.
  */
-export function registerCreateChildRoute(api: FastifyInstance, deps: ApiDeps) {
-  api.post('/organizations/current/children', consoleRouteOptions(deps), async (req, reply) => {
-    const input = parseNewChild(req.body);
+export const createChildRoute = productRoute({
+  method: 'POST',
+  path: '/organizations/current/children',
+  auth: 'session_token',
+  permission: 'vciso_console',
+  // `{ name, slug? }` strictly as the contract has it, a blank slug meaning "derive it".
+  input: { body: newChildOrganizationSchema },
+  async handler({ req, reply, body: input }, deps) {
     const { userId, orgId } = authOf(req);
     await deps.hierarchy.ready();
     let created: Awaited<ReturnType<typeof createChild>>;
@@ -29,5 +31,5 @@ export function registerCreateChildRoute(api: FastifyInstance, deps: ApiDeps) {
     }
     if (created.refusal) throw HierarchyError.from(created.refusal);
     return reply.code(201).send(answerWith(childOrganizationSchema, childSummary(created.child)));
-  });
-}
+  },
+});
