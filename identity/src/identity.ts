@@ -53,7 +53,12 @@ export interface Identity {
   onInstanceSettingsChanged(listener: SettingsListener): () => void;
   /** The settings' version: a cheap value to compare with the one a cache was built at. */
   instanceSettingsVersion(): number;
-  /** Stops the purge, writes the session activity that waits, then closes the database. */
+  /**
+   * Stops all this instance runs (the settings watch, the purge, every capability's job) and writes the
+   * session activity that waits, leaving the database open: for a database others still use.
+   */
+  stop(): Promise<void>;
+  /** stop(), then closes the database. */
   close(): Promise<void>;
 }
 
@@ -77,12 +82,22 @@ export async function createIdentity(
   }
   const sms = smsSenderFor(config);
   configurePasswordHashing(config.passwordHashing);
-  const db = 'query' in database ? database : await openDatabase(database);
-  await migrate(db);
-  const keys = await loadInstanceKeys(db, config);
-  const signingKey = await loadSigningKey(db);
+  const opened = 'query' in database ? null : await openDatabase(database);
+  const db = opened ?? (database as Database);
   const clock = opts.clock ?? (() => new Date());
-  const settings = await applyInstanceSettingsAtStart(db, config, clock);
+  let keys: Awaited<ReturnType<typeof loadInstanceKeys>>;
+  let signingKey: Awaited<ReturnType<typeof loadSigningKey>>;
+  let settings: Awaited<ReturnType<typeof applyInstanceSettingsAtStart>>;
+  try {
+    await migrate(db);
+    keys = await loadInstanceKeys(db, config);
+    signingKey = await loadSigningKey(db);
+    settings = await applyInstanceSettingsAtStart(db, config, clock);
+  } catch (err) {
+    // A start refused (a bad settings file, a failed migration) leaves no database open behind it.
+    await opened?.close().catch(() => {});
+    throw err;
+  }
   const activity = new SessionActivityBatch(db, {
     ...ACTIVITY_BATCH_DEFAULTS,
     // The message only: it names a table or the connection, never a session or an address.
@@ -131,6 +146,13 @@ export async function createIdentity(
   settings.watch((err) =>
     console.warn(`identity: checking the instance settings' version failed, next try soon: ${err.message}`),
   );
+  const stop = async () => {
+    settings.stop();
+    await retention.stop();
+    await stopCapabilityJobs(jobs);
+    // What waits is written before the database closes: a stop loses no activity.
+    await activity.stop();
+  };
   return {
     deps,
     publishableKey: keys.publishableKey,
@@ -160,12 +182,9 @@ export async function createIdentity(
     settings,
     onInstanceSettingsChanged: (listener) => settings.onChanged(listener),
     instanceSettingsVersion: () => settings.version,
+    stop,
     async close() {
-      settings.stop();
-      await retention.stop();
-      await stopCapabilityJobs(jobs);
-      // What waits is written before the database closes: a stop loses no activity.
-      await activity.stop();
+      await stop();
       await db.close();
     },
   };

@@ -335,14 +335,10 @@ forEachBackend('instance settings', (backend) => {
       assert.equal(second.instanceSettingsVersion(), 3);
       const third = await createIdentity(testConfig({ settingsFile: path }), second.deps.db);
       assert.equal(third.instanceSettingsVersion(), 3, 'the same file leaves the version alone');
-      third.settings.stop();
-      await third.retention.stop();
+      await third.stop();
     } finally {
       if (second && backend.name !== 'pglite') await second.close();
-      else if (second) {
-        second.settings.stop();
-        await second.retention.stop();
-      }
+      else if (second) await second.stop();
       await first.close();
       await store.dispose();
     }

@@ -193,12 +193,7 @@ export class Harness {
     this.closed = true;
     await this.app.close();
     if (this.ownsDatabase) await this.identity.close();
-    else {
-      await this.identity.retention.stop();
-      await this.identity.webhooks.stop();
-      this.identity.settings.stop();
-      await this.identity.deps.activity.stop();
-    }
+    else await this.identity.stop();
     if (this.ownsStore) await this.store.dispose();
   }
 }
