@@ -13,8 +13,10 @@ export interface BackgroundJob {
  * and assembled by the provider from `capabilities.ts`, instead of being edited into central files.
  *
  * Declared here so far: retention rules, background jobs and CLI commands. Still listed centrally
- * (docs/identity-internals.md says where): settings slices (instance/settings/schema.ts), the environment
- * (instance/environment.ts) and routes (the route tables).
+ * (docs/identity-internals.md says where and why): routes (the route tables); settings slices (each in its
+ * capability's `<name>-settings.ts`, listed by instance/settings/schema.ts) and the environment
+ * (instance/environment.ts), both read by the domain below this declaration, so assembling them from here
+ * would be an import cycle.
  *
  * A declaration belongs to the assembly layer: it may import its capability's `cli/` (and, later, `fapi/`
  * and `bapi/`) parts, which the capability's domain files never do.
