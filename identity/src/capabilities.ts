@@ -9,6 +9,7 @@ import { enterpriseSsoCapability } from './enterprise-sso/enterprise-sso-capabil
 import { impersonationCapability } from './impersonation/impersonation-capability.ts';
 import { passkeysCapability } from './passkeys/passkeys-capability.ts';
 import { reverificationCapability } from './reverification/reverification-capability.ts';
+import { signUpModesCapability } from './sign-up-modes/sign-up-modes-capability.ts';
 import { sessionsCapability } from './sessions/sessions-capability.ts';
 import { socialCapability } from './social/social-capability.ts';
 import { webhooksCapability } from './webhooks/webhooks-capability.ts';
@@ -28,6 +29,7 @@ export const CAPABILITIES = [
   passkeysCapability,
   enterpriseSsoCapability,
   impersonationCapability,
+  signUpModesCapability,
   abuseCapability,
   sessionsCapability,
   billingCapability,

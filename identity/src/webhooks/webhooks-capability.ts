@@ -1,4 +1,5 @@
 import type { Capability } from '../capability.ts';
+import { webhooksCommand } from '../cli/webhooks-commands.ts';
 import { startWebhooks, type Webhooks } from './webhooks.ts';
 
 /** Webhooks: events recorded with each change, delivered by a worker. */
@@ -18,4 +19,5 @@ export const webhooksCapability = {
          OR NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = webhook_events.id AND d.status = 'failed'))`,
     },
   ],
+  cli: [webhooksCommand],
 } satisfies Capability<'webhooks', Webhooks>;
