@@ -6,6 +6,7 @@ import type { Browser, Harness, Json } from './harness.ts';
 import { BAPI, CLERK_QUERY, FAPI, PUBLIC_URL, uniqueEmail } from './harness.ts';
 import { addMember, createOrganization, newMember, type Member } from './organizations.ts';
 import type { BapiFieldKind, BapiQueryKind } from '../../src/bapi/json-input.ts';
+import type { FormKind } from '../../src/fapi/form-input.ts';
 
 /**
  * Fuzzing the Frontend and Backend APIs with bad input. Every case is a request that is wrong for a
@@ -462,24 +463,10 @@ export function send(
 // Frontend API cases
 
 /**
- * What a Frontend API parameter holds, which decides the values that are wrong for it. Every kind also
- * gets the generic bad values (repeated, 1 MB, NUL, lone surrogate, broken escapes).
+ * What a Frontend API parameter holds (the route tables' FormKind), which decides the values that are wrong
+ * for it. Every kind also gets the generic bad values (repeated, 1 MB, NUL, lone surrogate, broken escapes).
  */
-export type FapiKind =
-  | 'text'
-  | 'id'
-  | 'enum'
-  | 'code'
-  | 'bool'
-  | 'email'
-  | 'password'
-  | 'json'
-  | 'url'
-  | 'phone'
-  | 'token'
-  | 'page'
-  /** A filter that may be repeated (`role=a&role=b`): any values, any number of times. */
-  | 'list';
+export type FapiKind = FormKind;
 
 export interface FapiSpec {
   /** Form parameters the route reads (body; for GET, the query). */
