@@ -35,9 +35,6 @@ export function AppLayout() {
             <VisitorPricingNav />
           </SignedOut>
           <SignedIn>
-            <LanguageReady fallback={null}>
-              <MainNav />
-            </LanguageReady>
             <div className="site-header__account">
               <OrganizationSwitcherSlot />
               {/* Clerk reads its menu entries from its direct children, so they cannot sit in a component. */}
@@ -53,6 +50,15 @@ export function AppLayout() {
             </div>
           </SignedIn>
         </div>
+        {/* The sections on a row of their own, scrolled sideways when they outgrow it (up to thirteen links,
+            longer in French): they never wrap and never push the language switch or the account out. */}
+        <SignedIn>
+          <LanguageReady fallback={null}>
+            <div className="site-nav">
+              <MainNav />
+            </div>
+          </LanguageReady>
+        </SignedIn>
       </header>
       <main id="main" className="site-main" tabIndex={-1}>
         <ClerkLoading>

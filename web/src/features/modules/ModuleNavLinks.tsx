@@ -17,7 +17,7 @@ export function ModuleNavLinks() {
       className="main-nav__link"
       data-testid={`nav-module-${module.key}`}
     >
-      {texts[module.key].name}
+      {texts[module.key].navName}
     </NavLink>
   ));
 }
