@@ -68,6 +68,13 @@ export const FR_WORDS: LocalizationResource = {
     // frFR's says only "Accès annulé jusqu'au", without the plan or the date.
     cancelSubscriptionAccessUntil:
       "Vous pouvez utiliser les fonctionnalités de l'offre « {{plan}} » jusqu'au {{ date | longDate('fr-FR') }} ; vous n'y aurez plus accès ensuite.",
+    // frFR's shortened or literal ones: "Pas de charge", "Ne peut pas souscrire mensuellement", "plan".
+    billedMonthlyOnly: 'Facturation mensuelle uniquement',
+    cancelSubscriptionNoCharge: 'Cet abonnement ne vous sera pas facturé.',
+    cancelSubscriptionTitle: "Résilier l'abonnement {{plan}} ?",
+    cannotSubscribeMonthly:
+      'Cette offre ne peut pas être payée au mois. Pour y souscrire, choisissez le paiement annuel.',
+    defaultFreePlanActive: "Vous bénéficiez actuellement de l'offre gratuite",
     cannotSubscribeUnrecoverable:
       'Vous ne pouvez pas souscrire cette offre : votre abonnement actuel est plus cher que celle-ci.',
     checkout: {
@@ -102,12 +109,17 @@ export const FR_WORDS: LocalizationResource = {
     totalDue: 'Total dû',
     viewPayment: 'Voir le paiement',
   },
+  // frFR leaves a few English words in place: "Plans" (a blueprint in French), "Danger".
   organizationProfile: {
     apiKeysPage: { title: 'Clés API' },
-    billingPage: { start: { headerTitle__payments: 'Paiements' } },
+    billingPage: { start: { headerTitle__payments: 'Paiements', headerTitle__plans: 'Offres' } },
     navbar: { apiKeys: 'Clés API' },
+    plansPage: { title: 'Offres' },
+    profilePage: { dangerSection: { title: 'Zone de danger' } },
+    verifiedDomainPage: { start: { headerTitle__danger: 'Zone de danger' } },
   },
   signIn: {
+    emailLink: { loading: { title: 'Connexion en cours…' } },
     alternativePhoneCodeProvider: {
       formTitle: 'Code de vérification',
       resendButton: "Vous n'avez pas reçu de code ? Renvoyer",
@@ -174,7 +186,7 @@ export const FR_WORDS: LocalizationResource = {
   },
   userProfile: {
     apiKeysPage: { title: 'Clés API' },
-    billingPage: { start: { headerTitle__payments: 'Paiements' } },
+    billingPage: { start: { headerTitle__payments: 'Paiements', headerTitle__plans: 'Offres' } },
     emailAddressPage: {
       enterpriseSSOLink: {
         formButton: 'Cliquez pour vous connecter',
@@ -183,5 +195,6 @@ export const FR_WORDS: LocalizationResource = {
       formHint: "Vous devrez vérifier cette adresse e-mail avant qu'elle soit ajoutée à votre compte.",
     },
     navbar: { apiKeys: 'Clés API' },
+    plansPage: { title: 'Offres' },
   },
 };
