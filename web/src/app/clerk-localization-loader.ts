@@ -1,14 +1,22 @@
 import type { LocalizationResource } from '@clerk/types';
 import type { Language } from '../lib/i18n/languages.ts';
+import { mergeWords } from './clerk-words/merge-words.ts';
 
 /**
- * The Clerk components' words (spec: frFR / enUS), each its own chunk: a visitor downloads the active
+ * The Clerk components' words (spec: frFR / enUS, with the product's own over them: clerk-words/), each
+ * language its own chunk: a visitor downloads the active
  * language's only, and the other one if they switch. Apart from the hook (clerk-localization.ts) so
  * main.tsx can start the download before React and the rest of the app have arrived.
  */
 const LOADERS: Record<Language, () => Promise<LocalizationResource>> = {
-  EN: () => import('@clerk/localizations/en-US').then((m) => m.enUS),
-  FR: () => import('@clerk/localizations/fr-FR').then((m) => m.frFR),
+  EN: () =>
+    Promise.all([import('@clerk/localizations/en-US'), import('./clerk-words/en.ts')]).then(([m, words]) =>
+      mergeWords(m.enUS, words.EN_WORDS),
+    ),
+  FR: () =>
+    Promise.all([import('@clerk/localizations/fr-FR'), import('./clerk-words/fr.ts')]).then(([m, words]) =>
+      mergeWords(m.frFR, words.FR_WORDS),
+    ),
 };
 
 const loaded = new Map<Language, LocalizationResource>();
