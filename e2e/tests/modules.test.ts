@@ -146,7 +146,10 @@ describe('modules: navigation, module pages and the not-enabled page', () => {
     const overview = member.locator('[data-testid="module-overview"][data-module="passport"]');
     await overview.waitFor();
     assert.equal(await member.getByTestId('module-title').textContent(), 'Passport');
-    await overview.getByTestId('markdown').getByRole('heading', { level: 2, name: 'Sharing it' }).waitFor();
+    await overview
+      .getByTestId('markdown')
+      .getByRole('heading', { level: 2, name: 'Who can switch it on' })
+      .waitFor();
     assert.equal(await overview.getByTestId('markdown').locator('table').count(), 1);
 
     // An unknown module is simply not a page.
