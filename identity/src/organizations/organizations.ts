@@ -77,7 +77,7 @@ export function isMangledSlug(name: string, slug: string): boolean {
     .replace(/[^a-z0-9]+/g, '-');
   return (
     slug === clerkJs &&
-    /[^\u0000-\u007f]/.test(name) &&
+    /[\u0080-\uffff]/.test(name) &&
     clerkJs.replace(/^-+|-+$/g, '') !== slugFromName(name)
   );
 }
