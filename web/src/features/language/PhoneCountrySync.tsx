@@ -13,7 +13,9 @@ export function PhoneCountrySync() {
 
   useEffect(() => {
     const clerk = (window as { Clerk?: PhoneCountryHolder }).Clerk;
-    if (isLoaded && clerk) followPhoneCountry(clerk, language);
+    // Set as soon as clerk-js exists (main.tsx starts it early), before it mounts any component; again
+    // once it has loaded, in case it had not run yet.
+    if (clerk) followPhoneCountry(clerk, language);
   }, [isLoaded, language]);
 
   return null;
