@@ -76,9 +76,7 @@ export function isMangledSlug(name: string, slug: string): boolean {
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-');
   return (
-    slug === clerkJs &&
-    /[\u0080-\uffff]/.test(name) &&
-    clerkJs.replace(/^-+|-+$/g, '') !== slugFromName(name)
+    slug === clerkJs && /[\u0080-\uffff]/.test(name) && clerkJs.replace(/^-+|-+$/g, '') !== slugFromName(name)
   );
 }
 
