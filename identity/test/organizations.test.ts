@@ -88,6 +88,20 @@ forEachBackend('organisations (Frontend API)', (backend) => {
       assert.equal(longAgain.slug, `${'x'.repeat(62)}-2`);
     });
 
+    it('French names give transliterated slugs, also when clerk-js filled the field itself', async () => {
+      // <CreateOrganization hideSlug/> sends the name only.
+      assert.equal((await createOrganization(admin, 'Acme Sécurité')).slug, 'acme-securite');
+      // The choose-organization task always sends clerk-js's own derivation, which drops accented letters.
+      assert.equal((await createOrganization(admin, 'Équipe Été', '-quipe-t-')).slug, 'equipe-ete');
+      assert.equal(
+        (await createOrganization(admin, 'Acme Sécurité', 'acme-s-curit-')).slug,
+        'acme-securite-2',
+      );
+      // A slug the user typed is theirs, accents or not.
+      assert.equal((await createOrganization(admin, 'Café Noir', 'cafe-noir-fr')).slug, 'cafe-noir-fr');
+      assert.equal((await createOrganization(admin, 'Café Crème', 'caf-cr')).slug, 'caf-cr');
+    });
+
     it('an explicit slug must be valid and free', async () => {
       await createOrganization(admin, 'Taken', 'taken-slug');
       assertError(

@@ -27,7 +27,7 @@ async function start(): Promise<void> {
   const language = languages.get();
 
   const app = import('./app/start-app.tsx');
-  const config = loadAppConfig();
+  const config = loadAppConfig(language);
   config.then(
     (appConfig) => {
       preloadClerkRequests(appConfig);

@@ -85,11 +85,13 @@ describe('copyText', () => {
 describe('help pages', () => {
   const fakeFetch = (response: () => Response | Promise<Response>) => {
     const calls: string[] = [];
-    const fetch = async (url: string) => {
+    const languages: (string | null)[] = [];
+    const fetch = async (url: string, init?: RequestInit) => {
       calls.push(url);
+      languages.push(new Headers(init?.headers).get('x-localization'));
       return response();
     };
-    return { calls, fetch };
+    return { calls, languages, fetch };
   };
   const markdown = (body: string, type = 'text/markdown; charset=utf-8') =>
     new Response(body, { status: 200, headers: { 'content-type': type } });
@@ -116,12 +118,15 @@ describe('help pages', () => {
 
   test('are fetched from /assets/i18n/{lang}/{name}.md with the language in lowercase', async () => {
     assert.equal(helpFileUrl('FR', 'languages'), '/assets/i18n/fr/languages.md');
-    const { calls, fetch } = fakeFetch(() => markdown('# Title'));
+    const { calls, languages, fetch } = fakeFetch(() => markdown('# Title'));
     assert.deepEqual(await fetchHelpPage('EN', 'api-access', { fetch }), {
       status: 'found',
       markdown: '# Title',
     });
-    assert.deepEqual(calls, ['/assets/i18n/en/api-access.md']);
+    await fetchHelpPage('FR', 'api-access', { fetch });
+    assert.deepEqual(calls, ['/assets/i18n/en/api-access.md', '/assets/i18n/fr/api-access.md']);
+    // Spec §7: like every product request, in the interface language.
+    assert.deepEqual(languages, ['EN', 'FR']);
   });
 
   test('a name that is not a plain slug is refused without fetching', async () => {

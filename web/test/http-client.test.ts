@@ -2,7 +2,9 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHttpClient, type HttpClientOptions } from '../src/lib/http/client.ts';
 import { HttpError } from '../src/lib/http/http-error.ts';
+import { localizedFetch } from '../src/lib/http/localized-fetch.ts';
 import { matchesProtectedUrl } from '../src/lib/http/protected-urls.ts';
+import { fetchTranslations } from '../src/lib/i18n/translations.ts';
 
 const ORIGIN = 'https://app.example.test';
 
@@ -169,6 +171,79 @@ describe('localization interceptor', () => {
     await client.request('/x');
     assert.equal(spy.mock.callCount(), 1);
     assert.equal(spy.mock.calls[0]?.arguments[0], 'Error in localization interceptor');
+  });
+});
+
+describe("the product's own files (spec §7: translations.json, help .md, app config)", () => {
+  const recorder = () => {
+    const sent: { input: string | URL | Request; headers: Headers }[] = [];
+    const fetch = async (input: string | URL | Request, init?: RequestInit) => {
+      sent.push({ input, headers: new Headers(init?.headers) });
+      return Response.json({ hello: 'Bonjour' });
+    };
+    return { sent, fetch };
+  };
+
+  test('carry x-localization with the language asked for, and keep the caller headers', async () => {
+    const { sent, fetch } = recorder();
+    await localizedFetch('EN', { fetch })('/assets/i18n/en/x.md', { headers: { Accept: 'text/markdown' } });
+    assert.equal(sent[0]?.input, '/assets/i18n/en/x.md');
+    assert.equal(sent[0]?.headers.get('x-localization'), 'EN');
+    assert.equal(sent[0]?.headers.get('accept'), 'text/markdown');
+    assert.equal(sent[0]?.headers.has('Authorization'), false);
+  });
+
+  test('a language source is read when each request is sent', async () => {
+    const { sent, fetch } = recorder();
+    let language: 'FR' | 'EN' = 'FR';
+    const send = localizedFetch(() => language, { fetch });
+    await send('/a');
+    language = 'EN';
+    await send('/b');
+    assert.deepEqual(
+      sent.map((s) => s.headers.get('x-localization')),
+      ['FR', 'EN'],
+    );
+  });
+
+  test('translations.json: the lowercase path, in the language it asks for', async () => {
+    const { sent, fetch } = recorder();
+    assert.deepEqual(await fetchTranslations('FR', fetch), { hello: 'Bonjour' });
+    assert.equal(sent[0]?.input, '/assets/i18n/fr/translations.json');
+    assert.equal(sent[0]?.headers.get('x-localization'), 'FR');
+    await fetchTranslations('EN', fetch);
+    assert.equal(sent[1]?.input, '/assets/i18n/en/translations.json');
+    assert.equal(sent[1]?.headers.get('x-localization'), 'EN');
+  });
+
+  test('a failure to add the header is logged as the spec says and the request goes unchanged', async () => {
+    const { sent, fetch } = recorder();
+    const logged: [string, unknown][] = [];
+    const failure = new Error('no language');
+    const send = localizedFetch(
+      () => {
+        throw failure;
+      },
+      { fetch, logger: (message, error) => logged.push([message, error]) },
+    );
+    const response = await send('/assets/i18n/fr/translations.json', {
+      headers: { Accept: 'application/json' },
+    });
+    assert.equal(response.ok, true);
+    assert.deepEqual(logged, [['Error in localization interceptor', failure]]);
+    assert.deepEqual([...sent[0]!.headers], [['accept', 'application/json']]);
+  });
+
+  test('the default transport is the global fetch, and failures go to console.error', async (t) => {
+    const error = t.mock.method(console, 'error', () => {});
+    const global = t.mock.method(globalThis, 'fetch', async () => new Response('# Aide'));
+    const response = await localizedFetch(() => {
+      throw new Error('boom');
+    })('/assets/i18n/fr/aide.md');
+    assert.equal(await response.text(), '# Aide');
+    assert.equal(global.mock.callCount(), 1);
+    assert.equal(new Headers(global.mock.calls[0]?.arguments[1]?.headers).has('x-localization'), false);
+    assert.equal(error.mock.calls[0]?.arguments[0], 'Error in localization interceptor');
   });
 });
 

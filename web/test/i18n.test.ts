@@ -11,7 +11,9 @@ import {
   LANGUAGE_STORAGE_KEY,
   ORGANIZATION_LANGUAGE_STORAGE_KEY,
 } from '../src/lib/i18n/language-store.ts';
+import { elide, startsWithVowelSound } from '../src/lib/i18n/elision.ts';
 import { normalizeLanguage, parseLanguage } from '../src/lib/i18n/languages.ts';
+import type { Translations } from '../src/lib/i18n/translations.ts';
 
 const translations = {
   EN: { greeting: 'Hello {{name}}' },
@@ -281,5 +283,56 @@ describe('translation files', () => {
       );
       assert.deepEqual(missing, [], `${lang}: keys used in the code but missing from translations.json`);
     }
+  });
+});
+
+describe('French elision', () => {
+  test('de, le, la and que elide before a vowel sound, not before a consonant', () => {
+    assert.equal(elide('de', 'Acme'), "d'Acme");
+    assert.equal(elide('de', 'Zurich Ops'), 'de Zurich Ops');
+    assert.equal(elide('de', 'Élodie Martin'), "d'Élodie Martin");
+    assert.equal(elide('de', 'Hélène'), "d'Hélène");
+    assert.equal(elide('de', 'Yves'), "d'Yves");
+    assert.equal(elide('de', 'Yann'), 'de Yann');
+    assert.equal(elide('le', 'Orchestre'), "l'Orchestre");
+    assert.equal(elide('la', 'Agence'), "l'Agence");
+    assert.equal(elide('que', 'Acme'), "qu'Acme");
+    for (const name of ['42 Conseil', '« Acme »', 'bob@example.com', ''])
+      assert.equal(startsWithVowelSound(name), false, name);
+    assert.equal(startsWithVowelSound('bob@example.com'), false);
+    assert.equal(startsWithVowelSound('alice@example.com'), true);
+  });
+
+  test("the product's French texts say d'Acme, never de Acme", async () => {
+    const fr = JSON.parse(
+      readFileSync(
+        fileURLToPath(new URL('../public/assets/i18n/fr/translations.json', import.meta.url)),
+        'utf8',
+      ),
+    ) as Translations;
+    const en = JSON.parse(
+      readFileSync(
+        fileURLToPath(new URL('../public/assets/i18n/en/translations.json', import.meta.url)),
+        'utf8',
+      ),
+    ) as Translations;
+    const i18n = await createI18n({ language: 'FR', production: true, translations: { FR: fr, EN: en } });
+    assert.equal(i18n.t('members.roleOf', { name: 'Alice Martin' }), "Rôle d'Alice Martin");
+    assert.equal(i18n.t('members.roleOf', { name: 'Bob Durand' }), 'Rôle de Bob Durand');
+    assert.match(
+      i18n.t('members.notices.roleChanged', { name: 'Ève', role: 'Membre' }),
+      /^Nouveau rôle d'Ève\s:/,
+    );
+    assert.equal(
+      i18n.t('vciso.intro', { name: 'Acme Sécurité' }),
+      "Les organisations que vous suivez en tant que RSSI virtuel d'Acme Sécurité.",
+    );
+    await i18n.changeLanguage('en');
+    assert.doesNotMatch(i18n.t('members.roleOf', { name: 'Alice' }), /d'|\bde\b/);
+    // No French text puts a value right after a full "de", "le", "la" or "que": each goes through the format.
+    const texts = (value: unknown): string[] =>
+      typeof value === 'string' ? [value] : Object.values(value as object).flatMap(texts);
+    const unelided = texts(fr).filter((text) => /(?:^|[\s(«])(?:de|le|la|que)\s\{\{/i.test(text));
+    assert.deepEqual(unelided, []);
   });
 });

@@ -64,6 +64,22 @@ export function slugFromName(name: string): string {
   return trimSlug(slug, MAX_SLUG_LENGTH) || FALLBACK_SLUG;
 }
 
+/**
+ * Whether `slug` is what clerk-js's own form filled in from `name` (ui/utils/createSlug: lowercase, every
+ * run of other characters one hyphen) and it lost letters doing so: the choose-organization task always
+ * shows that field, and createSlug drops accented letters ("Acme Sécurité" → `acme-s-curit-`). Such a
+ * slug was never the user's choice, so the name's transliterated slug is used instead.
+ */
+export function isMangledSlug(name: string, slug: string): boolean {
+  const clerkJs = name
+    .trim()
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-');
+  return (
+    slug === clerkJs && /[\u0080-\uffff]/.test(name) && clerkJs.replace(/^-+|-+$/g, '') !== slugFromName(name)
+  );
+}
+
 function trimSlug(slug: string, max: number): string {
   return slug.slice(0, max).replace(/-+$/, '');
 }
@@ -107,7 +123,10 @@ export async function createOrganization(
   now: Date,
 ): Promise<OrganizationRow> {
   const name = validateName(input.name);
-  const explicit = input.slug === undefined ? undefined : validateSlug(input.slug);
+  const explicit =
+    input.slug === undefined || isMangledSlug(input.name ?? '', input.slug)
+      ? undefined
+      : validateSlug(input.slug);
   if (input.maxAllowedMemberships !== undefined) validateMaxAllowedMemberships(input.maxAllowedMemberships);
   await lockOrganizationSlugs(tx);
   let slug: string;

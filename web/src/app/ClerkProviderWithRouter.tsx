@@ -3,6 +3,7 @@ import { Outlet, useNavigate, type NavigateFunction } from 'react-router';
 import { isSignInStepReturn } from '../features/auth/sign-in-step-return.ts';
 import { isSsoCallbackStep } from '../features/auth/sso-callback-step.ts';
 import { LanguageSync } from '../features/language/LanguageSync.tsx';
+import { PhoneCountrySync } from '../features/language/PhoneCountrySync.tsx';
 import { useLanguage } from '../lib/i18n/useLanguage.ts';
 import { ForgetQueriesOnSignOut } from '../lib/query/ForgetQueriesOnSignOut.tsx';
 import { AuthStateProvider } from '../state/auth/AuthStateProvider.tsx';
@@ -65,6 +66,7 @@ export function ClerkProviderWithRouter() {
     >
       <AuthStateProvider>
         <LanguageSync />
+        <PhoneCountrySync />
         <ForgetQueriesOnSignOut />
         <Outlet />
       </AuthStateProvider>

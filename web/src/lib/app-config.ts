@@ -1,3 +1,6 @@
+import { localizedFetch } from './http/localized-fetch.ts';
+import type { Language } from './i18n/languages.ts';
+
 /** Runtime settings served by the product server, so one build runs against any environment. */
 export interface AppConfig {
   publishableKey: string;
@@ -22,10 +25,11 @@ const CONFIG_URL = '/app-config.json';
 // Long enough for a cold server, short enough that a dead one produces an error screen, not a spinner.
 const CONFIG_TIMEOUT_MS = 15_000;
 
-export async function loadAppConfig(): Promise<AppConfig> {
+/** GET /app-config.json, announcing the starting language like every product request (spec §7). */
+export async function loadAppConfig(language: Language): Promise<AppConfig> {
   let response: Response;
   try {
-    response = await fetch(CONFIG_URL, {
+    response = await localizedFetch(language)(CONFIG_URL, {
       headers: { Accept: 'application/json' },
       // A cached config could pair a stale publishable key with a fresh deployment.
       cache: 'no-store',

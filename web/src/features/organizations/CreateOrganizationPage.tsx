@@ -18,6 +18,9 @@ export function CreateOrganizationPage() {
         routing="path"
         path={CREATE_ORGANIZATION_PATH}
         afterCreateOrganizationUrl="/dashboard"
+        // The provider derives the slug from the name, transliterated ("Acme Sécurité" → acme-securite);
+        // clerk-js would fill the field with its own derivation, which drops accented letters (acme-s-curit-).
+        hideSlug
         fallback={<Loading />}
       />
       <p className="muted clerk-page__aside">

@@ -16,6 +16,8 @@ export function OrganizationListPage() {
         hidePersonal
         afterSelectOrganizationUrl="/dashboard"
         afterCreateOrganizationUrl="/dashboard"
+        // The slug is the provider's, transliterated from the name (see CreateOrganizationPage).
+        hideSlug
         fallback={<Loading />}
       />
     </section>

@@ -11,6 +11,8 @@ export function OrganizationSwitcherSlot() {
         afterSelectOrganizationUrl="/dashboard"
         afterCreateOrganizationUrl="/dashboard"
         afterLeaveOrganizationUrl="/dashboard"
+        // The slug is the provider's, transliterated from the name (see CreateOrganizationPage).
+        hideSlug
         organizationProfileProps={{ appearance: organizationProfileAppearance }}
       />
     </span>

@@ -1,13 +1,14 @@
 import { bearerInterceptor } from './bearer-interceptor.ts';
 import { HttpError, isApiErrorBody } from './http-error.ts';
-import { localizationInterceptor } from './localization-interceptor.ts';
-import type {
-  FetchLike,
-  GetLanguage,
-  GetToken,
-  HttpLogger,
-  OutgoingRequest,
-  RequestInterceptor,
+import { consoleLogger, localizationInterceptor } from './localization-interceptor.ts';
+import {
+  collectHeaders,
+  type FetchLike,
+  type GetLanguage,
+  type GetToken,
+  type HttpLogger,
+  type OutgoingRequest,
+  type RequestInterceptor,
 } from './types.ts';
 
 export interface HttpClientOptions {
@@ -39,13 +40,6 @@ export interface HttpClient {
 
 const defaultOrigin = (): string => (typeof location === 'undefined' ? '' : location.origin);
 
-/** Copies the caller's headers: a Request's own, then init's on top (fetch gives init's precedence). */
-function collectHeaders(input: string | URL | Request, init: RequestInit | undefined): Headers {
-  const headers = new Headers(input instanceof Request ? input.headers : undefined);
-  new Headers(init?.headers).forEach((value, name) => headers.set(name, value));
-  return headers;
-}
-
 function resolveUrl(input: string | URL | Request, origin: string): URL | null {
   const raw = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
   try {
@@ -67,7 +61,7 @@ export function composeInterceptors(interceptors: readonly RequestInterceptor[])
 /** The one client every product request goes through: bearer token, then `x-localization`. */
 export function createHttpClient(options: HttpClientOptions): HttpClient {
   const origin = options.origin ?? defaultOrigin();
-  const logger = options.logger ?? ((message, error) => console.error(message, error));
+  const logger = options.logger ?? consoleLogger;
   const send: FetchLike = options.fetch ?? ((input, init) => fetch(input, init));
   const intercept = composeInterceptors([
     bearerInterceptor({ protectedUrls: options.protectedUrls, getToken: options.getToken, origin }),

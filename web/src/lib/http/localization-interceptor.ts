@@ -3,6 +3,9 @@ import { withHeaders, type GetLanguage, type HttpLogger, type RequestInterceptor
 
 export const LOCALIZATION_HEADER = 'x-localization';
 
+/** Where interceptor failures go unless the caller says otherwise. */
+export const consoleLogger: HttpLogger = (message, error) => console.error(message, error);
+
 /**
  * Adds `x-localization: FR|EN` to every request (spec §7). If working out or adding the header throws,
  * the error is logged as 'Error in localization interceptor' and the request goes on unchanged (§8).

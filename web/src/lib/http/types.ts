@@ -30,3 +30,10 @@ export function withHeaders(request: OutgoingRequest, change: (headers: Headers)
   change(headers);
   return { ...request, init: { ...request.init, headers } };
 }
+
+/** Copies the caller's headers: a Request's own, then init's on top (fetch gives init's precedence). */
+export function collectHeaders(input: string | URL | Request, init: RequestInit | undefined): Headers {
+  const headers = new Headers(input instanceof Request ? input.headers : undefined);
+  new Headers(init?.headers).forEach((value, name) => headers.set(name, value));
+  return headers;
+}

@@ -1,5 +1,6 @@
 import i18next, { type i18n } from 'i18next';
 import { initReactI18next } from 'react-i18next';
+import { elide, ELISION_FORMATS } from './elision.ts';
 import { languagePathCode, LANGUAGES, type Language } from './languages.ts';
 import { missingKeyHandler } from './missing-key.ts';
 import { TRANSLATIONS_NAMESPACE, type Translations } from './translations.ts';
@@ -48,6 +49,9 @@ export async function createI18n(options: CreateI18nOptions): Promise<i18n> {
     react: { useSuspense: false },
     resources,
   });
+  // "Rôle {{name, de}}": "Rôle d'Acme", never "Rôle de Acme".
+  for (const word of ELISION_FORMATS)
+    instance.services.formatter?.add(word, (value) => elide(word, String(value)));
   return instance;
 }
 

@@ -1,3 +1,5 @@
+import { localizedFetch } from '../http/localized-fetch.ts';
+import type { FetchLike } from '../http/types.ts';
 import { languagePathCode, type Language } from './languages.ts';
 
 /** The one i18next namespace: spec §7's GET /assets/i18n/{lang}/translations.json. */
@@ -26,9 +28,15 @@ export function loadTranslations(language: Language): Promise<Translations> {
   return request;
 }
 
-async function fetchTranslations(language: Language): Promise<Translations> {
+/**
+ * GET /assets/i18n/{lang}/translations.json, announcing the language it asks for (the one the interface
+ * speaks, or is switching to) in x-localization. `send` is the transport under that header (tests).
+ */
+export async function fetchTranslations(language: Language, send?: FetchLike): Promise<Translations> {
   const url = translationsUrl(language);
-  const response = await fetch(url, { headers: { Accept: 'application/json' } });
+  const response = await localizedFetch(language, { fetch: send })(url, {
+    headers: { Accept: 'application/json' },
+  });
   if (!response.ok)
     throw new Error(`The ${language} translations could not be loaded (${url}: ${response.status}).`);
   const body: unknown = await response.json();

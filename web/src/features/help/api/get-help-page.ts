@@ -1,3 +1,4 @@
+import { localizedFetch } from '../../../lib/http/localized-fetch.ts';
 import { languagePathCode, type Language } from '../../../lib/i18n/languages.ts';
 import { isPlainSlug } from '../help-pages.ts';
 
@@ -14,17 +15,21 @@ export type HelpPageResult =
 type Fetch = (url: string, init?: RequestInit) => Promise<Response>;
 
 /**
- * Reads one help page as text. A same-origin static file needs no session token, so this is a plain
- * fetch rather than the product API client. Failures come back as values; only an abort throws.
+ * Reads one help page as text. A same-origin static file needs no session token, but it announces the
+ * language in x-localization like every product request (localizedFetch); `fetch` is the transport
+ * under that header. Failures come back as values; only an abort throws.
  */
 export async function fetchHelpPage(
   language: Language,
   name: string,
-  { signal, fetch: fetchImpl = fetch }: { signal?: AbortSignal; fetch?: Fetch } = {},
+  { signal, fetch: fetchImpl }: { signal?: AbortSignal; fetch?: Fetch } = {},
 ): Promise<HelpPageResult> {
   if (!isPlainSlug(name)) return { status: 'missing' };
   try {
-    const response = await fetchImpl(helpFileUrl(language, name), {
+    const send = localizedFetch(language, {
+      fetch: fetchImpl && ((input, init) => fetchImpl(String(input), init)),
+    });
+    const response = await send(helpFileUrl(language, name), {
       signal,
       headers: { accept: 'text/markdown, text/plain;q=0.9' },
     });
