@@ -48,7 +48,8 @@ export type LinkPurpose = 'sign_in' | 'sign_up';
 const NBSP = '\u00a0';
 const quoteFr = (name: string) => `«${NBSP}${name}${NBSP}»`;
 /** « que » elides before a vowel or a mute h: « en tant qu'administrateur », « en tant que membre ». */
-const asFr = (role: string) => (/^[aeiouyhàâäéèêëîïôöùûüœæ]/i.test(role) ? `en tant qu'${role}` : `en tant que ${role}`);
+const asFr = (role: string) =>
+  /^[aeiouyhàâäéèêëîïôöùûüœæ]/i.test(role) ? `en tant qu'${role}` : `en tant que ${role}`;
 const minutesEn = (n: number) => `${n} minute${n === 1 ? '' : 's'}`;
 const minutesFr = (n: number) => `${n} minute${n === 1 ? '' : 's'}`;
 
