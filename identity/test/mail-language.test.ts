@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { defaultMailLanguageFromEnv, languageFromAcceptLanguage } from '../src/mail/language.ts';
+import { waitlistInvitationMail } from '../src/mail/templates.ts';
 import { insertMembership, insertOrganization } from '../src/store/organizations.ts';
 import { forEachBackend } from './support/backends.ts';
 import { PASSWORD, signUp } from './support/flows.ts';
@@ -12,7 +13,11 @@ const NBSP = '\u00a0';
 const ENGLISH_WORDS = /\b(the|your|you|code is|link|invited|expires|ignore|email)\b/i;
 
 /** The mail's three renderings, for checks that hold for each. */
-const renderings = (mail: OutboxMail) => [mail.subject, mail.text, mail.html];
+const renderings = (mail: Pick<OutboxMail, 'subject' | 'text' | 'html'>) => [
+  mail.subject,
+  mail.text,
+  mail.html,
+];
 
 describe('the language of an Accept-Language header', () => {
   it('is the first of ours by preference, then by order; * and q=0 name none', () => {
@@ -30,6 +35,33 @@ describe('the language of an Accept-Language header', () => {
     assert.equal(defaultMailLanguageFromEnv({}), 'fr');
     assert.equal(defaultMailLanguageFromEnv({ IDENTITY_MAIL_DEFAULT_LANGUAGE: 'en' }), 'en');
     assert.throws(() => defaultMailLanguageFromEnv({ IDENTITY_MAIL_DEFAULT_LANGUAGE: 'de' }), /fr, en/);
+  });
+});
+
+describe('the waitlist invitation', () => {
+  const input = {
+    url: 'https://app.example/sign-up?t=1',
+    expiresAt: new Date('2027-01-05T10:00:00Z'),
+    appName: 'Qoala',
+  };
+
+  it('in French: subject, text and html, with a French date', () => {
+    const mail = waitlistInvitationMail('a@example.com', { ...input, language: 'fr' });
+    assert.equal(mail.subject, 'Votre invitation à rejoindre Qoala');
+    assert.equal(
+      mail.text,
+      `Votre place sur la liste d'attente de Qoala est prête${NBSP}: vous pouvez maintenant créer votre compte.\n\nCréer mon compte${NBSP}:\n${input.url}\n\nLe lien ne fonctionne qu'une fois et expire le 5 janvier 2027. Si vous n'avez pas demandé à rejoindre cette liste d'attente, vous pouvez ignorer cet e-mail.\n`,
+    );
+    assert.ok(mail.html.startsWith('<!doctype html><html lang="fr">'));
+    assert.ok(mail.html.includes('>Créer mon compte</a>'));
+    for (const part of renderings(mail)) assert.doesNotMatch(part, ENGLISH_WORDS);
+  });
+
+  it('in English', () => {
+    const mail = waitlistInvitationMail('a@example.com', { ...input, language: 'en' });
+    assert.equal(mail.subject, "You're invited to join Qoala");
+    assert.match(mail.text, /expires on January 5, 2027\./);
+    assert.ok(mail.html.includes('>Sign up</a>'));
   });
 });
 
