@@ -16,6 +16,7 @@ import { trustedProxiesFrom, type TrustedProxies } from './http/trusted-proxies.
 import { clientCreationsPerIpFromEnv } from './abuse/client-creation.ts';
 import { retentionFromEnv, type RetentionSettings } from './retention/settings.ts';
 import { sendLimitsFromEnv, type SendLimitSettings } from './mail/send-limits.ts';
+import { defaultMailLanguageFromEnv, type MailLanguage } from './mail/language.ts';
 import { webhookTimingFromEnv, type WebhookTiming } from './webhooks/timing-settings.ts';
 
 export type IdentityMode = 'development' | 'production';
@@ -45,6 +46,11 @@ export interface IdentityConfig {
   secretKey: string | null;
   smtpUrl: string | null;
   mailFrom: string;
+  /**
+   * The language of mail and SMS whose recipient's language is not known (`IDENTITY_MAIL_DEFAULT_LANGUAGE`,
+   * French by default, as the product); see mail/recipient-language.ts.
+   */
+  defaultMailLanguage: MailLanguage;
   sessionTokenTtlSeconds: number;
   sessionLifetimeSeconds: number;
   codeTtlSeconds: number;
@@ -125,6 +131,7 @@ export function identityConfigFromEnv(
     secretKey: env.IDENTITY_SECRET_KEY ?? null,
     smtpUrl: env.SMTP_URL ?? null,
     mailFrom: env.MAIL_FROM ?? 'Qoala <no-reply@localhost>',
+    defaultMailLanguage: defaultMailLanguageFromEnv(env),
     sessionTokenTtlSeconds: sessionTokenTtlFromEnv(env),
     sessionLifetimeSeconds: 7 * 24 * 3600,
     codeTtlSeconds: 10 * 60,

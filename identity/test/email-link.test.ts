@@ -79,7 +79,7 @@ forEachBackend('email links', (backend) => {
     });
 
     it('prepare mails a link to /v1/verify; the verification waits unverified for 10 minutes', async () => {
-      const browser = h.browser();
+      const browser = h.browser({ headers: { 'accept-language': 'en' } });
       const { res, link } = await requested(browser);
       assert.equal(res.body.response.status, 'needs_first_factor');
       assert.deepEqual(res.body.response.first_factor_verification, {
@@ -442,7 +442,7 @@ forEachBackend('email links', (backend) => {
     });
 
     it('opened in the same browser: the user and the session are created, the waiting tab sees verified', async () => {
-      const browser = h.browser();
+      const browser = h.browser({ headers: { 'accept-language': 'en' } });
       const { id, email, link, res } = await started(browser);
       const pending = res.body.response.verifications.email_address;
       assert.equal(pending.status, 'unverified');

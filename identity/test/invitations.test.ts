@@ -27,6 +27,8 @@ async function team(h: Harness, name = 'Acme'): Promise<Team> {
     name,
     slug: `${name.toLowerCase()}-${randomBytes(4).toString('hex')}`,
     createdBy: userId,
+    // These tests read the mail's English words (mail-language.test.ts covers the French ones).
+    publicMetadata: { uiLanguage: 'EN' },
     now: h.clock.now,
   });
   await insertMembership(h.db, { organizationId: org.id, userId, role: 'org:admin', now: h.clock.now });

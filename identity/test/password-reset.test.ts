@@ -83,7 +83,7 @@ forEachBackend('password reset', (backend) => {
   describe('forgot password: a code, then the new password', () => {
     it('prepare mails a reset code; the right code → needs_new_password without a session', async () => {
       const { email } = await newUser();
-      const browser = h.browser();
+      const browser = h.browser({ headers: { 'accept-language': 'en' } });
       const { id, code, res } = await forgot(browser, email);
       assert.equal(res.body.response.status, 'needs_first_factor');
       assert.deepEqual(res.body.response.first_factor_verification, {

@@ -227,7 +227,7 @@ forEachBackend('sign-in with a phone number (phone_code first factor)', (backend
 
   it('"Forgot password?" by SMS: reset_password_phone_code → needs_new_password → a new password signs in', async () => {
     const { phone, phoneId, email } = await phoneUser();
-    const browser = h.browser();
+    const browser = h.browser({ headers: { 'accept-language': 'en' } });
     const { id } = await identify(browser, phone);
     const prepared = await browser.post(`/client/sign_ins/${id}/prepare_first_factor`, {
       strategy: 'reset_password_phone_code',

@@ -100,7 +100,7 @@ forEachBackend('sign-up with a phone number (phone_code)', (backend) => {
   });
 
   it('prepare texts a code (hashed in the store), the right one completes with a verified primary number', async () => {
-    const browser = h.browser();
+    const browser = h.browser({ headers: { 'accept-language': 'en' } });
     const phone = uniquePhone();
     const { id } = await startWithPhone(browser, phone);
     const prepared = await browser.post(`/client/sign_ups/${id}/prepare_verification`, {

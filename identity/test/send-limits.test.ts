@@ -259,14 +259,15 @@ forEachBackend(
         assert.equal((await invite(admins[0]!, org, invitee)).status, 200);
         const [mail] = await h.mail(invitee);
         assert.ok(mail);
-        assert.equal(mail.subject, 'You have been invited to an organization on Qoala');
+        // No uiLanguage on the organisation: the product's default, French.
+        assert.equal(mail.subject, 'Invitation à rejoindre une organisation sur Qoala');
         assert.ok(!mail.subject.includes('WIN'));
         const intro = mail.text.split('\n')[0]!;
         assert.match(
           intro,
-          /^“Ada” has invited you to join the organization “WIN \$1000 NOW Bcc: everyone@example\.com /,
+          /^«\u00a0Ada\u00a0» vous invite à rejoindre l'organisation «\u00a0WIN \$1000 NOW Bcc: everyone@example\.com /,
         );
-        assert.ok(intro.includes('…”'), 'the name is cut short');
+        assert.ok(intro.includes('…\u00a0»'), 'the name is cut short');
         assert.ok(!mail.text.includes('\r') && !mail.text.includes('\u202e'));
         assert.ok(!mail.text.includes('x'.repeat(100)));
         assert.ok(!mail.html.includes('<a href="http://spam'), 'the HTML escapes the name');

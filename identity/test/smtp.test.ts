@@ -27,7 +27,7 @@ forEachBackend('mail over SMTP', (backend) => {
 
     it('prepare_verification delivers the code by SMTP and writes nothing to the outbox', async () => {
       assert.equal(h.identity.devOutbox, false);
-      const browser = h.browser();
+      const browser = h.browser({ headers: { 'accept-language': 'en' } });
       const email = uniqueEmail('smtp');
       const id = await startSignUp(browser, email);
       const res = await browser.post(`/client/sign_ups/${id}/prepare_verification`, {
@@ -90,7 +90,7 @@ forEachBackend('mail over SMTP', (backend) => {
     });
 
     it('a +clerk_test address gets a real code by mail and 424242 is rejected', async () => {
-      const browser = h.browser();
+      const browser = h.browser({ headers: { 'accept-language': 'en' } });
       const email = `prod-${Date.now()}+clerk_test@example.com`;
       const id = await startSignUp(browser, email);
       assert.equal(

@@ -20,6 +20,8 @@ export interface FapiRequestInfo {
   origin: string | null;
   /** The User-Agent header, for the session's activity (Active devices). */
   userAgent: string | null;
+  /** The Accept-Language header: the language of the codes and links this request mails or texts. */
+  acceptLanguage: string | null;
   /** `_clerk_session_id`: which session of the client the call acts for. */
   sessionId: string | null;
   /** The file of an upload request (logo, profile image), read before the transaction starts. */

@@ -132,6 +132,8 @@ export async function fapiPlugin(app: FastifyInstance, opts: { deps: IdentityDep
       ip: req.ip,
       origin: typeof req.headers.origin === 'string' ? req.headers.origin : null,
       userAgent: typeof req.headers['user-agent'] === 'string' ? req.headers['user-agent'] : null,
+      acceptLanguage:
+        typeof req.headers['accept-language'] === 'string' ? req.headers['accept-language'] : null,
       sessionId:
         typeof query._clerk_session_id === 'string' && query._clerk_session_id
           ? query._clerk_session_id

@@ -1,4 +1,6 @@
+import type { MailLanguage } from './language.ts';
 import type { MailMessage } from './mailer.ts';
+import { MAIL_WORDS, type CodePurpose, type LinkPurpose } from './words.ts';
 
 const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -25,28 +27,35 @@ export function mailSafeName(value: string): string {
 /** A header value: the operator's application name is trusted, but still never breaks a line. */
 const headerSafe = (value: string) => value.replace(UNSAFE_CHARACTERS, ' ').trim();
 
+const BUTTON_STYLE =
+  'display:inline-block;padding:10px 18px;background:#111827;color:#fff;border-radius:6px;text-decoration:none';
+
+/** The page around a mail's paragraphs, with the language declared for screen readers and spell-checkers. */
+const page = (language: MailLanguage, content: string) =>
+  `<!doctype html><html lang="${language}"><body style="font-family:system-ui,sans-serif">
+${content}
+</body></html>`;
+
+/** A button to `url`, then the same link as text for clients that hide buttons. */
+const buttonAndLink = (language: MailLanguage, url: string, label: string) =>
+  `<p><a href="${escapeHtml(url)}" style="${BUTTON_STYLE}">${escapeHtml(label)}</a></p>
+<p style="color:#555">${escapeHtml(MAIL_WORDS[language].orOpen)} <a href="${escapeHtml(url)}">${escapeHtml(url)}</a></p>`;
+
 export function verificationCodeMail(
   to: string,
-  code: string,
-  appName: string,
-  purpose: 'sign_up' | 'sign_in' | 'reset_password',
+  input: { code: string; appName: string; purpose: CodePurpose; ttlSeconds: number; language: MailLanguage },
 ): MailMessage {
-  const action =
-    purpose === 'sign_up'
-      ? 'verify your email address'
-      : purpose === 'reset_password'
-        ? 'reset your password'
-        : 'sign in';
-  const subject =
-    purpose === 'reset_password'
-      ? `${code} is your ${headerSafe(appName)} password reset code`
-      : `${code} is your ${headerSafe(appName)} verification code`;
-  const text = `Enter this code to ${action} on ${appName}:\n\n${code}\n\nThe code expires in 10 minutes. If you did not request it, you can ignore this email.\n`;
-  const html = `<!doctype html><html><body style="font-family:system-ui,sans-serif">
-<p>Enter this code to ${escapeHtml(action)} on ${escapeHtml(appName)}:</p>
-<p style="font-size:28px;letter-spacing:6px;font-weight:700">${escapeHtml(code)}</p>
-<p style="color:#555">The code expires in 10 minutes. If you did not request it, you can ignore this email.</p>
-</body></html>`;
+  const words = MAIL_WORDS[input.language].code;
+  const intro = words.intro(input.appName, input.purpose);
+  const expiry = words.expiry(Math.max(1, Math.round(input.ttlSeconds / 60)));
+  const subject = words.subject(input.code, headerSafe(input.appName), input.purpose);
+  const text = `${intro}\n\n${input.code}\n\n${expiry}\n`;
+  const html = page(
+    input.language,
+    `<p>${escapeHtml(intro)}</p>
+<p style="font-size:28px;letter-spacing:6px;font-weight:700">${escapeHtml(input.code)}</p>
+<p style="color:#555">${escapeHtml(expiry)}</p>`,
+  );
   return { to, subject, text, html };
 }
 
@@ -56,28 +65,24 @@ export function emailLinkMail(
   input: {
     url: string;
     appName: string;
-    purpose: 'sign_in' | 'sign_up';
+    purpose: LinkPurpose;
     ttlSeconds: number;
     /** The instance requires the link to be opened in the browser that asked for it. */
     sameBrowser: boolean;
+    language: MailLanguage;
   },
 ): MailMessage {
-  const action = input.purpose === 'sign_up' ? 'verify your email address' : 'sign in';
-  const button = input.purpose === 'sign_up' ? 'Verify email address' : 'Sign in';
-  const minutes = Math.max(1, Math.round(input.ttlSeconds / 60));
-  const where = input.sameBrowser ? ', in the browser where you asked for it,' : '';
-  const expiry = `The link works once${where} and expires in ${minutes} minute${minutes === 1 ? '' : 's'}. If you did not request it, you can ignore this email.`;
-  const subject =
-    input.purpose === 'sign_up'
-      ? `Verify your email address for ${headerSafe(input.appName)}`
-      : `Sign in to ${headerSafe(input.appName)}`;
-  const text = `Open this link to ${action} on ${input.appName}:\n\n${input.url}\n\n${expiry}\n`;
-  const html = `<!doctype html><html><body style="font-family:system-ui,sans-serif">
-<p>Open this link to ${escapeHtml(action)} on ${escapeHtml(input.appName)}:</p>
-<p><a href="${escapeHtml(input.url)}" style="display:inline-block;padding:10px 18px;background:#111827;color:#fff;border-radius:6px;text-decoration:none">${escapeHtml(button)}</a></p>
-<p style="color:#555">Or open this link: <a href="${escapeHtml(input.url)}">${escapeHtml(input.url)}</a></p>
-<p style="color:#555">${escapeHtml(expiry)}</p>
-</body></html>`;
+  const words = MAIL_WORDS[input.language].link;
+  const intro = words.intro(input.appName, input.purpose);
+  const expiry = words.expiry(Math.max(1, Math.round(input.ttlSeconds / 60)), input.sameBrowser);
+  const subject = words.subject(headerSafe(input.appName), input.purpose);
+  const text = `${intro}\n\n${input.url}\n\n${expiry}\n`;
+  const html = page(
+    input.language,
+    `<p>${escapeHtml(intro)}</p>
+${buttonAndLink(input.language, input.url, words.button(input.purpose))}
+<p style="color:#555">${escapeHtml(expiry)}</p>`,
+  );
   return { to, subject, text, html };
 }
 
@@ -86,26 +91,33 @@ export function organizationInvitationMail(
   input: {
     organizationName: string;
     inviterName: string | null;
-    roleName: string;
+    /** The role's key (`org:admin`) and the name the instance gives it, for a role the words do not name. */
+    role: { key: string; name: string };
     url: string;
     expiresAt: Date;
     appName: string;
+    /** The organisation's language (mail/recipient-language.ts). */
+    language: MailLanguage;
   },
 ): MailMessage {
+  const words = MAIL_WORDS[input.language].invitation;
   // The names are the inviter's to choose: never in the subject (what a spammer would want shown), and
   // in the body quoted and bounded, so they read as a name rather than as our words.
-  const inviter = input.inviterName ? mailSafeName(input.inviterName) : '';
-  const who = inviter ? `“${inviter}” has invited you` : 'You have been invited';
-  const intro = `${who} to join the organization “${mailSafeName(input.organizationName)}” on ${input.appName} as ${input.roleName}.`;
-  const expires = input.expiresAt.toISOString().slice(0, 10);
-  const subject = `You have been invited to an organization on ${headerSafe(input.appName)}`;
-  const text = `${intro}\n\nAccept the invitation:\n${input.url}\n\nThe link works once and expires on ${expires}. If you did not expect this invitation, you can ignore this email.\n`;
-  const html = `<!doctype html><html><body style="font-family:system-ui,sans-serif">
-<p>${escapeHtml(intro)}</p>
-<p><a href="${escapeHtml(input.url)}" style="display:inline-block;padding:10px 18px;background:#111827;color:#fff;border-radius:6px;text-decoration:none">Accept the invitation</a></p>
-<p style="color:#555">Or open this link: <a href="${escapeHtml(input.url)}">${escapeHtml(input.url)}</a></p>
-<p style="color:#555">The link works once and expires on ${escapeHtml(expires)}. If you did not expect this invitation, you can ignore this email.</p>
-</body></html>`;
+  const intro = words.intro({
+    inviter: input.inviterName ? mailSafeName(input.inviterName) : '',
+    organization: mailSafeName(input.organizationName),
+    appName: input.appName,
+    role: words.roleName(input.role.key, input.role.name),
+  });
+  const expiry = words.expiry(input.expiresAt);
+  const subject = words.subject(headerSafe(input.appName));
+  const text = `${intro}\n\n${words.accept}${MAIL_WORDS[input.language].colon}\n${input.url}\n\n${expiry}\n`;
+  const html = page(
+    input.language,
+    `<p>${escapeHtml(intro)}</p>
+${buttonAndLink(input.language, input.url, words.accept)}
+<p style="color:#555">${escapeHtml(expiry)}</p>`,
+  );
   return { to, subject, text, html };
 }
 
@@ -115,17 +127,18 @@ export function organizationInvitationMail(
  */
 export function waitlistInvitationMail(
   to: string,
-  input: { url: string; expiresAt: Date; appName: string },
+  input: { url: string; expiresAt: Date; appName: string; language: MailLanguage },
 ): MailMessage {
-  const intro = `Your spot on the ${input.appName} waitlist is ready: you can now create your account.`;
-  const expires = input.expiresAt.toISOString().slice(0, 10);
-  const subject = `You're invited to join ${headerSafe(input.appName)}`;
-  const text = `${intro}\n\nSign up:\n${input.url}\n\nThe link works once and expires on ${expires}. If you did not join this waitlist, you can ignore this email.\n`;
-  const html = `<!doctype html><html><body style="font-family:system-ui,sans-serif">
-<p>${escapeHtml(intro)}</p>
-<p><a href="${escapeHtml(input.url)}" style="display:inline-block;padding:10px 18px;background:#111827;color:#fff;border-radius:6px;text-decoration:none">Sign up</a></p>
-<p style="color:#555">Or open this link: <a href="${escapeHtml(input.url)}">${escapeHtml(input.url)}</a></p>
-<p style="color:#555">The link works once and expires on ${escapeHtml(expires)}. If you did not join this waitlist, you can ignore this email.</p>
-</body></html>`;
+  const words = MAIL_WORDS[input.language].waitlist;
+  const intro = words.intro(input.appName);
+  const expiry = words.expiry(input.expiresAt);
+  const subject = words.subject(headerSafe(input.appName));
+  const text = `${intro}\n\n${words.signUp}${MAIL_WORDS[input.language].colon}\n${input.url}\n\n${expiry}\n`;
+  const html = page(
+    input.language,
+    `<p>${escapeHtml(intro)}</p>
+${buttonAndLink(input.language, input.url, words.signUp)}
+<p style="color:#555">${escapeHtml(expiry)}</p>`,
+  );
   return { to, subject, text, html };
 }

@@ -10,6 +10,7 @@ import { isTestEmail } from '../instance/test-mode.ts';
 import { chargeRecipients } from '../mail/send-limits.ts';
 import { organizationInvitationMail } from '../mail/templates.ts';
 import { roleName } from '../serializers/organization.ts';
+import { organizationMailLanguage } from '../mail/recipient-language.ts';
 import {
   countOpenInvitations,
   expireOverdueInvitations,
@@ -236,10 +237,11 @@ export async function createInvitations(
         organizationInvitationMail(invitation.email_address, {
           organizationName: organization.name,
           inviterName: v.inviterUserId ? (inviterNames.get(v.inviterUserId) ?? null) : null,
-          roleName: roleName(invitation.role),
+          role: { key: invitation.role, name: roleName(invitation.role) },
           url,
           expiresAt: invitation.expires_at,
           appName: deps.config.applicationName,
+          language: organizationMailLanguage(deps.config, organization),
         }),
       );
     }

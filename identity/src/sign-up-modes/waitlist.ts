@@ -152,6 +152,8 @@ export async function inviteWaitlistEntry(
         url,
         expiresAt: invitation.expires_at,
         appName: deps.config.applicationName,
+        // An operator's invitation, sent from the Backend API: no browser of the recipient's to ask.
+        language: deps.config.defaultMailLanguage,
       }),
     );
   }

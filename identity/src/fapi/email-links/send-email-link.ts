@@ -3,6 +3,7 @@ import { issueEmailLink, type EmailLinkPurpose } from '../../store/email-links.t
 import { isAllowedRedirect } from '../../http/redirects.ts';
 import { chargeRecipients } from '../../mail/send-limits.ts';
 import { emailLinkMail } from '../../mail/templates.ts';
+import { requestMailLanguage } from '../../mail/recipient-language.ts';
 import type { VerificationState } from '../../store/rows.ts';
 import type { FapiContext } from '../context.ts';
 
@@ -54,6 +55,7 @@ export async function sendEmailLink(
       purpose: input.purpose,
       ttlSeconds: config.emailLinks.ttlSeconds,
       sameBrowser: config.emailLinks.requireSameClient,
+      language: requestMailLanguage(config, ctx.acceptLanguage),
     }),
   );
   return {

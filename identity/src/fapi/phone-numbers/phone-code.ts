@@ -2,6 +2,7 @@ import { sixDigitCode } from '../../crypto/secrets.ts';
 import { isTestPhoneNumber, TEST_MODE_CODE } from '../../instance/test-mode.ts';
 import { verificationCodeSms, type PhoneCodePurpose } from '../../sms/templates.ts';
 import { chargeSends, recipientRules } from '../../mail/send-limits.ts';
+import { requestMailLanguage } from '../../mail/recipient-language.ts';
 import type { VerificationState } from '../../store/rows.ts';
 import { issueCode } from '../../store/verification-codes.ts';
 import type { FapiContext } from '../context.ts';
@@ -55,6 +56,7 @@ export async function sendPhoneCode(
       appName: config.applicationName,
       purpose: input.purpose,
       ttlSeconds: config.codeTtlSeconds,
+      language: requestMailLanguage(config, ctx.acceptLanguage),
     });
     await sender.send(ctx.tx, message);
   }

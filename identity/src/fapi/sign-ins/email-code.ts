@@ -6,6 +6,7 @@ import { sixDigitCode } from '../../crypto/secrets.ts';
 import type { FapiContext } from '../context.ts';
 import { isTestEmail, TEST_MODE_CODE } from '../../instance/test-mode.ts';
 import { chargeRecipients } from '../../mail/send-limits.ts';
+import { requestMailLanguage } from '../../mail/recipient-language.ts';
 
 /**
  * Issues and sends a one-time email code for `subject`. Only its keyed hash is stored; the code itself
@@ -34,7 +35,16 @@ export async function sendEmailCode(
     now: ctx.now,
   });
   if (!testMode)
-    await mailer.send(ctx.tx, verificationCodeMail(input.email, code, config.applicationName, input.purpose));
+    await mailer.send(
+      ctx.tx,
+      verificationCodeMail(input.email, {
+        code,
+        appName: config.applicationName,
+        purpose: input.purpose,
+        ttlSeconds: config.codeTtlSeconds,
+        language: requestMailLanguage(config, ctx.acceptLanguage),
+      }),
+    );
   return {
     status: 'unverified',
     strategy: input.strategy ?? 'email_code',
