@@ -31,12 +31,15 @@ export async function launchBrowser(extraArgs: string[] = []): Promise<Browser> 
 /**
  * A fresh browser profile whose interface starts in `language` (the product's default is French; tests
  * name the Clerk UI's buttons in English), or with no choice at all, as a newcomer's, for `null`.
+ * `locale` is the browser's own language (navigator.language, Accept-Language); Playwright's default
+ * when omitted.
  */
 export async function newContext(
   browser: Browser,
   language: 'EN' | 'FR' | null = 'EN',
+  locale?: string,
 ): Promise<BrowserContext> {
-  const context = await browser.newContext();
+  const context = await browser.newContext(locale ? { locale } : {});
   if (language) await context.addInitScript(presetLanguage, { key: LANGUAGE_STORAGE_KEY, language });
   return context;
 }

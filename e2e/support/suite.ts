@@ -10,9 +10,13 @@ export interface Suite {
   /**
    * A fresh browser profile (own cookies and storage) with one page. Its interface starts in English
    * (the product's default is French) so that tests can name the Clerk UI's buttons; pass
-   * `{ language: null }` for a browser that has chosen nothing, as a newcomer's.
+   * `{ language: null }` for a browser that has chosen nothing, as a newcomer's; `locale` sets the
+   * browser's own language (e.g. 'fr-FR' for a French browser).
    */
-  newPage(opts?: { language?: 'EN' | 'FR' | null }): Promise<{ context: BrowserContext; page: Page }>;
+  newPage(opts?: {
+    language?: 'EN' | 'FR' | null;
+    locale?: string;
+  }): Promise<{ context: BrowserContext; page: Page }>;
 }
 
 /** One real server (embedded provider, fresh PGlite) and one headless Chromium per test file. */
@@ -22,8 +26,8 @@ export function useSuite(opts: { env?: Record<string, string> } = {}): Suite {
   before(async () => {
     suite.server = await startServer({ env: opts.env });
     suite.browser = await launchBrowser();
-    suite.newPage = async ({ language = 'EN' } = {}) => {
-      const context = await newContext(suite.browser, language);
+    suite.newPage = async ({ language = 'EN', locale } = {}) => {
+      const context = await newContext(suite.browser, language, locale);
       contexts.push(context);
       return { context, page: await context.newPage() };
     };
