@@ -35,6 +35,28 @@ const CLERK_HARDCODED_ENGLISH = [
   // The phone field's country search.
   'Search country or code',
   'No countries found',
+  // Accessible names (aria-label) written in the source, read aloud by screen readers:
+  'Show password', // elements/PasswordInput.tsx
+  'Hide password',
+  'Edit', // elements/IdentityPreview.tsx (sign-in's second step)
+  'Open organization switcher', // OrganizationSwitcher/OrganizationSwitcherTrigger.tsx
+  'Close organization switcher',
+  'Open user button', // UserButton/UserButtonTrigger.tsx
+  'Close user button',
+  'Open menu', // elements/ThreeDotsMenu.tsx
+  'Close menu',
+  'Close modal', // elements/Card/CardContent.tsx, elements/ProfileCard/ProfileCardRoot.tsx
+  'Close drawer', // elements/Drawer.tsx
+  'API key (hidden)', // ApiKeys/ApiKeysTable.tsx
+  'Show key',
+  'Copy API key',
+  'Copied API key to clipboard',
+  'Manage subscription', // Subscriptions/SubscriptionsList.tsx
+  'Invite', // OrganizationProfile/MembersActions.tsx (its text is French, "Inviter")
+  'Search', // OrganizationProfile/MembersSearch.tsx (its placeholder is French, "Rechercher")
+  // A session's device when the provider names none (UserProfile/ActiveDevicesSection.tsx).
+  'Desktop device',
+  'Mobile device',
 ];
 
 /** English words French never uses (matched as whole words, any case). */
@@ -95,7 +117,9 @@ interface Reading {
 }
 
 /** What the page shows: its visible text nodes and its controls' names, the language toggle aside. */
-function readPage(page: Page): Promise<Reading> {
+async function readPage(page: Page): Promise<Reading> {
+  // The test runner's transform names inner functions through a `__name` helper the page lacks.
+  await page.evaluate('globalThis.__name ??= (f) => f');
   return page.evaluate(() => {
     const visible = (el: Element) => {
       const box = (el as HTMLElement).getBoundingClientRect?.();
@@ -155,8 +179,8 @@ function readPage(page: Page): Promise<Reading> {
   });
 }
 
-/** The words of `texts` found in `words`, and the dates written M/D/YYYY (or with AM/PM). */
-function foreignWords(texts: string[], words: string[], allow: string[]): string[] {
+/** The words of `texts` found in `words`, and (with `usDates`) the dates written M/D/YYYY. */
+function foreignWords(texts: string[], words: string[], allow: string[], usDates: boolean): string[] {
   const list = new Set(words);
   const found = new Set<string>();
   for (const raw of texts) {
@@ -171,6 +195,7 @@ function foreignWords(texts: string[], words: string[], allow: string[]): string
         if (word && list.has(word)) found.add(`"${word}" in "${raw.slice(0, 80)}"`);
       }
     }
+    if (!usDates) continue;
     for (const m of text.matchAll(/\b(\d{1,2})\/(\d{1,2})\/(\d{2,4})\b/g)) {
       if (m[1]!.length === 1 || m[2]!.length === 1 || Number(m[2]) > 12) {
         found.add(`US date "${m[0]}" in "${raw.slice(0, 80)}"`);
@@ -195,97 +220,137 @@ describe('every screen in French, then in English', () => {
       const words = language === 'FR' ? ENGLISH_WORDS : FRENCH_WORDS;
       const allow = language === 'FR' ? CLERK_HARDCODED_ENGLISH : [];
       const problems: string[] = [];
-      const { page } = await suite.newPage({
-        language,
-        locale: language === 'FR' ? 'fr-FR' : 'en-US',
-      });
+      const locale = language === 'FR' ? 'fr-FR' : 'en-US';
+      const { page } = await suite.newPage({ language, locale });
 
       /** Reads the screen once it has settled and records what a reader of `language` would stumble on. */
-      const check = async (screen: string) => {
-        await page.waitForLoadState('networkidle').catch(() => {});
-        await page.waitForTimeout(700);
-        const { texts, unnamed } = await readPage(page);
-        for (const w of foreignWords(texts, words, allow)) problems.push(`${screen}: ${w}`);
+      const check = async (screen: string, on: Page = page) => {
+        await on.waitForLoadState('networkidle').catch(() => {});
+        await on.waitForTimeout(700);
+        const { texts, unnamed } = await readPage(on);
+        for (const w of foreignWords(texts, words, allow, language === 'FR'))
+          problems.push(`${screen}: ${w}`);
         for (const u of unnamed) problems.push(`${screen}: control without a name ${u}`);
       };
 
-      // Signed out: sign-up, then sign-in's two steps.
-      await page.goto(`${origin}/sign-up`);
-      await page.locator('.cl-signUp-root .cl-formButtonPrimary').waitFor({ timeout: UI_WAIT_MS });
-      await check('sign-up');
-      await page.goto(`${origin}/sign-in`);
-      await page.locator('.cl-signIn-root input[name=identifier]').waitFor({ timeout: UI_WAIT_MS });
-      await check('sign-in');
-      await page.locator('input[name=identifier]').fill(admin.email);
-      await page.locator('.cl-signIn-root .cl-formButtonPrimary').click();
-      await waitForHash(page, '/factor-one');
-      await page.locator('input[name=password]').waitFor({ timeout: UI_WAIT_MS });
-      await check('sign-in (password)');
-      await page.locator('input[name=password]').fill(PASSWORD);
-      await page.locator('.cl-signIn-root .cl-formButtonPrimary').click();
-      await page.getByTestId('dashboard-org-name').waitFor({ timeout: UI_WAIT_MS });
-      await check('dashboard');
+      /**
+       * One screen (or a few in a row) reached through the UI; a step that cannot reach its screen is
+       * recorded and the walk goes on, so that one run reports every screen.
+       */
+      const step = async (name: string, walk: () => Promise<void>) => {
+        try {
+          await walk();
+        } catch (error) {
+          problems.push(`${name}: not reached: ${String((error as Error).message).split('\n')[0]}`);
+        }
+      };
+
+      await step('sign-up and sign-in', async () => {
+        await page.goto(`${origin}/sign-up`);
+        await page.locator('.cl-signUp-root .cl-formButtonPrimary').waitFor({ timeout: UI_WAIT_MS });
+        await check('sign-up');
+        await page.goto(`${origin}/sign-in`);
+        await page.locator('.cl-signIn-root input[name=identifier]').waitFor({ timeout: UI_WAIT_MS });
+        await check('sign-in');
+        await page.locator('input[name=identifier]').fill(admin.email);
+        await page.locator('.cl-signIn-root .cl-formButtonPrimary').click();
+        await waitForHash(page, '/factor-one');
+        await page.locator('input[name=password]').waitFor({ timeout: UI_WAIT_MS });
+        await check('sign-in (password)');
+        await page.locator('input[name=password]').fill(PASSWORD);
+        await page.locator('.cl-signIn-root .cl-formButtonPrimary').click();
+        await page.getByTestId('dashboard-org-name').waitFor({ timeout: UI_WAIT_MS });
+        await check('dashboard');
+      });
+
+      await step('organisation switcher', async () => {
+        await page.locator('.cl-organizationSwitcherTrigger').click();
+        await page.locator('.cl-organizationSwitcherPopoverCard').waitFor({ timeout: UI_WAIT_MS });
+        await check('organisation switcher');
+        await page.keyboard.press('Escape');
+      });
 
       // /api-keys, with a key so that the table shows its dates.
-      await page.goto(`${origin}/api-keys`);
-      const keysPage = page.getByTestId('api-keys-page');
-      await keysPage.locator('.cl-apiKeys').waitFor({ timeout: UI_WAIT_MS });
-      await check('/api-keys (empty)');
-      await keysPage.locator('.cl-apiKeysAddButton').click();
-      await keysPage.locator('.cl-apiKeysCreateFormNameInput input').fill('nocturne');
-      await check('/api-keys (new key form)');
-      await keysPage.locator('.cl-apiKeysCreateFormSubmitButton').click();
-      await keysPage
-        .locator('.cl-apiKeysTable tr')
-        .filter({ hasText: 'nocturne' })
-        .waitFor({ timeout: UI_WAIT_MS });
-      await check('/api-keys (one key)');
+      await step('/api-keys', async () => {
+        const keyName = language === 'FR' ? 'nocturne' : 'vesper';
+        await page.goto(`${origin}/api-keys`);
+        const keysPage = page.getByTestId('api-keys-page');
+        await keysPage.locator('.cl-apiKeys').waitFor({ timeout: UI_WAIT_MS });
+        await check('/api-keys');
+        await keysPage.locator('.cl-apiKeysAddButton').click();
+        await keysPage.locator('.cl-apiKeysCreateFormNameInput input').fill(keyName);
+        await check('/api-keys (new key form)');
+        await keysPage.locator('.cl-apiKeysCreateFormSubmitButton').click();
+        await keysPage
+          .locator('.cl-apiKeysTable tr')
+          .filter({ hasText: keyName })
+          .waitFor({ timeout: UI_WAIT_MS });
+        await check('/api-keys (with a key)');
+      });
 
       // The user's profile, from the user button, page by page.
-      await page.locator('.cl-userButtonTrigger').click();
-      await page.locator('.cl-userButtonPopoverActionButton__manageAccount').waitFor({ timeout: UI_WAIT_MS });
-      await check('user button menu');
-      await page.locator('.cl-userButtonPopoverActionButton__manageAccount').click();
-      const profile = page.locator('.cl-userProfile-root');
-      await profile.waitFor({ timeout: UI_WAIT_MS });
-      for (const section of ['account', 'security', 'apiKeys', 'billing']) {
-        const tab = profile.locator(`.cl-navbarButton__${section}`);
-        if ((await tab.count()) === 0) {
-          if (section !== 'billing') problems.push(`user profile: no ${section} page`);
-          continue;
+      await step('user profile', async () => {
+        await page.goto(`${origin}/dashboard`);
+        await page.locator('.cl-userButtonTrigger').click();
+        const manage = page.locator('.cl-userButtonPopoverActionButton__manageAccount');
+        await manage.waitFor({ timeout: UI_WAIT_MS });
+        await check('user button menu');
+        await manage.click();
+        const profile = page.locator('.cl-userProfile-root');
+        await profile.waitFor({ timeout: UI_WAIT_MS });
+        for (const section of ['account', 'security', 'apiKeys', 'billing']) {
+          const tab = profile.locator(`.cl-navbarButton__${section}`);
+          if ((await tab.count()) === 0) {
+            problems.push(`user profile: no ${section} page`);
+            continue;
+          }
+          await tab.click();
+          await check(`user profile / ${section}`);
         }
-        await tab.click();
-        await check(`user profile / ${section}`);
-      }
-      await page.keyboard.press('Escape');
-      await profile.waitFor({ state: 'detached', timeout: UI_WAIT_MS });
+        // The second factors one can add (the allowlist's "SMS code" and "Authenticator application").
+        await profile.locator('.cl-navbarButton__security').click();
+        const addFactor = profile.locator('.cl-profileSectionPrimaryButton__mfa');
+        if ((await addFactor.count()) > 0) {
+          await addFactor.click();
+          await check('user profile / security (add a second factor)');
+        }
+      });
 
       // The organisation's profile, page by page (path routing).
       for (const path of ['', '/organization-general', '/organization-api-keys', '/organization-billing']) {
-        await page.goto(`${origin}/organization${path}`);
-        await page.locator('.cl-organizationProfile-root').waitFor({ timeout: UI_WAIT_MS });
-        await check(`organisation profile${path || ' / members'}`);
+        await step(`organisation profile${path}`, async () => {
+          await page.goto(`${origin}/organization${path}`);
+          await page.locator('.cl-organizationProfile-root').waitFor({ timeout: UI_WAIT_MS });
+          await check(`organisation profile${path || ' / members'}`);
+        });
       }
 
-      // /pricing, and the checkout drawer of the plan with a trial.
-      await page.goto(`${origin}/pricing`);
-      const trialCard = planCard(page.getByTestId('pricing-organization'), 'Omega');
-      await trialCard.waitFor({ timeout: UI_WAIT_MS });
-      await check('/pricing');
-      await trialCard.locator('.cl-pricingTableCardFooterButton').click();
-      await drawer(page).getByTestId('offline-card-form').waitFor({ timeout: UI_WAIT_MS });
-      await check('/pricing (checkout drawer, trial)');
-      await page.keyboard.press('Escape');
+      // The invitation form (the way organizations.test.ts opens it).
+      await step('invite members', async () => {
+        await page.goto(`${origin}/organization/organization-members`);
+        await page.getByRole('button', { name: /^(Invite|Inviter)$/ }).click();
+        await page.getByTestId('tag-input').waitFor({ timeout: UI_WAIT_MS });
+        await check('organisation profile / invite members');
+      });
 
-      // The waitlist, signed out.
-      const visitor = (await suite.newPage({ language, locale: language === 'FR' ? 'fr-FR' : 'en-US' })).page;
-      await visitor.goto(`${origin}/waitlist`);
-      await visitor.locator('.cl-waitlist-root input[name=emailAddress]').waitFor({ timeout: UI_WAIT_MS });
-      await visitor.waitForLoadState('networkidle').catch(() => {});
-      await visitor.waitForTimeout(700);
-      const waitlist = await readPage(visitor);
-      for (const w of foreignWords(waitlist.texts, words, allow)) problems.push(`waitlist: ${w}`);
-      for (const u of waitlist.unnamed) problems.push(`waitlist: control without a name ${u}`);
+      // /pricing, and the checkout drawer of the plan with a trial.
+      await step('/pricing', async () => {
+        await page.goto(`${origin}/pricing`);
+        const trialCard = planCard(page.getByTestId('pricing-organization'), 'Omega');
+        await trialCard.waitFor({ timeout: UI_WAIT_MS });
+        await check('/pricing');
+        await trialCard.locator('.cl-pricingTableCardFooterButton').click();
+        await drawer(page).getByTestId('offline-card-form').waitFor({ timeout: UI_WAIT_MS });
+        await check('/pricing (checkout drawer, trial)');
+      });
+
+      // The waitlist, signed out (clerk-js shows <Waitlist/> whatever the sign-up mode).
+      await step('waitlist', async () => {
+        const { page: visitor } = await suite.newPage({ language, locale });
+        await visitor.goto(`${origin}/waitlist`);
+        await visitor.locator('.cl-waitlist-root input[name=emailAddress]').waitFor({ timeout: UI_WAIT_MS });
+        await check('waitlist', visitor);
+      });
 
       if (problems.length) console.log(`${language} problems:\n${problems.join('\n')}`);
       assert.deepEqual(problems, []);
