@@ -41,6 +41,26 @@ const buttonAndLink = (language: MailLanguage, url: string, label: string) =>
   `<p><a href="${escapeHtml(url)}" style="${BUTTON_STYLE}">${escapeHtml(label)}</a></p>
 <p style="color:#555">${escapeHtml(MAIL_WORDS[language].orOpen)} <a href="${escapeHtml(url)}">${escapeHtml(url)}</a></p>`;
 
+/**
+ * An invitation's layout (an organisation's, the waitlist's): the introduction, the action named once
+ * above the bare link in the text and as the button in the HTML, then until when the link works.
+ */
+function linkWithActionMail(
+  to: string,
+  language: MailLanguage,
+  words: { subject: string; intro: string; action: string; url: string; expiry: string },
+): MailMessage {
+  const { subject, intro, action, url, expiry } = words;
+  const text = `${intro}\n\n${action}${MAIL_WORDS[language].colon}\n${url}\n\n${expiry}\n`;
+  const html = page(
+    language,
+    `<p>${escapeHtml(intro)}</p>
+${buttonAndLink(language, url, action)}
+<p style="color:#555">${escapeHtml(expiry)}</p>`,
+  );
+  return { to, subject, text, html };
+}
+
 export function verificationCodeMail(
   to: string,
   input: { code: string; appName: string; purpose: CodePurpose; ttlSeconds: number; language: MailLanguage },
@@ -103,22 +123,18 @@ export function organizationInvitationMail(
   const words = MAIL_WORDS[input.language].invitation;
   // The names are the inviter's to choose: never in the subject (what a spammer would want shown), and
   // in the body quoted and bounded, so they read as a name rather than as our words.
-  const intro = words.intro({
-    inviter: input.inviterName ? mailSafeName(input.inviterName) : '',
-    organization: mailSafeName(input.organizationName),
-    appName: input.appName,
-    role: words.roleName(input.role.key, input.role.name),
+  return linkWithActionMail(to, input.language, {
+    subject: words.subject(headerSafe(input.appName)),
+    intro: words.intro({
+      inviter: input.inviterName ? mailSafeName(input.inviterName) : '',
+      organization: mailSafeName(input.organizationName),
+      appName: input.appName,
+      role: words.roleName(input.role.key, input.role.name),
+    }),
+    action: words.accept,
+    url: input.url,
+    expiry: words.expiry(input.expiresAt),
   });
-  const expiry = words.expiry(input.expiresAt);
-  const subject = words.subject(headerSafe(input.appName));
-  const text = `${intro}\n\n${words.accept}${MAIL_WORDS[input.language].colon}\n${input.url}\n\n${expiry}\n`;
-  const html = page(
-    input.language,
-    `<p>${escapeHtml(intro)}</p>
-${buttonAndLink(input.language, input.url, words.accept)}
-<p style="color:#555">${escapeHtml(expiry)}</p>`,
-  );
-  return { to, subject, text, html };
 }
 
 /**
@@ -130,15 +146,11 @@ export function waitlistInvitationMail(
   input: { url: string; expiresAt: Date; appName: string; language: MailLanguage },
 ): MailMessage {
   const words = MAIL_WORDS[input.language].waitlist;
-  const intro = words.intro(input.appName);
-  const expiry = words.expiry(input.expiresAt);
-  const subject = words.subject(headerSafe(input.appName));
-  const text = `${intro}\n\n${words.signUp}${MAIL_WORDS[input.language].colon}\n${input.url}\n\n${expiry}\n`;
-  const html = page(
-    input.language,
-    `<p>${escapeHtml(intro)}</p>
-${buttonAndLink(input.language, input.url, words.signUp)}
-<p style="color:#555">${escapeHtml(expiry)}</p>`,
-  );
-  return { to, subject, text, html };
+  return linkWithActionMail(to, input.language, {
+    subject: words.subject(headerSafe(input.appName)),
+    intro: words.intro(input.appName),
+    action: words.signUp,
+    url: input.url,
+    expiry: words.expiry(input.expiresAt),
+  });
 }

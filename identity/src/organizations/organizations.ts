@@ -124,9 +124,7 @@ export async function createOrganization(
 ): Promise<OrganizationRow> {
   const name = validateName(input.name);
   const explicit =
-    input.slug === undefined || isMangledSlug(input.name ?? '', input.slug)
-      ? undefined
-      : validateSlug(input.slug);
+    input.slug === undefined || isMangledSlug(name, input.slug) ? undefined : validateSlug(input.slug);
   if (input.maxAllowedMemberships !== undefined) validateMaxAllowedMemberships(input.maxAllowedMemberships);
   await lockOrganizationSlugs(tx);
   let slug: string;
