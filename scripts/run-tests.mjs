@@ -18,10 +18,11 @@
 // A file with a line beginning `// run-tests: alone` runs with no other file beside it: those start
 // several server processes and PostgreSQL clusters of their own and wait for them with deadlines, which
 // a second file's load on a 2-core machine could push past. They run first, one after the other.
-import { mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { bundleTests } from './test-bundle.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const DURATIONS = join(ROOT, 'scripts', 'test-durations.json');
@@ -80,6 +81,15 @@ const queue = jobs
   .map((job, i) => ({ job, i }))
   .sort((a, b) => expected(b.job) - expected(a.job) || a.i - b.i);
 
+// Test processes run bundles of the test files (scripts/test-bundle.mjs); TEST_BUNDLE=0 runs the
+// TypeScript sources through tsx instead, as `node --import tsx --test file.ts` would.
+const BUILD_DIR = join(ROOT, 'node_modules', '.cache', 'test-build', String(process.pid));
+const bundles =
+  process.env.TEST_BUNDLE === '0'
+    ? null
+    : await bundleTests(ROOT, [...new Set(jobs.map((job) => job.file))], BUILD_DIR);
+const removeBuild = () => rmSync(BUILD_DIR, { recursive: true, force: true });
+
 const concurrency = Math.max(1, Number(process.env.TEST_CONCURRENCY ?? 2));
 const stream = jobs.length === 1;
 const results = [];
@@ -90,6 +100,7 @@ const children = new Set();
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.once(signal, () => {
     for (const child of children) child.kill(signal);
+    removeBuild();
     process.exit(130);
   });
 }
@@ -97,7 +108,9 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
 function run(job) {
   return new Promise((resolve) => {
     const t0 = Date.now();
-    const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', job.file], {
+    const bundle = bundles?.get(job.file);
+    const args = bundle ? ['--enable-source-maps', bundle] : ['--import', 'tsx', job.file];
+    const child = spawn(process.execPath, ['--test', '--test-reporter=spec', ...args], {
       cwd: process.cwd(),
       env: { ...process.env, NODE_ENV: 'test', ...job.env },
       stdio: stream ? 'inherit' : ['ignore', 'pipe', 'pipe'],
@@ -128,6 +141,8 @@ async function worker(list) {
 await worker(queue.filter((q) => q.job.alone));
 const shared = queue.filter((q) => !q.job.alone);
 await Promise.all(Array.from({ length: Math.min(concurrency, shared.length) }, () => worker(shared)));
+
+removeBuild();
 
 // Whole seconds, keys sorted: a run changes the file only where a file's time changed by a second or more.
 const durations = { ...previous };
