@@ -11,7 +11,10 @@ interface Change {
   translated: string;
 }
 
-/** Past this many changes, those whose node has left the page are forgotten. */
+/**
+ * Past this many changes (or twice as many as were still in the page at the last count), those whose
+ * node has left the page are forgotten.
+ */
 const PRUNE_AT = 500;
 
 /**
@@ -42,10 +45,12 @@ export function relabelClerk(
   const textHostSelector = [...new Set(textWords.map((w) => w.within))].join(', ');
   const changes = new Set<Change>();
 
+  let pruneAt = PRUNE_AT;
   const remember = (change: Change) => {
     changes.add(change);
-    if (changes.size < PRUNE_AT) return;
+    if (changes.size < pruneAt) return;
     for (const c of changes) if (!c.node.isConnected) changes.delete(c);
+    pruneAt = Math.max(PRUNE_AT, changes.size * 2);
   };
 
   const relabelAttributes = (element: Element) => {
