@@ -4,7 +4,9 @@ import type { Page } from 'playwright-core';
 import { drawer, enableBilling, planCard, team } from '../support/billing.ts';
 import { PASSWORD, waitForHash } from '../support/flows.ts';
 import { useSuite } from '../support/suite.ts';
+import { levelOneHeadings } from '../support/headings.ts';
 import { UI_WAIT_MS } from '../support/timeouts.ts';
+import { CLERK_ATTRIBUTE_FR, CLERK_TEXT_FR } from '../../web/src/app/clerk-words/hardcoded-fr.ts';
 
 /**
  * Every screen the product mounts, read as a French speaker reads it (issue #29): a Chromium whose own
@@ -16,48 +18,25 @@ import { UI_WAIT_MS } from '../support/timeouts.ts';
  */
 
 /**
- * What clerk-js 5.90.0 writes in English in every language, with no localization key the product could
- * fill (docs/languages.md, "Clerk's screens"): matched against a whole text or control name, nothing
- * else. Nothing else belongs here; a new English word is fixed in web/src/app/clerk-words/fr.ts or the
- * product's translations.json.
+ * What clerk-js 5.90.0 writes in English in every language and the product cannot reach (docs/languages.md,
+ * "Clerk's screens"): matched against a whole text or control name, nothing else. What clerk-js writes
+ * in its source is relabelled in French by web/src/features/language/relabel-clerk.ts, and checked
+ * below through CLERK_ATTRIBUTE_FR and CLERK_TEXT_FR; a new English word is fixed there, in
+ * web/src/app/clerk-words/fr.ts or in the product's translations.json, not here.
  */
-const CLERK_HARDCODED_ENGLISH = [
-  // The API-key table's column headers.
-  'Name',
-  'Last used',
-  'Key',
-  'Actions',
-  // Second factors.
-  'SMS code',
-  'Authenticator application',
-  // Passkeys.
-  'Last used:',
-  // The phone field's country search.
-  'Search country or code',
-  'No countries found',
-  // Accessible names (aria-label) written in the source, read aloud by screen readers:
-  'Show password', // elements/PasswordInput.tsx
-  'Hide password',
-  'Edit', // elements/IdentityPreview.tsx (sign-in's second step)
-  'Open organization switcher', // OrganizationSwitcher/OrganizationSwitcherTrigger.tsx
-  'Close organization switcher',
-  'Open user button', // UserButton/UserButtonTrigger.tsx
-  'Close user button',
-  'Open menu', // elements/ThreeDotsMenu.tsx
-  'Close menu',
-  'Close modal', // elements/Card/CardContent.tsx, elements/ProfileCard/ProfileCardRoot.tsx
-  'Close drawer', // elements/Drawer.tsx
-  'API key (hidden)', // ApiKeys/ApiKeysTable.tsx
-  'Show key',
-  'Copy API key',
-  'Copied API key to clipboard',
-  'Manage subscription', // Subscriptions/SubscriptionsList.tsx
-  'Invite', // OrganizationProfile/MembersActions.tsx (its text is French, "Inviter")
-  'Search', // OrganizationProfile/MembersSearch.tsx (its placeholder is French, "Rechercher")
-  // A session's device when the provider names none (UserProfile/ActiveDevicesSection.tsx).
-  'Desktop device',
-  'Mobile device',
-];
+const CLERK_HARDCODED_ENGLISH: string[] = [];
+
+/** The strings clerk-js writes in its source, with the French the product gives them. */
+const RELABELLED = [...CLERK_ATTRIBUTE_FR, ...CLERK_TEXT_FR];
+
+/**
+ * The whole texts of `texts` that are strings relabelled in the other language: in French one of
+ * clerk-js's English strings back, in English one of the product's French words left behind.
+ */
+function relabelledLeft(texts: string[], language: 'FR' | 'EN'): string[] {
+  const left = new Set(RELABELLED.map((w) => (language === 'FR' ? w.english : w.french)));
+  return [...new Set(texts.filter((t) => left.has(t)))].map((t) => `clerk-js's "${t}" not relabelled`);
+}
 
 /** English words French never uses (matched as whole words, any case). */
 // prettier-ignore
@@ -217,20 +196,28 @@ describe('every screen in French, then in English', () => {
   for (const language of ['FR', 'EN'] as const) {
     test(`${language}: no ${language === 'FR' ? 'English' : 'French'} word, no unnamed control, no foreign date`, async () => {
       const origin = suite.server.origin;
-      const words = language === 'FR' ? ENGLISH_WORDS : FRENCH_WORDS;
-      const allow = language === 'FR' ? CLERK_HARDCODED_ENGLISH : [];
       const problems: string[] = [];
       const locale = language === 'FR' ? 'fr-FR' : 'en-US';
       const { page } = await suite.newPage({ language, locale });
 
       /** Reads the screen once it has settled and records what a reader of `language` would stumble on. */
-      const check = async (screen: string, on: Page = page) => {
+      const check = async (screen: string, on: Page = page, shown: 'FR' | 'EN' = language) => {
         await on.waitForLoadState('networkidle').catch(() => {});
         await on.waitForTimeout(700);
         const { texts, unnamed } = await readPage(on);
-        for (const w of foreignWords(texts, words, allow, language === 'FR'))
+        const [foreign, allowed] =
+          shown === 'FR' ? [ENGLISH_WORDS, CLERK_HARDCODED_ENGLISH] : [FRENCH_WORDS, []];
+        for (const w of foreignWords(texts, foreign, allowed, shown === 'FR'))
           problems.push(`${screen}: ${w}`);
+        for (const w of relabelledLeft(texts, shown)) problems.push(`${screen}: ${w}`);
         for (const u of unnamed) problems.push(`${screen}: control without a name ${u}`);
+      };
+
+      /** A whole page (not a menu or a drawer over it): one level-one heading, besides the words. */
+      const checkPage = async (screen: string, on: Page = page) => {
+        await check(screen, on);
+        const headings = await levelOneHeadings(on);
+        if (headings.length !== 1) problems.push(`${screen}: level-one headings ${JSON.stringify(headings)}`);
       };
 
       /**
@@ -248,10 +235,10 @@ describe('every screen in French, then in English', () => {
       await step('sign-up and sign-in', async () => {
         await page.goto(`${origin}/sign-up`);
         await page.locator('.cl-signUp-root .cl-formButtonPrimary').waitFor({ timeout: UI_WAIT_MS });
-        await check('sign-up');
+        await checkPage('sign-up');
         await page.goto(`${origin}/sign-in`);
         await page.locator('.cl-signIn-root input[name=identifier]').waitFor({ timeout: UI_WAIT_MS });
-        await check('sign-in');
+        await checkPage('sign-in');
         await page.locator('input[name=identifier]').fill(admin.email);
         await page.locator('.cl-signIn-root .cl-formButtonPrimary').click();
         await waitForHash(page, '/factor-one');
@@ -260,7 +247,7 @@ describe('every screen in French, then in English', () => {
         await page.locator('input[name=password]').fill(PASSWORD);
         await page.locator('.cl-signIn-root .cl-formButtonPrimary').click();
         await page.getByTestId('dashboard-org-name').waitFor({ timeout: UI_WAIT_MS });
-        await check('dashboard');
+        await checkPage('dashboard');
       });
 
       await step('organisation switcher', async () => {
@@ -276,7 +263,7 @@ describe('every screen in French, then in English', () => {
         await page.goto(`${origin}/api-keys`);
         const keysPage = page.getByTestId('api-keys-page');
         await keysPage.locator('.cl-apiKeys').waitFor({ timeout: UI_WAIT_MS });
-        await check('/api-keys');
+        await checkPage('/api-keys');
         await keysPage.locator('.cl-apiKeysAddButton').click();
         await keysPage.locator('.cl-apiKeysCreateFormNameInput input').fill(keyName);
         await check('/api-keys (new key form)');
@@ -321,7 +308,7 @@ describe('every screen in French, then in English', () => {
         await step(`organisation profile${path}`, async () => {
           await page.goto(`${origin}/organization${path}`);
           await page.locator('.cl-organizationProfile-root').waitFor({ timeout: UI_WAIT_MS });
-          await check(`organisation profile${path || ' / members'}`);
+          await checkPage(`organisation profile${path || ' / members'}`);
         });
       }
 
@@ -338,7 +325,7 @@ describe('every screen in French, then in English', () => {
         await page.goto(`${origin}/pricing`);
         const trialCard = planCard(page.getByTestId('pricing-organization'), 'Omega');
         await trialCard.waitFor({ timeout: UI_WAIT_MS });
-        await check('/pricing');
+        await checkPage('/pricing');
         await trialCard.locator('.cl-pricingTableCardFooterButton').click();
         await drawer(page).getByTestId('offline-card-form').waitFor({ timeout: UI_WAIT_MS });
         await check('/pricing (checkout drawer, trial)');
@@ -349,8 +336,27 @@ describe('every screen in French, then in English', () => {
         const { page: visitor } = await suite.newPage({ language, locale });
         await visitor.goto(`${origin}/waitlist`);
         await visitor.locator('.cl-waitlist-root input[name=emailAddress]').waitFor({ timeout: UI_WAIT_MS });
-        await check('waitlist', visitor);
+        await checkPage('waitlist', visitor);
       });
+
+      // French, then English and back, on one page: the relabelled words follow the toggle both ways.
+      if (language === 'FR') {
+        await step('the toggle, on /api-keys', async () => {
+          await page.goto(`${origin}/api-keys`);
+          const headers = page.locator('.cl-apiKeysTable th');
+          await headers.first().waitFor({ timeout: UI_WAIT_MS });
+          await check('/api-keys (before the toggle)');
+          for (const [to, name] of [
+            ['EN', 'Name'],
+            ['FR', 'Nom'],
+          ] as const) {
+            await page.getByTestId(`language-${to}`).click();
+            await page.waitForFunction((l) => document.documentElement.lang === l, to.toLowerCase());
+            await headers.filter({ hasText: name }).waitFor({ timeout: UI_WAIT_MS });
+            await check(`/api-keys (toggled to ${to})`, page, to);
+          }
+        });
+      }
 
       if (problems.length) console.log(`${language} problems:\n${problems.join('\n')}`);
       assert.deepEqual(problems, []);

@@ -287,7 +287,7 @@ describe('translation files', () => {
 });
 
 describe('French elision', () => {
-  test('de, le, la and que elide before a vowel sound, not before a consonant', () => {
+  test('de, le, la and que elide before a vowel sound, not before a consonant; à and de contract with Le and Les', () => {
     assert.equal(elide('de', 'Acme'), "d'Acme");
     assert.equal(elide('de', 'Zurich Ops'), 'de Zurich Ops');
     assert.equal(elide('de', 'Élodie Martin'), "d'Élodie Martin");
@@ -297,6 +297,16 @@ describe('French elision', () => {
     assert.equal(elide('le', 'Orchestre'), "l'Orchestre");
     assert.equal(elide('la', 'Agence'), "l'Agence");
     assert.equal(elide('que', 'Acme'), "qu'Acme");
+    // A name that begins with the article le or les contracts with à and de, as any noun does.
+    assert.equal(elide('à', 'Le Cabinet Martin'), 'au Cabinet Martin');
+    assert.equal(elide('à', 'Les Experts'), 'aux Experts');
+    assert.equal(elide('à', 'La Poste'), 'à La Poste');
+    assert.equal(elide('à', "L'Atelier"), "à L'Atelier");
+    assert.equal(elide('à', 'Acme'), 'à Acme');
+    assert.equal(elide('à', 'Lesieur'), 'à Lesieur');
+    assert.equal(elide('de', 'Le Cabinet Martin'), 'du Cabinet Martin');
+    assert.equal(elide('de', 'Les Experts'), 'des Experts');
+    assert.equal(elide('de', 'Lesieur'), 'de Lesieur');
     for (const name of ['42 Conseil', '« Acme »', 'bob@example.com', ''])
       assert.equal(startsWithVowelSound(name), false, name);
     assert.equal(startsWithVowelSound('bob@example.com'), false);
@@ -327,12 +337,18 @@ describe('French elision', () => {
       i18n.t('vciso.intro', { name: 'Acme Sécurité' }),
       "Les organisations que vous suivez en tant que RSSI virtuel d'Acme Sécurité.",
     );
+    assert.equal(i18n.t('vciso.switch.label', { name: 'Le Cabinet Martin' }), 'Passer au Cabinet Martin');
+    assert.equal(i18n.t('vciso.parent.switchTo', { name: 'Les Experts' }), 'Passer aux Experts');
+    assert.equal(i18n.t('vciso.switch.label', { name: 'Acme' }), 'Passer à Acme');
     await i18n.changeLanguage('en');
     assert.doesNotMatch(i18n.t('members.roleOf', { name: 'Alice' }), /d'|\bde\b/);
-    // No French text puts a value right after a full "de", "le", "la" or "que": each goes through the format.
+    // No French text puts a value right after a full "de", "le", "la" or "que", nor a name after "à":
+    // each goes through the format.
     const texts = (value: unknown): string[] =>
       typeof value === 'string' ? [value] : Object.values(value as object).flatMap(texts);
-    const unelided = texts(fr).filter((text) => /(?:^|[\s(«])(?:de|le|la|que)\s\{\{/i.test(text));
+    const unelided = texts(fr).filter((text) =>
+      /(?:^|[\s(«])(?:(?:de|le|la|que)\s\{\{|à\s\{\{\s*name\b)/i.test(text),
+    );
     assert.deepEqual(unelided, []);
   });
 });

@@ -1,13 +1,16 @@
 import { ClerkProvider } from '@clerk/clerk-react';
+import { useEffect } from 'react';
 import { Outlet, useNavigate, type NavigateFunction } from 'react-router';
 import { isSignInStepReturn } from '../features/auth/sign-in-step-return.ts';
 import { isSsoCallbackStep } from '../features/auth/sso-callback-step.ts';
+import { ClerkHardcodedWordsSync } from '../features/language/ClerkHardcodedWordsSync.tsx';
 import { LanguageSync } from '../features/language/LanguageSync.tsx';
 import { PhoneCountrySync } from '../features/language/PhoneCountrySync.tsx';
 import { useLanguage } from '../lib/i18n/useLanguage.ts';
 import { ForgetQueriesOnSignOut } from '../lib/query/ForgetQueriesOnSignOut.tsx';
 import { AuthStateProvider } from '../state/auth/AuthStateProvider.tsx';
 import { useAppConfig } from './AppConfigContext.tsx';
+import { demoteClerkSectionHeadings } from './clerk-section-headings.ts';
 import { useClerkLocalization } from './clerk-localization.ts';
 
 // Defined once: ClerkProvider pushes appearance changes to clerk-js whenever the object identity changes.
@@ -44,6 +47,8 @@ export function ClerkProviderWithRouter() {
   const { language } = useLanguage();
   // The Clerk components speak the product's language.
   const localization = useClerkLocalization(language);
+  // One level-one heading per page, profiles included.
+  useEffect(demoteClerkSectionHeadings, []);
 
   return (
     <ClerkProvider
@@ -67,6 +72,7 @@ export function ClerkProviderWithRouter() {
       <AuthStateProvider>
         <LanguageSync />
         <PhoneCountrySync />
+        <ClerkHardcodedWordsSync />
         <ForgetQueriesOnSignOut />
         <Outlet />
       </AuthStateProvider>

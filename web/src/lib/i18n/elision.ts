@@ -1,5 +1,15 @@
-/** The French words that elide before a vowel sound: "de Acme" is written "d'Acme", "le Hôtel" "l'Hôtel". */
-export type ElidingWord = 'de' | 'le' | 'la' | 'que';
+/**
+ * The French words that elide before a vowel sound ("de Acme" is written "d'Acme", "le Hôtel" "l'Hôtel"),
+ * and "à", which never elides but, like "de", contracts with a name's leading article ("au Cabinet
+ * Martin", "aux Experts", "du Cabinet Martin").
+ */
+export type ElidingWord = 'de' | 'le' | 'la' | 'que' | 'à';
+
+/** "à le" and "à les", "de le" and "de les", as French writes them. */
+const CONTRACTIONS: Partial<Record<ElidingWord, { le: string; les: string }>> = {
+  de: { le: 'du', les: 'des' },
+  à: { le: 'au', les: 'aux' },
+};
 
 const VOWEL = 'aeiouàâäéèêëîïôöùûüæœ';
 
@@ -17,14 +27,25 @@ export function startsWithVowelSound(name: string): boolean {
   return false;
 }
 
-/** `word` followed by `name`, elided when the name begins with a vowel sound: `d'Acme`, `de Zurich`. */
+/**
+ * `word` followed by `name`: elided when the name begins with a vowel sound (`d'Acme`, `de Zurich`);
+ * contracted with a leading "Le" or "Les" (`du Cabinet`, `au Cabinet`, `aux Experts`, but `à La Poste`).
+ */
 export function elide(word: ElidingWord, name: string): string {
   const trimmed = name.trimStart();
+  const contraction = CONTRACTIONS[word];
+  const article = /^(les?) (?=\S)/i.exec(trimmed);
+  if (contraction && article) {
+    const contracted = article[1]!.toLowerCase() === 'le' ? contraction.le : contraction.les;
+    return `${contracted} ${trimmed.slice(article[0].length)}`;
+  }
+  if (word === 'à') return `à ${trimmed}`;
   return startsWithVowelSound(trimmed) ? `${word.slice(0, -1)}'${trimmed}` : `${word} ${trimmed}`;
 }
 
 /**
- * The i18next formats for French texts: `{{name, de}}` renders "de Zurich" or "d'Acme" (create-i18n adds
- * them). Only the French file uses them; English says "{{name}}'s role".
+ * The i18next formats for French texts: `{{name, de}}` renders "de Zurich" or "d'Acme", `{{name, à}}`
+ * "à Acme" or "au Cabinet Martin" (create-i18n adds them). Only the French file uses them; English says
+ * "{{name}}'s role".
  */
-export const ELISION_FORMATS: readonly ElidingWord[] = ['de', 'le', 'la', 'que'];
+export const ELISION_FORMATS: readonly ElidingWord[] = ['de', 'le', 'la', 'que', 'à'];
