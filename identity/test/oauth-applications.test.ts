@@ -1,9 +1,14 @@
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { ClerkClient } from '@clerk/backend';
+import { createIdentity } from '../src/identity.ts';
+import { clientSecretMatches } from '../src/oauth-provider/oauth-client-secret.ts';
 import { backendApiClient, rejectsWith } from './support/backend-api.ts';
 import { forEachBackend } from './support/backends.ts';
-import { FAPI, Harness, PUBLIC_URL } from './support/harness.ts';
+import { FAPI, Harness, PUBLIC_URL, testConfig, type Json } from './support/harness.ts';
 
 /**
  * OAuth applications through @clerk/backend 2.10.1's `oauthApplications`, as an operator calls them:
@@ -11,6 +16,15 @@ import { FAPI, Harness, PUBLIC_URL } from './support/harness.ts';
  */
 
 const REDIRECT = 'https://app.example.com/callback';
+
+const dir = mkdtempSync(join(tmpdir(), 'oauth-apps-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+let files = 0;
+function settingsFile(oauthApplications: unknown[]): string {
+  const path = join(dir, `settings-${++files}.json`);
+  writeFileSync(path, JSON.stringify({ oauthApplications }));
+  return path;
+}
 
 forEachBackend('OAuth applications', (backend) => {
   let h: Harness;
@@ -235,5 +249,84 @@ forEachBackend('OAuth applications', (backend) => {
       const res = await h.bapi('/v1/oauth_applications', null);
       assert.equal(res.statusCode, 401);
     });
+  });
+});
+
+forEachBackend('OAuth applications declared in the instance settings', (backend) => {
+  let h: Harness;
+  let clerk: ClerkClient;
+  const partner = {
+    clientId: 'partner-portal',
+    name: 'Partner portal',
+    redirectUris: [REDIRECT],
+    scopes: 'openid profile',
+    clientSecret: { env: 'TEST_OAUTH_PARTNER_SECRET' },
+  };
+  const cli = { clientId: 'acme-cli', name: 'Acme CLI', public: true, redirectUris: ['http://127.0.0.1/cb'] };
+
+  before(async () => {
+    process.env.TEST_OAUTH_PARTNER_SECRET = 'declared-secret-0123456789';
+    h = await Harness.start(backend, { config: { settingsFile: settingsFile([partner, cli]) } });
+    clerk = await backendApiClient(h);
+  });
+  after(() => h.close());
+
+  const rows = () => h.db.query<Record<string, Json>>('SELECT * FROM oauth_applications ORDER BY client_id');
+
+  it("are registered at start, the secret being the named variable's, hashed", async () => {
+    const list = await clerk.oauthApplications.list();
+    assert.deepEqual(list.data.map((a) => a.clientId).sort(), ['acme-cli', 'partner-portal']);
+    const [cliRow, partnerRow] = await rows();
+    assert.equal(partnerRow!.declared, true);
+    assert.equal(partnerRow!.scopes, 'openid profile');
+    assert.equal(partnerRow!.consent_screen_enabled, true);
+    const pepper = h.identity.deps.keys.codePepper;
+    assert.ok(clientSecretMatches(pepper, 'declared-secret-0123456789', partnerRow!.secret_hash));
+    assert.equal(cliRow!.public, true);
+    assert.equal(cliRow!.secret_hash, null);
+  });
+
+  it("a later start makes the declared rows the file's: changed, removed; API-made ones stay", async () => {
+    const made = await clerk.oauthApplications.create({ name: 'Made by API', redirectUris: [REDIRECT] });
+    const before = await rows();
+    const path = settingsFile([{ ...partner, name: 'Partner portal v2' }]);
+    const again = await createIdentity(testConfig({ settingsFile: path }), h.db);
+    await again.stop();
+    const after = await rows();
+    assert.deepEqual(after.map((r) => r.client_id).sort(), [made.clientId, 'partner-portal'].sort());
+    const partnerRow = after.find((r) => r.client_id === 'partner-portal')!;
+    assert.equal(partnerRow.name, 'Partner portal v2');
+    assert.equal(partnerRow.id, before.find((r) => r.client_id === 'partner-portal')!.id, 'same id');
+  });
+
+  it('a bad declaration stops the start, naming the application, and changes nothing', async () => {
+    const before = JSON.stringify(await rows());
+    const settingsBefore = JSON.stringify(await h.db.query('SELECT * FROM instance_settings_document'));
+    const cases: [unknown, RegExp][] = [
+      [{ ...partner, redirectUris: ['http://partner.example.com/cb'] }, /redirectUris.*must be https/],
+      [{ ...partner, scopes: 'openid root' }, /scopes.*scopes must be/],
+      [{ ...cli, clientSecret: { env: 'TEST_OAUTH_PARTNER_SECRET' } }, /clientSecret/],
+      // Last: a missing variable is found after the document is stored.
+      [{ ...partner, clientSecret: { env: 'TEST_OAUTH_UNSET_SECRET' } }, /TEST_OAUTH_UNSET_SECRET/],
+    ];
+    for (const [app, message] of cases) {
+      await assert.rejects(createIdentity(testConfig({ settingsFile: settingsFile([app]) }), h.db), message);
+      // What the schema can judge is refused before the document is stored; a missing variable is not.
+      if (!JSON.stringify(app).includes('UNSET')) {
+        assert.equal(
+          JSON.stringify(await h.db.query('SELECT * FROM instance_settings_document')),
+          settingsBefore,
+        );
+      }
+    }
+    const made = (await rows()).find((r) => !r.declared)!;
+    await assert.rejects(
+      createIdentity(
+        testConfig({ settingsFile: settingsFile([{ ...cli, clientId: made.client_id }]) }),
+        h.db,
+      ),
+      /belongs to an application made through the Backend API/,
+    );
+    assert.equal(JSON.stringify(await rows()), before);
   });
 });

@@ -9,6 +9,8 @@ export interface OAuthApplicationRow {
   scopes: string;
   redirect_uris: string[];
   consent_screen_enabled: boolean;
+  /** Declared in the instance settings (`oauthApplications`) and synced from them at start. */
+  declared: boolean;
   secret_hash: string | null;
   created_at: Date;
   updated_at: Date;
@@ -25,12 +27,18 @@ export interface OAuthApplicationFields {
 
 export async function insertOAuthApplication(
   tx: Queryable,
-  row: OAuthApplicationFields & { id: string; clientId: string; secretHash: string | null; now: Date },
+  row: OAuthApplicationFields & {
+    id: string;
+    clientId: string;
+    secretHash: string | null;
+    declared?: boolean;
+    now: Date;
+  },
 ): Promise<OAuthApplicationRow> {
   const [inserted] = await tx.query<OAuthApplicationRow>(
-    `INSERT INTO oauth_applications
-       (id, client_id, name, public, scopes, redirect_uris, consent_screen_enabled, secret_hash, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9) RETURNING *`,
+    `INSERT INTO oauth_applications (id, client_id, name, public, scopes, redirect_uris, consent_screen_enabled,
+       secret_hash, declared, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10) RETURNING *`,
     [
       row.id,
       row.clientId,
@@ -40,6 +48,7 @@ export async function insertOAuthApplication(
       JSON.stringify(row.redirectUris),
       row.consentScreenEnabled,
       row.secretHash,
+      row.declared ?? false,
       row.now,
     ],
   );
@@ -113,4 +122,13 @@ export async function updateOAuthApplication(
 export async function deleteOAuthApplication(tx: Queryable, id: string): Promise<boolean> {
   const rows = await tx.query(`DELETE FROM oauth_applications WHERE id = $1 RETURNING id`, [id]);
   return rows.length > 0;
+}
+
+/** Removes the declared applications whose client id is not in `keep`. */
+export async function deleteUndeclaredOAuthApplications(tx: Queryable, keep: string[]): Promise<number> {
+  const rows = await tx.query(
+    `DELETE FROM oauth_applications WHERE declared AND NOT (client_id = ANY($1::text[])) RETURNING id`,
+    [keep],
+  );
+  return rows.length;
 }

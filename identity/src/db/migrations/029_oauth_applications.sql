@@ -4,6 +4,7 @@
 -- A confidential application's client secret is shown once, when it is made (create, rotate_secret, a
 -- switch from public to confidential), and kept only as `secret_hash`: HMAC-SHA256 under the instance's
 -- code pepper. A public application has none (PKCE is its proof). `redirect_uris` are matched exactly.
+-- `declared`: the application comes from the instance settings (`oauthApplications`), synced at start.
 CREATE TABLE oauth_applications (
   id text PRIMARY KEY,
   client_id text NOT NULL UNIQUE,
@@ -12,6 +13,7 @@ CREATE TABLE oauth_applications (
   scopes text NOT NULL,
   redirect_uris jsonb NOT NULL DEFAULT '[]',
   consent_screen_enabled boolean NOT NULL DEFAULT true,
+  declared boolean NOT NULL DEFAULT false,
   secret_hash text,
   created_at timestamptz NOT NULL,
   updated_at timestamptz NOT NULL,
