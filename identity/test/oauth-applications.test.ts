@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { ClerkClient } from '@clerk/backend';
+import { runCli } from '../src/cli/run-cli.ts';
+import { databaseOAuthAppsAdmin } from '../src/cli/oauth-apps-admin.ts';
 import { createIdentity } from '../src/identity.ts';
 import { clientSecretMatches } from '../src/oauth-provider/oauth-client-secret.ts';
 import { backendApiClient, rejectsWith } from './support/backend-api.ts';
@@ -167,6 +169,71 @@ forEachBackend('OAuth applications', (backend) => {
       404,
       'resource_not_found',
     );
+  });
+
+  it('the CLI: oauth-apps create (secret printed once), list, rotate-secret, delete; mistakes exit 1 or 2', async () => {
+    const run = async (...argv: string[]) => {
+      const out: string[] = [];
+      const err: string[] = [];
+      const status = await runCli(argv, {
+        env: {},
+        out: (l) => out.push(l),
+        err: (l) => err.push(l),
+        openOAuthApps: async () => ({
+          ...(await databaseOAuthAppsAdmin(h.db, h.config, 'the test database')),
+          close: async () => {},
+        }),
+      });
+      return { status, out: out.join('\n'), err: err.join('\n') };
+    };
+    const made = await run(
+      'oauth-apps',
+      'create',
+      'From the CLI',
+      '--redirect-uri',
+      REDIRECT,
+      '--redirect-uri',
+      'http://localhost:9000/cb',
+      '--scopes',
+      'openid email',
+    );
+    assert.equal(made.status, 0, made.err);
+    const secret = /client_secret: ([0-9A-Za-z]{40})/.exec(made.out)![1]!;
+    const clientId = /client_id: (\S+)/.exec(made.out)![1]!;
+    assert.match(made.err, /shown this once/);
+    const app = (await clerk.oauthApplications.list({ limit: 100 })).data.find(
+      (a) => a.clientId === clientId,
+    )!;
+    assert.deepEqual(app.redirectUris, [REDIRECT, 'http://localhost:9000/cb']);
+    assert.equal(app.scopes, 'openid email');
+    const row = await rowOf(app.id);
+    assert.ok(clientSecretMatches(h.identity.deps.keys.codePepper, secret, row!.secret_hash as string));
+
+    const listed = await run('oauth-apps', 'list');
+    assert.equal(listed.status, 0, listed.err);
+    assert.match(listed.out, new RegExp(`${app.id}\\s+${clientId}\\s+confidential`));
+    assert.equal(listed.out.includes(secret), false, 'the list shows no secret');
+
+    const rotated = await run('oauth-apps', 'rotate-secret', app.id);
+    assert.equal(rotated.status, 0, rotated.err);
+    const next = /client_secret: ([0-9A-Za-z]{40})/.exec(rotated.out)![1]!;
+    assert.ok(
+      clientSecretMatches(
+        h.identity.deps.keys.codePepper,
+        next,
+        (await rowOf(app.id))!.secret_hash as string,
+      ),
+    );
+
+    const bad = await run('oauth-apps', 'create', 'Bad', '--redirect-uri', 'http://evil.example.com/cb');
+    assert.equal(bad.status, 1);
+    assert.match(bad.err, /must be https/);
+    assert.equal((await run('oauth-apps', 'delete', app.id)).status, 0);
+    assert.equal(await rowOf(app.id), undefined);
+    const gone = await run('oauth-apps', 'delete', app.id);
+    assert.equal(gone.status, 1);
+    assert.equal((await run('oauth-apps', 'frobnicate')).status, 2);
+    assert.equal((await run('oauth-apps', 'create')).status, 2);
   });
 
   describe('refuses, and changes nothing', () => {
