@@ -7,6 +7,7 @@ import { devOutboxCapability } from './dev/dev-outbox-capability.ts';
 import { emailLinksCapability } from './email-links/email-links-capability.ts';
 import { enterpriseSsoCapability } from './enterprise-sso/enterprise-sso-capability.ts';
 import { impersonationCapability } from './impersonation/impersonation-capability.ts';
+import { oauthProviderCapability } from './oauth-provider/oauth-provider-capability.ts';
 import { passkeysCapability } from './passkeys/passkeys-capability.ts';
 import { reverificationCapability } from './reverification/reverification-capability.ts';
 import { signUpModesCapability } from './sign-up-modes/sign-up-modes-capability.ts';
@@ -29,6 +30,7 @@ export const CAPABILITIES = [
   passkeysCapability,
   enterpriseSsoCapability,
   impersonationCapability,
+  oauthProviderCapability,
   signUpModesCapability,
   abuseCapability,
   sessionsCapability,

@@ -19,6 +19,7 @@ import { devOutboxPlugin } from './dev/outbox-plugin.ts';
 import { smsSenderFor } from './sms/choose-sender.ts';
 import { startRetention, type RetentionJob } from './retention/schedule.ts';
 import { applyInstanceSettingsAtStart } from './instance/settings/apply-at-start.ts';
+import { syncDeclaredOAuthApplications } from './oauth-provider/declared-applications.ts';
 import type { Webhooks } from './webhooks/webhooks.ts';
 import { createBillingRuntime } from './billing/billing-runtime.ts';
 import type { BillingSchedule } from './billing/renewal-schedule.ts';
@@ -93,6 +94,7 @@ export async function createIdentity(
     keys = await loadInstanceKeys(db, config);
     signingKey = await loadSigningKey(db);
     settings = await applyInstanceSettingsAtStart(db, config, clock);
+    await syncDeclaredOAuthApplications(db, keys.codePepper, settings.settings.oauthApplications, clock());
   } catch (err) {
     // A start refused (a bad settings file, a failed migration) leaves no database open behind it.
     await opened?.close().catch(() => {});

@@ -38,6 +38,7 @@ export type IdPrefix =
   | 'samlr'
   | 'evt'
   | 'ak'
+  | 'oa'
   | 'wle'
   | 'inv'
   | 'msgatt'

@@ -46,6 +46,8 @@ interface World {
   a: Tenant;
   b: Tenant;
   actorTokenId: string;
+  /** An OAuth application of the first instance, and its client id. */
+  oauthApp: { id: string; clientId: string };
   kid: string;
   /** A's paid subscription item on the first instance. */
   itemId: string;
@@ -58,7 +60,9 @@ type Foreign =
   /** 200 with none of the first instance's data. */
   | 'no_leak'
   /** Refused: 404 for a user it does not have, or 422 for a body field naming one. */
-  | 'refused';
+  | 'refused'
+  /** Refused for a field the body lacks (422 form_param_nil): the body names nothing of the first instance. */
+  | 'incomplete';
 
 interface Case {
   /** `METHOD /v1/...` as declared; `+ …` marks extra cases for the same route. */
@@ -70,12 +74,13 @@ interface Case {
 const keyOf = (route: BapiRoute) => `${route.method} ${route.path}`;
 
 /** A path of the route naming the first instance's resources, or organisation `org`'s sub-resources. */
-function pathOf(route: BapiRoute, { a, actorTokenId }: World, org: string = a.org.id): string {
+function pathOf(route: BapiRoute, { a, actorTokenId, oauthApp }: World, org: string = a.org.id): string {
   return route.path.replace(/:(\w+)/g, (_, name: string) => {
     if (name === 'userId') return a.member.userId;
     if (name === 'invitationId') return a.invitationId;
     if (route.path.startsWith('/v1/users/')) return a.admin.userId;
     if (route.path.startsWith('/v1/actor_tokens/')) return actorTokenId;
+    if (route.path.startsWith('/v1/oauth_applications/')) return oauthApp.id;
     return org;
   });
 }
@@ -124,6 +129,8 @@ function requestOf(route: BapiRoute, w: World, org?: string): BapiRequest {
 function foreignAnswer(route: BapiRoute): Foreign {
   // Adding an address to a waitlist adds it to the calling instance's own (nothing of the other is named).
   if (keyOf(route) === 'POST /v1/waitlist_entries') return 'no_leak';
+  // Registering an OAuth application names nothing of another instance; the suite's body has no name.
+  if (keyOf(route) === 'POST /v1/oauth_applications') return 'incomplete';
   const namesUser = Object.values(bodyKinds(route.input.body)).includes('id');
   if (route.path.includes(':') && !namesUser) return 'not_found';
   return route.method === 'GET' ? 'no_leak' : 'refused';
@@ -239,6 +246,12 @@ forEachBackend('Backend API tenant isolation', (backend) => {
       body: { user_id: a.member.userId, actor: { sub: a.admin.userId } },
     });
     assert.equal(token.status, 200, JSON.stringify(token.body));
+    const oauthApp = await call(first, first.identity.secretKey, {
+      method: 'POST',
+      path: '/v1/oauth_applications',
+      body: { name: 'Alpha partner', redirect_uris: ['https://alpha.example.com/cb'] },
+    });
+    assert.equal(oauthApp.status, 200, JSON.stringify(oauthApp.body));
     const jwks = await call(first, first.identity.secretKey, { method: 'GET', path: '/v1/jwks' });
     w = {
       first,
@@ -246,6 +259,7 @@ forEachBackend('Backend API tenant isolation', (backend) => {
       a,
       b,
       actorTokenId: token.body.id,
+      oauthApp: { id: oauthApp.body.id, clientId: oauthApp.body.client_id },
       kid: jwks.body.keys[0].kid,
       itemId: items.find((i) => i.plan.slug === 'business')!.id,
     };
@@ -268,6 +282,7 @@ forEachBackend('Backend API tenant isolation', (backend) => {
       'organization_invitations',
       'actor_tokens',
       'api_keys',
+      'oauth_applications',
       'billing_payers',
       'billing_subscription_items',
       'billing_payment_attempts',
@@ -278,7 +293,7 @@ forEachBackend('Backend API tenant isolation', (backend) => {
   }
 
   /** The first instance's identifiers, which no answer of the second may contain. */
-  function secrets({ a, b, actorTokenId, kid, itemId }: World): string[] {
+  function secrets({ a, b, actorTokenId, kid, itemId, oauthApp }: World): string[] {
     return [
       ...[a, b].flatMap((t) => [
         t.org.id,
@@ -291,6 +306,8 @@ forEachBackend('Backend API tenant isolation', (backend) => {
         t.member.email,
       ]),
       actorTokenId,
+      oauthApp.id,
+      oauthApp.clientId,
       kid,
       itemId,
     ];
@@ -310,6 +327,9 @@ forEachBackend('Backend API tenant isolation', (backend) => {
       if (c.foreign === 'not_found') {
         assert.equal(res.status, 404, brief);
         assert.equal(res.body.errors[0].code, 'resource_not_found', brief);
+      } else if (c.foreign === 'incomplete') {
+        assert.equal(res.status, 422, brief);
+        assert.equal(res.body.errors[0].code, 'form_param_nil', brief);
       } else if (c.foreign === 'refused') {
         assert.ok(
           (res.status === 404 && res.body.errors[0].code === 'resource_not_found') ||

@@ -4,6 +4,7 @@ import { apiKeyBapiRoutes } from './api-keys/api-key-routes.ts';
 import { billingBapiRoutes } from './billing/billing-routes.ts';
 import { samlConnectionRoutes } from './saml-connections/saml-connection-routes.ts';
 import { invitationRoutes } from './invitations/invitation-routes.ts';
+import { oauthApplicationRoutes } from './oauth-applications/oauth-application-routes.ts';
 import { organizationRoutes } from './organizations/organization-routes.ts';
 import type { BapiRoute } from './route.ts';
 import { waitlistEntryRoutes } from './waitlist/waitlist-entry-routes.ts';
@@ -41,5 +42,6 @@ export const bapiRoutes: readonly BapiRoute[] = [
   ...samlConnectionRoutes,
   ...waitlistEntryRoutes,
   ...apiKeyBapiRoutes,
+  ...oauthApplicationRoutes,
   ...billingBapiRoutes,
 ];

@@ -81,7 +81,7 @@ export async function isBackendApiOf(apiUrl: string, secretKey: string): Promise
  * server holds the PGlite directory): the answer's JSON, or a CliError with Clerk's message and status.
  */
 export function backendApiCaller(apiUrl: string, secretKey: string) {
-  return async <T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> => {
+  return async <T>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<T> => {
     let res: Response;
     try {
       res = await fetch(`${apiUrl}${path}`, {

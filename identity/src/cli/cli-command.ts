@@ -1,5 +1,6 @@
 import type { ActorTokenAdmin } from './actor-token-admin.ts';
 import { CliError } from './actor-token-admin.ts';
+import type { OAuthAppsAdmin } from './oauth-apps-admin.ts';
 import type { PurgeTarget } from './purge-database.ts';
 import type { SettingsTarget } from './settings-admin.ts';
 import type { WaitlistAdmin } from './waitlist-admin.ts';
@@ -21,6 +22,8 @@ export interface CliIo {
   openWebhooks?: (env: NodeJS.ProcessEnv) => Promise<WebhooksTarget>;
   /** Tests hand in their own way to the waitlist. */
   openWaitlist?: (env: NodeJS.ProcessEnv) => Promise<WaitlistAdmin>;
+  /** Tests hand in their own way to the OAuth applications. */
+  openOAuthApps?: (env: NodeJS.ProcessEnv) => Promise<OAuthAppsAdmin>;
 }
 
 /**

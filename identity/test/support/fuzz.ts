@@ -227,6 +227,8 @@ export function realId(world: World, segment: string, name: string): string {
     saml_connections: 'samlc_2fuzzsamlconnection0000000',
     // Nobody holds an API key: a well-formed id of nothing.
     api_keys: 'ak_2fuzzapikey000000000000000000',
+    // No OAuth application is registered: a well-formed id of nothing.
+    oauth_applications: 'oa_2fuzzoauthapplication00000000',
     // The waitlist is empty here: a well-formed id of nothing.
     waitlist_entries: 'wle_2fuzzwaitlistentry0000000000',
     // Billing: a plan of the catalogue; nobody has subscribed, so well-formed ids of nothing.

@@ -4,6 +4,7 @@ import { passkeySettings } from '../../passkeys/passkey-settings.ts';
 import { web3Settings } from '../../web3/web3-settings.ts';
 import { captchaSettings } from '../../captcha/captcha-settings.ts';
 import { apiKeysSettings } from '../../api-keys/api-keys-settings.ts';
+import { oauthApplicationsSettings } from '../../oauth-provider/oauth-provider-settings.ts';
 import { webhookSettings } from '../../webhooks/webhook-settings.ts';
 import { signUpSettings } from '../../sign-up-modes/sign-up-settings.ts';
 import { billingSettings } from '../../billing/billing-settings.ts';
@@ -63,6 +64,8 @@ export const instanceSettingsSchema = z
     captcha: captchaSettings.optional(),
     /** API keys (see api-keys/api-keys-settings.ts); off when absent. */
     apiKeys: apiKeysSettings.optional(),
+    /** OAuth applications declared as code (see oauth-provider/oauth-provider-settings.ts); none when absent. */
+    oauthApplications: oauthApplicationsSettings.optional(),
     /** Webhook endpoints (see webhooks/webhook-settings.ts); none when absent. */
     webhooks: webhookSettings.optional(),
     /** Sign-up mode and legal consent (see sign-up-modes/sign-up-settings.ts); public, no consent, when absent. */
