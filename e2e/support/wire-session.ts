@@ -65,67 +65,85 @@ export async function handOver(context: BrowserContext, browser: FapiClient) {
   );
 }
 
-export interface WireSignedIn {
-  context: BrowserContext;
-  page: Page;
+export interface WireUser {
   user: TestUser;
   session: WireSession;
   /** The organisation made and made active for a new user, or null. */
   organizationId: string | null;
-  /** The wire client whose credential the page holds (same client: what one changes, the other sees). */
+  /** The wire client (what it changes, a page it was handed to sees: they are one client). */
   browser: FapiClient;
 }
 
+export interface WireSignedIn extends WireUser {
+  context: BrowserContext;
+  page: Page;
+}
+
+export interface OpenOptions {
+  /** Where the page opens (/dashboard, where it settles as after a sign-in), or null to open nothing. */
+  path?: string | null;
+  language?: 'EN' | 'FR' | null;
+  locale?: string;
+  /** Runs on the new profile and page before the first load (permissions, routes, listeners). */
+  beforeLoad?: (context: BrowserContext, page: Page) => Promise<unknown> | void;
+}
+
 /**
- * A fresh browser profile signed in as a NEW user (a `+clerk_test` address signed up over the wire)
- * who has created a first organisation and made it active, opened on `path` and settled there.
- * `organization: null` leaves the user without one (the page then settles on /create-organization).
+ * A NEW user signed up over the wire (a `+clerk_test` address, code 424242, nothing mailed) who has
+ * created a first organisation and made it active; `organization: null` leaves them without one.
  */
-export async function signedUpPage(
-  suite: Suite,
+export async function wireSignUp(
+  server: TestServer,
   label: string,
-  opts: {
-    organization?: string | null;
-    path?: string;
-    language?: 'EN' | 'FR' | null;
-    locale?: string;
-    password?: string;
-  } = {},
-): Promise<WireSignedIn> {
-  const browser = await wireBrowser(suite.server);
+  opts: { organization?: string | null; password?: string } = {},
+): Promise<WireUser> {
+  const browser = await wireBrowser(server);
   const email = testModeEmail(label);
   const session = await testModeSignUp(browser, email, opts.password ?? PASSWORD);
   const name = opts.organization === undefined ? `${label} team` : opts.organization;
   const organizationId = name === null ? null : await createActiveOrganization(browser, session, name);
-  const opened = await openSignedIn(suite, browser, opts);
-  return { ...opened, user: { id: session.userId, email }, session, organizationId, browser };
+  return { user: { id: session.userId, email }, session, organizationId, browser };
 }
 
-/**
- * A fresh browser profile signed in as an existing `user` (password over the wire, as the identifier and
- * password steps of <SignIn/> send it), opened on `path` and settled there, as after a sign-in through
- * the UI: on the dashboard with an active organisation, or on /create-organization for a user without one.
- */
+/** An existing user signed in over the wire (identifier then password, as <SignIn/> sends them). */
+export async function wireSignIn(server: TestServer, user: TestUser, password = PASSWORD): Promise<WireUser> {
+  const browser = await wireBrowser(server);
+  const { session } = await signInWithPassword(browser, user.email, password);
+  return { user, session, organizationId: null, browser };
+}
+
+/** {@link wireSignUp}, then a fresh profile holding its credential, opened (see {@link openSignedIn}). */
+export async function signedUpPage(
+  suite: Suite,
+  label: string,
+  opts: { organization?: string | null; password?: string } & OpenOptions = {},
+): Promise<WireSignedIn> {
+  const signedUp = await wireSignUp(suite.server, label, opts);
+  return { ...signedUp, ...(await openSignedIn(suite, signedUp.browser, opts)) };
+}
+
+/** {@link wireSignIn}, then a fresh profile holding its credential, opened (see {@link openSignedIn}). */
 export async function signedInPage(
   suite: Suite,
   user: TestUser,
-  opts: { path?: string; language?: 'EN' | 'FR' | null; locale?: string; password?: string } = {},
+  opts: { password?: string } & OpenOptions = {},
 ): Promise<WireSignedIn> {
-  const browser = await wireBrowser(suite.server);
-  const { session } = await signInWithPassword(browser, user.email, opts.password ?? PASSWORD);
-  const opened = await openSignedIn(suite, browser, opts);
-  return { ...opened, user, session, organizationId: null, browser };
+  const signedIn = await wireSignIn(suite.server, user, opts.password);
+  return { ...signedIn, ...(await openSignedIn(suite, signedIn.browser, opts)) };
 }
 
-async function openSignedIn(
-  suite: Suite,
-  browser: FapiClient,
-  opts: { path?: string; language?: 'EN' | 'FR' | null; locale?: string },
-) {
+/**
+ * A fresh browser profile (as `suite.newPage`) holding the wire client's credential. On /dashboard (the
+ * default) it waits until the app has settled as after a sign-in through the UI: on the dashboard with
+ * an active organisation, or on /create-organization for a user without one.
+ */
+export async function openSignedIn(suite: Suite, browser: FapiClient, opts: OpenOptions = {}) {
   const { context, page } = await suite.newPage({ language: opts.language, locale: opts.locale });
   await handOver(context, browser);
-  await page.goto(`${suite.server.origin}${opts.path ?? '/dashboard'}`);
-  if (!opts.path || opts.path === '/dashboard') {
+  await opts.beforeLoad?.(context, page);
+  const path = opts.path === undefined ? '/dashboard' : opts.path;
+  if (path !== null) await page.goto(`${suite.server.origin}${path}`);
+  if (path === '/dashboard') {
     await page
       .getByTestId('dashboard-org-name')
       .or(page.getByTestId('create-organization-page'))
