@@ -2,11 +2,12 @@ import assert from 'node:assert/strict';
 import type { Locator, Page } from 'playwright-core';
 import { runDueBillingWork } from '../../identity/src/billing/renewals.ts';
 import { addMember, backendClient, createOrganizationFor, createUser, type TestUser } from './backend.ts';
-import { signInUntilSettled, waitForPath } from './flows.ts';
+import { waitForPath } from './flows.ts';
 import { sessionClaims } from './organizations.ts';
 import type { Suite } from './suite.ts';
 import type { TestServer } from './server.ts';
 import { UI_WAIT_MS } from './timeouts.ts';
+import { signedInPage } from './wire-session.ts';
 
 /**
  * What the billing end-to-end tests share: the instance's plans set as an operator would, teams made
@@ -39,16 +40,22 @@ export async function team(server: TestServer, label: string, withMember = false
   return { admin, member, organizationId: organization.id };
 }
 
-/** A signed-in page that records every request leaving the server's origin (none may, offline). */
+/**
+ * A signed-in page (over the wire: signing in is not what the billing tests are about), settled on its
+ * first page, that records every request leaving the server's origin from its first load on (none may,
+ * offline).
+ */
 export async function signedIn(suite: Suite, user: TestUser) {
-  const { page } = await suite.newPage();
   const offOrigin: string[] = [];
-  page.on('request', (r) => {
-    const url = r.url();
-    if (!url.startsWith(suite.server.origin) && !url.startsWith('data:') && !url.startsWith('blob:'))
-      offOrigin.push(url);
+  const { page } = await signedInPage(suite, user, {
+    beforeLoad: (_context, page) => {
+      page.on('request', (r) => {
+        const url = r.url();
+        if (!url.startsWith(suite.server.origin) && !url.startsWith('data:') && !url.startsWith('blob:'))
+          offOrigin.push(url);
+      });
+    },
   });
-  await signInUntilSettled(page, suite.server.origin, user.email);
   return { page, offOrigin };
 }
 

@@ -20,6 +20,10 @@ const CLERK_QUERY = { __clerk_api_version: '2025-04-10', _clerk_js_version: '5.9
  */
 export class FapiClient {
   readonly jar = new Map<string, string>();
+  /** Where each cookie of the jar was set (path, HttpOnly), to hand it to a real browser as it was given. */
+  private readonly scopes = new Map<string, CookieScope>();
+  /** Development keys: the dev-browser cookie names (plain and suffixed) whose token also goes in the URL. */
+  private devBrowserNames: string[] = [];
 
   constructor(
     /** The public origin: where the page is and where the requests go. */
@@ -47,7 +51,12 @@ export class FapiClient {
     form?: Record<string, string>,
     query: Record<string, string> = {},
   ): Promise<WireResponse> {
-    const search = new URLSearchParams({ ...CLERK_QUERY, ...query });
+    const devBrowser = this.devBrowserNames.length ? this.jar.get(this.devBrowserNames[0]!) : undefined;
+    const search = new URLSearchParams({
+      ...CLERK_QUERY,
+      ...(devBrowser ? { __clerk_db_jwt: devBrowser } : {}),
+      ...query,
+    });
     if (verb !== 'GET' && verb !== 'POST') search.set('_method', verb);
     return this.raw(verb === 'GET' ? 'GET' : 'POST', `/__clerk/v1${path}?${search}`, form);
   }
@@ -78,7 +87,31 @@ export class FapiClient {
       signal: AbortSignal.timeout(this.timeoutMs),
     });
     for (const cookie of res.headers.getSetCookie()) this.keep(cookie);
+    // clerk-js replaces its token with the one a response carries in this header (core/auth/devBrowser.ts).
+    const rotated = res.headers.get('clerk-db-jwt');
+    if (rotated && this.devBrowserNames.length) this.useDevBrowser(rotated, this.devBrowserNames);
     return { status: res.status, headers: res.headers, body: await parse(res) };
+  }
+
+  /**
+   * Development keys: from now on this browser is the client of the dev-browser `token`, which it holds
+   * as clerk-js does (the cookies `names`, readable by script, path `/`) and sends in every URL too.
+   */
+  useDevBrowser(token: string, names: string[]) {
+    this.devBrowserNames = names;
+    for (const name of names) {
+      this.jar.set(name, token);
+      this.scopes.set(name, { path: '/', httpOnly: false });
+    }
+  }
+
+  /** The jar's cookies with where they were set: what a real browser would hold. */
+  cookies(): { name: string; value: string; path: string; httpOnly: boolean }[] {
+    return [...this.jar].map(([name, value]) => ({
+      name,
+      value,
+      ...(this.scopes.get(name) ?? { path: '/', httpOnly: false }),
+    }));
   }
 
   private keep(setCookie: string) {
@@ -93,9 +126,25 @@ export class FapiClient {
       if (key?.toLowerCase() === 'expires') return new Date(v ?? '').getTime() <= Date.now();
       return false;
     });
-    if (!value || expired) this.jar.delete(name);
-    else this.jar.set(name, value);
+    if (!value || expired) {
+      this.jar.delete(name);
+      this.scopes.delete(name);
+      return;
+    }
+    this.jar.set(name, value);
+    let scope: CookieScope = { path: '/', httpOnly: false };
+    for (const attribute of attributes) {
+      const [key, v] = attribute.split('=').map((s) => s.trim());
+      if (key?.toLowerCase() === 'path' && v) scope = { ...scope, path: v };
+      if (key?.toLowerCase() === 'httponly') scope = { ...scope, httpOnly: true };
+    }
+    this.scopes.set(name, scope);
   }
+}
+
+interface CookieScope {
+  path: string;
+  httpOnly: boolean;
 }
 
 async function parse(res: Response): Promise<Json> {

@@ -2,14 +2,8 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useSuite, nextFapiResponse } from '../support/suite.ts';
 import { createUser } from '../support/backend.ts';
-import {
-  settledUrl,
-  signInWithPassword,
-  signOutFromUserButton,
-  signUp,
-  uniqueEmail,
-  waitForPath,
-} from '../support/flows.ts';
+import { settledUrl, signInWithPassword, signOutFromUserButton, waitForPath } from '../support/flows.ts';
+import { signedInPage, signedUpPage } from '../support/wire-session.ts';
 import type { Page } from 'playwright-core';
 
 async function openSecurity(page: Page) {
@@ -22,9 +16,11 @@ describe('account management in the Clerk <UserProfile/>', () => {
   const suite = useSuite();
 
   test('change the password, then sign in with the new one', async () => {
-    const { page } = await suite.newPage();
-    const email = uniqueEmail('chpw');
-    await signUp(page, suite.server.origin, email);
+    // Signed up with a first organisation over the wire: signing up is not what this test is about.
+    const {
+      page,
+      user: { email },
+    } = await signedUpPage(suite, 'chpw');
     await openSecurity(page);
     await page.getByRole('button', { name: 'Update password' }).click();
     // The instance re-verifies sensitive actions, so Clerk's form asks for no current password.
@@ -43,9 +39,11 @@ describe('account management in the Clerk <UserProfile/>', () => {
   });
 
   test('delete the account: signed out, and the address can no longer sign in', async () => {
-    const { page } = await suite.newPage();
-    const email = uniqueEmail('delete');
-    await signUp(page, suite.server.origin, email);
+    // Signed up with a first organisation over the wire: signing up is not what this test is about.
+    const {
+      page,
+      user: { email },
+    } = await signedUpPage(suite, 'delete');
     await openSecurity(page);
     await page.getByRole('button', { name: 'Delete account' }).click();
     await page.locator('input[name=deleteConfirmation]').fill('Delete account');
@@ -65,8 +63,7 @@ describe('account management in the Clerk <UserProfile/>', () => {
     // On /create-organization, whose guard used to send the just-deleted user to sign-in before
     // clerk-js navigated to the after-sign-out page.
     const user = await createUser(suite.server, 'delete-no-org');
-    const { page } = await suite.newPage();
-    await signInWithPassword(page, suite.server.origin, user.email);
+    const { page } = await signedInPage(suite, user);
     await waitForPath(page, '/create-organization');
     await page.getByTestId('create-organization-page').waitFor();
     await openSecurity(page);

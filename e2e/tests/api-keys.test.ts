@@ -1,8 +1,9 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { BrowserContext, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { addMember, backendClient, createUser } from '../support/backend.ts';
-import { sessionToken, signInUntilSettled, signUp, uniqueEmail, waitForPath } from '../support/flows.ts';
+import { sessionToken, waitForPath } from '../support/flows.ts';
+import { signedInPage, signedUpPage } from '../support/wire-session.ts';
 import { useSuite } from '../support/suite.ts';
 import { UI_WAIT_MS } from '../support/timeouts.ts';
 
@@ -26,13 +27,15 @@ describe('API keys', () => {
     };
   };
 
-  async function browserWithClipboard(): Promise<{ context: BrowserContext; page: Page }> {
-    const opened = await suite.newPage();
-    await opened.context.grantPermissions(['clipboard-read', 'clipboard-write'], {
-      origin: suite.server.origin,
+  /**
+   * A new user with a first organisation, signed up over the wire (signing up is not what these tests
+   * are about), in a browser that may read and write the clipboard, on the dashboard.
+   */
+  const signedUpWithClipboard = (label: string) =>
+    signedUpPage(suite, label, {
+      beforeLoad: (context) =>
+        context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: suite.server.origin }),
     });
-    return opened;
-  }
 
   /** "Add new key" → name, an expiration option → "Create key"; the key's id from clerk-js's answer. */
   async function addKey(page: Page, root: Locator, name: string, expiration: string): Promise<string> {
@@ -85,8 +88,7 @@ describe('API keys', () => {
   }
 
   test("a user's own key in <UserProfile/>: create with an expiration, reveal, copy, revoke", async () => {
-    const { page } = await browserWithClipboard();
-    await signUp(page, suite.server.origin, uniqueEmail('keys-user'));
+    const { page } = await signedUpWithClipboard('keys-user');
     await page.locator('.cl-userButtonTrigger').click();
     await page.getByRole('menuitem', { name: 'Manage account' }).click();
     const profile = page.locator('.cl-userProfile-root');
@@ -110,8 +112,7 @@ describe('API keys', () => {
   });
 
   test("an organisation's key: made on the product's page, seen in <OrganizationProfile/>, used, revoked", async () => {
-    const { page } = await browserWithClipboard();
-    await signUp(page, suite.server.origin, uniqueEmail('keys-admin'));
+    const { page } = await signedUpWithClipboard('keys-admin');
     const me = await fetch(`${suite.server.origin}/api/me`, {
       headers: { authorization: `Bearer ${await sessionToken(page)}` },
     });
@@ -165,8 +166,7 @@ describe('API keys', () => {
     const memberUser = await createUser(suite.server, 'keys-member');
     await addMember(clerk, organization.id, memberUser.id, 'org:member');
 
-    const { page } = await suite.newPage();
-    await signInUntilSettled(page, suite.server.origin, memberUser.email);
+    const { page } = await signedInPage(suite, memberUser);
     await page.getByTestId('dashboard').waitFor();
     assert.equal(await page.getByTestId('nav-api-keys').count(), 0);
     await page.goto(`${suite.server.origin}/api-keys`);

@@ -2,7 +2,8 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { SignJWT, generateKeyPair } from 'jose';
 import { useSuite } from '../support/suite.ts';
-import { sessionToken, signUp, uniqueEmail, waitForPath } from '../support/flows.ts';
+import { sessionToken, waitForPath } from '../support/flows.ts';
+import { signedUpPage } from '../support/wire-session.ts';
 import { openDiagnostics } from '../support/diagnostics.ts';
 import { mintSessionToken } from '../../identity/src/instance/session-token.ts';
 import { bareTokenInput } from '../../identity/test/support/token-input.ts';
@@ -21,9 +22,11 @@ describe('product API: GET /api/me', () => {
   }
 
   test('returns the user and session ids of a verified session token', async () => {
-    const { page } = await suite.newPage();
-    const email = uniqueEmail('apime');
-    await signUp(page, suite.server.origin, email);
+    // Signed up with a first organisation over the wire: signing up is not what this test is about.
+    const {
+      page,
+      user: { email },
+    } = await signedUpPage(suite, 'apime');
     const token = await sessionToken(page);
     const res = await me(`Bearer ${token}`);
     assert.equal(res.status, 200);
@@ -44,8 +47,7 @@ describe('product API: GET /api/me', () => {
   });
 
   test('the diagnostics page, opened from the account menu, shows the ids the product API verified', async () => {
-    const { page } = await suite.newPage();
-    await signUp(page, suite.server.origin, uniqueEmail('diagnostics'));
+    const { page } = await signedUpPage(suite, 'diagnostics');
     // The dashboard is for users: the token check is not on it.
     assert.equal(await page.getByTestId('api-me-card').count(), 0);
     assert.equal(await page.getByTestId('coming-next').count(), 0);

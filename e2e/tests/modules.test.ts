@@ -1,7 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import { waitForCode } from '../support/outbox.ts';
 import {
   addMember,
   backendClient,
@@ -10,16 +9,8 @@ import {
   setOrganizationSettings,
 } from '../support/backend.ts';
 import { useSuite } from '../support/suite.ts';
-import {
-  enterCode,
-  PASSWORD,
-  sessionToken,
-  signInUntilSettled,
-  signUp,
-  uniqueEmail,
-  waitForHash,
-  waitForPath,
-} from '../support/flows.ts';
+import { sessionToken, waitForPath } from '../support/flows.ts';
+import { openSignedIn, signedInPage, signedUpPage, wireSignUp } from '../support/wire-session.ts';
 
 const MODULE_KEYS = ['vCiso', 'compliance', 'qompanion', 'hexadiag', 'passport'] as const;
 
@@ -29,22 +20,6 @@ async function navModules(page: Page): Promise<string[]> {
     .locator('[data-testid^="nav-module-"]')
     .evaluateAll((links) => links.map((l) => l.getAttribute('data-testid')));
   return ids.map((id) => id!.replace('nav-module-', ''));
-}
-
-/**
- * Sign-up through the real Clerk card in whatever language it speaks (a newcomer's browser shows it in
- * French), so by field names and Clerk's primary-button class rather than by button labels.
- */
-async function signUpInAnyLanguage(page: Page, origin: string, email: string) {
-  const since = new Date();
-  await page.goto(`${origin}/sign-up`);
-  await page.locator('input[name=emailAddress]').fill(email);
-  await page.locator('input[name=password]').fill(PASSWORD);
-  await page.locator('.cl-formButtonPrimary').click();
-  await waitForHash(page, '/verify-email-address');
-  await enterCode(page, await waitForCode(origin, email, since));
-  // A new user has no organisation yet: the organisation rule sends them to create one.
-  await waitForPath(page, '/create-organization');
 }
 
 describe('modules: navigation, module pages and the not-enabled page', () => {
@@ -63,8 +38,8 @@ describe('modules: navigation, module pages and the not-enabled page', () => {
   }
 
   test('an admin switches on two modules and English; the navigation follows at once', async () => {
-    const { page: admin } = await suite.newPage();
-    await signUp(admin, suite.server.origin, uniqueEmail('modules-admin'));
+    // Signed up with a first organisation over the wire: signing up is not what this test is about.
+    const { page: admin } = await signedUpPage(suite, 'modules-admin');
     const current = await fetch(`${suite.server.origin}/api/organizations/current`, {
       headers: { authorization: `Bearer ${await sessionToken(admin)}` },
     });
@@ -101,18 +76,20 @@ describe('modules: navigation, module pages and the not-enabled page', () => {
 
   test('a member in a browser that chose no language sees exactly those modules, in English, after a reload too', async () => {
     const { clerk, admin, organizationId } = await organizationWithTwoModules();
-    const { page: member } = await suite.newPage({ language: null });
-    // English words arrive late, as on a slow network: nothing may be drawn in French meanwhile, although
-    // the page starts in French until it knows the organisation speaks English.
-    await member.route('**/assets/i18n/en/translations.json', async (route) => {
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      await route.continue();
+    // A new user, signed up over the wire (signing up is not what this test is about), made a member.
+    const newcomer = await wireSignUp(suite.server, 'modules-member', { organization: null });
+    await addMember(clerk, organizationId, newcomer.user.id, 'org:member');
+    const { page: member } = await openSignedIn(suite, newcomer.browser, {
+      language: null,
+      path: null,
+      // English words arrive late, as on a slow network: nothing may be drawn in French meanwhile, although
+      // the page starts in French until it knows the organisation speaks English.
+      beforeLoad: (_context, page) =>
+        page.route('**/assets/i18n/en/translations.json', async (route) => {
+          await new Promise((resolve) => setTimeout(resolve, 500));
+          await route.continue();
+        }),
     });
-    await signUpInAnyLanguage(member, suite.server.origin, uniqueEmail('modules-member'));
-    const userId = await member.evaluate(
-      () => (window as unknown as { Clerk: { user: { id: string } } }).Clerk.user.id,
-    );
-    await addMember(clerk, organizationId, userId, 'org:member');
 
     // A fresh load: the organisation rule makes their only organisation the active one.
     await member.goto(`${suite.server.origin}/dashboard`);
@@ -160,8 +137,7 @@ describe('modules: navigation, module pages and the not-enabled page', () => {
 
   test('the settings switch a module off again and its link leaves the navigation', async () => {
     const { admin: adminUser } = await organizationWithTwoModules();
-    const { page: admin } = await suite.newPage();
-    await signInUntilSettled(admin, suite.server.origin, adminUser.email);
+    const { page: admin } = await signedInPage(suite, adminUser);
     await admin.goto(`${suite.server.origin}/settings`);
     await admin.getByTestId('settings-page').waitFor();
     await admin.getByTestId('settings-module-compliance').uncheck();

@@ -9,7 +9,8 @@ import {
   createUser,
   setOrganizationSettings,
 } from '../support/backend.ts';
-import { sessionToken, signInUntilSettled, signUp, uniqueEmail, waitForPath } from '../support/flows.ts';
+import { sessionToken, waitForPath } from '../support/flows.ts';
+import { signedInPage, signedUpPage } from '../support/wire-session.ts';
 
 const MODULE_KEYS = ['vCiso', 'compliance', 'qompanion', 'hexadiag', 'passport'] as const;
 
@@ -34,8 +35,8 @@ describe('organisation settings: modules and language', () => {
   };
 
   test('an admin switches modules on and picks a language; the dashboard shows them without a reload', async () => {
-    const { page: admin } = await suite.newPage();
-    await signUp(admin, suite.server.origin, uniqueEmail('settings-admin'));
+    // Signed up with a first organisation over the wire: signing up is not what this test is about.
+    const { page: admin } = await signedUpPage(suite, 'settings-admin');
     const organizationId = ((await api(admin, 'GET', '/api/me')).body.orgId as string) ?? '';
     assert.match(organizationId, /^org_/);
 
@@ -85,8 +86,7 @@ describe('organisation settings: modules and language', () => {
     });
     const memberUser = await createUser(suite.server, 'settings-member');
     await addMember(clerk, organizationId, memberUser.id, 'org:member');
-    const { page: member } = await suite.newPage();
-    await signInUntilSettled(member, suite.server.origin, memberUser.email);
+    const { page: member } = await signedInPage(suite, memberUser);
     const me = await api(member, 'GET', '/api/me');
     assert.equal(me.body.orgId, organizationId);
     assert.equal(me.body.orgRole, 'org:member');

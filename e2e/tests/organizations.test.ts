@@ -11,7 +11,6 @@ import {
 } from '../support/backend.ts';
 import {
   createOrganization,
-  signInUntilSettled,
   sessionToken,
   signUpUntilSignedIn,
   uniqueEmail,
@@ -19,6 +18,7 @@ import {
   PASSWORD,
 } from '../support/flows.ts';
 import { sessionClaims } from '../support/organizations.ts';
+import { signedInPage } from '../support/wire-session.ts';
 import type { OutboxMail } from '../support/outbox.ts';
 
 interface Me {
@@ -51,12 +51,8 @@ describe('organisations through the Clerk UI', () => {
     throw new Error(`no invitation mailed to ${email}`);
   }
 
-  /** A browser signed in as `user`, settled on its first page. */
-  const signedIn = async (user: TestUser): Promise<Page> => {
-    const { page } = await suite.newPage();
-    await signInUntilSettled(page, suite.server.origin, user.email);
-    return page;
-  };
+  /** A browser signed in as `user` (over the wire: signing in is not what these tests are about), settled on its first page. */
+  const signedIn = async (user: TestUser): Promise<Page> => (await signedInPage(suite, user)).page;
 
   /** What a test needs but is not about: an organisation with an admin and, if asked, a member. */
   async function organizationWith(name: string, opts: { member?: boolean } = {}) {

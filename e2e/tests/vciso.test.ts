@@ -9,7 +9,8 @@ import {
   createUser,
   type TestUser,
 } from '../support/backend.ts';
-import { sessionToken, signInUntilSettled, waitForClerkSession, waitForPath } from '../support/flows.ts';
+import { sessionToken, waitForClerkSession, waitForPath } from '../support/flows.ts';
+import { signedInPage } from '../support/wire-session.ts';
 import { badgeBecomes, enableBilling, subscribeWithNewCard } from '../support/billing.ts';
 import { recordSubscriptionStatus } from '../../server/src/billing/subscription-store.ts';
 import { enqueueProjection } from '../../server/src/organizations/metadata-outbox.ts';
@@ -68,12 +69,8 @@ describe('vCISO console: client organisations, the parent link and the subscript
       .getByTestId('client-row')
       .filter({ has: page.getByTestId('client-name').getByText(name, { exact: true }) });
 
-  /** A browser signed in as `user`, settled on its first page. */
-  const signedIn = async (user: TestUser): Promise<Page> => {
-    const { page } = await suite.newPage();
-    await signInUntilSettled(page, suite.server.origin, user.email);
-    return page;
-  };
+  /** A browser signed in as `user` (over the wire: signing in is not what these tests are about), settled on its first page. */
+  const signedIn = async (user: TestUser): Promise<Page> => (await signedInPage(suite, user)).page;
 
   /**
    * What every test here needs and none is about, through the Backend API: a firm with the vCISO module
