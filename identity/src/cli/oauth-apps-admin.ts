@@ -1,9 +1,6 @@
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { identityConfigFromEnv, type IdentityConfig } from '../config.ts';
-import { openDatabase, type Database, type Queryable } from '../db/database.ts';
+import type { IdentityConfig } from '../config.ts';
+import type { Database, Queryable } from '../db/database.ts';
 import { migrate } from '../db/migrate.ts';
-import { holderOf } from '../db/pglite-lock.ts';
 import { ClerkError } from '../errors.ts';
 import { randomToken } from '../crypto/secrets.ts';
 import { oauthApplicationJSON } from '../oauth-provider/oauth-application-json.ts';
@@ -16,8 +13,8 @@ import {
 import { codePepperOr } from '../store/instance-secrets.ts';
 import { listOAuthApplications } from '../store/oauth-applications.ts';
 import { CliError } from './actor-token-admin.ts';
-import { backendApiCaller, isBackendApiOf } from './backend-api-admin.ts';
-import { backendApiCandidates, readSecretKey } from './open-admin.ts';
+import { backendApiCaller } from './backend-api-admin.ts';
+import { openAdminOf } from './open-admin.ts';
 
 /** An OAuth application as the Backend API answers it (the fields the CLI prints). */
 export interface OAuthAppSummary {
@@ -44,38 +41,8 @@ export interface OAuthAppsAdmin {
 const LIST_LIMIT = 500;
 
 /** Same choice as openAdmin: DATABASE_URL, the PGlite directory when free, else the server's Backend API. */
-export async function openOAuthAppsAdmin(env: NodeJS.ProcessEnv): Promise<OAuthAppsAdmin> {
-  const dataDir = resolve(env.DATA_DIR ?? '.data');
-  const config = identityConfigFromEnv({ ...env, DATA_DIR: dataDir });
-  if (env.DATABASE_URL) {
-    return databaseOAuthAppsAdmin(
-      await openDatabase({ url: env.DATABASE_URL }),
-      config,
-      'the DATABASE_URL database',
-    );
-  }
-  const pgliteDir = resolve(dataDir, 'pglite');
-  const holder = holderOf(pgliteDir);
-  if (holder === null) {
-    if (!existsSync(pgliteDir)) {
-      throw new CliError(
-        `There is no database in ${pgliteDir}. Start the product once (npm start), or set DATA_DIR or DATABASE_URL.`,
-      );
-    }
-    return databaseOAuthAppsAdmin(
-      await openDatabase({ dataDir: pgliteDir }),
-      config,
-      `the database in ${pgliteDir}`,
-    );
-  }
-  const secretKey = env.IDENTITY_SECRET_KEY ?? readSecretKey(config.secretKeyFile);
-  for (const apiUrl of backendApiCandidates(env)) {
-    if (await isBackendApiOf(apiUrl, secretKey)) return backendApiOAuthAppsAdmin(apiUrl, secretKey);
-  }
-  throw new CliError(
-    `The database in ${pgliteDir} is in use by process ${holder}, and its Backend API did not answer at ` +
-      `${backendApiCandidates(env).join(' or ')}. Set IDENTITY_API_URL, or stop the server and run the command again.`,
-  );
+export function openOAuthAppsAdmin(env: NodeJS.ProcessEnv): Promise<OAuthAppsAdmin> {
+  return openAdminOf(env, { database: databaseOAuthAppsAdmin, backendApi: backendApiOAuthAppsAdmin });
 }
 
 const asCliError = (err: unknown) =>

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { identityConfigFromEnv } from '../config.ts';
-import { openDatabase } from '../db/database.ts';
+import { identityConfigFromEnv, type IdentityConfig } from '../config.ts';
+import { openDatabase, type Database } from '../db/database.ts';
 import { holderOf } from '../db/pglite-lock.ts';
 import { CliError, type ActorTokenAdmin } from './actor-token-admin.ts';
 import { backendApiAdmin, isBackendApiOf } from './backend-api-admin.ts';
@@ -10,16 +10,26 @@ import { databaseAdmin } from './database-admin.ts';
 /** Where the server and the standalone provider mount the Backend API. */
 const BAPI_PATH = '/__clerk_backend';
 
+/** How one kind of administration reaches the instance: straight on its database, or through its Backend API. */
+export interface AdminAccess<T> {
+  database(db: Database, config: IdentityConfig, via: string): Promise<T>;
+  backendApi(apiUrl: string, secretKey: string): T;
+}
+
 /**
  * The instance the server uses, found from the same variables: DATABASE_URL, or the PGlite directory
  * DATA_DIR/pglite. PostgreSQL is shared by design. A PGlite directory has one process at a time, so
  * while the server holds it the CLI goes through that server's Backend API instead.
  */
-export async function openAdmin(env: NodeJS.ProcessEnv): Promise<ActorTokenAdmin> {
+export async function openAdminOf<T>(env: NodeJS.ProcessEnv, access: AdminAccess<T>): Promise<T> {
   const dataDir = resolve(env.DATA_DIR ?? '.data');
   const config = identityConfigFromEnv({ ...env, DATA_DIR: dataDir });
   if (env.DATABASE_URL) {
-    return databaseAdmin(await openDatabase({ url: env.DATABASE_URL }), config, 'the DATABASE_URL database');
+    return access.database(
+      await openDatabase({ url: env.DATABASE_URL }),
+      config,
+      'the DATABASE_URL database',
+    );
   }
   const pgliteDir = resolve(dataDir, 'pglite');
   const holder = holderOf(pgliteDir);
@@ -29,18 +39,27 @@ export async function openAdmin(env: NodeJS.ProcessEnv): Promise<ActorTokenAdmin
         `There is no database in ${pgliteDir}. Start the product once (npm start), or set DATA_DIR or DATABASE_URL.`,
       );
     }
-    return databaseAdmin(await openDatabase({ dataDir: pgliteDir }), config, `the database in ${pgliteDir}`);
+    return access.database(
+      await openDatabase({ dataDir: pgliteDir }),
+      config,
+      `the database in ${pgliteDir}`,
+    );
   }
 
   const secretKey = env.IDENTITY_SECRET_KEY ?? readSecretKey(config.secretKeyFile);
   for (const apiUrl of backendApiCandidates(env)) {
-    if (await isBackendApiOf(apiUrl, secretKey)) return backendApiAdmin(apiUrl, secretKey);
+    if (await isBackendApiOf(apiUrl, secretKey)) return access.backendApi(apiUrl, secretKey);
   }
   throw new CliError(
     `The database in ${pgliteDir} is in use by process ${holder} (the server, presumably), and its Backend API did not ` +
       `answer at ${backendApiCandidates(env).join(' or ')}. Set IDENTITY_API_URL to the server's ` +
       `${BAPI_PATH} URL, or stop the server and run the command again.`,
   );
+}
+
+/** The actor-token and user administration (impersonation commands). */
+export function openAdmin(env: NodeJS.ProcessEnv): Promise<ActorTokenAdmin> {
+  return openAdminOf(env, { database: databaseAdmin, backendApi: backendApiAdmin });
 }
 
 /** IDENTITY_API_URL, else the product server's port, else the standalone provider's. */

@@ -1,9 +1,6 @@
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { identityConfigFromEnv, type IdentityConfig } from '../config.ts';
-import { openDatabase, type Database } from '../db/database.ts';
+import type { IdentityConfig } from '../config.ts';
+import type { Database } from '../db/database.ts';
 import { migrate } from '../db/migrate.ts';
-import { holderOf } from '../db/pglite-lock.ts';
 import type { IdentityDeps } from '../deps.ts';
 import { ClerkError } from '../errors.ts';
 import { outboxMailer, smtpMailer } from '../mail/mailer.ts';
@@ -14,8 +11,8 @@ import {
   type WaitlistEntryStatus,
 } from '../store/waitlist.ts';
 import { CliError } from './actor-token-admin.ts';
-import { backendApiCaller, isBackendApiOf } from './backend-api-admin.ts';
-import { backendApiCandidates, readSecretKey } from './open-admin.ts';
+import { backendApiCaller } from './backend-api-admin.ts';
+import { openAdminOf } from './open-admin.ts';
 
 /** A waitlist entry as the Backend API answers it (the fields the CLI prints). */
 export interface WaitlistEntrySummary {
@@ -40,38 +37,8 @@ export interface WaitlistAdmin {
 }
 
 /** Same choice as openAdmin: DATABASE_URL, the PGlite directory when free, else the server's Backend API. */
-export async function openWaitlistAdmin(env: NodeJS.ProcessEnv): Promise<WaitlistAdmin> {
-  const dataDir = resolve(env.DATA_DIR ?? '.data');
-  const config = identityConfigFromEnv({ ...env, DATA_DIR: dataDir });
-  if (env.DATABASE_URL) {
-    return databaseWaitlistAdmin(
-      await openDatabase({ url: env.DATABASE_URL }),
-      config,
-      'the DATABASE_URL database',
-    );
-  }
-  const pgliteDir = resolve(dataDir, 'pglite');
-  const holder = holderOf(pgliteDir);
-  if (holder === null) {
-    if (!existsSync(pgliteDir)) {
-      throw new CliError(
-        `There is no database in ${pgliteDir}. Start the product once (npm start), or set DATA_DIR or DATABASE_URL.`,
-      );
-    }
-    return databaseWaitlistAdmin(
-      await openDatabase({ dataDir: pgliteDir }),
-      config,
-      `the database in ${pgliteDir}`,
-    );
-  }
-  const secretKey = env.IDENTITY_SECRET_KEY ?? readSecretKey(config.secretKeyFile);
-  for (const apiUrl of backendApiCandidates(env)) {
-    if (await isBackendApiOf(apiUrl, secretKey)) return backendApiWaitlistAdmin(apiUrl, secretKey);
-  }
-  throw new CliError(
-    `The database in ${pgliteDir} is in use by process ${holder}, and its Backend API did not answer at ` +
-      `${backendApiCandidates(env).join(' or ')}. Set IDENTITY_API_URL, or stop the server and run the command again.`,
-  );
+export function openWaitlistAdmin(env: NodeJS.ProcessEnv): Promise<WaitlistAdmin> {
+  return openAdminOf(env, { database: databaseWaitlistAdmin, backendApi: backendApiWaitlistAdmin });
 }
 
 const asCliError = (err: unknown) =>
