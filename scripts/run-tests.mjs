@@ -110,7 +110,11 @@ function run(job) {
     const t0 = Date.now();
     const bundle = bundles?.get(job.file);
     const args = bundle ? ['--enable-source-maps', bundle] : ['--import', 'tsx', job.file];
-    const child = spawn(process.execPath, ['--test', '--test-reporter=spec', ...args], {
+    // Node refuses --test-name-pattern in NODE_OPTIONS; TEST_NAME_PATTERN passes it to every file.
+    const only = process.env.TEST_NAME_PATTERN
+      ? [`--test-name-pattern=${process.env.TEST_NAME_PATTERN}`]
+      : [];
+    const child = spawn(process.execPath, ['--test', '--test-reporter=spec', ...only, ...args], {
       cwd: process.cwd(),
       env: { ...process.env, NODE_ENV: 'test', ...job.env },
       stdio: stream ? 'inherit' : ['ignore', 'pipe', 'pipe'],
