@@ -144,11 +144,21 @@ export async function openSignedIn(suite: Suite, browser: FapiClient, opts: Open
   const path = opts.path === undefined ? '/dashboard' : opts.path;
   if (path !== null) await page.goto(`${suite.server.origin}${path}`);
   if (path === '/dashboard') {
-    await page
-      .getByTestId('dashboard-org-name')
-      .or(page.getByTestId('create-organization-page'))
-      .first()
-      .waitFor({ timeout: UI_WAIT_MS });
+    try {
+      await page
+        .getByTestId('dashboard-org-name')
+        .or(page.getByTestId('create-organization-page'))
+        .first()
+        .waitFor({ timeout: UI_WAIT_MS });
+    } catch (error) {
+      // Where it stopped instead, to find out why next time (it once did, under load, in CI).
+      const where = await page
+        .evaluate(() => `${location.pathname}${location.search}${location.hash}: ${document.body.innerText}`)
+        .catch(() => 'the page did not answer');
+      throw new Error(`the signed-in page did not settle: ${where.replace(/\s+/g, ' ').slice(0, 400)}`, {
+        cause: error,
+      });
+    }
   }
   return { context, page };
 }
