@@ -186,6 +186,21 @@ export async function finishAttempt(
     now: Date;
   },
 ): Promise<boolean> {
+  // Logged first, and either way (even when the lease was lost): a reader that sees the delivery's new
+  // state sees the attempt that led to it.
+  await db.query(
+    `INSERT INTO webhook_attempts (delivery_id, attempt, started_at, status_code, latency_ms, response_excerpt, error)
+       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+    [
+      d.id,
+      d.attempt,
+      outcome.startedAt,
+      outcome.statusCode,
+      outcome.latencyMs,
+      outcome.excerpt,
+      outcome.error,
+    ],
+  );
   const rows = await db.query(
     `UPDATE webhook_deliveries SET status = $3, next_attempt_at = coalesce($4, next_attempt_at),
          locked_until = NULL, lock_token = NULL, last_status_code = $5, last_error = $6, updated_at = $7
@@ -198,20 +213,6 @@ export async function finishAttempt(
       outcome.statusCode,
       outcome.error,
       outcome.now,
-    ],
-  );
-  // The attempt happened either way: it is logged even when the lease was lost.
-  await db.query(
-    `INSERT INTO webhook_attempts (delivery_id, attempt, started_at, status_code, latency_ms, response_excerpt, error)
-       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-    [
-      d.id,
-      d.attempt,
-      outcome.startedAt,
-      outcome.statusCode,
-      outcome.latencyMs,
-      outcome.excerpt,
-      outcome.error,
     ],
   );
   return rows.length > 0;
