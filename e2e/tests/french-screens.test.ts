@@ -117,6 +117,17 @@ async function readPage(page: Page): Promise<Reading> {
       if (parent.closest('script, style, noscript')) continue;
       texts.push(text);
     }
+    // Texts written side by side in one element read as one ("€" and "29" as "€29").
+    for (const el of document.body.querySelectorAll('*')) {
+      const own = [...el.childNodes].filter((n) => n.nodeType === Node.TEXT_NODE && n.textContent?.trim());
+      if (own.length < 2 || aside(el) || !visible(el)) continue;
+      texts.push(
+        own
+          .map((n) => n.textContent)
+          .join('')
+          .trim(),
+      );
+    }
     const unnamed: string[] = [];
     const controls = document.querySelectorAll(
       'button, a[href], input:not([type=hidden]), select, textarea, [role=button], [role=link], [role=menuitem], [role=tab], [role=checkbox], [role=combobox]',
@@ -158,7 +169,16 @@ async function readPage(page: Page): Promise<Reading> {
   });
 }
 
-/** The words of `texts` found in `words`, and (with `usDates`) the dates written M/D/YYYY. */
+/** English month names before a day ("December 6, 2026", "Dec 6") or a year ("December 2026"). */
+const ENGLISH_DATE =
+  /\b(?:January|February|March|April|May|June|July|August|September|October|November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{1,4}\b/g;
+/** A price with its symbol first ("€29", "- €5.00"), as French does not write it. */
+const SYMBOL_FIRST_PRICE = /(?:^|[\s(])(?:€|\$|£|CHF )\s?\d/g;
+
+/**
+ * The words of `texts` found in `words`, and (with `usDates`, for French) the dates written M/D/YYYY,
+ * English dates and prices written symbol first.
+ */
 function foreignWords(texts: string[], words: string[], allow: string[], usDates: boolean): string[] {
   const list = new Set(words);
   const found = new Set<string>();
@@ -175,6 +195,10 @@ function foreignWords(texts: string[], words: string[], allow: string[], usDates
       }
     }
     if (!usDates) continue;
+    for (const m of raw.matchAll(ENGLISH_DATE)) found.add(`English date "${m[0]}" in "${raw.slice(0, 80)}"`);
+    for (const m of raw.matchAll(SYMBOL_FIRST_PRICE)) {
+      found.add(`price written "${m[0].trim()}…" in "${raw.slice(0, 80)}"`);
+    }
     for (const m of text.matchAll(/\b(\d{1,2})\/(\d{1,2})\/(\d{2,4})\b/g)) {
       if (m[1]!.length === 1 || m[2]!.length === 1 || Number(m[2]) > 12) {
         found.add(`US date "${m[0]}" in "${raw.slice(0, 80)}"`);

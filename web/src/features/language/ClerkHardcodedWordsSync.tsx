@@ -5,12 +5,13 @@ import { relabelClerk } from './relabel-clerk.ts';
 
 /**
  * While the interface is French, gives French words to what clerk-js writes in English in every
- * language (docs/languages.md); switching to English puts clerk-js's own words back.
+ * language, and French forms to its American prices and dates (docs/languages.md); switching to
+ * English puts clerk-js's own back.
  */
 export function ClerkHardcodedWordsSync() {
   const { language } = useLanguage();
   useEffect(
-    () => (language === 'FR' ? relabelClerk(CLERK_ATTRIBUTE_FR, CLERK_TEXT_FR) : undefined),
+    () => (language === 'FR' ? relabelClerk(CLERK_ATTRIBUTE_FR, CLERK_TEXT_FR, true) : undefined),
     [language],
   );
   return null;

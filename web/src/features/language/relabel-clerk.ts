@@ -1,4 +1,5 @@
 import type { ClerkAttributeWords, ClerkTextWords } from '../../app/clerk-words/hardcoded-fr.ts';
+import { browserWritesMonthFirst, frenchDate, frenchPrice, frenchSplitPrice } from './clerk-formats-fr.ts';
 
 /** An element of a Clerk component: clerk-js gives each one a `cl-` class. */
 const CLERK_ELEMENT = '[class^="cl-"], [class*=" cl-"]';
@@ -31,6 +32,8 @@ const PRUNE_AT = 500;
 export function relabelClerk(
   attributeWords: readonly ClerkAttributeWords[],
   textWords: readonly ClerkTextWords[],
+  /** Also the prices and dates clerk-js writes in American English (clerk-formats-fr.ts). */
+  formats = false,
 ): () => void {
   const byAttribute = new Map<string, Map<string, string>>();
   for (const { attribute, english, french } of attributeWords) {
@@ -63,17 +66,54 @@ export function relabelClerk(
     }
   };
 
+  /** What each text was last given: a text is never reformatted from its own French ("06/12/2026"). */
+  const written = new WeakMap<Text, string>();
+  const replaceText = (text: Text, translated: string) => {
+    const english = text.data;
+    text.data = translated;
+    written.set(text, translated);
+    remember({ node: text, attribute: null, english, translated });
+  };
+
+  const monthFirst = formats && browserWritesMonthFirst();
+  /** The currency symbol of each emptied symbol text (a price written as two texts). */
+  const emptiedSymbols = new WeakMap<Text, string>();
+  const reformat = (text: Text) => {
+    const whole = text.data.trim();
+    const translated = frenchPrice(whole) ?? frenchDate(whole, monthFirst);
+    if (translated !== null) {
+      replaceText(text, text.data.replace(whole, translated));
+      return;
+    }
+    const split = frenchSplitPrice(text, (emptied) => emptiedSymbols.get(emptied));
+    if (!split) return;
+    if (split.symbol.data !== split.symbolText) {
+      emptiedSymbols.set(split.symbol, split.symbol.data);
+      replaceText(split.symbol, split.symbolText);
+    }
+    replaceText(split.amount, split.amountText);
+  };
+
   const relabelText = (text: Text) => {
     const english = text.data;
-    const candidates = byText.get(english.trim());
     const host = text.parentElement;
-    if (!candidates || !host) return;
-    const words = candidates.find((w) => host.matches(w.within));
-    if (!words) return;
-    // The spaces around the words stay: "Last used: " is followed by its date.
-    const translated = english.replace(words.english, words.french);
-    text.data = translated;
-    remember({ node: text, attribute: null, english, translated });
+    if (!host || written.get(text) === english) return;
+    const words = byText.get(english.trim())?.find((w) => host.matches(w.within));
+    if (words) {
+      // The spaces around the words stay: "Last used: " is followed by its date.
+      replaceText(text, english.replace(words.english, words.french));
+    } else if (formats && english.trim() !== '' && host.closest(CLERK_ELEMENT)) {
+      reformat(text);
+    }
+  };
+
+  /** Every text of an added subtree that is inside a Clerk component, for the prices and dates. */
+  const reformatTextsOf = (root: Element) => {
+    if (!root.closest(CLERK_ELEMENT) && !root.querySelector(CLERK_ELEMENT)) return;
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      if (node instanceof Text) relabelText(node);
+    }
   };
 
   const relabelTextsOf = (host: Element) => {
@@ -86,7 +126,10 @@ export function relabelClerk(
       if (root.matches(attributeSelector)) relabelAttributes(root);
       for (const element of root.querySelectorAll(attributeSelector)) relabelAttributes(element);
     }
-    if (textHostSelector) {
+    if (formats) {
+      // Walks every text, known words included (relabelText does both).
+      reformatTextsOf(root);
+    } else if (textHostSelector) {
       if (root.matches(textHostSelector)) relabelTextsOf(root);
       for (const host of root.querySelectorAll(textHostSelector)) relabelTextsOf(host);
     }
