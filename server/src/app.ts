@@ -192,10 +192,15 @@ export async function createApp(config: ServerConfig, opts: AppOptions = {}): Pr
   const apiKeyFailures = new ApiKeyFailures(productDb, opts.apiKeyFailureLimit, opts.clock);
   // The subscription flag, derived from the provider's billing (docs/billing.md).
   const subscriptions = new OrganizationSubscriptions(hierarchy, () => backend().billing);
-  fastify.addHook('onClose', async () => {
-    // No delivery starts once the server stops answering (app.close() then closes the provider).
+  // The workers stop before the server stops answering: their deliveries and Backend API calls go to this
+  // very server, and a connection one of them opens while it closes (accepted, no request yet) is not
+  // idle, so the close would wait for Node's headers timeout (a minute) to drop it. Then nothing starts
+  // once the server stops answering (app.close() then closes the provider).
+  fastify.addHook('preClose', async () => {
     await identity?.webhooks.stop();
     await hierarchy.stop();
+  });
+  fastify.addHook('onClose', async () => {
     if (!opts.productDatabase) await productDb.close();
   });
   const deps: ApiDeps = {
