@@ -105,6 +105,23 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
   });
 }
 
+/**
+ * CPU seconds of the runner's waited-for children so far (Linux: cutime + cstime of /proc/self/stat),
+ * which include each file's own children (servers, Chromium) once reaped; null elsewhere. Read when a file
+ * ends, the growth since the last read is that file's: a file whose CPU is far below its wall time is
+ * waiting (a timer, a lock, a connection that will not close), not working.
+ */
+const TICKS_PER_SECOND = 100;
+function childrenCpu() {
+  try {
+    const fields = readFileSync('/proc/self/stat', 'utf8').replace(/^.*\) /, '').split(' ');
+    return (Number(fields[13]) + Number(fields[14])) / TICKS_PER_SECOND;
+  } catch {
+    return null;
+  }
+}
+let lastChildrenCpu = childrenCpu();
+
 function run(job) {
   return new Promise((resolve) => {
     const t0 = Date.now();
@@ -128,12 +145,15 @@ function run(job) {
     child.on('close', (code, signal) => {
       children.delete(child);
       const seconds = (Date.now() - t0) / 1000;
+      const cpuNow = childrenCpu();
+      const cpu = cpuNow === null || lastChildrenCpu === null ? null : cpuNow - lastChildrenCpu;
+      lastChildrenCpu = cpuNow;
       const ok = code === 0;
       if (!stream) {
         process.stdout.write(`\n━━ ${ok ? 'pass' : 'FAIL'} ${job.label} (${seconds.toFixed(1)} s)\n`);
         process.stdout.write(Buffer.concat(chunks));
       }
-      results.push({ job, seconds, ok, why: ok ? '' : (signal ?? `exit ${code}`) });
+      results.push({ job, seconds, cpu, ok, why: ok ? '' : (signal ?? `exit ${code}`) });
       resolve();
     });
   });
@@ -162,9 +182,14 @@ try {
 const failed = results.filter((r) => !r.ok);
 const wall = (Date.now() - started) / 1000;
 if (!stream) {
-  console.log(`\n━━ durations (${results.length} files, ${concurrency} at a time)`);
-  for (const r of [...results].sort((a, b) => b.seconds - a.seconds))
-    console.log(`${r.seconds.toFixed(1).padStart(7)} s  ${r.ok ? '' : 'FAIL '}${r.job.label}`);
+  console.log(`\n━━ durations (${results.length} files, ${concurrency} at a time): wall, then CPU`);
+  for (const r of [...results].sort((a, b) => b.seconds - a.seconds)) {
+    const cpu = r.cpu === null ? '' : `${r.cpu.toFixed(1).padStart(7)} s cpu`;
+    console.log(`${r.seconds.toFixed(1).padStart(7)} s ${cpu}  ${r.ok ? '' : 'FAIL '}${r.job.label}`);
+  }
+  const cpus = results.map((r) => r.cpu);
+  if (cpus.every((c) => c !== null))
+    console.log(`CPU of all files: ${(cpus.reduce((a, b) => a + b, 0) / 60).toFixed(1)} min`);
 }
 console.log(
   `\n${results.length - failed.length}/${results.length} files passed in ${(wall / 60).toFixed(1)} min` +
