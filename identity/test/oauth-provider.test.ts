@@ -307,6 +307,47 @@ forEachBackend('OAuth provider', (backend) => {
     await assert.rejects(clerk.idPOAuthAccessToken.verifyAccessToken(tokens.access_token));
   });
 
+  it("a locked user's and a deleted application's tokens stop working", async () => {
+    const { wire, userId } = await signedInBrowser();
+    const started = await start(wire, 'confidential');
+    const callback = await decide(wire, started.uid, true);
+    const tokens = await oidc.authorizationCodeGrant(started.config, callback, {
+      pkceCodeVerifier: started.verifier,
+      expectedState: started.state,
+    });
+    await clerk.users.lockUser(userId);
+    await assert.rejects(oidc.fetchUserInfo(started.config, tokens.access_token, userId));
+    await rejectsWithOAuth(oidc.refreshTokenGrant(started.config, tokens.refresh_token!), 'invalid_grant');
+    await assert.rejects(clerk.idPOAuthAccessToken.verifyAccessToken(tokens.access_token));
+    await clerk.users.unlockUser(userId);
+
+    const app = await clerk.oauthApplications.create({
+      name: 'Short-lived',
+      redirectUris: [REDIRECT],
+      scopes: 'openid email offline_access',
+      public: true,
+    });
+    const config = await oidc.discovery(new URL(issuer), app.clientId, undefined, oidc.None(), insecure);
+    const verifier = oidc.randomPKCECodeVerifier();
+    const url = oidc.buildAuthorizationUrl(config, {
+      redirect_uri: REDIRECT,
+      scope: 'openid email',
+      code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: 'S256',
+      state: 's',
+    });
+    const uid = new URL((await wire.follow(url.href)).url).searchParams.get('interaction')!;
+    const granted = await oidc.authorizationCodeGrant(config, await decide(wire, uid, true), {
+      pkceCodeVerifier: verifier,
+      expectedState: 's',
+    });
+    assert.equal((await oidc.fetchUserInfo(config, granted.access_token, userId)).sub, userId);
+    await clerk.oauthApplications.delete(app.id);
+    await assert.rejects(oidc.fetchUserInfo(config, granted.access_token, userId));
+    await assert.rejects(clerk.idPOAuthAccessToken.verifyAccessToken(granted.access_token));
+    await rejectsWithOAuth(oidc.refreshTokenGrant(config, granted.refresh_token!), 'invalid_client');
+  });
+
   it('denying sends access_denied to the client', async () => {
     const { wire } = await signedInBrowser();
     const started = await start(wire, 'confidential');
