@@ -86,6 +86,10 @@ describe('OAuth consent page', () => {
     );
     const consent = page.getByTestId('oauth-consent-component');
     await consent.getByText('View your email address').waitFor({ timeout: UI_WAIT_MS });
+    // The consent page cannot be framed (clickjacking).
+    const headers = (await fetch(`${suite.server.origin}/oauth/consent?interaction=x`)).headers;
+    assert.match(headers.get('content-security-policy') ?? '', /frame-ancestors 'none'/);
+    assert.equal(headers.get('x-frame-options'), 'DENY');
     await consent.getByRole('button', { name: 'Allow' }).click();
     const callback = await waitForCallback(page, flow.callback);
     const tokens = await oidc.authorizationCodeGrant(config, callback, {
