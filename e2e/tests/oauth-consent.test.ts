@@ -3,7 +3,8 @@ import { createServer, type Server } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import * as oidc from 'openid-client';
 import type { Page } from 'playwright-core';
-import { backendClient } from '../support/backend.ts';
+import { backendClient, createUser } from '../support/backend.ts';
+import { signInOnCard } from '../support/flows.ts';
 import { freePort } from '../support/server.ts';
 import { signedUpPage } from '../support/wire-session.ts';
 import { useSuite } from '../support/suite.ts';
@@ -107,6 +108,24 @@ describe('OAuth consent page', () => {
     const again = await authorize(page, config, 'openid profile email');
     const back = await waitForCallback(page, again.callback);
     assert.ok(back.searchParams.get('code'));
+  });
+
+  test('signed out: <SignIn/> first, then back to the consent screen of the same request', async () => {
+    const { config } = await relyingParty('openid email');
+    const user = await createUser(suite.server, 'oauth-signed-out');
+    const { page } = await suite.newPage();
+    const flow = await authorize(page, config, 'openid email');
+    await page.waitForURL((u) => u.pathname === '/sign-in', { timeout: UI_WAIT_MS });
+    await signInOnCard(page, user.email);
+    await page.waitForURL((u) => u.pathname === '/oauth/consent', { timeout: UI_WAIT_MS });
+    const consent = page.getByTestId('oauth-consent-component');
+    await consent.getByRole('button', { name: 'Allow' }).click();
+    const callback = await waitForCallback(page, flow.callback);
+    const tokens = await oidc.authorizationCodeGrant(config, callback, {
+      pkceCodeVerifier: flow.verifier,
+      expectedState: flow.state,
+    });
+    assert.equal(tokens.claims()!.sub, user.id);
   });
 
   test('Deny, in French: the application gets access_denied', async () => {
