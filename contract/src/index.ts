@@ -7,6 +7,7 @@ export * from './api/me.ts';
 export * from './api/current-organization.ts';
 export * from './api/client-organizations.ts';
 export * from './api/members.ts';
+export * from './api/authorized-user.ts';
 
 // For workspaces that read or write with these schemas without depending on zod themselves, and that
 // build schemas of their own with the same (eval-free) zod: identity's instance settings file.

@@ -1,3 +1,4 @@
+import type Provider from 'oidc-provider';
 import type { BillingRuntime } from './billing/billing-runtime.ts';
 import type { IdentityConfig } from './config.ts';
 import type { Database } from './db/database.ts';
@@ -38,4 +39,6 @@ export interface IdentityDeps {
   settings: LiveInstanceSettings;
   /** Billing's plans and payment gateway, following the live settings (billing/billing-runtime.ts). */
   billing: BillingRuntime;
+  /** The OAuth 2.1 / OpenID Connect authorization server (oauth-provider/), made on first use. */
+  oauthProvider: () => Promise<Provider>;
 }

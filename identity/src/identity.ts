@@ -20,6 +20,9 @@ import { smsSenderFor } from './sms/choose-sender.ts';
 import { startRetention, type RetentionJob } from './retention/schedule.ts';
 import { applyInstanceSettingsAtStart } from './instance/settings/apply-at-start.ts';
 import { syncDeclaredOAuthApplications } from './oauth-provider/declared-applications.ts';
+import { createOidcProvider } from './oauth-provider/oidc-provider-instance.ts';
+import { registerOAuthProvider } from './oauth-provider/oauth-provider-routes.ts';
+import type Provider from 'oidc-provider';
 import type { Webhooks } from './webhooks/webhooks.ts';
 import { createBillingRuntime } from './billing/billing-runtime.ts';
 import type { BillingSchedule } from './billing/renewal-schedule.ts';
@@ -108,6 +111,7 @@ export async function createIdentity(
     ...opts.activity,
   });
   activity.start();
+  let oauthProvider: Promise<Provider> | undefined;
   const deps: IdentityDeps = {
     db,
     config,
@@ -131,6 +135,7 @@ export async function createIdentity(
     settings,
     // The gateway reads deps.db when called, so it uses the connection wrapped by the webhooks below.
     billing: createBillingRuntime(settings, config, () => deps.db, clock),
+    oauthProvider: () => (oauthProvider ??= createOidcProvider(deps)),
   };
   // What clerk-js reads is built from the instance's settings: a change, here or in another process,
   // drops the cached copy.
@@ -166,6 +171,7 @@ export async function createIdentity(
       registerSocialLogos(app, config.fapiPath);
       registerSamlMetadata(app, config.fapiPath, deps);
       await registerStripeWebhook(app, config.fapiPath, deps);
+      await registerOAuthProvider(app, config.fapiPath, config.publicUrl, deps.oauthProvider);
       await app.register(bapiPlugin, { prefix: bapiPath, deps });
       const smsOutbox = sms?.kind === 'outbox';
       if (devOutbox || smsOutbox) {

@@ -208,6 +208,8 @@ export async function createApp(config: ServerConfig, opts: AppOptions = {}): Pr
     // API keys (docs/api-keys.md), verified by the Backend API on every call, failures limited per address.
     authenticateApiKey: (req) =>
       apiKeyFailures.guard(req.ip, () => authenticatorNow().authenticateApiKey(req)),
+    // OAuth access tokens (docs/oauth-provider.md), verified by the Backend API on every call.
+    authenticateOAuthToken: (req) => authenticatorNow().authenticateOAuthToken(req),
     get clerk() {
       return backend();
     },

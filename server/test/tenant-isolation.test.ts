@@ -70,6 +70,15 @@ const CASES: Case[] = [
     },
   },
   {
+    route: 'GET /api/authorized-user',
+    request: ({ b }) => ({ method: 'GET', url: `/api/authorized-user?userId=${b.users.admin.userId}` }),
+    expect: { admin: 200, vciso: 200, member: 200 },
+    check: ({ a }, body, role) => {
+      assert.equal(body.userId, a.users[role].userId);
+      assert.equal(body.clientId, null);
+    },
+  },
+  {
     route: 'GET /api/me + B named in the query',
     request: ({ b }) => ({ method: 'GET', url: `/api/me?orgId=${b.id}&organization_id=${b.id}` }),
     expect: { admin: 200, vciso: 200, member: 200 },

@@ -47,6 +47,12 @@ describe('decideNavigation: a signed-in user without any organisation', () => {
       assert.deepEqual(decide(state, path), { type: 'none' });
   });
 
+  test('stays on the OAuth consent page, which is about the user alone (and is sent to sign in there)', () => {
+    assert.deepEqual(decide(state, '/oauth/consent'), { type: 'none' });
+    assert.deepEqual(decide(signedIn(userWith('org_a')), '/oauth/consent'), { type: 'none' });
+    assert.deepEqual(decide(initialAuthState, '/oauth/consent'), { type: 'signIn' });
+  });
+
   test('is left to clerk-js on its own pages: sign-in (ticket links too), sign-up and tasks', () => {
     for (const path of ['/sign-in', '/sign-up', '/tasks/choose-organization'])
       assert.deepEqual(decide(state, path, { access: 'identity' }), { type: 'none' });

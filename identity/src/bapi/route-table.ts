@@ -5,6 +5,7 @@ import { billingBapiRoutes } from './billing/billing-routes.ts';
 import { samlConnectionRoutes } from './saml-connections/saml-connection-routes.ts';
 import { invitationRoutes } from './invitations/invitation-routes.ts';
 import { oauthApplicationRoutes } from './oauth-applications/oauth-application-routes.ts';
+import { verifyOAuthAccessTokenRoute } from './oauth-applications/verify-access-token.ts';
 import { organizationRoutes } from './organizations/organization-routes.ts';
 import type { BapiRoute } from './route.ts';
 import { waitlistEntryRoutes } from './waitlist/waitlist-entry-routes.ts';
@@ -43,5 +44,6 @@ export const bapiRoutes: readonly BapiRoute[] = [
   ...waitlistEntryRoutes,
   ...apiKeyBapiRoutes,
   ...oauthApplicationRoutes,
+  verifyOAuthAccessTokenRoute,
   ...billingBapiRoutes,
 ];

@@ -24,6 +24,8 @@ export interface FapiRequestInfo {
   acceptLanguage: string | null;
   /** `_clerk_session_id`: which session of the client the call acts for. */
   sessionId: string | null;
+  /** The request's cookies (the consent page's interaction binding, oauth-provider/). */
+  cookies: Record<string, string | undefined>;
   /** The file of an upload request (logo, profile image), read before the transaction starts. */
   upload: Upload | null;
 }

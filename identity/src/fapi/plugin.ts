@@ -134,6 +134,7 @@ export async function fapiPlugin(app: FastifyInstance, opts: { deps: IdentityDep
       userAgent: typeof req.headers['user-agent'] === 'string' ? req.headers['user-agent'] : null,
       acceptLanguage:
         typeof req.headers['accept-language'] === 'string' ? req.headers['accept-language'] : null,
+      cookies: req.cookies ?? {},
       sessionId:
         typeof query._clerk_session_id === 'string' && query._clerk_session_id
           ? query._clerk_session_id

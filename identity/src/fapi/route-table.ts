@@ -45,6 +45,7 @@ import { passkeyRoutes } from './me/passkeys/passkey-routes.ts';
 import { joinWaitlistRoute } from './waitlist/join-waitlist.ts';
 import { offlineSetupConfirmRoute } from './billing/offline-gateway-route.ts';
 import { billingRoutes } from './billing/billing-route-list.ts';
+import { oauthConsentRoutes } from './me/oauth-consents/oauth-consent-routes.ts';
 
 /** Every Frontend API route this instance serves, under /v1. */
 export function fapiRoutes(config: IdentityConfig): AnyFapiRoute[] {
@@ -91,6 +92,7 @@ export function fapiRoutes(config: IdentityConfig): AnyFapiRoute[] {
     createBackupCodesRoute,
     ...passkeyRoutes,
     ...externalAccountRoutes,
+    ...oauthConsentRoutes,
     ...organizationRoutes(config),
     ...invitationRoutes(config),
     ...billingRoutes,

@@ -229,6 +229,9 @@ export function realId(world: World, segment: string, name: string): string {
     api_keys: 'ak_2fuzzapikey000000000000000000',
     // No OAuth application is registered: a well-formed id of nothing.
     oauth_applications: 'oa_2fuzzoauthapplication00000000',
+    // No authorization is under way and nobody has allowed an application: names of nothing.
+    oauth_consent: 'fuzzinteraction0000000000000',
+    oauth_consents: 'oa_2fuzzoauthapplication00000000',
     // The waitlist is empty here: a well-formed id of nothing.
     waitlist_entries: 'wle_2fuzzwaitlistentry0000000000',
     // Billing: a plan of the catalogue; nobody has subscribed, so well-formed ids of nothing.

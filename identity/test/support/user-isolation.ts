@@ -33,6 +33,8 @@ export interface Victim extends Member {
   passkeyId: string;
   /** A web3 wallet of the victim's, being verified (written directly: the test instance has web3 off). */
   web3WalletId: string;
+  /** An OAuth application the victim allowed (written directly, with its consent). */
+  oauthApplicationId: string;
 }
 
 export async function setUpVictim(h: Harness, member: Member, organizationId: string): Promise<Victim> {
@@ -96,6 +98,7 @@ export async function setUpVictim(h: Harness, member: Member, organizationId: st
     externalAccountId: await connectExternalAccount(h, member.userId),
     passkeyId: await registerPasskeyRow(h, member.userId),
     web3WalletId: await addWeb3WalletRow(h, member.userId),
+    oauthApplicationId: await allowOAuthApplication(h, member.userId),
   };
 }
 
@@ -118,6 +121,23 @@ async function registerPasskeyRow(h: Harness, userId: string): Promise<string> {
     `INSERT INTO passkeys (id, user_id, name, credential_id, public_key, verified_at, created_at, updated_at)
      VALUES ($1, $2, 'Victim laptop', $3, '\\x00'::bytea, $4, $4, $4)`,
     [id, userId, `cred-${userId}`, now],
+  );
+  return id;
+}
+
+async function allowOAuthApplication(h: Harness, userId: string): Promise<string> {
+  const id = `oa_isolation${userId.slice(-12)}`;
+  const now = new Date();
+  await h.db.query(
+    `INSERT INTO oauth_applications (id, client_id, name, public, scopes, redirect_uris, secret_hash,
+       created_at, updated_at)
+     VALUES ($1, $1, 'Victim app', true, 'openid email', '[]', NULL, $2, $2)`,
+    [id, now],
+  );
+  await h.db.query(
+    `INSERT INTO oauth_consents (user_id, application_id, scopes, created_at, updated_at)
+     VALUES ($1, $2, 'openid email', $3, $3)`,
+    [userId, id, now],
   );
   return id;
 }
@@ -169,6 +189,9 @@ export async function userSnapshot(h: Harness, v: Victim): Promise<string> {
     ]),
     passkeys: await rows('SELECT * FROM passkeys WHERE user_id = $1 ORDER BY id', [v.userId]),
     web3Wallets: await rows('SELECT * FROM web3_wallets WHERE user_id = $1 ORDER BY id', [v.userId]),
+    oauthConsents: await rows('SELECT * FROM oauth_consents WHERE user_id = $1 ORDER BY application_id', [
+      v.userId,
+    ]),
   });
 }
 
@@ -656,6 +679,40 @@ export const USER_CASES: UserCase[] = [
     expect: 'not_found',
     via: 'session',
     call: (_h, _v, a, q) => a.browser.call('DELETE', '/me/totp', undefined, q),
+  },
+  // OAuth consents (fapi/me/oauth-consents/): the victim's allowed application, or acting as their session.
+  {
+    route: 'GET /me/oauth_consents',
+    expect: 'not_found',
+    via: 'session',
+    call: (_h, _v, a, q) => a.browser.get('/me/oauth_consents', q),
+  },
+  {
+    route: 'GET /me/oauth_consents/:application_id',
+    expect: 'not_found',
+    via: 'both',
+    call: (_h, v, a, q) => a.browser.get(`/me/oauth_consents/${v.oauthApplicationId}`, q),
+  },
+  {
+    route: 'DELETE /me/oauth_consents/:application_id',
+    expect: 'not_found',
+    via: 'both',
+    call: (_h, v, a, q) =>
+      a.browser.call('DELETE', `/me/oauth_consents/${v.oauthApplicationId}`, undefined, q),
+  },
+  // An interaction is tied to the browser that started it (oauth-provider.test.ts); here, the session.
+  {
+    route: 'GET /me/oauth_consent/:uid',
+    expect: 'not_found',
+    via: 'session',
+    call: (_h, _v, a, q) => a.browser.get('/me/oauth_consent/someinteraction', q),
+  },
+  {
+    route: 'POST /me/oauth_consent/:uid/decision',
+    expect: 'not_found',
+    via: 'session',
+    call: (_h, _v, a, q) =>
+      a.browser.post('/me/oauth_consent/someinteraction/decision', { allow: 'true' }, q),
   },
   {
     route: 'POST /me/passkeys',

@@ -3,6 +3,7 @@ import type { ApiDeps } from './deps.ts';
 import { bodyRouteErrorHandler, registerApiErrorHandler } from './errors.ts';
 import { registerJsonBody } from './json-body.ts';
 import { meRoute } from './me.ts';
+import { authorizedUserRoute } from './authorized-user.ts';
 import { currentOrganizationRoute } from './organizations/current.ts';
 import { addMemberRoute } from './organizations/members.ts';
 import { organizationSettingsRoute } from './organizations/settings.ts';
@@ -18,6 +19,7 @@ import { vcisoRoutes } from './vciso/routes.ts';
  */
 export const PRODUCT_ROUTES: readonly ProductRoute[] = [
   meRoute,
+  authorizedUserRoute,
   currentOrganizationRoute,
   organizationSettingsRoute,
   addMemberRoute,
@@ -43,7 +45,10 @@ export function registerProductApi(api: FastifyInstance, deps: ApiDeps) {
     api.route({
       method: route.method,
       url: route.path,
-      config: { acceptsApiKey: route.auth === 'session_token_or_api_key' },
+      config: {
+        acceptsApiKey: route.auth === 'session_token_or_api_key',
+        ...(route.oauthScopes ? { oauthScopes: route.oauthScopes } : {}),
+      },
       preHandler: [requireAuth(deps), ...permissionChecks(route.permission, deps)],
       // A body that is not JSON is `422 invalid_request`, as a body the schema refuses.
       errorHandler: bodyRouteErrorHandler,

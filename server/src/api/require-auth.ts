@@ -1,6 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   isApiKeyRequest,
+  isOAuthTokenRequest,
+  type OAuthTokenCaller,
   type ApiKeyCaller,
   type AuthContext,
   type RequestAuthenticator,
@@ -12,6 +14,8 @@ declare module 'fastify' {
     auth?: AuthContext;
     /** The API key the request came with, on a route that accepts one (`config.acceptsApiKey`). */
     apiKey?: ApiKeyCaller;
+    /** The OAuth access token the request came with, on a route that accepts one (`config.oauthScopes`). */
+    oauthToken?: OAuthTokenCaller;
   }
   interface FastifyContextConfig {
     /**
@@ -19,6 +23,11 @@ declare module 'fastify' {
      * its handler then reads `req.apiKey` (or `activeOrganizationIdOf`). Absent: session tokens only.
      */
     acceptsApiKey?: boolean;
+    /**
+     * The route may be called with an OAuth access token (`Authorization: Bearer oat_…`) holding every one
+     * of these scopes; its handler then reads `req.oauthToken`. Absent: no OAuth access token.
+     */
+    oauthScopes?: readonly string[];
   }
 }
 
@@ -31,7 +40,8 @@ declare module 'fastify' {
  */
 export function requireAuth(authenticator: RequestAuthenticator) {
   return async (req: FastifyRequest, reply: FastifyReply) => {
-    if (req.auth || req.apiKey) return;
+    if (req.auth || req.apiKey || req.oauthToken) return;
+    if (isOAuthTokenRequest(req)) return authenticateOAuthToken(authenticator, req, reply);
     if (isApiKeyRequest(req)) {
       if (!req.routeOptions.config?.acceptsApiKey || !authenticator.authenticateApiKey) {
         return sendApiError(reply, new ApiError('forbidden', 'This endpoint does not accept API keys.'));
@@ -65,8 +75,46 @@ export function requireAuth(authenticator: RequestAuthenticator) {
   };
 }
 
+/**
+ * An OAuth access token, taken only by a route that names the scopes it needs (`config.oauthScopes`) and
+ * refused anywhere else before it is verified (403); verified on every call; a token without one of the
+ * scopes is 403 with RFC 6750's `insufficient_scope` challenge.
+ */
+async function authenticateOAuthToken(
+  authenticator: RequestAuthenticator,
+  req: FastifyRequest,
+  reply: FastifyReply,
+) {
+  const needed = req.routeOptions.config?.oauthScopes;
+  if (!needed || !authenticator.authenticateOAuthToken) {
+    return sendApiError(
+      reply,
+      new ApiError('forbidden', 'This endpoint does not accept OAuth access tokens.'),
+    );
+  }
+  const verified = await authenticator.authenticateOAuthToken(req);
+  if (!verified.ok) {
+    if (verified.refusal === 'unavailable') {
+      return sendApiError(reply.header('retry-after', '2'), new ApiError('service_unavailable'));
+    }
+    return sendApiError(
+      reply.header('www-authenticate', 'Bearer error="invalid_token"'),
+      new ApiError('unauthenticated', verified.reason),
+    );
+  }
+  const missing = needed.filter((scope) => !verified.oauthToken.scopes.includes(scope));
+  if (missing.length) {
+    return sendApiError(
+      reply.header('www-authenticate', `Bearer error="insufficient_scope", scope="${needed.join(' ')}"`),
+      new ApiError('forbidden', `This endpoint needs the scopes ${needed.join(', ')}.`),
+    );
+  }
+  req.oauthToken = verified.oauthToken;
+}
+
 /** The verified caller of a route guarded by requireAuth; a missing one is a wiring bug. */
 export function authOf(req: FastifyRequest): AuthContext {
+  if (req.oauthToken) throw new ApiError('forbidden', 'This endpoint does not accept OAuth access tokens.');
   if (req.apiKey) throw new ApiError('forbidden', 'This endpoint does not accept API keys.');
   if (!req.auth) throw new Error(`${req.routeOptions.url ?? req.url} is not guarded by requireAuth.`);
   return req.auth;

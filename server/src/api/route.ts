@@ -46,6 +46,11 @@ export interface ProductRoute {
   /** Under /api, with `:name` segments. */
   path: string;
   auth: ProductAuth;
+  /**
+   * Also takes an OAuth access token holding every one of these scopes (docs/oauth-provider.md), acting
+   * for the user who allowed the application; absent, OAuth access tokens are refused (403).
+   */
+  oauthScopes?: readonly string[];
   permission: ProductPermission;
   input: { body?: Schema; params?: Record<string, Schema> };
   /** Reads the declared input, then runs the handler; what it returns is the 200 answer. */
@@ -63,6 +68,7 @@ export function productRoute<
   method: ProductMethod;
   path: string;
   auth: ProductAuth;
+  oauthScopes?: readonly string[];
   permission: ProductPermission;
   input?: ProductInput<B, P>;
   handler(call: ProductCall<B, P>, deps: ApiDeps): Promise<unknown>;

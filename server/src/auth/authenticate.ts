@@ -71,12 +71,37 @@ export type ApiKeyRefusal =
 
 export type ApiKeyResult = { ok: true; apiKey: ApiKeyCaller } | ApiKeyRefusal;
 
+/**
+ * A caller authenticated by an OAuth access token (`Authorization: Bearer oat_…`, docs/oauth-provider.md):
+ * an application acting for the user who allowed it, within the token's scopes; no session, no organisation.
+ */
+export interface OAuthTokenCaller {
+  userId: string;
+  clientId: string;
+  scopes: readonly string[];
+}
+
+export type OAuthTokenResult =
+  | { ok: true; oauthToken: OAuthTokenCaller }
+  | { ok: false; refusal: 'invalid' | 'unavailable'; reason: string };
+
 /** What the product API needs to know about a request's caller. */
 export interface RequestAuthenticator {
   authenticate(req: FastifyRequest): Promise<AuthResult>;
   /** Verifies an API key through the Backend API; without it API keys are refused everywhere. */
   authenticateApiKey?(req: FastifyRequest): Promise<ApiKeyResult>;
+  /** Verifies an OAuth access token through the Backend API; without it such tokens are refused everywhere. */
+  authenticateOAuthToken?(req: FastifyRequest): Promise<OAuthTokenResult>;
 }
+
+/** @clerk/backend's prefix of OAuth access tokens (tokens/machine.ts): the token is no session token. */
+export function isOAuthTokenRequest(req: FastifyRequest): boolean {
+  return req.headers.authorization?.startsWith('Bearer oat_') === true;
+}
+
+/** An OAuth access token as this product's provider (and hosted Clerk) make them: `oat_` and a token. */
+const OAUTH_TOKEN_SHAPE = /^oat_[0-9A-Za-z_-]{16,256}$/;
+const INVALID_OAUTH_TOKEN = 'Invalid, revoked or expired access token.';
 
 /** @clerk/backend's prefix of API-key secrets (tokens/machine.ts): the token is no session token. */
 export function isApiKeyRequest(req: FastifyRequest): boolean {
@@ -214,6 +239,44 @@ export class Authenticator implements RequestAuthenticator {
         subject: auth.subject,
         orgId: auth.orgId ?? null,
         userId: auth.userId ?? null,
+        scopes: Object.freeze([...(auth.scopes ?? [])]),
+      }),
+    };
+  }
+
+  /**
+   * An OAuth access token, verified by @clerk/backend's `authenticateRequest({acceptsToken: 'oauth_token'})`,
+   * which asks the Backend API (`POST /oauth_applications/access_tokens/verify`) on every call: a token
+   * revoked, or whose consent was withdrawn, a moment ago is refused at once.
+   */
+  async authenticateOAuthToken(req: FastifyRequest): Promise<OAuthTokenResult> {
+    const authorization = req.headers.authorization ?? '';
+    if (!OAUTH_TOKEN_SHAPE.test(authorization.slice('Bearer '.length))) {
+      return { ok: false, refusal: 'invalid', reason: INVALID_OAUTH_TOKEN };
+    }
+    let state;
+    try {
+      state = await this.clerk.authenticateRequest(
+        new Request('http://product.invalid/api', { headers: { authorization } }),
+        { acceptsToken: 'oauth_token' },
+      );
+    } catch {
+      return { ok: false, refusal: 'unavailable', reason: 'The access token could not be verified.' };
+    }
+    if (!state.isAuthenticated) {
+      return state.reason === 'token-invalid'
+        ? { ok: false, refusal: 'invalid', reason: INVALID_OAUTH_TOKEN }
+        : { ok: false, refusal: 'unavailable', reason: 'The access token could not be verified.' };
+    }
+    const auth = state.toAuth();
+    if (auth.tokenType !== 'oauth_token' || !auth.isAuthenticated || !auth.userId || !auth.clientId) {
+      return { ok: false, refusal: 'invalid', reason: INVALID_OAUTH_TOKEN };
+    }
+    return {
+      ok: true,
+      oauthToken: Object.freeze({
+        userId: auth.userId,
+        clientId: auth.clientId,
         scopes: Object.freeze([...(auth.scopes ?? [])]),
       }),
     };

@@ -1,6 +1,9 @@
 import { lazyPage } from './lazy-page.tsx';
 
 /** Every page is its own chunk, loaded when first shown (see lazyPage); the router imports them from here. */
+export const OAuthConsentPage = lazyPage(() =>
+  import('../features/oauth-consent/OAuthConsentPage.tsx').then((m) => m.OAuthConsentPage),
+);
 export const SignInPage = lazyPage(() => import('../features/auth/SignInPage.tsx').then((m) => m.SignInPage));
 export const SignUpPage = lazyPage(() => import('../features/auth/SignUpPage.tsx').then((m) => m.SignUpPage));
 export const WaitlistPage = lazyPage(() =>

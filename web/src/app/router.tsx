@@ -19,6 +19,7 @@ import {
   MembersPage,
   ModulePage,
   NotFoundPage,
+  OAuthConsentPage,
   OrganizationListPage,
   OrganizationProfilePage,
   PricingPage,
@@ -66,6 +67,8 @@ export const router = createBrowserRouter([
           { path: 'diagnostics', ...signedIn(<DiagnosticsPage />) },
           // The active organisation's API keys (<APIKeys/>), for who holds org:sys_api_keys:read.
           { path: 'api-keys', ...signedIn(<ApiKeysPage />) },
+          // An application asking to sign the user in (docs/oauth-provider.md); needs no organisation.
+          { path: 'oauth/consent', ...signedIn(<OAuthConsentPage />) },
           // One route per module, so an unknown /modules/<slug> falls through to the not-found page.
           ...MODULES.map((module) => ({
             path: modulePath(module).slice(1),

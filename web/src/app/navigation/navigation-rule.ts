@@ -13,6 +13,9 @@ const LANDING_PATH = '/';
  */
 export const ORGANIZATION_CHOICE_PATHS: readonly string[] = [CREATE_ORGANIZATION_PATH, '/organizations'];
 
+/** Signed-in pages about the user alone: the rule neither activates nor asks for an organisation there. */
+export const ORGANIZATION_FREE_PATHS: readonly string[] = ['/oauth/consent'];
+
 /**
  * Who a route is for, declared on the route (see route-access.ts):
  * - `public`: anyone (landing, help, not found);
@@ -76,6 +79,7 @@ export function decideNavigation(input: NavigationInput): NavigationAction {
     return input.sessionEndedHere ? { type: 'navigate', to: AFTER_SIGN_OUT_PATH } : { type: 'signIn' };
   }
 
+  if (ORGANIZATION_FREE_PATHS.includes(pathname)) return NONE;
   const hasOrganization = state.organization !== null || state.user.organizationMemberships.length > 0;
   if (pathname === LANDING_PATH)
     return { type: 'navigate', to: hasOrganization ? HOME_PATH : CREATE_ORGANIZATION_PATH };

@@ -1,0 +1,147 @@
+import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import { after, before, describe, test } from 'node:test';
+import * as oidc from 'openid-client';
+import type { Page } from 'playwright-core';
+import { backendClient, createUser } from '../support/backend.ts';
+import { signInOnCard } from '../support/flows.ts';
+import { freePort } from '../support/server.ts';
+import { signedUpPage } from '../support/wire-session.ts';
+import { useSuite } from '../support/suite.ts';
+import { UI_WAIT_MS } from '../support/timeouts.ts';
+
+/**
+ * The instance as an OAuth provider through the product's consent page (docs/oauth-provider.md): a relying
+ * party (openid-client) sends a signed-in browser to authorize; the product's /oauth/consent shows
+ * clerk-js's consent screen; Allow comes back to the application with a code that buys an access token the
+ * product API takes; Deny comes back with `access_denied`; a consent given is not asked again. In English
+ * and in French (the page's own words; clerk-js 5.90.0 writes its buttons in English in every language).
+ */
+describe('OAuth consent page', () => {
+  const suite = useSuite();
+  /** The application's redirect URI: a real listener that records where the browser came back to. */
+  let REDIRECT = '';
+  let application: Server;
+  const arrivals: URL[] = [];
+  before(async () => {
+    const port = await freePort();
+    REDIRECT = `http://127.0.0.1:${port}/callback`;
+    application = createServer((req, res) => {
+      arrivals.push(new URL(req.url ?? '/', REDIRECT));
+      res.writeHead(200, { 'content-type': 'text/plain' }).end('back at the application');
+    });
+    await new Promise<void>((resolve) => application.listen(port, '127.0.0.1', resolve));
+  });
+  after(() => new Promise<void>((resolve) => application.close(() => resolve())));
+
+  async function relyingParty(scopes: string) {
+    const clerk = backendClient(suite.server);
+    const app = await clerk.oauthApplications.create({
+      name: 'Partner portal',
+      redirectUris: [REDIRECT],
+      scopes,
+      public: true,
+    });
+    const config = await oidc.discovery(
+      new URL(`${suite.server.origin}/__clerk`),
+      app.clientId,
+      undefined,
+      oidc.None(),
+      { execute: [oidc.allowInsecureRequests] },
+    );
+    return { app, config };
+  }
+
+  /** The browser goes to authorize; the answer at the application's redirect URI is caught, not loaded. */
+  async function authorize(page: Page, config: oidc.Configuration, scope: string) {
+    const verifier = oidc.randomPKCECodeVerifier();
+    const state = oidc.randomState();
+    const url = oidc.buildAuthorizationUrl(config, {
+      redirect_uri: REDIRECT,
+      scope,
+      state,
+      code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: 'S256',
+    });
+    const before = arrivals.length;
+    await page.goto(url.href);
+    return { verifier, state, callback: () => arrivals[before] ?? null };
+  }
+
+  const waitForCallback = async (page: Page, callback: () => URL | null) => {
+    await page.waitForURL((u) => u.href.startsWith(REDIRECT), { timeout: UI_WAIT_MS });
+    const url = callback();
+    assert.ok(url, 'the browser came back to the application');
+    return url;
+  };
+
+  test('Allow: the application gets a token the product API takes; the consent is remembered', async () => {
+    const { config } = await relyingParty('openid profile email');
+    const { page, user } = await signedUpPage(suite, 'oauth-allow');
+    const flow = await authorize(page, config, 'openid profile email');
+    await page.waitForURL((u) => u.pathname === '/oauth/consent', { timeout: UI_WAIT_MS });
+    await page.getByTestId('oauth-consent-intro').waitFor({ timeout: UI_WAIT_MS });
+    assert.match(
+      await page.getByTestId('oauth-consent-intro').innerText(),
+      /Partner portal asks to sign you in/,
+    );
+    const consent = page.getByTestId('oauth-consent-component');
+    await consent.getByText('View your email address').waitFor({ timeout: UI_WAIT_MS });
+    // The consent page cannot be framed (clickjacking).
+    const headers = (await fetch(`${suite.server.origin}/oauth/consent?interaction=x`)).headers;
+    assert.match(headers.get('content-security-policy') ?? '', /frame-ancestors 'none'/);
+    assert.equal(headers.get('x-frame-options'), 'DENY');
+    await consent.getByRole('button', { name: 'Allow' }).click();
+    const callback = await waitForCallback(page, flow.callback);
+    const tokens = await oidc.authorizationCodeGrant(config, callback, {
+      pkceCodeVerifier: flow.verifier,
+      expectedState: flow.state,
+    });
+    assert.equal(tokens.claims()!.sub, user.id);
+    const res = await fetch(`${suite.server.origin}/api/authorized-user`, {
+      headers: { authorization: `Bearer ${tokens.access_token}` },
+    });
+    assert.equal(res.status, 200);
+    assert.equal(((await res.json()) as { userId: string }).userId, user.id);
+
+    // Asked again: the consent is remembered, the page goes straight back.
+    const again = await authorize(page, config, 'openid profile email');
+    const back = await waitForCallback(page, again.callback);
+    assert.ok(back.searchParams.get('code'));
+  });
+
+  test('signed out: <SignIn/> first, then back to the consent screen of the same request', async () => {
+    const { config } = await relyingParty('openid email');
+    const user = await createUser(suite.server, 'oauth-signed-out');
+    const { page } = await suite.newPage();
+    const flow = await authorize(page, config, 'openid email');
+    await page.waitForURL((u) => u.pathname === '/sign-in', { timeout: UI_WAIT_MS });
+    await signInOnCard(page, user.email);
+    await page.waitForURL((u) => u.pathname === '/oauth/consent', { timeout: UI_WAIT_MS });
+    const consent = page.getByTestId('oauth-consent-component');
+    await consent.getByRole('button', { name: 'Allow' }).click();
+    const callback = await waitForCallback(page, flow.callback);
+    const tokens = await oidc.authorizationCodeGrant(config, callback, {
+      pkceCodeVerifier: flow.verifier,
+      expectedState: flow.state,
+    });
+    assert.equal(tokens.claims()!.sub, user.id);
+  });
+
+  test('Deny, in French: the application gets access_denied', async () => {
+    const { config } = await relyingParty('openid email');
+    const { page } = await signedUpPage(suite, 'oauth-deny', { language: 'FR' });
+    const flow = await authorize(page, config, 'openid email');
+    await page.getByTestId('oauth-consent-intro').waitFor({ timeout: UI_WAIT_MS });
+    assert.match(
+      await page.getByTestId('oauth-consent-intro').innerText(),
+      /Partner portal demande à vous connecter/,
+    );
+    const consent = page.getByTestId('oauth-consent-component');
+    await consent.getByText('Voir votre adresse e-mail').waitFor({ timeout: UI_WAIT_MS });
+    await consent.getByRole('button', { name: 'Deny' }).click();
+    const callback = await waitForCallback(page, flow.callback);
+    assert.equal(callback.searchParams.get('error'), 'access_denied');
+    assert.equal(callback.searchParams.get('state'), flow.state);
+  });
+});

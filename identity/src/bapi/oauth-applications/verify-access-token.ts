@@ -1,0 +1,52 @@
+import { createHash } from 'node:crypto';
+import { errors } from '../../errors.ts';
+import { OAUTH_ACCESS_TOKEN_PREFIX } from '../../oauth-provider/oidc-provider-instance.ts';
+import { findOAuthApplicationByClientId } from '../../store/oauth-applications.ts';
+import { findUserById } from '../../store/users.ts';
+import { jsonInput } from '../json-input.ts';
+import type { BapiRoute } from '../route.ts';
+
+/**
+ * POST /oauth_applications/access_tokens/verify (no `/v1`, as @clerk/backend 2.10.1's
+ * `idPOAuthAccessToken.verifyAccessToken` calls it, and `authenticateRequest({acceptsToken: 'oauth_token'})`
+ * through it): an access token this instance issued, still valid, of an application that still exists, for
+ * a user who is neither deleted nor locked, answers `clerk_idp_oauth_access_token`; anything else is 404,
+ * whatever the reason (`token-invalid` in @clerk/backend), as hosted Clerk answers an unknown token.
+ */
+export const verifyOAuthAccessTokenRoute: BapiRoute = {
+  method: 'POST',
+  path: '/oauth_applications/access_tokens/verify',
+  auth: 'secret_key',
+  permission: 'instance_secret_key',
+  input: { body: jsonInput({ access_token: 'string' }) },
+  async handler(req, deps) {
+    const notFound = () => errors.notFound('oauth_access_token');
+    const value = req.fields.string('access_token');
+    if (!value?.startsWith(OAUTH_ACCESS_TOKEN_PREFIX) || value.length > 200) throw notFound();
+    const provider = await deps.oauthProvider();
+    const token = await provider.AccessToken.find(value);
+    if (!token || !token.accountId || !token.clientId) throw notFound();
+    const [application, user] = await Promise.all([
+      findOAuthApplicationByClientId(deps.db, token.clientId),
+      findUserById(deps.db, token.accountId),
+    ]);
+    const now = deps.clock();
+    if (!application || !user || (user.locked_until && user.locked_until > now)) throw notFound();
+    const issuedAt = (token.iat ?? 0) * 1000;
+    return {
+      object: 'clerk_idp_oauth_access_token',
+      // Names the token without being it: a hash of the value.
+      id: `oat_${createHash('sha256').update(value).digest('hex').slice(0, 32)}`,
+      client_id: token.clientId,
+      type: 'oauth_token',
+      subject: token.accountId,
+      scopes: (token.scope ?? '').split(' ').filter(Boolean),
+      revoked: false,
+      revocation_reason: null,
+      expired: false,
+      expiration: (token.exp ?? 0) * 1000,
+      created_at: issuedAt,
+      updated_at: issuedAt,
+    };
+  },
+};
