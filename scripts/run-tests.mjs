@@ -114,7 +114,9 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
 const TICKS_PER_SECOND = 100;
 function childrenCpu() {
   try {
-    const fields = readFileSync('/proc/self/stat', 'utf8').replace(/^.*\) /, '').split(' ');
+    const fields = readFileSync('/proc/self/stat', 'utf8')
+      .replace(/^.*\) /, '')
+      .split(' ');
     return (Number(fields[13]) + Number(fields[14])) / TICKS_PER_SECOND;
   } catch {
     return null;
