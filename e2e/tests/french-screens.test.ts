@@ -34,8 +34,12 @@ const RELABELLED = [...CLERK_ATTRIBUTE_FR, ...CLERK_TEXT_FR];
  * clerk-js's English strings back, in English one of the product's French words left behind.
  */
 function relabelledLeft(texts: string[], language: 'FR' | 'EN'): string[] {
-  const left = new Set(RELABELLED.map((w) => (language === 'FR' ? w.english : w.french)));
-  return [...new Set(texts.filter((t) => left.has(t)))].map((t) => `clerk-js's "${t}" not relabelled`);
+  // The patterns (texts clerk-js builds around a name) are checked in French only: their French keeps `$1`.
+  const left = RELABELLED.flatMap((w) =>
+    language === 'FR' ? [w.english] : typeof w.english === 'string' ? [w.french] : [],
+  );
+  const isLeft = (t: string) => left.some((w) => (typeof w === 'string' ? w === t : w.test(t)));
+  return [...new Set(texts.filter(isLeft))].map((t) => `clerk-js's "${t}" not relabelled`);
 }
 
 /** English words French never uses (matched as whole words, any case). */

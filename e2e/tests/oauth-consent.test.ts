@@ -15,7 +15,7 @@ import { UI_WAIT_MS } from '../support/timeouts.ts';
  * party (openid-client) sends a signed-in browser to authorize; the product's /oauth/consent shows
  * clerk-js's consent screen; Allow comes back to the application with a code that buys an access token the
  * product API takes; Deny comes back with `access_denied`; a consent given is not asked again. In English
- * and in French (the page's own words; clerk-js 5.90.0 writes its buttons in English in every language).
+ * and in French (the page's own words, and clerk-js's English buttons and sentences relabelled).
  */
 describe('OAuth consent page', () => {
   const suite = useSuite();
@@ -139,7 +139,18 @@ describe('OAuth consent page', () => {
     );
     const consent = page.getByTestId('oauth-consent-component');
     await consent.getByText('Voir votre adresse e-mail').waitFor({ timeout: UI_WAIT_MS });
-    await consent.getByRole('button', { name: 'Deny' }).click();
+    // clerk-js 5.90.0 writes the screen's buttons and sentences in English whatever the localization;
+    // the product's relabelling gives them French (web/src/app/clerk-words/hardcoded-fr.ts).
+    await consent.getByRole('button', { name: 'Autoriser' }).waitFor({ timeout: UI_WAIT_MS });
+    const text = await consent.innerText();
+    assert.match(text, /souhaite accéder à .+ en votre nom/);
+    assert.match(text, /Cela permettra à Partner portal d'accéder à :/);
+    assert.match(text, /Si vous autorisez l'accès, cette application vous redirigera vers/);
+    const english =
+      /\b(Allow|Deny|wants to access|on behalf of|This will allow|Make sure|If you allow|Redirect URL|sharing)\b/;
+    assert.doesNotMatch(text, english);
+    assert.equal(await consent.getByLabel('View full URL').count(), 0);
+    await consent.getByRole('button', { name: 'Refuser' }).click();
     const callback = await waitForCallback(page, flow.callback);
     assert.equal(callback.searchParams.get('error'), 'access_denied');
     assert.equal(callback.searchParams.get('state'), flow.state);

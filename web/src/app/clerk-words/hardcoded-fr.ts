@@ -21,7 +21,8 @@ export interface ClerkAttributeWords {
  */
 export interface ClerkTextWords {
   within: string;
-  english: string;
+  /** The whole text, or a pattern for a text clerk-js builds around names (`$1` in `french` is its first group). */
+  english: string | RegExp;
   french: string;
 }
 
@@ -73,6 +74,8 @@ export const CLERK_ATTRIBUTE_FR: readonly ClerkAttributeWords[] = [
   { attribute: 'aria-label', english: 'Loading...', french: 'Chargement…' },
   // elements/Card/CardClerkAndPagesTag.tsx
   { attribute: 'aria-label', english: 'Clerk logo', french: 'Logo de Clerk' },
+  // OAuthConsent/OAuthConsent.tsx: the redirect URL's tooltip trigger
+  { attribute: 'aria-label', english: 'View full URL', french: "Voir l'URL complète" },
   // elements/PhoneInput/index.tsx (the country list's search field)
   { attribute: 'placeholder', english: 'Search country or code', french: 'Rechercher un pays ou un indicatif' },
 ];
@@ -96,4 +99,17 @@ export const CLERK_TEXT_FR: readonly ClerkTextWords[] = [
   { within: '.cl-activeDevice *', english: 'Web browser', french: 'Navigateur web' },
   // elements/PhoneInput/index.tsx: the country search that finds nothing.
   { within: '.cl-selectOptionsContainer *', english: 'No countries found', french: 'Aucun pays trouvé' },
+  // OAuthConsent/OAuthConsent.tsx (the product's /oauth/consent page): its buttons, sentences and the
+  // redirect URL's tooltip and dialog, all written in English in 5.90.0's source. The names around them
+  // (the application, the instance, the user's address) are separate texts or kept by the patterns.
+  { within: '[class*="cl-"] button, [class*="cl-"] button *', english: 'Allow', french: 'Autoriser' },
+  { within: '[class*="cl-"] button, [class*="cl-"] button *', english: 'Deny', french: 'Refuser' },
+  { within: '[class*="cl-"], [class*="cl-"] *', english: /^wants to access (.+) on behalf of (.+)$/, french: 'souhaite accéder à $1 en votre nom ($2)' },
+  { within: '[class*="cl-"], [class*="cl-"] *', english: /^This will allow (.+) access to:$/, french: "Cela permettra à $1 d'accéder à :" },
+  { within: '[class*="cl-"], [class*="cl-"] *', english: 'Make sure that you trust', french: 'Assurez-vous de faire confiance à' },
+  { within: '[class*="cl-"], [class*="cl-"] *', english: '. You may be sharing sensitive data with this site or app.', french: '. Vous pourriez partager des données sensibles avec ce site ou cette application.' },
+  { within: '[class*="cl-"], [class*="cl-"] *', english: 'If you allow access, this app will redirect you to', french: "Si vous autorisez l'accès, cette application vous redirigera vers" },
+  { within: '[class*="cl-"], [class*="cl-"] *', english: 'View full URL', french: "Voir l'URL complète" },
+  { within: '[class*="cl-"], [class*="cl-"] *', english: 'Redirect URL', french: 'URL de redirection' },
+  { within: '[class*="cl-"], [class*="cl-"] *', english: /^Make sure you trust (.+) and that this URL belongs to \1\.$/, french: 'Assurez-vous de faire confiance à $1 et que cette URL lui appartient.' },
 ];

@@ -41,7 +41,12 @@ export function relabelClerk(
     byAttribute.set(attribute, words.set(english, french));
   }
   const byText = new Map<string, ClerkTextWords[]>();
-  for (const words of textWords) byText.set(words.english, [...(byText.get(words.english) ?? []), words]);
+  const patterns: (ClerkTextWords & { english: RegExp })[] = [];
+  for (const words of textWords) {
+    const { english } = words;
+    if (typeof english === 'string') byText.set(english, [...(byText.get(english) ?? []), words]);
+    else patterns.push({ ...words, english });
+  }
   const attributeSelector = attributeWords
     .map(({ attribute, english }) => `[${attribute}="${CSS.escape(english)}"]`)
     .join(', ');
@@ -98,10 +103,18 @@ export function relabelClerk(
     const english = text.data;
     const host = text.parentElement;
     if (!host || written.get(text) === english) return;
-    const words = byText.get(english.trim())?.find((w) => host.matches(w.within));
+    const whole = english.trim();
+    const words =
+      byText.get(whole)?.find((w) => host.matches(w.within)) ??
+      patterns.find((w) => w.english.test(whole) && host.matches(w.within));
     if (words) {
-      // The spaces around the words stay: "Last used: " is followed by its date.
-      replaceText(text, english.replace(words.english, words.french));
+      // The spaces around the words stay: "Last used: " is followed by its date. A function, so that a
+      // name kept by a pattern is never read as a replacement pattern ("$&").
+      const translated = whole.replace(words.english, words.french);
+      replaceText(
+        text,
+        english.replace(whole, () => translated),
+      );
     } else if (formats && english.trim() !== '' && host.closest(CLERK_ELEMENT)) {
       reformat(text);
     }
