@@ -31,6 +31,24 @@ export async function unlockUser(db: Queryable, id: string, now: Date): Promise<
   return rows.length > 0;
 }
 
+/** Bans (every signed-in session revoked with it) or unbans the user. */
+export async function setUserBanned(tx: Queryable, id: string, banned: boolean, now: Date): Promise<boolean> {
+  const rows = await tx.query('UPDATE users SET banned = $2, updated_at = $3 WHERE id = $1 RETURNING id', [
+    id,
+    banned,
+    now,
+  ]);
+  if (rows.length === 0) return false;
+  if (banned) {
+    await tx.query(
+      `UPDATE sessions SET status = 'revoked', updated_at = $2
+       WHERE user_id = $1 AND status IN ('active', 'pending')`,
+      [id, now],
+    );
+  }
+  return true;
+}
+
 export async function setPasswordResetRequired(
   db: Queryable,
   id: string,

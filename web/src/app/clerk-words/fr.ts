@@ -179,6 +179,7 @@ export const FR_WORDS: LocalizationResource = {
     },
   },
   unstable__errors: {
+    user_banned: "Vous n'êtes pas autorisé à vous connecter à cette application.",
     organization_not_found_or_unauthorized:
       "Vous n'êtes plus membre de cette organisation. Choisissez-en une autre ou créez-en une.",
     organization_not_found_or_unauthorized_with_create_organization_disabled:
