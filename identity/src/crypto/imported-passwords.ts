@@ -156,11 +156,6 @@ export function isImportedDigest(stored: string): boolean {
   return stored.startsWith(PREFIX);
 }
 
-/** Whether a right password should replace the stored hash with our argon2id (anything else than argon2id). */
-export function needsRehash(stored: string | null): boolean {
-  return stored !== null && !stored.startsWith('$argon2id$');
-}
-
 const pbkdf2Async = promisify(pbkdf2);
 const scryptAsync = promisify(scrypt) as (
   password: string | Buffer,

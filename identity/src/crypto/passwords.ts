@@ -49,6 +49,16 @@ export function isPasswordHashingBusy(err: unknown): boolean {
   return err instanceof ClerkError && err.code === 'too_many_requests';
 }
 
+/**
+ * Whether a right password should replace the stored hash with our argon2id: anything else than argon2id
+ * at the parameters we hash with now (an imported argon2id made cheaper than ours is replaced too).
+ */
+export function needsRehash(stored: string | null): boolean {
+  if (stored === null) return false;
+  const { memoryCost, timeCost, parallelism } = passwordHashOptions();
+  return !stored.startsWith(`$argon2id$v=19$m=${memoryCost},t=${timeCost},p=${parallelism}$`);
+}
+
 export function hashPassword(password: string): Promise<string> {
   return limited(() => hash(password, passwordHashOptions()));
 }

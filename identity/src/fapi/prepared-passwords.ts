@@ -1,5 +1,4 @@
-import { hashPassword, isPasswordHashingBusy, verifyPassword } from '../crypto/passwords.ts';
-import { needsRehash } from '../crypto/imported-passwords.ts';
+import { hashPassword, isPasswordHashingBusy, needsRehash, verifyPassword } from '../crypto/passwords.ts';
 import { sha256 } from '../crypto/secrets.ts';
 import type { Queryable } from '../db/database.ts';
 import { sessionOfClientToken, userIdOfClientRow } from '../store/clients.ts';

@@ -1,5 +1,5 @@
 import { checkPassword, hashNewPassword } from '../prepared-passwords.ts';
-import { needsRehash } from '../../crypto/imported-passwords.ts';
+import { needsRehash } from '../../crypto/passwords.ts';
 import { upgradePasswordHash } from '../../store/user-profile.ts';
 import { errors } from '../../errors.ts';
 import type { SignInRow } from '../../store/rows.ts';
