@@ -1,4 +1,4 @@
-import { ClerkError, errors } from '../../errors.ts';
+import { errors } from '../../errors.ts';
 import { pageOf } from '../../organizations/invitations.ts';
 import {
   addMember,

@@ -11,7 +11,4 @@ export const EN_WORDS: LocalizationResource = {
     'org:member': 'Member',
     'org:vciso': 'Virtual security officer',
   },
-  unstable__errors: {
-    user_banned: 'You are not allowed to sign in to this application.',
-  },
 };
