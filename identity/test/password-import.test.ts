@@ -130,6 +130,7 @@ forEachBackend('Password import: password_digest + password_hasher', (backend) =
       ['bcrypt', 'not-a-bcrypt-hash'],
       ['bcrypt', '$2b$31$jIIu1BhvDVH37LjpPlNThOn77vjdyRh.D3oWQaMmMOblECNprrnZO'],
       ['argon2id', '$argon2id$v=19$m=64$abc'],
+      ['argon2id', '$argon2id$v=19$m=9999999,t=1,p=1$c2FsdHNhbHQ$aGFzaGhhc2hoYXNo'],
       ['pbkdf2_sha256', 'pbkdf2_sha256$abc$salt$hash'],
       ['pbkdf2_sha256_django', 'pbkdf2_sha256$99999999$seasalt$DrdiWD40lyBuydnjvZiDrdQMx1S1mOA9O0QYex0R6ww='],
       ['pbkdf2_sha1', 'pbkdf2_sha1$1000$seasalt$zz'],

@@ -31,6 +31,8 @@ const MAX_BCRYPT_COST = 15;
 const MAX_PBKDF2_ITERATIONS = 2_000_000;
 const MAX_SCRYPT_MEM_COST = 17;
 const MAX_SCRYPT_ROUNDS = 16;
+const MAX_ARGON2_MEMORY_KIB = 262_144;
+const MAX_ARGON2_PASSES = 10;
 
 interface Pbkdf2Digest {
   iterations: number;
@@ -100,14 +102,16 @@ function firebaseDigest(digest: string): FirebaseDigest {
 function checkDigest(hasher: PasswordHasher, digest: string): void {
   switch (hasher) {
     case 'argon2i':
-    case 'argon2id':
-      if (
-        !new RegExp(
-          `^\\$${hasher}\\$v=19\\$m=\\d{1,7},t=\\d{1,3},p=\\d{1,2}\\$[A-Za-z0-9+/]+\\$[A-Za-z0-9+/]+$`,
-        ).test(digest)
-      )
+    case 'argon2id': {
+      const match = new RegExp(
+        `^\\$${hasher}\\$v=19\\$m=(\\d{1,7}),t=(\\d{1,3}),p=(\\d{1,2})\\$[A-Za-z0-9+/]+\\$[A-Za-z0-9+/]+$`,
+      ).exec(digest);
+      if (!match) invalid(hasher);
+      const [memory, passes, lanes] = match.slice(1).map(Number) as [number, number, number];
+      if (memory > MAX_ARGON2_MEMORY_KIB || passes > MAX_ARGON2_PASSES || lanes < 1 || lanes > 16)
         invalid(hasher);
       return;
+    }
     case 'bcrypt': {
       const match = /^\$2[abxy]?\$(\d{2})\$[./A-Za-z0-9]{53}$/.exec(digest);
       if (!match || Number(match[1]) < 4 || Number(match[1]) > MAX_BCRYPT_COST) invalid(hasher);
