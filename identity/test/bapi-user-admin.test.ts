@@ -160,6 +160,10 @@ forEachBackend('Backend API users: create, update, delete, ban, verify, MFA', (b
     const attempt = await h.browser().post('/client/sign_ins', { identifier: email, password: PASSWORD });
     assert.equal(attempt.status, 403, JSON.stringify(attempt.body));
     assert.equal(attempt.body.errors[0].code, 'user_banned');
+    // Identifier first (then a code or any other strategy): refused at the first step.
+    const identifierFirst = await h.browser().post('/client/sign_ins', { identifier: email });
+    assert.equal(identifierFirst.status, 403);
+    assert.equal(identifierFirst.body.errors[0].code, 'user_banned');
     const unbanned = await clerk.users.unbanUser(userId);
     assert.equal(unbanned.banned, false);
     await signInWithPassword(h.browser(), email);

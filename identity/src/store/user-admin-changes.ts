@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/database.ts';
+import { revokeSessionsOfUser } from './user-sessions.ts';
 
 /**
  * What an operator changes on a user through the Backend API. Each answers whether the user exists
@@ -39,13 +40,7 @@ export async function setUserBanned(tx: Queryable, id: string, banned: boolean, 
     now,
   ]);
   if (rows.length === 0) return false;
-  if (banned) {
-    await tx.query(
-      `UPDATE sessions SET status = 'revoked', updated_at = $2
-       WHERE user_id = $1 AND status IN ('active', 'pending')`,
-      [id, now],
-    );
-  }
+  if (banned) await revokeSessionsOfUser(tx, id, now);
   return true;
 }
 

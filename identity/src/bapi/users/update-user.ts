@@ -2,6 +2,7 @@ import { errors } from '../../errors.ts';
 import { findOwnEmailAddress } from '../../store/email-addresses.ts';
 import { findOwnPhoneNumber } from '../../store/phone-numbers.ts';
 import { usernameTaken } from '../../store/user-profile.ts';
+import { revokeSessionsOfUser } from '../../store/user-sessions.ts';
 import { findUserById } from '../../store/users.ts';
 import { validateUsername } from '../../users/usernames.ts';
 import { jsonInput } from '../json-input.ts';
@@ -123,12 +124,7 @@ export const updateUserRoute: BapiRoute = {
         [id, now, ...keys.map((k) => changes[k])],
       );
       await setSecondFactors(tx, deps, id, { totpSecret, backupCodes }, now);
-      if (passwordHash !== undefined && signOut) {
-        await tx.query(
-          `UPDATE sessions SET status = 'revoked', updated_at = $2 WHERE user_id = $1 AND status IN ('active', 'pending')`,
-          [id, now],
-        );
-      }
+      if (passwordHash !== undefined && signOut) await revokeSessionsOfUser(tx, id, now);
     });
     return userAnswer(deps, id, now);
   },
