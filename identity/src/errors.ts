@@ -89,6 +89,7 @@ export const CLERK_ERROR_CODES = [
   'ticket_invalid_code',
   'too_many_requests',
   'totp_already_enabled',
+  'user_banned',
   'user_locked',
   'verification_expired',
   'verification_failed',
@@ -551,6 +552,9 @@ export const errors = {
       {},
       { 'retry-after': String(retryAfterSeconds) },
     ),
+  /** An operator banned the user (Backend API `users.banUser`): no sign-in by any strategy. */
+  userBanned: () =>
+    new ClerkError(403, 'user_banned', 'User banned', 'You are not allowed to sign in to this application.'),
   userLocked: (expiresInSeconds: number) =>
     new ClerkError(
       403,

@@ -131,6 +131,8 @@ function foreignAnswer(route: BapiRoute): Foreign {
   if (keyOf(route) === 'POST /v1/waitlist_entries') return 'no_leak';
   // Registering an OAuth application names nothing of another instance; the suite's body has no name.
   if (keyOf(route) === 'POST /v1/oauth_applications') return 'incomplete';
+  // Creating a user names nothing of another instance either; the suite's body has no identifier.
+  if (keyOf(route) === 'POST /v1/users') return 'incomplete';
   const namesUser = Object.values(bodyKinds(route.input.body)).includes('id');
   if (route.path.includes(':') && !namesUser) return 'not_found';
   return route.method === 'GET' ? 'no_leak' : 'refused';

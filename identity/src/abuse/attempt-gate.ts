@@ -36,8 +36,12 @@ export async function isTrustedBrowser(ctx: AttemptContext, userId: string): Pro
   return failures !== null && failures < Math.min(attemptDelay.freeAttempts, lockout.maxFailedAttempts);
 }
 
-/** Starting or continuing a sign-in on a locked account: `user_locked`, except on a trusted browser. */
+/**
+ * Starting or continuing a sign-in on a banned account: `user_banned`; on a locked one: `user_locked`, except
+ * on a trusted browser.
+ */
 export async function assertNotLockedOut(ctx: AttemptContext, user: UserRow): Promise<void> {
+  if (user.banned) throw errors.userBanned();
   const locked = lockedForSeconds(user, ctx.now);
   if (locked === 0) return;
   // An operator's lock (Backend API) holds for every browser.
@@ -54,6 +58,7 @@ export async function assertNotLockedOut(ctx: AttemptContext, user: UserRow): Pr
  */
 export async function assertMayAttempt(ctx: AttemptContext, account: UserRow | string): Promise<void> {
   const userId = typeof account === 'string' ? account : account.id;
+  if (typeof account !== 'string' && account.banned) throw errors.userBanned();
   const state = typeof account === 'string' ? await readLockoutState(ctx.tx, account) : account;
   if (!state) return;
   ctx.attempts.decidedOn(userId, state);

@@ -14,6 +14,14 @@ import { userLockRoutes } from './users/lock-routes.ts';
 import { passwordResetRoutes } from './users/password-reset-routes.ts';
 import { passkeyRoutes } from './users/passkey-routes.ts';
 import { userRoutes } from './users/user-routes.ts';
+import { userBanRoutes } from './users/ban-routes.ts';
+import { createUserRoute } from './users/create-user.ts';
+import { deleteUserRoute } from './users/delete-user.ts';
+import { userMfaRoutes } from './users/mfa-routes.ts';
+import { userOrganizationRoutes } from './users/user-organization-routes.ts';
+import { userProfileImageRoutes } from './users/profile-image-routes.ts';
+import { updateUserRoute } from './users/update-user.ts';
+import { userVerifyRoutes } from './users/verify-routes.ts';
 import { web3WalletBapiRoutes } from './users/web3-wallet-routes.ts';
 
 const jwksRoute: BapiRoute = {
@@ -32,7 +40,15 @@ const jwksRoute: BapiRoute = {
 export const bapiRoutes: readonly BapiRoute[] = [
   jwksRoute,
   ...userRoutes,
+  createUserRoute,
+  updateUserRoute,
+  deleteUserRoute,
   ...userLockRoutes,
+  ...userBanRoutes,
+  ...userVerifyRoutes,
+  ...userMfaRoutes,
+  ...userProfileImageRoutes,
+  ...userOrganizationRoutes,
   ...externalAccountRoutes,
   ...passkeyRoutes,
   ...passwordResetRoutes,

@@ -1,6 +1,7 @@
 import { hash, verify } from '@node-rs/argon2';
 import { passwordHashingFromEnv, type PasswordHashingSettings } from '../abuse/abuse-settings.ts';
 import { ClerkError, errors } from '../errors.ts';
+import { isImportedDigest, verifyImportedDigest } from './imported-passwords.ts';
 import { WorkLimiter, WorkLimiterBusyError } from './work-limiter.ts';
 
 // OWASP's argon2id baseline (19 MiB, 2 passes); fast enough for sign-in, slow enough for stolen hashes.
@@ -48,6 +49,16 @@ export function isPasswordHashingBusy(err: unknown): boolean {
   return err instanceof ClerkError && err.code === 'too_many_requests';
 }
 
+/**
+ * Whether a right password should replace the stored hash with our argon2id: anything else than argon2id
+ * at the parameters we hash with now (an imported argon2id made cheaper than ours is replaced too).
+ */
+export function needsRehash(stored: string | null): boolean {
+  if (stored === null) return false;
+  const { memoryCost, timeCost, parallelism } = passwordHashOptions();
+  return !stored.startsWith(`$argon2id$v=19$m=${memoryCost},t=${timeCost},p=${parallelism}$`);
+}
+
 export function hashPassword(password: string): Promise<string> {
   return limited(() => hash(password, passwordHashOptions()));
 }
@@ -64,7 +75,7 @@ export class PasswordCheckError extends Error {
   }
 }
 
-/** True when `password` matches; false only for a mismatch; a `PasswordCheckError` when argon2 fails. */
+/** True when `password` matches (argon2, or an imported digest's scheme); false only for a mismatch; a `PasswordCheckError` when argon2 fails. */
 export async function verifyPassword(passwordHash: string | null, password: string): Promise<boolean> {
   if (!passwordHash) {
     // Spend the same time as a real check so unknown accounts cannot be told apart by timing.
@@ -73,6 +84,8 @@ export async function verifyPassword(passwordHash: string | null, password: stri
   }
   return limited(async () => {
     try {
+      // A digest imported from another system (Backend API `password_digest`), in its own scheme.
+      if (isImportedDigest(passwordHash)) return await verifyImportedDigest(passwordHash, password);
       return await verify(passwordHash, password);
     } catch (err) {
       // Only argon2's own code and message (e.g. `InvalidArg: Decoding failed`), which carry no input.

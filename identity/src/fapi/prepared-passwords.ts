@@ -1,4 +1,4 @@
-import { hashPassword, isPasswordHashingBusy, verifyPassword } from '../crypto/passwords.ts';
+import { hashPassword, isPasswordHashingBusy, needsRehash, verifyPassword } from '../crypto/passwords.ts';
 import { sha256 } from '../crypto/secrets.ts';
 import type { Queryable } from '../db/database.ts';
 import { sessionOfClientToken, userIdOfClientRow } from '../store/clients.ts';
@@ -68,7 +68,12 @@ export async function precheckPassword(
   if (!user?.password_hash || lockedForSeconds(user, now) > 0) return {};
   if (attemptWaitSeconds({ deps, now }, user) > 0) return {};
   const ok = await verifyPassword(user.password_hash, password);
-  return { passwordCheck: { passwordHash: user.password_hash, password, ok } };
+  const passwordCheck = { passwordHash: user.password_hash, password, ok };
+  // A right password against an imported digest: its argon2id replacement, made here too.
+  if (ok && needsRehash(user.password_hash)) {
+    return { passwordCheck, newPassword: { password, hash: await hashPassword(password) } };
+  }
+  return { passwordCheck };
 }
 
 /** Before the transaction: a new password hashed if it passes the policy (a refused one costs no hash). */

@@ -104,7 +104,7 @@ export function userJSON(
     public_metadata: user.public_metadata,
     unsafe_metadata: user.unsafe_metadata,
     ...(opts.includePrivate ? { private_metadata: user.private_metadata } : {}),
-    banned: false,
+    banned: user.banned ?? false,
     locked: user.locked_until !== null && user.locked_until.getTime() > opts.now.getTime(),
     lockout_expires_in_seconds: user.locked_until
       ? Math.max(0, Math.ceil((user.locked_until.getTime() - opts.now.getTime()) / 1000))

@@ -29,6 +29,8 @@ export interface UserRow {
   locked_by_failures: boolean;
   /** An operator demands a new password: a correct one leads to `needs_new_password`. */
   password_reset_required: boolean;
+  /** An operator's ban (031_user_bans.sql): no sign-in by any strategy. */
+  banned?: boolean;
   last_sign_in_at: Date | null;
   last_active_at: Date | null;
   legal_accepted_at: Date | null;

@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/database.ts';
+import { revokeSessionsOfUser } from './user-sessions.ts';
 
 /**
  * What an operator changes on a user through the Backend API. Each answers whether the user exists
@@ -29,6 +30,18 @@ export async function unlockUser(db: Queryable, id: string, now: Date): Promise<
     [id, now],
   );
   return rows.length > 0;
+}
+
+/** Bans (every signed-in session revoked with it) or unbans the user. */
+export async function setUserBanned(tx: Queryable, id: string, banned: boolean, now: Date): Promise<boolean> {
+  const rows = await tx.query('UPDATE users SET banned = $2, updated_at = $3 WHERE id = $1 RETURNING id', [
+    id,
+    banned,
+    now,
+  ]);
+  if (rows.length === 0) return false;
+  if (banned) await revokeSessionsOfUser(tx, id, now);
+  return true;
 }
 
 export async function setPasswordResetRequired(

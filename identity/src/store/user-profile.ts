@@ -54,6 +54,23 @@ export async function replacePassword(
   );
 }
 
+/**
+ * The same password, hashed again with our argon2id (an imported digest after its first right password);
+ * only if the hash is still the one checked. Not a password change: `password_updated_at` stays.
+ */
+export async function upgradePasswordHash(
+  tx: Queryable,
+  userId: string,
+  checkedHash: string,
+  newHash: string,
+): Promise<void> {
+  await tx.query('UPDATE users SET password_hash = $3 WHERE id = $1 AND password_hash = $2', [
+    userId,
+    checkedHash,
+    newHash,
+  ]);
+}
+
 export async function removePassword(tx: Queryable, userId: string, now: Date): Promise<void> {
   await tx.query(
     'UPDATE users SET password_hash = NULL, password_updated_at = $2, updated_at = $2 WHERE id = $1',

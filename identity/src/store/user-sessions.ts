@@ -25,6 +25,11 @@ export async function lockOwnSession(tx: Queryable, userId: string, id: string):
   return row ?? null;
 }
 
+/** Every signed-in session of the user is revoked (a ban, a new password set by the operator). */
+export async function revokeSessionsOfUser(tx: Queryable, userId: string, now: Date): Promise<void> {
+  await revokeOtherSessionsOfUser(tx, userId, '', now);
+}
+
 /** Every signed-in session of the user but `keptSessionId` is revoked. */
 export async function revokeOtherSessionsOfUser(
   tx: Queryable,

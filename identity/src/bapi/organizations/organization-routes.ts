@@ -1,4 +1,4 @@
-import { ClerkError, errors } from '../../errors.ts';
+import { errors } from '../../errors.ts';
 import { pageOf } from '../../organizations/invitations.ts';
 import {
   addMember,
@@ -15,7 +15,7 @@ import {
   setOrganizationLogo,
   updateOrganization,
 } from '../../organizations/organizations.ts';
-import { IMAGE_TOO_LARGE, validateImage } from '../../images/image-file.ts';
+import { uploadedImage } from '../uploaded-image.ts';
 import { organizationJSON } from '../../serializers/organization.ts';
 import {
   findOrganization,
@@ -203,23 +203,7 @@ export const organizationRoutes: BapiRoute[] = [
     permission: 'instance_secret_key',
     input: { upload: true },
     async handler(req, deps) {
-      if (!req.raw.isMultipart()) throw errors.imageInvalid('Upload the image as multipart field `file`.');
-      let logo: ReturnType<typeof validateImage> | undefined;
-      try {
-        for await (const part of req.raw.parts()) {
-          if (part.type !== 'file') continue;
-          const data = await part.toBuffer();
-          if (part.fieldname === 'file' && !logo) logo = validateImage(data, part.mimetype);
-        }
-      } catch (err) {
-        if (err instanceof ClerkError) throw err;
-        if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
-          throw errors.imageInvalid(IMAGE_TOO_LARGE);
-        }
-        throw errors.bodyInvalid('The multipart request body could not be read.');
-      }
-      if (!logo) throw errors.imageInvalid('Choose an image file to upload.');
-      const image = logo;
+      const image = await uploadedImage(req.raw);
       const organization = await deps.db.transaction(async (tx) =>
         setOrganizationLogo(tx, (await organizationOf(tx, req.params.id!)).id, image, deps.clock()),
       );

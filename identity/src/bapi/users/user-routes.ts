@@ -19,6 +19,9 @@ function userFilter(q: Query): UserFilter {
     userIds: list(q.user_id),
     externalIds: list(q.external_id),
     organizationIds: list(q.organization_id),
+    phoneNumbers: list(q.phone_number),
+    usernames: list(q.username),
+    web3Wallets: list(q.web3_wallet),
     query: typeof q.query === 'string' ? q.query.trim() : '',
   };
 }
@@ -35,6 +38,9 @@ const USER_FILTERS = {
   user_id: 'text',
   external_id: 'text',
   organization_id: 'text',
+  phone_number: 'text',
+  username: 'text',
+  web3_wallet: 'text',
   query: 'text',
 } as const;
 

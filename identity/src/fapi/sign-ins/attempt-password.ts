@@ -1,4 +1,6 @@
-import { checkPassword } from '../prepared-passwords.ts';
+import { checkPassword, hashNewPassword } from '../prepared-passwords.ts';
+import { needsRehash } from '../../crypto/passwords.ts';
+import { upgradePasswordHash } from '../../store/user-profile.ts';
 import { errors } from '../../errors.ts';
 import type { SignInRow } from '../../store/rows.ts';
 import type { Owner } from '../../users/load-users.ts';
@@ -23,6 +25,15 @@ export async function attemptPassword(
   if (!(await checkPassword(ctx.prepared, user.password_hash, password))) {
     await countFailedAttempt(ctx, user.id);
     return { error: errors.passwordIncorrect() };
+  }
+  // An imported digest (another system's scheme) is replaced by our argon2id on its first right password.
+  if (needsRehash(user.password_hash)) {
+    await upgradePasswordHash(
+      ctx.tx,
+      user.id,
+      user.password_hash,
+      await hashNewPassword(ctx.prepared, password),
+    );
   }
   const verification = { status: 'verified', strategy: 'password', attempts: null, expire_at: null } as const;
   if (user.password_reset_required) {

@@ -1,6 +1,14 @@
 import type { LocalizationResource } from '@clerk/types';
 
 /**
+ * Error codes clerk-js looks up by name (`unstable__errors.<code>`) that @clerk/types does not list; in
+ * English clerk-js shows the server's `long_message`.
+ */
+const ERRORS_OUTSIDE_TYPES: Record<string, string> = {
+  user_banned: "Vous n'êtes pas autorisé à vous connecter à cette application.",
+};
+
+/**
  * The product's French words for Clerk's screens, laid over @clerk/localizations' frFR, which lacks the
  * components added last (API keys, free trials, session tasks, the alternative phone-code provider) and
  * so left them blank or in English. Dates pass 'fr-FR' to Clerk's date modifiers: clerk-js formats with
@@ -179,6 +187,7 @@ export const FR_WORDS: LocalizationResource = {
     },
   },
   unstable__errors: {
+    ...ERRORS_OUTSIDE_TYPES,
     organization_not_found_or_unauthorized:
       "Vous n'êtes plus membre de cette organisation. Choisissez-en une autre ou créez-en une.",
     organization_not_found_or_unauthorized_with_create_organization_disabled:
