@@ -401,6 +401,95 @@ forEachBackend('OAuth provider', (backend) => {
     assert.equal((await wire.fapi('GET', '/me/oauth_consents')).body.data.length, 0);
   });
 
+  /** The Backend API with the instance's secret key (or another key), as an operator calls it. */
+  async function bapi(method: 'GET' | 'DELETE', path: string, key = h.identity.secretKey) {
+    const res = await fetch(`${origin}${BAPI}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${key}` },
+    });
+    return { status: res.status, body: (await res.json()) as Json };
+  }
+
+  it("the Backend API lists a user's consents and withdraws one; its tokens stop, other users' stay", async () => {
+    const alice = await signedInBrowser();
+    const bob = await signedInBrowser();
+    const grant = async (who: { wire: WireBrowser }) => {
+      const started = await start(who.wire, 'confidential');
+      const callback = await decide(who.wire, started.uid, true);
+      return oidc.authorizationCodeGrant(started.config, callback, {
+        pkceCodeVerifier: started.verifier,
+        expectedState: started.state,
+      });
+    };
+    const aliceTokens = await grant(alice);
+    const bobTokens = await grant(bob);
+    const config = await configOf('confidential');
+
+    const list = await bapi('GET', `/v1/users/${alice.userId}/oauth_consents`);
+    assert.equal(list.status, 200, JSON.stringify(list.body));
+    assert.equal(list.body.total_count, 1);
+    const [consent] = list.body.data as Json[];
+    assert.equal(consent.object, 'oauth_consent');
+    assert.equal(consent.user_id, alice.userId);
+    assert.equal(consent.application_id, confidential.id);
+    assert.equal(consent.client_id, confidential.clientId);
+    assert.equal(consent.oauth_application_name, 'Partner portal');
+    assert.deepEqual(
+      consent.scopes.map((s: Json) => s.scope),
+      ['openid', 'profile', 'email', 'offline_access'],
+    );
+    assert.equal(consent.scopes[2].description, 'View your email address');
+    assert.equal(typeof consent.created_at, 'number');
+    // Paged like every Backend API list; a bad page is refused in Clerk's envelope.
+    const empty = await bapi('GET', `/v1/users/${alice.userId}/oauth_consents?limit=1&offset=1`);
+    assert.deepEqual([empty.body.data.length, empty.body.total_count], [0, 1]);
+    const bad = await bapi('GET', `/v1/users/${alice.userId}/oauth_consents?limit=abc`);
+    assert.equal(bad.status, 422);
+    assert.equal(bad.body.errors[0].code, 'form_param_format_invalid');
+
+    // Without the secret key, or with another one, nothing.
+    assert.equal(
+      (await bapi('GET', `/v1/users/${alice.userId}/oauth_consents`, 'sk_live_wrong')).status,
+      401,
+    );
+    // An unknown user, or an odd id, is not found; an oversized one is refused: Clerk's envelope either way.
+    for (const id of ['user_unknown', '..%2F..%2Fjwks', 'x'.repeat(5000)]) {
+      const answer = await bapi('GET', `/v1/users/${id}/oauth_consents`);
+      assert.equal(answer.status, id.length > 1000 ? 400 : 404, id.slice(0, 20));
+      assert.ok(answer.body.errors[0].code, JSON.stringify(answer.body));
+      if (answer.status === 404) assert.equal(answer.body.errors[0].code, 'resource_not_found');
+    }
+
+    // A consent of another user, named through this user's path, is not found and stays.
+    const crossed = await bapi('DELETE', `/v1/users/${alice.userId}/oauth_consents/${publicApp.id}`);
+    assert.equal(crossed.status, 404);
+    assert.equal(crossed.body.errors[0].code, 'resource_not_found');
+
+    const withdrawn = await bapi('DELETE', `/v1/users/${alice.userId}/oauth_consents/${confidential.id}`);
+    assert.equal(withdrawn.status, 200, JSON.stringify(withdrawn.body));
+    assert.deepEqual(withdrawn.body, {
+      object: 'oauth_consent',
+      user_id: alice.userId,
+      application_id: confidential.id,
+      deleted: true,
+    });
+    // Alice's tokens stop at once; Bob's, for the same application, still work.
+    await assert.rejects(oidc.fetchUserInfo(config, aliceTokens.access_token, alice.userId));
+    await assert.rejects(clerk.idPOAuthAccessToken.verifyAccessToken(aliceTokens.access_token));
+    await rejectsWithOAuth(oidc.refreshTokenGrant(config, aliceTokens.refresh_token!), 'invalid_grant');
+    assert.equal((await oidc.fetchUserInfo(config, bobTokens.access_token, bob.userId)).sub, bob.userId);
+    // Gone from both lists; a replay finds nothing.
+    assert.equal((await bapi('GET', `/v1/users/${alice.userId}/oauth_consents`)).body.total_count, 0);
+    assert.equal((await alice.wire.fapi('GET', '/me/oauth_consents')).body.data.length, 0);
+    assert.equal((await bob.wire.fapi('GET', '/me/oauth_consents')).body.data.length, 1);
+    const replay = await bapi('DELETE', `/v1/users/${alice.userId}/oauth_consents/${confidential.id}`);
+    assert.equal(replay.status, 404);
+    // Alice's next authorization asks again.
+    const again = await start(alice.wire, 'confidential');
+    const details = await alice.wire.fapi('GET', `/me/oauth_consent/${again.uid}`);
+    assert.equal(details.body.consent_required, true);
+  });
+
   it('an application without a consent screen says so; the page allows at once', async () => {
     const app = await clerk.oauthApplications.create({
       name: 'Internal tool',
