@@ -490,6 +490,59 @@ forEachBackend('OAuth provider', (backend) => {
     assert.equal(details.body.consent_required, true);
   });
 
+  it('codes and tokens live as long as the instance settings say, from the next issuance on', async () => {
+    const before = h.identity.settings.settings;
+    await h.identity.settings.set({
+      ...before,
+      oauthProvider: { accessTokenLifetime: 120, refreshTokenLifetime: 7200, authorizationCodeLifetime: 10 },
+    });
+    try {
+      const { wire, userId } = await signedInBrowser();
+      let started = await start(wire, 'confidential');
+      let callback = await decide(wire, started.uid, true);
+      const tokens = await oidc.authorizationCodeGrant(started.config, callback, {
+        pkceCodeVerifier: started.verifier,
+        expectedState: started.state,
+      });
+      assert.equal(tokens.expires_in, 120);
+      const idToken = tokens.claims()!;
+      assert.equal(idToken.exp - idToken.iat, 120);
+      const refresh = await oidc.tokenIntrospection(started.config, tokens.refresh_token!);
+      assert.equal(refresh.active, true);
+      assert.equal(refresh.exp! - refresh.iat!, 7200);
+      const verified = await clerk.idPOAuthAccessToken.verifyAccessToken(tokens.access_token);
+      assert.equal(verified.subject, userId);
+      // A rotation renews the refresh token for the same lifetime.
+      const rotated = await oidc.refreshTokenGrant(started.config, tokens.refresh_token!);
+      assert.equal(rotated.expires_in, 120);
+      const next = await oidc.tokenIntrospection(started.config, rotated.refresh_token!);
+      assert.equal(next.exp! - next.iat!, 7200);
+
+      // A code older than its 10 seconds is refused.
+      started = await start(wire, 'confidential');
+      callback = await decide(wire, started.uid, true);
+      await new Promise((resolve) => setTimeout(resolve, 11_000));
+      await rejectsWithOAuth(
+        oidc.authorizationCodeGrant(started.config, callback, {
+          pkceCodeVerifier: started.verifier,
+          expectedState: started.state,
+        }),
+        'invalid_grant',
+      );
+    } finally {
+      await h.identity.settings.set(before);
+    }
+    // Back to the defaults for the next issuance.
+    const { wire } = await signedInBrowser();
+    const started = await start(wire, 'confidential');
+    const callback = await decide(wire, started.uid, true);
+    const tokens = await oidc.authorizationCodeGrant(started.config, callback, {
+      pkceCodeVerifier: started.verifier,
+      expectedState: started.state,
+    });
+    assert.equal(tokens.expires_in, 3600);
+  });
+
   it('an application without a consent screen says so; the page allows at once', async () => {
     const app = await clerk.oauthApplications.create({
       name: 'Internal tool',
