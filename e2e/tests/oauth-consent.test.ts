@@ -155,4 +155,107 @@ describe('OAuth consent page', () => {
     assert.equal(callback.searchParams.get('error'), 'access_denied');
     assert.equal(callback.searchParams.get('state'), flow.state);
   });
+
+  /** Allow in the consent screen (button named in the interface's language), then the code for tokens. */
+  async function allowAndExchange(page: Page, config: oidc.Configuration, scope: string, allow: string) {
+    const flow = await authorize(page, config, scope);
+    await page
+      .getByTestId('oauth-consent-component')
+      .getByRole('button', { name: allow })
+      .click({ timeout: UI_WAIT_MS });
+    const callback = await waitForCallback(page, flow.callback);
+    return oidc.authorizationCodeGrant(config, callback, {
+      pkceCodeVerifier: flow.verifier,
+      expectedState: flow.state,
+    });
+  }
+
+  const userinfoStatus = async (token: string) =>
+    (
+      await fetch(`${suite.server.origin}/__clerk/oauth/userinfo`, {
+        headers: { authorization: `Bearer ${token}` },
+      })
+    ).status;
+  const productApiStatus = async (token: string) =>
+    (
+      await fetch(`${suite.server.origin}/api/authorized-user`, {
+        headers: { authorization: `Bearer ${token}` },
+      })
+    ).status;
+
+  test('authorised applications, in French: listed, withdrawn after confirming, the token refused', async () => {
+    const { config } = await relyingParty('openid profile email');
+    const { page } = await signedUpPage(suite, 'oauth-withdraw', { language: 'FR' });
+    const tokens = await allowAndExchange(page, config, 'openid profile email', 'Autoriser');
+    assert.equal(await userinfoStatus(tokens.access_token), 200);
+    assert.equal(await productApiStatus(tokens.access_token), 200);
+
+    await page.goto(`${suite.server.origin}/dashboard`);
+    await page.locator('.cl-userButtonTrigger').click({ timeout: UI_WAIT_MS });
+    await page.getByRole('menuitem', { name: 'Applications autorisées' }).click();
+    const list = page.getByTestId('authorized-applications-list');
+    await list.waitFor({ timeout: UI_WAIT_MS });
+    assert.equal(await page.locator('h1').count(), 1);
+    assert.equal(await page.locator('h1').innerText(), 'Applications autorisées');
+    const item = list.getByTestId('authorized-application');
+    assert.equal(await item.count(), 1);
+    assert.equal(await item.getByTestId('authorized-application-name').innerText(), 'Partner portal');
+    // The date as French writes it ("6 déc. 2026"), the scopes in French.
+    const today = new Intl.DateTimeFormat('fr-FR', { dateStyle: 'medium' }).format(new Date());
+    assert.equal(await item.getByTestId('authorized-application-date').innerText(), `Autorisée : ${today}`);
+    const scopes = await item.getByTestId('authorized-application-scopes').innerText();
+    assert.match(scopes, /Voir votre adresse e-mail/);
+    const english = /\b(Allow|Withdraw|Authori[sz]ed|allowed|Confirm your|View your|email address|Cancel)\b/;
+    assert.doesNotMatch(await page.getByTestId('authorized-applications-page').innerText(), english);
+
+    // Withdraw asks first; Cancel leaves it be.
+    await item.getByRole('button', { name: 'Retirer l’accès de Partner portal' }).click();
+    await item.getByRole('button', { name: 'Annuler' }).click();
+    assert.equal(await productApiStatus(tokens.access_token), 200);
+    await item.getByRole('button', { name: 'Retirer l’accès de Partner portal' }).click();
+    const confirm = item.getByRole('group', { name: /Retirer l’accès de Partner portal \?/ });
+    assert.doesNotMatch(await confirm.innerText(), english);
+    await confirm.getByRole('button', { name: 'Oui, retirer' }).click();
+    await page.getByTestId('authorized-applications-empty').waitFor({ timeout: UI_WAIT_MS });
+    assert.equal(
+      await page.getByTestId('authorized-applications-empty').innerText(),
+      'Vous n’avez autorisé aucune application.',
+    );
+
+    // The application's tokens stop at once: user info, the product API, and the refresh-free re-read.
+    assert.equal(await userinfoStatus(tokens.access_token), 401);
+    assert.equal(await productApiStatus(tokens.access_token), 401);
+    await page.reload();
+    await page.getByTestId('authorized-applications-empty').waitFor({ timeout: UI_WAIT_MS });
+    // Its next authorization asks again.
+    const again = await authorize(page, config, 'openid profile email');
+    await page.getByTestId('oauth-consent-component').getByRole('button', { name: 'Autoriser' }).waitFor({
+      timeout: UI_WAIT_MS,
+    });
+    assert.equal(again.callback(), null);
+  });
+
+  test('authorised applications, in English: reached from the account menu, the date as English writes it', async () => {
+    const { config } = await relyingParty('openid email');
+    const { page } = await signedUpPage(suite, 'oauth-list-en');
+    await allowAndExchange(page, config, 'openid email', 'Allow');
+    await page.goto(`${suite.server.origin}/dashboard`);
+    // From the account menu (Clerk's <UserButton/>), with the product's entry.
+    await page.locator('.cl-userButtonTrigger').click({ timeout: UI_WAIT_MS });
+    await page.getByRole('menuitem', { name: 'Authorised applications' }).click();
+    await page.waitForURL((u) => u.pathname === '/authorized-applications', { timeout: UI_WAIT_MS });
+    const item = page.getByTestId('authorized-application');
+    await item.waitFor({ timeout: UI_WAIT_MS });
+    assert.equal(await page.locator('h1').innerText(), 'Authorised applications');
+    const today = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' }).format(new Date());
+    assert.equal(await item.getByTestId('authorized-application-date').innerText(), `Allowed on ${today}`);
+    assert.match(
+      await item.getByTestId('authorized-application-scopes').innerText(),
+      /View your email address/,
+    );
+    assert.doesNotMatch(
+      await page.getByTestId('authorized-applications-page').innerText(),
+      /Autoris|Retirer/,
+    );
+  });
 });

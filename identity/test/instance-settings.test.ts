@@ -95,6 +95,28 @@ describe('instance settings file', () => {
         { social: { oauth_google: { clientId: 'a', clientSecret: { env: 'A' }, secret: 'x' } } },
         /Unrecognized key/,
       ],
+      [
+        { oauthProvider: { accessTokenLifetime: 30 } },
+        /oauthProvider\.accessTokenLifetime: must be a whole number of seconds from 60 to 86400/,
+      ],
+      [
+        { oauthProvider: { accessTokenLifetime: 90.5 } },
+        /oauthProvider\.accessTokenLifetime: must be a whole number of seconds/,
+      ],
+      [
+        { oauthProvider: { accessTokenLifetime: '3600' } },
+        /oauthProvider\.accessTokenLifetime: must be a whole/,
+      ],
+      [{ oauthProvider: { refreshTokenLifetime: 400 * 86400 } }, /oauthProvider\.refreshTokenLifetime: /],
+      [
+        { oauthProvider: { authorizationCodeLifetime: 3600 } },
+        /oauthProvider\.authorizationCodeLifetime: .* from 10 to 600/,
+      ],
+      [
+        { oauthProvider: { accessTokenLifetime: 86400, refreshTokenLifetime: 3600 } },
+        /oauthProvider\.refreshTokenLifetime: refreshTokenLifetime cannot be shorter than accessTokenLifetime/,
+      ],
+      [{ oauthProvider: { idTokenLifetime: 60 } }, /oauthProvider: Unrecognized key/],
       ['[1, 2', /is not valid JSON/],
       ['[]', /\(document\): /],
     ];
@@ -118,6 +140,20 @@ describe('instance settings file', () => {
         return false;
       })(),
     );
+  });
+
+  it('the OAuth provider lifetimes take their defaults for what is not given', () => {
+    assert.deepEqual(parseInstanceSettings({ oauthProvider: {} }).oauthProvider, {
+      accessTokenLifetime: 3600,
+      refreshTokenLifetime: 30 * 86400,
+      authorizationCodeLifetime: 60,
+    });
+    assert.equal(
+      parseInstanceSettings({ oauthProvider: { accessTokenLifetime: 600 } }).oauthProvider
+        ?.accessTokenLifetime,
+      600,
+    );
+    assert.equal(parseInstanceSettings({}).oauthProvider, undefined);
   });
 
   it('a secret is named by its environment variable, never written in the file', () => {

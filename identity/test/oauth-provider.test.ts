@@ -401,6 +401,148 @@ forEachBackend('OAuth provider', (backend) => {
     assert.equal((await wire.fapi('GET', '/me/oauth_consents')).body.data.length, 0);
   });
 
+  /** The Backend API with the instance's secret key (or another key), as an operator calls it. */
+  async function bapi(method: 'GET' | 'DELETE', path: string, key = h.identity.secretKey) {
+    const res = await fetch(`${origin}${BAPI}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${key}` },
+    });
+    return { status: res.status, body: (await res.json()) as Json };
+  }
+
+  it("the Backend API lists a user's consents and withdraws one; its tokens stop, other users' stay", async () => {
+    const alice = await signedInBrowser();
+    const bob = await signedInBrowser();
+    const grant = async (who: { wire: WireBrowser }) => {
+      const started = await start(who.wire, 'confidential');
+      const callback = await decide(who.wire, started.uid, true);
+      return oidc.authorizationCodeGrant(started.config, callback, {
+        pkceCodeVerifier: started.verifier,
+        expectedState: started.state,
+      });
+    };
+    const aliceTokens = await grant(alice);
+    const bobTokens = await grant(bob);
+    const config = await configOf('confidential');
+
+    const list = await bapi('GET', `/v1/users/${alice.userId}/oauth_consents`);
+    assert.equal(list.status, 200, JSON.stringify(list.body));
+    assert.equal(list.body.total_count, 1);
+    const [consent] = list.body.data as Json[];
+    assert.equal(consent.object, 'oauth_consent');
+    assert.equal(consent.user_id, alice.userId);
+    assert.equal(consent.application_id, confidential.id);
+    assert.equal(consent.client_id, confidential.clientId);
+    assert.equal(consent.oauth_application_name, 'Partner portal');
+    assert.deepEqual(
+      consent.scopes.map((s: Json) => s.scope),
+      ['openid', 'profile', 'email', 'offline_access'],
+    );
+    assert.equal(consent.scopes[2].description, 'View your email address');
+    assert.equal(typeof consent.created_at, 'number');
+    // Paged like every Backend API list; a bad page is refused in Clerk's envelope.
+    const empty = await bapi('GET', `/v1/users/${alice.userId}/oauth_consents?limit=1&offset=1`);
+    assert.deepEqual([empty.body.data.length, empty.body.total_count], [0, 1]);
+    const bad = await bapi('GET', `/v1/users/${alice.userId}/oauth_consents?limit=abc`);
+    assert.equal(bad.status, 422);
+    assert.equal(bad.body.errors[0].code, 'form_param_format_invalid');
+
+    // Without the secret key, or with another one, nothing.
+    assert.equal(
+      (await bapi('GET', `/v1/users/${alice.userId}/oauth_consents`, 'sk_live_wrong')).status,
+      401,
+    );
+    // An unknown user, or an odd id, is not found; an oversized one is refused: Clerk's envelope either way.
+    for (const id of ['user_unknown', '..%2F..%2Fjwks', 'x'.repeat(5000)]) {
+      const answer = await bapi('GET', `/v1/users/${id}/oauth_consents`);
+      assert.equal(answer.status, id.length > 1000 ? 400 : 404, id.slice(0, 20));
+      assert.ok(answer.body.errors[0].code, JSON.stringify(answer.body));
+      if (answer.status === 404) assert.equal(answer.body.errors[0].code, 'resource_not_found');
+    }
+
+    // A consent of another user, named through this user's path, is not found and stays.
+    const crossed = await bapi('DELETE', `/v1/users/${alice.userId}/oauth_consents/${publicApp.id}`);
+    assert.equal(crossed.status, 404);
+    assert.equal(crossed.body.errors[0].code, 'resource_not_found');
+
+    const withdrawn = await bapi('DELETE', `/v1/users/${alice.userId}/oauth_consents/${confidential.id}`);
+    assert.equal(withdrawn.status, 200, JSON.stringify(withdrawn.body));
+    assert.deepEqual(withdrawn.body, {
+      object: 'oauth_consent',
+      user_id: alice.userId,
+      application_id: confidential.id,
+      deleted: true,
+    });
+    // Alice's tokens stop at once; Bob's, for the same application, still work.
+    await assert.rejects(oidc.fetchUserInfo(config, aliceTokens.access_token, alice.userId));
+    await assert.rejects(clerk.idPOAuthAccessToken.verifyAccessToken(aliceTokens.access_token));
+    await rejectsWithOAuth(oidc.refreshTokenGrant(config, aliceTokens.refresh_token!), 'invalid_grant');
+    assert.equal((await oidc.fetchUserInfo(config, bobTokens.access_token, bob.userId)).sub, bob.userId);
+    // Gone from both lists; a replay finds nothing.
+    assert.equal((await bapi('GET', `/v1/users/${alice.userId}/oauth_consents`)).body.total_count, 0);
+    assert.equal((await alice.wire.fapi('GET', '/me/oauth_consents')).body.data.length, 0);
+    assert.equal((await bob.wire.fapi('GET', '/me/oauth_consents')).body.data.length, 1);
+    const replay = await bapi('DELETE', `/v1/users/${alice.userId}/oauth_consents/${confidential.id}`);
+    assert.equal(replay.status, 404);
+    // Alice's next authorization asks again.
+    const again = await start(alice.wire, 'confidential');
+    const details = await alice.wire.fapi('GET', `/me/oauth_consent/${again.uid}`);
+    assert.equal(details.body.consent_required, true);
+  });
+
+  it('codes and tokens live as long as the instance settings say, from the next issuance on', async () => {
+    const before = h.identity.settings.settings;
+    await h.identity.settings.set({
+      ...before,
+      oauthProvider: { accessTokenLifetime: 120, refreshTokenLifetime: 7200, authorizationCodeLifetime: 10 },
+    });
+    try {
+      const { wire, userId } = await signedInBrowser();
+      let started = await start(wire, 'confidential');
+      let callback = await decide(wire, started.uid, true);
+      const tokens = await oidc.authorizationCodeGrant(started.config, callback, {
+        pkceCodeVerifier: started.verifier,
+        expectedState: started.state,
+      });
+      assert.equal(tokens.expires_in, 120);
+      const idToken = tokens.claims()!;
+      assert.equal(idToken.exp - idToken.iat, 120);
+      const refresh = await oidc.tokenIntrospection(started.config, tokens.refresh_token!);
+      assert.equal(refresh.active, true);
+      assert.equal(refresh.exp! - refresh.iat!, 7200);
+      const verified = await clerk.idPOAuthAccessToken.verifyAccessToken(tokens.access_token);
+      assert.equal(verified.subject, userId);
+      // A rotation renews the refresh token for the same lifetime.
+      const rotated = await oidc.refreshTokenGrant(started.config, tokens.refresh_token!);
+      assert.equal(rotated.expires_in, 120);
+      const next = await oidc.tokenIntrospection(started.config, rotated.refresh_token!);
+      assert.equal(next.exp! - next.iat!, 7200);
+
+      // A code older than its 10 seconds is refused.
+      started = await start(wire, 'confidential');
+      callback = await decide(wire, started.uid, true);
+      await new Promise((resolve) => setTimeout(resolve, 11_000));
+      await rejectsWithOAuth(
+        oidc.authorizationCodeGrant(started.config, callback, {
+          pkceCodeVerifier: started.verifier,
+          expectedState: started.state,
+        }),
+        'invalid_grant',
+      );
+    } finally {
+      await h.identity.settings.set(before);
+    }
+    // Back to the defaults for the next issuance.
+    const { wire } = await signedInBrowser();
+    const started = await start(wire, 'confidential');
+    const callback = await decide(wire, started.uid, true);
+    const tokens = await oidc.authorizationCodeGrant(started.config, callback, {
+      pkceCodeVerifier: started.verifier,
+      expectedState: started.state,
+    });
+    assert.equal(tokens.expires_in, 3600);
+  });
+
   it('an application without a consent screen says so; the page allows at once', async () => {
     const app = await clerk.oauthApplications.create({
       name: 'Internal tool',

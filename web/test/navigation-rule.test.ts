@@ -47,10 +47,12 @@ describe('decideNavigation: a signed-in user without any organisation', () => {
       assert.deepEqual(decide(state, path), { type: 'none' });
   });
 
-  test('stays on the OAuth consent page, which is about the user alone (and is sent to sign in there)', () => {
-    assert.deepEqual(decide(state, '/oauth/consent'), { type: 'none' });
-    assert.deepEqual(decide(signedIn(userWith('org_a')), '/oauth/consent'), { type: 'none' });
-    assert.deepEqual(decide(initialAuthState, '/oauth/consent'), { type: 'signIn' });
+  test('stays on the OAuth pages, which are about the user alone (and is sent to sign in there)', () => {
+    for (const path of ['/oauth/consent', '/authorized-applications']) {
+      assert.deepEqual(decide(state, path), { type: 'none' });
+      assert.deepEqual(decide(signedIn(userWith('org_a')), path), { type: 'none' });
+      assert.deepEqual(decide(initialAuthState, path), { type: 'signIn' });
+    }
   });
 
   test('is left to clerk-js on its own pages: sign-in (ticket links too), sign-up and tasks', () => {

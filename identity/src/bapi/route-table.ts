@@ -5,6 +5,7 @@ import { billingBapiRoutes } from './billing/billing-routes.ts';
 import { samlConnectionRoutes } from './saml-connections/saml-connection-routes.ts';
 import { invitationRoutes } from './invitations/invitation-routes.ts';
 import { oauthApplicationRoutes } from './oauth-applications/oauth-application-routes.ts';
+import { userOAuthConsentRoutes } from './oauth-consents/user-oauth-consent-routes.ts';
 import { verifyOAuthAccessTokenRoute } from './oauth-applications/verify-access-token.ts';
 import { organizationRoutes } from './organizations/organization-routes.ts';
 import type { BapiRoute } from './route.ts';
@@ -61,5 +62,6 @@ export const bapiRoutes: readonly BapiRoute[] = [
   ...apiKeyBapiRoutes,
   ...oauthApplicationRoutes,
   verifyOAuthAccessTokenRoute,
+  ...userOAuthConsentRoutes,
   ...billingBapiRoutes,
 ];

@@ -8,7 +8,7 @@ import { deleteOAuthProviderRecord, findOAuthProviderRecord } from '../store/oau
 import { recordIdHash } from './oidc-adapter.ts';
 import { CONSENT_BINDING_MODEL } from './oidc-provider-instance.ts';
 
-type Language = 'en' | 'fr';
+export type Language = 'en' | 'fr';
 
 /** What each scope lets the application do, as the consent screen lists it. */
 const SCOPE_DESCRIPTIONS: Record<string, Record<Language, string>> = {

@@ -53,3 +53,40 @@ export const oauthApplicationsSettings = z
     message: 'each clientId is declared once.',
   });
 export type OAuthApplicationSettings = z.output<typeof oauthApplicationSettings>;
+
+const MINUTE = 60;
+const HOUR = 3600;
+const DAY = 24 * HOUR;
+
+/** Whole seconds between `min` and `max`, with the default a missing value takes. */
+function seconds(min: number, max: number, fallback: number) {
+  const range = `must be a whole number of seconds from ${min} to ${max}.`;
+  return z.number(range).int(range).min(min, range).max(max, range).default(fallback);
+}
+
+/**
+ * The authorization server's lifetimes, in seconds (docs/oauth-provider.md), read at every issuance: a
+ * change counts for the next code or token, never for one already issued. The bounds keep a typo from
+ * making a token live for years or a code expire before the browser gets back.
+ */
+export const oauthProviderSettings = z
+  .object({
+    /** An access token (`oat_…`) and an ID token: 1 minute to 1 day, 1 hour by default. */
+    accessTokenLifetime: seconds(MINUTE, DAY, HOUR),
+    /**
+     * A refresh token, and the grant its rotations belong to (so the chain ends this long after the
+     * authorization): 1 hour to 1 year, 30 days by default.
+     */
+    refreshTokenLifetime: seconds(HOUR, 365 * DAY, 30 * DAY),
+    /** An authorization code: 10 seconds to 10 minutes (RFC 6749 §4.1.2's maximum), 60 by default. */
+    authorizationCodeLifetime: seconds(10, 10 * MINUTE, MINUTE),
+  })
+  .strict()
+  .refine((s) => s.refreshTokenLifetime >= s.accessTokenLifetime, {
+    message: 'refreshTokenLifetime cannot be shorter than accessTokenLifetime.',
+    path: ['refreshTokenLifetime'],
+  });
+export type OAuthProviderSettings = z.output<typeof oauthProviderSettings>;
+
+/** The lifetimes an instance without an `oauthProvider` slice runs with. */
+export const DEFAULT_OAUTH_PROVIDER_SETTINGS: OAuthProviderSettings = oauthProviderSettings.parse({});

@@ -4,6 +4,7 @@ import type { IdentityDeps } from '../deps.ts';
 import { hashCode } from '../crypto/secrets.ts';
 import { upsertOAuthProviderRecord } from '../store/oauth-provider-records.ts';
 import { clientSecretMatches } from './oauth-client-secret.ts';
+import { DEFAULT_OAUTH_PROVIDER_SETTINGS } from './oauth-provider-settings.ts';
 import { findAccountIn } from './oidc-account.ts';
 import { oidcAdapterFactory, recordIdHash } from './oidc-adapter.ts';
 
@@ -24,16 +25,29 @@ export const OAUTH_ROUTES = {
 export const CONSENT_BINDING_COOKIE = '__oauth_consent';
 export const CONSENT_BINDING_MODEL = 'ConsentBinding';
 
-/** Lifetimes, in seconds. */
+/** Lifetimes, in seconds, of what the instance settings do not set. */
 const TTL = {
-  AccessToken: 3600,
-  AuthorizationCode: 60,
-  IdToken: 3600,
-  RefreshToken: 30 * 24 * 3600,
   Interaction: 3600,
   Session: 14 * 24 * 3600,
-  Grant: 30 * 24 * 3600,
 };
+
+/**
+ * oidc-provider's lifetimes: the fixed ones above, and the codes' and tokens' from the instance settings'
+ * `oauthProvider` slice, read at each issuance so that a change counts for the next one without a restart.
+ */
+function lifetimes(deps: IdentityDeps): NonNullable<Configuration['ttl']> {
+  const current = () => deps.settings.settings.oauthProvider ?? DEFAULT_OAUTH_PROVIDER_SETTINGS;
+  return {
+    ...TTL,
+    AccessToken: () => current().accessTokenLifetime,
+    IdToken: () => current().accessTokenLifetime,
+    AuthorizationCode: () => current().authorizationCodeLifetime,
+    RefreshToken: () => current().refreshTokenLifetime,
+    // A rotated refresh token lives its full lifetime again, but the grant it belongs to does not: the
+    // chain ends that long after the authorization, and the application asks the user again.
+    Grant: () => current().refreshTokenLifetime,
+  };
+}
 
 /** The claims each scope releases (userinfo, and the ID token). */
 const CLAIMS = {
@@ -115,7 +129,7 @@ export async function createOidcProvider(deps: IdentityDeps): Promise<Provider> 
       userinfo: { enabled: true },
     },
     routes: { ...OAUTH_ROUTES },
-    ttl: TTL,
+    ttl: lifetimes(deps),
     rotateRefreshToken: true,
     // Codes and tokens live by their own lifetimes, grants and the user's consent, not by oidc-provider's
     // session cookie (the Clerk session is what signs in, see policy()).

@@ -20,6 +20,23 @@ export async function consentsOfUser(db: Queryable, userId: string): Promise<OAu
   ]);
 }
 
+/** One page of a user's consents, newest first, and how many there are in all. */
+export async function consentsOfUserPage(
+  db: Queryable,
+  userId: string,
+  page: { limit: number; offset: number },
+): Promise<{ rows: OAuthConsentRow[]; total: number }> {
+  const rows = await db.query<OAuthConsentRow>(
+    `${SELECT} WHERE c.user_id = $1 ORDER BY c.created_at DESC, a.id LIMIT $2 OFFSET $3`,
+    [userId, page.limit, page.offset],
+  );
+  const [count] = await db.query<{ total: string | number }>(
+    `SELECT count(*) AS total FROM oauth_consents WHERE user_id = $1`,
+    [userId],
+  );
+  return { rows, total: Number(count?.total ?? 0) };
+}
+
 export async function findConsent(
   db: Queryable,
   userId: string,

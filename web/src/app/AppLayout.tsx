@@ -9,6 +9,7 @@ import {
 } from '@clerk/clerk-react';
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet } from 'react-router';
+import { AuthorizedApplicationsIcon } from '../features/authorized-applications/AuthorizedApplicationsIcon.tsx';
 import { VisitorPricingNav } from '../features/billing/PricingNavLink.tsx';
 import { DiagnosticsIcon } from '../features/diagnostics/DiagnosticsIcon.tsx';
 import { LanguageReady } from '../features/language/LanguageReady.tsx';
@@ -44,6 +45,11 @@ export function AppLayout() {
                     label={t('diagnostics.link')}
                     labelIcon={<DiagnosticsIcon />}
                     href="/diagnostics"
+                  />
+                  <UserButton.Link
+                    label={t('authorizedApplications.menuEntry')}
+                    labelIcon={<AuthorizedApplicationsIcon />}
+                    href="/authorized-applications"
                   />
                 </UserButton.MenuItems>
               </UserButton>

@@ -4,6 +4,11 @@ import { lazyPage } from './lazy-page.tsx';
 export const OAuthConsentPage = lazyPage(() =>
   import('../features/oauth-consent/OAuthConsentPage.tsx').then((m) => m.OAuthConsentPage),
 );
+export const AuthorizedApplicationsPage = lazyPage(() =>
+  import('../features/authorized-applications/AuthorizedApplicationsPage.tsx').then(
+    (m) => m.AuthorizedApplicationsPage,
+  ),
+);
 export const SignInPage = lazyPage(() => import('../features/auth/SignInPage.tsx').then((m) => m.SignInPage));
 export const SignUpPage = lazyPage(() => import('../features/auth/SignUpPage.tsx').then((m) => m.SignUpPage));
 export const WaitlistPage = lazyPage(() =>

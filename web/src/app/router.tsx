@@ -8,6 +8,7 @@ import { IDENTITY_ROUTE, SIGNED_IN_ROUTE } from './navigation/route-access.ts';
 import { ClerkProviderWithRouter } from './ClerkProviderWithRouter.tsx';
 import {
   ApiKeysPage,
+  AuthorizedApplicationsPage,
   ChooseOrganizationTaskPage,
   ClientOrganizationsPage,
   CreateOrganizationPage,
@@ -69,6 +70,8 @@ export const router = createBrowserRouter([
           { path: 'api-keys', ...signedIn(<ApiKeysPage />) },
           // An application asking to sign the user in (docs/oauth-provider.md); needs no organisation.
           { path: 'oauth/consent', ...signedIn(<OAuthConsentPage />) },
+          // The applications the user allowed, each withdrawable; needs no organisation either.
+          { path: 'authorized-applications', ...signedIn(<AuthorizedApplicationsPage />) },
           // One route per module, so an unknown /modules/<slug> falls through to the not-found page.
           ...MODULES.map((module) => ({
             path: modulePath(module).slice(1),

@@ -4,7 +4,10 @@ import { passkeySettings } from '../../passkeys/passkey-settings.ts';
 import { web3Settings } from '../../web3/web3-settings.ts';
 import { captchaSettings } from '../../captcha/captcha-settings.ts';
 import { apiKeysSettings } from '../../api-keys/api-keys-settings.ts';
-import { oauthApplicationsSettings } from '../../oauth-provider/oauth-provider-settings.ts';
+import {
+  oauthApplicationsSettings,
+  oauthProviderSettings,
+} from '../../oauth-provider/oauth-provider-settings.ts';
 import { webhookSettings } from '../../webhooks/webhook-settings.ts';
 import { signUpSettings } from '../../sign-up-modes/sign-up-settings.ts';
 import { billingSettings } from '../../billing/billing-settings.ts';
@@ -66,6 +69,8 @@ export const instanceSettingsSchema = z
     apiKeys: apiKeysSettings.optional(),
     /** OAuth applications declared as code (see oauth-provider/oauth-provider-settings.ts); none when absent. */
     oauthApplications: oauthApplicationsSettings.optional(),
+    /** The authorization server's token and code lifetimes (see oauth-provider/oauth-provider-settings.ts). */
+    oauthProvider: oauthProviderSettings.optional(),
     /** Webhook endpoints (see webhooks/webhook-settings.ts); none when absent. */
     webhooks: webhookSettings.optional(),
     /** Sign-up mode and legal consent (see sign-up-modes/sign-up-settings.ts); public, no consent, when absent. */

@@ -14,7 +14,7 @@ const LANDING_PATH = '/';
 export const ORGANIZATION_CHOICE_PATHS: readonly string[] = [CREATE_ORGANIZATION_PATH, '/organizations'];
 
 /** Signed-in pages about the user alone: the rule neither activates nor asks for an organisation there. */
-export const ORGANIZATION_FREE_PATHS: readonly string[] = ['/oauth/consent'];
+export const ORGANIZATION_FREE_PATHS: readonly string[] = ['/oauth/consent', '/authorized-applications'];
 
 /**
  * Who a route is for, declared on the route (see route-access.ts):

@@ -5,11 +5,10 @@ import {
   consentDetailsJSON,
   consentLanguage,
   decide,
-  scopesJSON,
 } from '../../../oauth-provider/oauth-consent.ts';
+import { oauthConsentJSON, withdrawConsent } from '../../../oauth-provider/user-consents.ts';
 import { CONSENT_BINDING_COOKIE } from '../../../oauth-provider/oidc-provider-instance.ts';
-import { deleteOAuthProviderRecordsOf } from '../../../store/oauth-provider-records.ts';
-import { consentsOfUser, deleteConsent, findConsent } from '../../../store/oauth-consents.ts';
+import { consentsOfUser, findConsent } from '../../../store/oauth-consents.ts';
 import type { FapiContext, FapiRoute } from '../../context.ts';
 import { formInput } from '../../form-input.ts';
 import { currentSession } from '../me-session.ts';
@@ -87,18 +86,6 @@ export const decideOAuthConsentRoute: FapiRoute = {
   },
 };
 
-function consentJSON(row: Awaited<ReturnType<typeof consentsOfUser>>[number], language: 'en' | 'fr') {
-  return {
-    object: 'oauth_consent',
-    application_id: row.application_id,
-    client_id: row.client_id,
-    oauth_application_name: row.name,
-    scopes: scopesJSON(row.scopes.split(' ').filter(Boolean), language),
-    created_at: row.created_at.getTime(),
-    updated_at: row.updated_at.getTime(),
-  };
-}
-
 /** GET /me/oauth_consents — the applications the user allowed, newest first. */
 export const listOAuthConsentsRoute: FapiRoute = {
   method: 'GET',
@@ -111,7 +98,7 @@ export const listOAuthConsentsRoute: FapiRoute = {
     const session = await currentSession(ctx);
     const rows = await consentsOfUser(ctx.tx, session.user_id);
     const language = consentLanguage(ctx.acceptLanguage);
-    return { bare: { data: rows.map((r) => consentJSON(r, language)), total_count: rows.length } };
+    return { bare: { data: rows.map((r) => oauthConsentJSON(r, language)), total_count: rows.length } };
   },
 };
 
@@ -127,7 +114,7 @@ export const getOAuthConsentOfApplicationRoute: FapiRoute = {
     const session = await currentSession(ctx);
     const row = await findConsent(ctx.tx, session.user_id, ctx.params.application_id!);
     if (!row) throw errors.notFound('oauth_consent');
-    return { bare: consentJSON(row, consentLanguage(ctx.acceptLanguage)) };
+    return { bare: oauthConsentJSON(row, consentLanguage(ctx.acceptLanguage)) };
   },
 };
 
@@ -143,10 +130,8 @@ export const deleteOAuthConsentRoute: FapiRoute = {
   input: { params: byApplication, body: formInput() },
   async handler(ctx) {
     const session = await currentSession(ctx);
-    const row = await findConsent(ctx.tx, session.user_id, ctx.params.application_id!);
+    const row = await withdrawConsent(ctx.tx, session.user_id, ctx.params.application_id!);
     if (!row) throw errors.notFound('oauth_consent');
-    await deleteConsent(ctx.tx, session.user_id, row.application_id);
-    await deleteOAuthProviderRecordsOf(ctx.tx, session.user_id, row.client_id);
     return { bare: { object: 'oauth_consent', application_id: row.application_id, deleted: true } };
   },
 };
