@@ -5,6 +5,14 @@ import { errors } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { validatePhoneNumber } from '../../phone-numbers/phone-number.ts';
 import { totpSealingKey } from '../../second-factors/totp.ts';
+import {
+  addAdminVerifiedEmail,
+  addAdminVerifiedPhone,
+  externalIdTaken,
+  insertAdminUser,
+  replaceVerifiedTotpSecret,
+  setPrimaryIdentifiers,
+} from '../../store/admin-users.ts';
 import { replaceBackupCodes } from '../../store/backup-codes.ts';
 import { phoneNumberTaken } from '../../store/phone-numbers.ts';
 import { usernameTaken } from '../../store/user-profile.ts';
@@ -26,15 +34,6 @@ import { userAnswer } from './user-routes.ts';
 
 const MAX_IDENTIFIERS = 10;
 
-/** Whether another user already has this external id. */
-export async function externalIdTaken(db: Queryable, externalId: string, exceptUserId: string | null) {
-  const rows = await db.query(
-    'SELECT 1 FROM users WHERE external_id = $1 AND ($2::text IS NULL OR id <> $2)',
-    [externalId, exceptUserId],
-  );
-  return rows.length > 0;
-}
-
 /** A verified authenticator app (and backup codes) given by the operator, as if the user had set them up. */
 export async function setSecondFactors(
   tx: Queryable,
@@ -45,12 +44,8 @@ export async function setSecondFactors(
 ): Promise<void> {
   if (input.totpSecret !== undefined) {
     const id = newId('totp');
-    await tx.query('DELETE FROM totp_secrets WHERE user_id = $1', [userId]);
-    await tx.query(
-      `INSERT INTO totp_secrets (id, user_id, sealed_secret, verified_at, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $4, $4)`,
-      [id, userId, seal(totpSealingKey(deps.keys.secretKey), input.totpSecret, id), now],
-    );
+    const sealedSecret = seal(totpSealingKey(deps.keys.secretKey), input.totpSecret, id);
+    await replaceVerifiedTotpSecret(tx, { id, userId, sealedSecret, now });
   }
   if (input.backupCodes !== undefined) {
     await replaceBackupCodes(tx, { userId, codes: input.backupCodes, pepper: deps.keys.codePepper, now });
@@ -133,49 +128,27 @@ export const createUserRoute: BapiRoute = {
       const emailIds = emails.map(() => newId('idn'));
       const phoneIds = phones.map(() => newId('idn'));
       const created = createdAt ?? now;
-      await tx.query(
-        `INSERT INTO users (id, external_id, first_name, last_name, username, password_hash, password_updated_at,
-                            public_metadata, private_metadata, unsafe_metadata, legal_accepted_at, created_at, updated_at)
-         VALUES ($1, $2, $3, $4, $5, $6, CASE WHEN $6::text IS NULL THEN NULL ELSE $12::timestamptz END,
-                 $7, $8, $9, $10, $11, $12)`,
-        [
-          userId,
-          externalId ?? null,
-          firstName ?? null,
-          lastName ?? null,
-          username ?? null,
-          passwordHash ?? null,
-          JSON.stringify(metadata.public_metadata),
-          JSON.stringify(metadata.private_metadata),
-          JSON.stringify(metadata.unsafe_metadata),
-          legalAcceptedAt ?? null,
-          created,
-          now,
-        ],
-      );
+      await insertAdminUser(tx, {
+        id: userId,
+        externalId: externalId ?? null,
+        firstName: firstName ?? null,
+        lastName: lastName ?? null,
+        username: username ?? null,
+        passwordHash: passwordHash ?? null,
+        publicMetadata: JSON.stringify(metadata.public_metadata),
+        privateMetadata: JSON.stringify(metadata.private_metadata),
+        unsafeMetadata: JSON.stringify(metadata.unsafe_metadata),
+        legalAcceptedAt: legalAcceptedAt ?? null,
+        createdAt: created,
+        now,
+      });
       for (const [i, email] of emails.entries()) {
-        await tx.query(
-          `DELETE FROM email_addresses WHERE lower(email_address) = lower($1) AND verified_at IS NULL`,
-          [email],
-        );
-        await tx.query(
-          `INSERT INTO email_addresses (id, user_id, email_address, verified_at, verification_strategy, created_at, updated_at)
-           VALUES ($1, $2, $3, $4, 'admin', $4, $4)`,
-          [emailIds[i], userId, email, now],
-        );
+        await addAdminVerifiedEmail(tx, { id: emailIds[i]!, userId, email, now });
       }
       for (const [i, phone] of phones.entries()) {
-        await tx.query('DELETE FROM phone_numbers WHERE phone_number = $1 AND verified_at IS NULL', [phone]);
-        await tx.query(
-          `INSERT INTO phone_numbers (id, user_id, phone_number, verified_at, created_at, updated_at)
-           VALUES ($1, $2, $3, $4, $4, $4)`,
-          [phoneIds[i], userId, phone, now],
-        );
+        await addAdminVerifiedPhone(tx, { id: phoneIds[i]!, userId, phone, now });
       }
-      await tx.query(
-        'UPDATE users SET primary_email_address_id = $2, primary_phone_number_id = $3 WHERE id = $1',
-        [userId, emailIds[0] ?? null, phoneIds[0] ?? null],
-      );
+      await setPrimaryIdentifiers(tx, userId, emailIds[0] ?? null, phoneIds[0] ?? null);
       await setSecondFactors(tx, deps, userId, { totpSecret, backupCodes }, now);
     });
     return userAnswer(deps, userId, now);

@@ -1,4 +1,5 @@
 import { errors } from '../../errors.ts';
+import { lockUserRow } from '../../store/admin-users.ts';
 import { deleteUser } from '../../store/user-profile.ts';
 import type { BapiRoute } from '../route.ts';
 
@@ -17,8 +18,7 @@ export const deleteUserRoute: BapiRoute = {
   async handler(req, deps) {
     const id = req.params.id!;
     const found = await deps.db.transaction(async (tx) => {
-      const [row] = await tx.query<{ id: string }>('SELECT id FROM users WHERE id = $1 FOR UPDATE', [id]);
-      if (!row) return false;
+      if (!(await lockUserRow(tx, id))) return false;
       await deleteUser(tx, id);
       return true;
     });

@@ -1,5 +1,6 @@
 import type { Queryable } from '../../db/database.ts';
 import { errors } from '../../errors.ts';
+import { clearPhoneSecondFactors } from '../../store/admin-users.ts';
 import { deleteBackupCodes } from '../../store/backup-codes.ts';
 import { deleteTotpSecret } from '../../store/totp-secrets.ts';
 import { touchUser } from '../../store/user-profile.ts';
@@ -9,13 +10,7 @@ import type { BapiRoute } from '../route.ts';
 type Removal = (tx: Queryable, userId: string) => Promise<void>;
 
 /** Numbers kept for two-step verification only stop being second factors (they stay on the account). */
-const removePhoneSecondFactors: Removal = async (tx, userId) => {
-  await tx.query(
-    `UPDATE phone_numbers SET reserved_for_second_factor = false, default_second_factor = false
-     WHERE user_id = $1 AND (reserved_for_second_factor OR default_second_factor)`,
-    [userId],
-  );
-};
+const removePhoneSecondFactors: Removal = clearPhoneSecondFactors;
 
 /** `DELETE /v1/users/:id/<what>`: what goes, in one transaction; answers `{ user_id }` as Clerk does. */
 function removalRoute(path: `/v1/users/:id/${string}`, removals: Removal[]): BapiRoute {

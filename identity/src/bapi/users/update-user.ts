@@ -7,7 +7,8 @@ import { findUserById } from '../../store/users.ts';
 import { validateUsername } from '../../users/usernames.ts';
 import { jsonInput } from '../json-input.ts';
 import type { BapiRoute } from '../route.ts';
-import { externalIdTaken, setSecondFactors } from './create-user.ts';
+import { externalIdTaken, updateAdminUser, type AdminUserColumn } from '../../store/admin-users.ts';
+import { setSecondFactors } from './create-user.ts';
 import {
   backupCodesField,
   dateField,
@@ -46,7 +47,7 @@ export const updateUserRoute: BapiRoute = {
     const id = req.params.id!;
     const f = req.fields;
     if (!(await findUserById(deps.db, id))) throw errors.notFound('user');
-    const changes: Record<string, unknown> = {};
+    const changes: Partial<Record<AdminUserColumn, unknown>> = {};
     const rawUsername = f.string('username');
     if (rawUsername !== undefined)
       changes.username = rawUsername === '' ? null : validateUsername(rawUsername);
@@ -118,11 +119,7 @@ export const updateUserRoute: BapiRoute = {
         changes.password_updated_at = now;
         changes.password_reset_required = false;
       }
-      const keys = Object.keys(changes);
-      await tx.query(
-        `UPDATE users SET ${[...keys.map((k, i) => `${k} = $${i + 3}`), 'updated_at = $2'].join(', ')} WHERE id = $1`,
-        [id, now, ...keys.map((k) => changes[k])],
-      );
+      await updateAdminUser(tx, id, changes, now);
       await setSecondFactors(tx, deps, id, { totpSecret, backupCodes }, now);
       if (passwordHash !== undefined && signOut) await revokeSessionsOfUser(tx, id, now);
     });
