@@ -131,6 +131,27 @@ describe(
         await client.end();
       }
     };
+    /**
+     * Waits until the role holds no connection: a closed pool's server processes end a moment after it, and
+     * until then they count against the limit (a fresh-clone CI run met "too many connections" here).
+     */
+    const roleIdle = async () => {
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        for (let tries = 0; tries < 200; tries++) {
+          const { rows } = await client.query<{ n: number }>(
+            'SELECT count(*)::int AS n FROM pg_stat_activity WHERE usename = $1',
+            [role],
+          );
+          if (rows[0]!.n === 0) return;
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        throw new Error(`${role} still holds connections after 10 s`);
+      } finally {
+        await client.end();
+      }
+    };
     before(() => admin(`CREATE ROLE ${role} LOGIN CONNECTION LIMIT 2`));
     after(() => admin(`DROP ROLE IF EXISTS ${role}`));
 
@@ -156,20 +177,29 @@ describe(
     });
 
     it('when no room comes, the failure is "unavailable" (a 503), not an error of ours', async () => {
+      await roleIdle();
       // Two connections held outside the pool for longer than a request waits.
       const holders = [
         new pg.Client({ connectionString: roleUrl() }),
         new pg.Client({ connectionString: roleUrl() }),
       ];
-      for (const c of holders) await c.connect();
-      const db = await openDatabase({ url: roleUrl(), poolMax: 2 });
       try {
-        const started = Date.now();
-        await assert.rejects(db.query('SELECT 1'), (err: Error) => err.name === 'DatabaseUnavailableError');
-        assert.ok(Date.now() - started >= 4000, 'it waited for room before giving up');
+        for (const c of holders) await c.connect();
+        const db = await openDatabase({ url: roleUrl(), poolMax: 2 });
+        try {
+          const started = Date.now();
+          await assert.rejects(db.query('SELECT 1'), (err: Error) => err.name === 'DatabaseUnavailableError');
+          assert.ok(Date.now() - started >= 4000, 'it waited for room before giving up');
+        } finally {
+          await db.close();
+        }
       } finally {
-        await db.close();
-        for (const c of holders) await c.end();
+        // Also when a connect failed: a client left open would keep the test process alive.
+        // (A client whose connect failed may never answer end(): a second at most.)
+        for (const c of holders) {
+          const gaveUp = new Promise((resolve) => setTimeout(resolve, 1000).unref());
+          await Promise.race([c.end().catch(() => {}), gaveUp]);
+        }
       }
     });
   },
