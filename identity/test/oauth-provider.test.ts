@@ -91,10 +91,10 @@ forEachBackend('OAuth provider', (backend) => {
   /** The relying party sends the browser to authorize; the browser lands on the product's consent page. */
   async function start(
     wire: WireBrowser,
-    app: 'confidential' | 'public',
+    app: 'confidential' | 'public' | oidc.Configuration,
     scope = 'openid profile email offline_access',
   ): Promise<Started> {
-    const config = await configOf(app);
+    const config = typeof app === 'string' ? await configOf(app) : app;
     const verifier = oidc.randomPKCECodeVerifier();
     const state = oidc.randomState();
     const url = oidc.buildAuthorizationUrl(config, {
@@ -328,18 +328,10 @@ forEachBackend('OAuth provider', (backend) => {
       public: true,
     });
     const config = await oidc.discovery(new URL(issuer), app.clientId, undefined, oidc.None(), insecure);
-    const verifier = oidc.randomPKCECodeVerifier();
-    const url = oidc.buildAuthorizationUrl(config, {
-      redirect_uri: REDIRECT,
-      scope: 'openid email',
-      code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
-      code_challenge_method: 'S256',
-      state: 's',
-    });
-    const uid = new URL((await wire.follow(url.href)).url).searchParams.get('interaction')!;
-    const granted = await oidc.authorizationCodeGrant(config, await decide(wire, uid, true), {
-      pkceCodeVerifier: verifier,
-      expectedState: 's',
+    const short = await start(wire, config, 'openid email');
+    const granted = await oidc.authorizationCodeGrant(config, await decide(wire, short.uid, true), {
+      pkceCodeVerifier: short.verifier,
+      expectedState: short.state,
     });
     assert.equal((await oidc.fetchUserInfo(config, granted.access_token, userId)).sub, userId);
     await clerk.oauthApplications.delete(app.id);
@@ -558,21 +550,13 @@ forEachBackend('OAuth provider', (backend) => {
     });
     const { wire, userId } = await signedInBrowser();
     const config = await oidc.discovery(new URL(issuer), app.clientId, undefined, oidc.None(), insecure);
-    const verifier = oidc.randomPKCECodeVerifier();
-    const url = oidc.buildAuthorizationUrl(config, {
-      redirect_uri: REDIRECT,
-      scope: 'openid email',
-      code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
-      code_challenge_method: 'S256',
-      state: 's',
-    });
-    const uid = new URL((await wire.follow(url.href)).url).searchParams.get('interaction')!;
+    const { uid, verifier, state } = await start(wire, config, 'openid email');
     const details = await wire.fapi('GET', `/me/oauth_consent/${uid}`);
     assert.equal(details.body.consent_required, false);
     const callback = await decide(wire, uid, true);
     const tokens = await oidc.authorizationCodeGrant(config, callback, {
       pkceCodeVerifier: verifier,
-      expectedState: 's',
+      expectedState: state,
     });
     assert.equal(tokens.claims()!.sub, userId);
   });
