@@ -123,6 +123,17 @@ forEachBackend('OAuth provider', (backend) => {
     return callback;
   }
 
+  /** Start, Allow, then exchange the code with its verifier: what a relying party holds after a consent. */
+  async function allowedTokens(wire: WireBrowser, app: 'confidential' | 'public', scope?: string) {
+    const started = await start(wire, app, scope);
+    const callback = await decide(wire, started.uid, true);
+    const tokens = await oidc.authorizationCodeGrant(started.config, callback, {
+      pkceCodeVerifier: started.verifier,
+      expectedState: started.state,
+    });
+    return { started, tokens };
+  }
+
   it('publishes both discovery documents with the issuer and endpoints under the Frontend API path', async () => {
     for (const path of ['openid-configuration', 'oauth-authorization-server']) {
       const res = await fetch(`${issuer}/.well-known/${path}`);
@@ -295,12 +306,7 @@ forEachBackend('OAuth provider', (backend) => {
 
   it('revoked tokens stop at userinfo, introspection and verification', async () => {
     const { wire, userId } = await signedInBrowser();
-    const started = await start(wire, 'confidential');
-    const callback = await decide(wire, started.uid, true);
-    const tokens = await oidc.authorizationCodeGrant(started.config, callback, {
-      pkceCodeVerifier: started.verifier,
-      expectedState: started.state,
-    });
+    const { started, tokens } = await allowedTokens(wire, 'confidential');
     await oidc.tokenRevocation(started.config, tokens.access_token);
     await assert.rejects(oidc.fetchUserInfo(started.config, tokens.access_token, userId));
     assert.equal((await oidc.tokenIntrospection(started.config, tokens.access_token)).active, false);
@@ -309,12 +315,7 @@ forEachBackend('OAuth provider', (backend) => {
 
   it("a locked user's and a deleted application's tokens stop working", async () => {
     const { wire, userId } = await signedInBrowser();
-    const started = await start(wire, 'confidential');
-    const callback = await decide(wire, started.uid, true);
-    const tokens = await oidc.authorizationCodeGrant(started.config, callback, {
-      pkceCodeVerifier: started.verifier,
-      expectedState: started.state,
-    });
+    const { started, tokens } = await allowedTokens(wire, 'confidential');
     await clerk.users.lockUser(userId);
     await assert.rejects(oidc.fetchUserInfo(started.config, tokens.access_token, userId));
     await rejectsWithOAuth(oidc.refreshTokenGrant(started.config, tokens.refresh_token!), 'invalid_grant');
@@ -374,12 +375,7 @@ forEachBackend('OAuth provider', (backend) => {
 
   it('lists and withdraws consents; withdrawing stops the tokens', async () => {
     const { wire, userId } = await signedInBrowser();
-    const started = await start(wire, 'confidential');
-    const callback = await decide(wire, started.uid, true);
-    const tokens = await oidc.authorizationCodeGrant(started.config, callback, {
-      pkceCodeVerifier: started.verifier,
-      expectedState: started.state,
-    });
+    const { started, tokens } = await allowedTokens(wire, 'confidential');
     const list = await wire.fapi('GET', '/me/oauth_consents');
     assert.equal(list.status, 200);
     assert.deepEqual(
@@ -526,12 +522,7 @@ forEachBackend('OAuth provider', (backend) => {
     }
     // Back to the defaults for the next issuance.
     const { wire } = await signedInBrowser();
-    const started = await start(wire, 'confidential');
-    const callback = await decide(wire, started.uid, true);
-    const tokens = await oidc.authorizationCodeGrant(started.config, callback, {
-      pkceCodeVerifier: started.verifier,
-      expectedState: started.state,
-    });
+    const { tokens } = await allowedTokens(wire, 'confidential');
     assert.equal(tokens.expires_in, 3600);
   });
 
