@@ -3,7 +3,14 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import type { Page, Request } from 'playwright-core';
 import { useSuite } from '../support/suite.ts';
-import { enterCode, uniqueEmail, waitForHash, waitForPath, PASSWORD } from '../support/flows.ts';
+import {
+  clickUntilRequest,
+  enterCode,
+  uniqueEmail,
+  waitForHash,
+  waitForPath,
+  PASSWORD,
+} from '../support/flows.ts';
 import { openDiagnostics } from '../support/diagnostics.ts';
 import { waitForCode } from '../support/outbox.ts';
 
@@ -109,7 +116,7 @@ describe('interface language: French by default, English on demand', () => {
     const since = new Date();
     await page.locator('input[name=emailAddress]').fill(email);
     await page.locator('input[name=password]').fill(PASSWORD);
-    await clerkButton(page, 'Continuer').click();
+    await clickUntilRequest(page, clerkButton(page, 'Continuer'), /\/v1\/client\/sign_ups$/);
     await waitForHash(page, '/verify-email-address');
     await enterCode(page, await waitForCode(suite.server.origin, email, since));
 

@@ -10,6 +10,7 @@ import {
   type TestUser,
 } from '../support/backend.ts';
 import {
+  clickUntilRequest,
   createOrganization,
   sessionToken,
   signUpUntilSignedIn,
@@ -98,7 +99,11 @@ describe('organisations through the Clerk UI', () => {
     await waitForPath(member, '/sign-up');
     // The ticket proves the address: only the password is asked for.
     await member.locator('input[name=password]').fill(PASSWORD);
-    await member.getByRole('button', { name: 'Continue', exact: true }).click();
+    await clickUntilRequest(
+      member,
+      member.getByRole('button', { name: 'Continue', exact: true }),
+      /\/v1\/client\/sign_ups(\/[^/]+)?$/,
+    );
     await waitForPath(member, '/dashboard');
     await member.getByTestId('dashboard-org-name').filter({ hasText: 'Acme Security' }).waitFor();
     assert.equal(await member.getByTestId('dashboard-role').textContent(), 'Member');

@@ -5,6 +5,7 @@ import type { Page } from 'playwright-core';
 import { nextFapiResponse, useSuite } from '../support/suite.ts';
 import { waitForCode, waitForSmsCode } from '../support/outbox.ts';
 import {
+  clickUntilRequest,
   PASSWORD,
   createOrganization,
   enterCode,
@@ -39,7 +40,11 @@ describe('phone numbers and SMS codes, through the Clerk UI', () => {
     // Typed with its "+", the number picks its country in Clerk's phone input.
     await page.locator('input[name=phoneNumber]').fill(phone);
     await page.locator('input[name=password]').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Continue', exact: true }).click();
+    await clickUntilRequest(
+      page,
+      page.getByRole('button', { name: 'Continue', exact: true }),
+      /\/v1\/client\/sign_ups$/,
+    );
 
     await waitForHash(page, '/verify-email-address');
     await enterCode(page, await waitForCode(origin, email, since));
