@@ -219,6 +219,16 @@ async function transactionOn<R>(
 }
 
 /**
+ * PGlite's own start parameters, with a smaller buffer cache. PostgreSQL zeroes its shared buffers as it
+ * boots, and the WebAssembly build does it slowly: at the default 128 MB that was about 0.4 s of a
+ * 1.0 s start, paid twice by every server start (identity and product) and by every test store. 32 MB
+ * holds the embedded databases this mode is for many times over; a page not in it is a read from the data
+ * directory (the operating system's cache), not a query failure. A real server (`DATABASE_URL`) keeps
+ * its own settings.
+ */
+const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=32MB'];
+
+/**
  * PGlite through node-postgres (PGlite's own adapter, `@electric-sql/pglite/node-postgres`): the same
  * client code, type parsers and named statements as a PostgreSQL server, and a round trip a third of
  * PGlite's own `query`. PGlite has one connection: a transaction has it to itself, and queries outside
@@ -234,7 +244,7 @@ async function openPglite(
   let lite: PGlite;
   let client: pg.Client;
   try {
-    lite = dataDir ? await PGlite.create(dataDir) : await PGlite.create(start);
+    lite = await PGlite.create({ ...(dataDir ? { dataDir } : start), startParams: PGLITE_START_PARAMS });
     client = new pg.Client(createPgConfig(lite) as unknown as pg.ClientConfig);
     // Reported by the query that meets it; unheard, it would end the process.
     client.on('error', () => {});
