@@ -24,6 +24,9 @@ import { userProfileImageRoutes } from './users/profile-image-routes.ts';
 import { updateUserRoute } from './users/update-user.ts';
 import { userVerifyRoutes } from './users/verify-routes.ts';
 import { web3WalletBapiRoutes } from './users/web3-wallet-routes.ts';
+import { sessionRoutes } from './sessions/session-routes.ts';
+import { sessionTokenRoutes } from './sessions/session-token-routes.ts';
+import { clientRoutes } from './clients/client-routes.ts';
 
 const jwksRoute: BapiRoute = {
   method: 'GET',
@@ -54,6 +57,9 @@ export const bapiRoutes: readonly BapiRoute[] = [
   ...passkeyRoutes,
   ...passwordResetRoutes,
   ...web3WalletBapiRoutes,
+  ...sessionRoutes,
+  ...sessionTokenRoutes,
+  ...clientRoutes,
   ...organizationRoutes,
   ...invitationRoutes,
   ...actorTokenRoutes,
