@@ -27,6 +27,8 @@ import { web3WalletBapiRoutes } from './users/web3-wallet-routes.ts';
 import { sessionRoutes } from './sessions/session-routes.ts';
 import { sessionTokenRoutes } from './sessions/session-token-routes.ts';
 import { clientRoutes } from './clients/client-routes.ts';
+import { emailAddressRoutes } from './email-addresses/email-address-routes.ts';
+import { phoneNumberRoutes } from './phone-numbers/phone-number-routes.ts';
 
 const jwksRoute: BapiRoute = {
   method: 'GET',
@@ -60,6 +62,8 @@ export const bapiRoutes: readonly BapiRoute[] = [
   ...sessionRoutes,
   ...sessionTokenRoutes,
   ...clientRoutes,
+  ...emailAddressRoutes,
+  ...phoneNumberRoutes,
   ...organizationRoutes,
   ...invitationRoutes,
   ...actorTokenRoutes,
