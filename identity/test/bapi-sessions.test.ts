@@ -117,6 +117,7 @@ forEachBackend('Backend API sessions and clients', (backend) => {
   });
 
   it('createSession opens a session for the user, listed and able to mint tokens', async () => {
+    h.clock.advance(1);
     const session = await clerk.sessions.createSession({ userId: bob.userId });
     assert.equal(session.userId, bob.userId);
     assert.equal(session.status, 'active');
@@ -220,8 +221,11 @@ forEachBackend('Backend API sessions and clients', (backend) => {
     assert.equal(await h.count('sessions'), sessions);
   });
 
-  it("another instance's session and client ids are 404 there, and its key is refused here", async () => {
-    const other = await Harness.start(backend, { config: { secretKey: OTHER_SECRET_KEY } });
+  it("another instance's session and client ids are 404 there, its key is refused here, and a production instance creates no session", async () => {
+    // A production instance, which also shows that createSession is for development instances only.
+    const other = await Harness.start(backend, {
+      config: { secretKey: OTHER_SECRET_KEY, mode: 'production', smtpUrl: 'smtp://127.0.0.1:9' },
+    });
     try {
       const otherClerk = await backendApiClient(other);
       await rejectsWith(otherClerk.sessions.getSession(bob.sessionId), 404, 'resource_not_found');
@@ -234,6 +238,8 @@ forEachBackend('Backend API sessions and clients', (backend) => {
         'resource_not_found',
       );
       assert.equal((await otherClerk.sessions.getSessionList({ userId: bob.userId })).totalCount, 0);
+      await rejectsWith(otherClerk.sessions.createSession({ userId: bob.userId }), 403, 'not_allowed_access');
+      assert.equal(await other.count('sessions'), 0);
       const refused = await h.app.inject({
         method: 'POST',
         url: `${BAPI}/v1/sessions/${bob.sessionId}/revoke`,
