@@ -48,3 +48,20 @@ export async function unverifyPhoneNumber(tx: Queryable, id: string, now: Date):
     [id, now],
   );
 }
+
+/**
+ * The owner's primary identifiers, the user's row locked for the change (`FOR NO KEY UPDATE`: a sign-in
+ * inserting a session for this user is not held up, see docs/identity-internals.md); null: no such user.
+ */
+export async function lockIdentifierOwner(
+  tx: Queryable,
+  userId: string,
+): Promise<{ primary_email_address_id: string | null; primary_phone_number_id: string | null } | null> {
+  const [row] = await tx.query<{
+    primary_email_address_id: string | null;
+    primary_phone_number_id: string | null;
+  }>('SELECT primary_email_address_id, primary_phone_number_id FROM users WHERE id = $1 FOR NO KEY UPDATE', [
+    userId,
+  ]);
+  return row ?? null;
+}

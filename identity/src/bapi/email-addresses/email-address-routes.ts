@@ -3,6 +3,7 @@ import { emailAddressJSON } from '../../serializers/user.ts';
 import {
   findEmailAddressById,
   lockEmailAddressById,
+  lockIdentifierOwner,
   unverifyEmailAddress,
 } from '../../store/admin-identifiers.ts';
 import {
@@ -11,7 +12,7 @@ import {
   insertUnverifiedEmailAddress,
   markEmailVerified,
 } from '../../store/email-addresses.ts';
-import { lockPrimaryEmailAddressId, setPrimaryEmailAddress, touchUser } from '../../store/user-profile.ts';
+import { setPrimaryEmailAddress, touchUser } from '../../store/user-profile.ts';
 import { dropUnverifiedCopies, emailAddressTaken } from '../../store/users.ts';
 import { deleteCodesOfSubjectPrefix } from '../../store/verification-codes.ts';
 import { validateEmail } from '../../users/email-format.ts';
@@ -72,7 +73,7 @@ export const emailAddressRoutes: BapiRoute[] = [
       f.boolean('notify_primary_email_address_changed');
       const now = deps.clock();
       return deps.db.transaction(async (tx) => {
-        const user = await lockPrimaryEmailAddressId(tx, userId);
+        const user = await lockIdentifierOwner(tx, userId);
         if (!user) throw errors.notFound('user');
         if (raw === undefined) throw errors.paramMissing('email_address');
         const email = validateEmail(raw);
@@ -126,7 +127,7 @@ export const emailAddressRoutes: BapiRoute[] = [
         const verified = req.fields.boolean('verified');
         const primary = req.fields.boolean('primary');
         req.fields.boolean('notify_primary_email_address_changed');
-        const user = (await lockPrimaryEmailAddressId(tx, email.user_id))!;
+        const user = (await lockIdentifierOwner(tx, email.user_id))!;
         const isPrimary = user.primary_email_address_id === email.id;
         let nowVerified = !!email.verified_at;
         if (verified === true && !email.verified_at) {
@@ -167,7 +168,7 @@ export const emailAddressRoutes: BapiRoute[] = [
       return deps.db.transaction(async (tx) => {
         const email = await lockEmailAddressById(tx, id);
         if (!email) throw errors.notFound('email address');
-        const user = (await lockPrimaryEmailAddressId(tx, email.user_id))!;
+        const user = (await lockIdentifierOwner(tx, email.user_id))!;
         if (user.primary_email_address_id === email.id) throw errors.primaryEmailDeletionFailed();
         await deleteEmailAddress(tx, email.id);
         await deleteCodesOfSubjectPrefix(tx, `email_address:${email.id}:`);

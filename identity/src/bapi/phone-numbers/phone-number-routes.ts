@@ -6,10 +6,10 @@ import { dropBackupCodesWithoutSecondFactor } from '../../second-factors/second-
 import { phoneNumberJSON } from '../../serializers/phone-number.ts';
 import {
   findPhoneNumberById,
+  lockIdentifierOwner,
   lockPhoneNumberById,
   unverifyPhoneNumber,
 } from '../../store/admin-identifiers.ts';
-import { lockUserRow } from '../../store/admin-users.ts';
 import {
   dropUnverifiedPhoneCopies,
   ensureDefaultSecondFactorPhone,
@@ -21,7 +21,6 @@ import {
   type PhoneNumberRow,
 } from '../../store/phone-numbers.ts';
 import { reassignPrimaryPhoneNumber, setPrimaryPhoneNumber, touchUser } from '../../store/user-profile.ts';
-import { findUserById } from '../../store/users.ts';
 import { jsonInput } from '../json-input.ts';
 import type { BapiRoute } from '../route.ts';
 
@@ -98,7 +97,8 @@ export const phoneNumberRoutes: BapiRoute[] = [
       const reserved = f.boolean('reserved_for_second_factor') ?? false;
       const now = deps.clock();
       return deps.db.transaction(async (tx) => {
-        if (!(await lockUserRow(tx, userId))) throw errors.notFound('user');
+        const user = await lockIdentifierOwner(tx, userId);
+        if (!user) throw errors.notFound('user');
         if (raw === undefined) throw errors.paramMissing('phone_number');
         const phone = validatePhoneNumber(raw, { testMode: deps.config.mode === 'development' });
         const mine = await phoneNumbersOfUser(tx, userId);
@@ -121,7 +121,6 @@ export const phoneNumberRoutes: BapiRoute[] = [
         }
         const row = await insertPhoneNumber(tx, { userId, phone, verifiedAt: verified ? now : null, now });
         if (verified) await dropUnverifiedPhoneCopies(tx, phone, userId);
-        const user = (await findUserById(tx, userId))!;
         if (reserved) await setReserved(tx, row, true, now);
         // The first verified sign-in number becomes primary, as Clerk does.
         else if (verified && (primary || user.primary_phone_number_id === null)) {
@@ -150,7 +149,7 @@ export const phoneNumberRoutes: BapiRoute[] = [
         const primary = req.fields.boolean('primary');
         const reserved = req.fields.boolean('reserved_for_second_factor');
         const userId = phone.user_id;
-        await lockUserRow(tx, userId);
+        await lockIdentifierOwner(tx, userId);
         if (verified === true && !phone.verified_at) {
           if (await phoneNumberTaken(tx, phone.phone_number)) throw errors.identifierExists('phone_number');
           phone = await markPhoneVerified(tx, phone.id, now);
@@ -195,7 +194,7 @@ export const phoneNumberRoutes: BapiRoute[] = [
       return deps.db.transaction(async (tx) => {
         const phone = await lockPhoneNumberById(tx, req.params.id!);
         if (!phone) throw errors.notFound('phone number');
-        await lockUserRow(tx, phone.user_id);
+        await lockIdentifierOwner(tx, phone.user_id);
         await removePhoneNumber(tx, phone.user_id, phone, now);
         return { object: 'phone_number', id: phone.id, deleted: true };
       });
