@@ -299,6 +299,41 @@ export const errors = {
       'Deletion failed',
       'You cannot delete your last identification.',
     ),
+  /** A session token that is not this instance's, has expired, or whose session has ended. */
+  sessionTokenInvalid: () =>
+    new ClerkError(
+      401,
+      'authentication_invalid',
+      'Invalid session token',
+      'The session token is invalid or has expired, or its session has ended.',
+    ),
+  /**
+   * `sessions.refreshSession`: this provider sets no `__refresh` cookie, so no refresh token is ever valid;
+   * a 401 is what sends @clerk/backend to the handshake instead.
+   */
+  refreshTokenInvalid: () =>
+    new ClerkError(
+      401,
+      'authentication_invalid',
+      'Invalid refresh token',
+      'The refresh token is invalid: this instance issues none, so the session is refreshed through the handshake.',
+    ),
+  /** What hosted Clerk offers development instances only, for tests (`sessions.createSession`). */
+  testingOnly: (what: string) =>
+    new ClerkError(
+      403,
+      'not_allowed_access',
+      'Not available in production',
+      `${what} is meant for tests and is not available on a production instance.`,
+    ),
+  /** The operator deletes a user's primary email address: another one must be made primary first. */
+  primaryEmailDeletionFailed: () =>
+    new ClerkError(
+      422,
+      'identification_deletion_failed',
+      'Deletion failed',
+      'You cannot delete the primary email address. Make another verified email address primary first.',
+    ),
   /** Self-service deletion is switched off for the instance or this user (`delete_self_enabled`). */
   deleteSelfNotAllowed: () =>
     new ClerkError(403, 'not_allowed_access', 'Not allowed', 'Deleting your account is not allowed.'),

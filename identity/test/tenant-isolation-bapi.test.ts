@@ -51,6 +51,9 @@ interface World {
   kid: string;
   /** A's paid subscription item on the first instance. */
   itemId: string;
+  /** A's admin's email address, and a phone number the operator gave them. */
+  emailAddressId: string;
+  phoneNumberId: string;
 }
 
 /** What the second instance answers, with its own key, to a request naming the first one's resources. */
@@ -74,10 +77,16 @@ interface Case {
 const keyOf = (route: BapiRoute) => `${route.method} ${route.path}`;
 
 /** A path of the route naming the first instance's resources, or organisation `org`'s sub-resources. */
-function pathOf(route: BapiRoute, { a, actorTokenId, oauthApp }: World, org: string = a.org.id): string {
+function pathOf(route: BapiRoute, w: World, org: string = w.a.org.id): string {
+  const { a, actorTokenId, oauthApp } = w;
   return route.path.replace(/:(\w+)/g, (_, name: string) => {
     if (name === 'userId') return a.member.userId;
     if (name === 'invitationId') return a.invitationId;
+    if (name === 'template') return 'hasura';
+    if (route.path.startsWith('/v1/sessions/')) return a.admin.sessionId;
+    if (route.path.startsWith('/v1/clients/')) return a.admin.client.id;
+    if (route.path.startsWith('/v1/email_addresses/')) return w.emailAddressId;
+    if (route.path.startsWith('/v1/phone_numbers/')) return w.phoneNumberId;
     if (route.path.startsWith('/v1/users/')) return a.admin.userId;
     if (route.path.startsWith('/v1/actor_tokens/')) return actorTokenId;
     if (route.path.startsWith('/v1/oauth_applications/')) return oauthApp.id;
@@ -133,6 +142,8 @@ function foreignAnswer(route: BapiRoute): Foreign {
   if (keyOf(route) === 'POST /v1/oauth_applications') return 'incomplete';
   // Creating a user names nothing of another instance either; the suite's body has no identifier.
   if (keyOf(route) === 'POST /v1/users') return 'incomplete';
+  // The credential is free text, which the suite's body leaves out: the extra case below sends A's.
+  if (keyOf(route) === 'POST /v1/clients/verify') return 'incomplete';
   const namesUser = Object.values(bodyKinds(route.input.body)).includes('id');
   if (route.path.includes(':') && !namesUser) return 'not_found';
   return route.method === 'GET' ? 'no_leak' : 'refused';
@@ -149,6 +160,25 @@ const CASES: Case[] = [
     route: 'GET /v1/users + everyone',
     foreign: 'no_leak',
     request: () => ({ method: 'GET', path: '/v1/users?limit=500' }),
+  },
+  {
+    route: 'GET /v1/sessions + everyone',
+    foreign: 'no_leak',
+    request: () => ({ method: 'GET', path: '/v1/sessions?paginated=true&limit=500' }),
+  },
+  {
+    route: 'GET /v1/clients + everyone',
+    foreign: 'no_leak',
+    request: () => ({ method: 'GET', path: '/v1/clients?paginated=true&limit=500' }),
+  },
+  {
+    route: "POST /v1/clients/verify + A's client credential",
+    foreign: 'not_found',
+    request: ({ a }) => ({
+      method: 'POST',
+      path: '/v1/clients/verify',
+      body: { token: a.admin.browser.jar.get('__client') },
+    }),
   },
   {
     route: 'GET /v1/organizations + everyone',
@@ -254,6 +284,16 @@ forEachBackend('Backend API tenant isolation', (backend) => {
       body: { name: 'Alpha partner', redirect_uris: ['https://alpha.example.com/cb'] },
     });
     assert.equal(oauthApp.status, 200, JSON.stringify(oauthApp.body));
+    const phone = await call(first, first.identity.secretKey, {
+      method: 'POST',
+      path: '/v1/phone_numbers',
+      body: { user_id: a.admin.userId, phone_number: '+12015550199', verified: true },
+    });
+    assert.equal(phone.status, 200, JSON.stringify(phone.body));
+    const admin = await call(first, first.identity.secretKey, {
+      method: 'GET',
+      path: `/v1/users/${a.admin.userId}`,
+    });
     const jwks = await call(first, first.identity.secretKey, { method: 'GET', path: '/v1/jwks' });
     w = {
       first,
@@ -264,6 +304,8 @@ forEachBackend('Backend API tenant isolation', (backend) => {
       oauthApp: { id: oauthApp.body.id, clientId: oauthApp.body.client_id },
       kid: jwks.body.keys[0].kid,
       itemId: items.find((i) => i.plan.slug === 'business')!.id,
+      emailAddressId: admin.body.email_addresses[0].id,
+      phoneNumberId: phone.body.id,
     };
     firstSnapshot = await snapshot(first);
     secondSnapshot = await snapshot(second);
@@ -278,6 +320,8 @@ forEachBackend('Backend API tenant isolation', (backend) => {
     const tables = [
       'users',
       'email_addresses',
+      'phone_numbers',
+      'clients',
       'sessions',
       'organizations',
       'organization_memberships',
@@ -295,7 +339,8 @@ forEachBackend('Backend API tenant isolation', (backend) => {
   }
 
   /** The first instance's identifiers, which no answer of the second may contain. */
-  function secrets({ a, b, actorTokenId, kid, itemId, oauthApp }: World): string[] {
+  function secrets(w: World): string[] {
+    const { a, b, actorTokenId, kid, itemId, oauthApp } = w;
     return [
       ...[a, b].flatMap((t) => [
         t.org.id,
@@ -306,7 +351,12 @@ forEachBackend('Backend API tenant isolation', (backend) => {
         t.admin.email,
         t.member.userId,
         t.member.email,
+        t.admin.sessionId,
+        t.admin.client.id,
+        t.member.sessionId,
       ]),
+      w.emailAddressId,
+      w.phoneNumberId,
       actorTokenId,
       oauthApp.id,
       oauthApp.clientId,

@@ -1,4 +1,4 @@
-import { ClerkError } from '../errors.ts';
+import { ClerkError, errors } from '../errors.ts';
 
 /**
  * The API-key refusals of their own. clerk-js 5.90.0's <APIKeys/> recognises a duplicate name by its
@@ -26,13 +26,7 @@ export const apiKeyErrors = {
   noSessionToken: () =>
     new ClerkError(401, 'no_session_token', 'No session token', 'No valid session token available.'),
   /** A session token that does not verify, has expired, or names a session that is no longer active. */
-  sessionTokenInvalid: () =>
-    new ClerkError(
-      401,
-      'authentication_invalid',
-      'Invalid session token',
-      'The session token is invalid or has expired, or its session has ended.',
-    ),
+  sessionTokenInvalid: () => errors.sessionTokenInvalid(),
   /**
    * An impersonation session (its token has `act`) may look at the keys but not create, reveal or revoke
    * one: a key outlives the impersonation and would go on acting for the user. Clerk's code for what an

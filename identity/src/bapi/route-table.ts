@@ -24,6 +24,11 @@ import { userProfileImageRoutes } from './users/profile-image-routes.ts';
 import { updateUserRoute } from './users/update-user.ts';
 import { userVerifyRoutes } from './users/verify-routes.ts';
 import { web3WalletBapiRoutes } from './users/web3-wallet-routes.ts';
+import { sessionRoutes } from './sessions/session-routes.ts';
+import { sessionTokenRoutes } from './sessions/session-token-routes.ts';
+import { clientRoutes } from './clients/client-routes.ts';
+import { emailAddressRoutes } from './email-addresses/email-address-routes.ts';
+import { phoneNumberRoutes } from './phone-numbers/phone-number-routes.ts';
 
 const jwksRoute: BapiRoute = {
   method: 'GET',
@@ -54,6 +59,11 @@ export const bapiRoutes: readonly BapiRoute[] = [
   ...passkeyRoutes,
   ...passwordResetRoutes,
   ...web3WalletBapiRoutes,
+  ...sessionRoutes,
+  ...sessionTokenRoutes,
+  ...clientRoutes,
+  ...emailAddressRoutes,
+  ...phoneNumberRoutes,
   ...organizationRoutes,
   ...invitationRoutes,
   ...actorTokenRoutes,

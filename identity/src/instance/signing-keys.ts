@@ -45,3 +45,12 @@ export function jwks(key: SigningKey) {
   const { kid, kty, n, e } = key.publicJwk;
   return { keys: [{ use: 'sig', kty, kid, alg: 'RS256', n, e }] };
 }
+
+const publicKeys = new WeakMap<SigningKey, Promise<CryptoKey>>();
+
+/** The key's public half as jose verifies with it, imported once per key. */
+export function publicKeyOf(key: SigningKey): Promise<CryptoKey> {
+  let found = publicKeys.get(key);
+  if (!found) publicKeys.set(key, (found = importJWK(key.publicJwk, 'RS256') as Promise<CryptoKey>));
+  return found;
+}

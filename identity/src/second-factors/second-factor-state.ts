@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/database.ts';
+import { deleteBackupCodes } from '../store/backup-codes.ts';
 import { maskPhoneNumber } from '../phone-numbers/phone-number.ts';
 import {
   secondFactorColumnsOf,
@@ -66,4 +67,9 @@ export function supportedSecondFactors(state: SecondFactorState): SupportedSecon
     })),
     ...(state.backupCodes ? [{ strategy: 'backup_code' as const }] : []),
   ];
+}
+
+/** Backup codes back up a second factor: with none left, they go too (as when the authenticator app goes). */
+export async function dropBackupCodesWithoutSecondFactor(tx: Queryable, userId: string): Promise<void> {
+  if (!twoFactorEnabled(await secondFactorStateOf(tx, userId))) await deleteBackupCodes(tx, userId);
 }

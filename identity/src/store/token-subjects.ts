@@ -179,6 +179,24 @@ export async function tokenSubjectByClientToken(
   return { client: true, subject: row.s_id ? subjectOf(row as SubjectRow) : null };
 }
 
+/**
+ * What a token of the session `sessionId` is made from, whichever browser holds it (the Backend API's
+ * `sessions.getToken`), read like `tokenSubjectByClientToken`; null when there is no such session.
+ */
+export async function tokenSubjectBySessionId(
+  db: Queryable,
+  sessionId: string,
+  organization: TokenOrganizationChoice,
+  billing = false,
+): Promise<TokenSubject | null> {
+  // $2 is unused by the joins' numbering ($3-$5 choose the organisation, $6 bills): it stays a typed null.
+  const [row] = await db.query<SubjectRow>(
+    `SELECT ${SUBJECT_COLUMNS} FROM sessions s ${subjectJoins(3)} WHERE s.id = $1 AND $2::text IS NULL`,
+    [sessionId, null, ...organizationParams(organization), billing],
+  );
+  return row ? subjectOf(row) : null;
+}
+
 function subjectOf(r: SubjectRow): TokenSubject {
   return {
     session: {

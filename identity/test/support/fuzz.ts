@@ -206,6 +206,7 @@ export function realId(world: World, segment: string, name: string): string {
     sign_ins: world.signInId,
     sign_ups: world.signUpId,
     sessions: world.owner.sessionId,
+    clients: world.owner.client.id,
     email_addresses: world.emailAddressId,
     // The owner has no phone number: a well-formed id of one that does not exist.
     phone_numbers: 'idn_2fuzzphonenumber00000000000',

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { z } from '@app/contract';
-import { importJWK, jwtVerify, type CryptoKey } from 'jose';
+import { jwtVerify } from 'jose';
 import { apiKeyErrors } from '../../api-keys/api-key-errors.ts';
 import { apiKeyJSON } from '../../api-keys/api-key-json.ts';
 import {
@@ -17,7 +17,7 @@ import type { IdentityDeps } from '../../deps.ts';
 import { errors } from '../../errors.ts';
 import type { RouteDeclaration } from '../../http/route-declaration.ts';
 import { hasPermission } from '../../organizations/roles.ts';
-import type { SigningKey } from '../../instance/signing-keys.ts';
+import { publicKeyOf } from '../../instance/signing-keys.ts';
 import type { ApiKeyOwner, ApiKeyRow } from '../../store/api-keys.ts';
 import { membershipOf } from '../../store/organizations.ts';
 import { findSessionById } from '../../store/sessions.ts';
@@ -51,13 +51,6 @@ interface Caller {
   sessionId: string;
   /** Who really acts, when the session is an impersonation (the token's `act`). */
   actor: Record<string, unknown> | null;
-}
-
-const publicKeys = new WeakMap<SigningKey, Promise<CryptoKey>>();
-function publicKeyOf(key: SigningKey): Promise<CryptoKey> {
-  let found = publicKeys.get(key);
-  if (!found) publicKeys.set(key, (found = importJWK(key.publicJwk, 'RS256') as Promise<CryptoKey>));
-  return found;
 }
 
 /** The caller the Bearer session token names, if the token is this instance's, current, and its session active. */

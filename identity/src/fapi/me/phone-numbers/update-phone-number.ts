@@ -1,6 +1,9 @@
 import { errors } from '../../../errors.ts';
 import { newBackupCodes } from '../../../second-factors/backup-codes.ts';
-import { secondFactorStateOf } from '../../../second-factors/second-factor-state.ts';
+import {
+  dropBackupCodesWithoutSecondFactor,
+  secondFactorStateOf,
+} from '../../../second-factors/second-factor-state.ts';
 import { phoneNumberJSON } from '../../../serializers/phone-number.ts';
 import { replaceBackupCodes } from '../../../store/backup-codes.ts';
 import {
@@ -13,7 +16,6 @@ import { reassignPrimaryPhoneNumber, touchUser } from '../../../store/user-profi
 import type { FapiRoute } from '../../context.ts';
 import { booleanField, field, has } from '../../form.ts';
 import { ownPhoneNumber } from './own-phone-number.ts';
-import { dropBackupCodesWithoutSecondFactor } from './phone-roles.ts';
 import { refusedToActors } from '../actor-guard.ts';
 import { requireReverification } from '../../../reverification/require-reverification.ts';
 import { formInput } from '../../form-input.ts';
@@ -71,7 +73,7 @@ export const updatePhoneNumberRoute: FapiRoute = refusedToActors({
         ctx.now,
       );
       await ensureDefaultSecondFactorPhone(ctx.tx, userId, ctx.now);
-      await dropBackupCodesWithoutSecondFactor(ctx, userId);
+      await dropBackupCodesWithoutSecondFactor(ctx.tx, userId);
     }
 
     if (makeDefault === true) {
