@@ -38,10 +38,14 @@ for (const backend of backends)
       const user = await namedUser(server, 'resource', 'Grace', 'Hopper');
       const wire = new WireBrowser(server.origin);
       const signIn = await wire.fapi('POST', '/client/sign_ins', { identifier: user.email });
-      const done = await wire.fapi('POST', `/client/sign_ins/${signIn.body.response.id}/attempt_first_factor`, {
-        strategy: 'password',
-        password: 'correct horse battery',
-      });
+      const done = await wire.fapi(
+        'POST',
+        `/client/sign_ins/${signIn.body.response.id}/attempt_first_factor`,
+        {
+          strategy: 'password',
+          password: 'correct horse battery',
+        },
+      );
       assert.equal(done.body.response?.status, 'complete', JSON.stringify(done.body));
       const app = await clerk.oauthApplications.create({
         name: 'MCP tools',
