@@ -1,7 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from '@app/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type Provider from 'oidc-provider';
 import type { IdentityDeps } from '../deps.ts';
 import { ClerkError, errorBody, errors } from '../errors.ts';
 import type { RouteDeclaration } from '../http/route-declaration.ts';
