@@ -171,7 +171,7 @@ export async function createIdentity(
       registerSocialLogos(app, config.fapiPath);
       registerSamlMetadata(app, config.fapiPath, deps);
       await registerStripeWebhook(app, config.fapiPath, deps);
-      await registerOAuthProvider(app, config.fapiPath, config.publicUrl, deps.oauthProvider);
+      await registerOAuthProvider(app, deps);
       await app.register(bapiPlugin, { prefix: bapiPath, deps });
       const smsOutbox = sms?.kind === 'outbox';
       if (devOutbox || smsOutbox) {

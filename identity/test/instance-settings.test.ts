@@ -142,11 +142,14 @@ describe('instance settings file', () => {
     );
   });
 
-  it('the OAuth provider lifetimes take their defaults for what is not given', () => {
+  it('the OAuth provider settings take their defaults for what is not given', () => {
     assert.deepEqual(parseInstanceSettings({ oauthProvider: {} }).oauthProvider, {
       accessTokenLifetime: 3600,
       refreshTokenLifetime: 30 * 86400,
       authorizationCodeLifetime: 60,
+      dynamicClientRegistration: false,
+      registrationsPerAddressPerHour: 10,
+      failedTokenVerificationsPerAddress: 1000,
     });
     assert.equal(
       parseInstanceSettings({ oauthProvider: { accessTokenLifetime: 600 } }).oauthProvider

@@ -11,14 +11,20 @@ import {
   type Database,
   API_KEY_SECRET_SHAPE,
 } from '@app/identity';
-import { ApiKeyFailures, type ApiKeyFailureLimit } from './auth/api-key-failures.ts';
+import {
+  ApiKeyFailures,
+  BEARER_KINDS,
+  OAUTH_TOKEN_FAILURE_LIMIT,
+  type ApiKeyFailureLimit,
+} from './auth/api-key-failures.ts';
+import { registerProtectedResource, resourceMetadataUrl } from './auth/protected-resource.ts';
 import { Authenticator } from './auth/authenticate.ts';
-import { registerProductApi } from './api/product-api.ts';
+import { PRODUCT_ROUTES, registerProductApi } from './api/product-api.ts';
 import { registerHealthRoute } from './health.ts';
 import { CLERK_JS_URL, registerClerkJs } from './static/clerk-js.ts';
 import { registerSpa } from './static/spa.ts';
 import { registerFapiProxy } from './static/fapi-proxy.ts';
-import { registerSecurityHeaders } from './static/security-headers.ts';
+import { frontendApiHostOf, registerSecurityHeaders } from './static/security-headers.ts';
 import { registerPopupCallback } from './static/popup-callback.ts';
 import type { ServerConfig } from './config.ts';
 import type { ApiDeps, BackendApi } from './api/deps.ts';
@@ -56,7 +62,9 @@ export interface AppOptions {
   outboxTiming?: Partial<OutboxTiming>;
   /** The limit of failed API keys per address (api-key-failures.ts; tests use a small one). */
   apiKeyFailureLimit?: ApiKeyFailureLimit;
-  /** The time the API-key failure limit counts with (tests move it past a window). */
+  /** The limit of failed OAuth access tokens per address (api-key-failures.ts; tests use a small one). */
+  oauthTokenFailureLimit?: ApiKeyFailureLimit;
+  /** The time the failure limits count with (tests move it past a window). */
   clock?: () => Date;
   /** False: listen() does not start the adoption and the outbox worker (the CLI runs them itself). */
   startWorkers?: boolean;
@@ -190,6 +198,22 @@ export async function createApp(config: ServerConfig, opts: AppOptions = {}): Pr
     ...opts.outboxTiming,
   });
   const apiKeyFailures = new ApiKeyFailures(productDb, opts.apiKeyFailureLimit, opts.clock);
+  const oauthTokenFailures = new ApiKeyFailures(
+    productDb,
+    opts.oauthTokenFailureLimit ?? OAUTH_TOKEN_FAILURE_LIMIT,
+    opts.clock,
+    BEARER_KINDS.oauthToken,
+  );
+  // The product API as an OAuth protected resource (RFC 9728, docs/oauth-provider.md): its tokens' issuer
+  // is the identity provider's Frontend API, and the scopes are those its routes ask.
+  const protectedResource = {
+    resource: config.identity === 'embedded' ? config.identityConfig.publicUrl : config.publicUrl,
+    issuer:
+      config.identity === 'embedded'
+        ? `${config.identityConfig.publicUrl}${config.identityConfig.fapiPath}`
+        : frontendApiHostOf(publishableKey) && `https://${frontendApiHostOf(publishableKey)}`,
+    scopes: [...new Set(PRODUCT_ROUTES.flatMap((r) => r.oauthScopes ?? []))].sort(),
+  };
   // The subscription flag, derived from the provider's billing (docs/billing.md).
   const subscriptions = new OrganizationSubscriptions(hierarchy, () => backend().billing);
   // The workers stop before the server stops answering: their deliveries and Backend API calls go to this
@@ -208,14 +232,18 @@ export async function createApp(config: ServerConfig, opts: AppOptions = {}): Pr
     // API keys (docs/api-keys.md), verified by the Backend API on every call, failures limited per address.
     authenticateApiKey: (req) =>
       apiKeyFailures.guard(req.ip, () => authenticatorNow().authenticateApiKey(req)),
-    // OAuth access tokens (docs/oauth-provider.md), verified by the Backend API on every call.
-    authenticateOAuthToken: (req) => authenticatorNow().authenticateOAuthToken(req),
+    // OAuth access tokens (docs/oauth-provider.md), verified by the Backend API on every call, failures
+    // limited per address.
+    authenticateOAuthToken: (req) =>
+      oauthTokenFailures.guard(req.ip, () => authenticatorNow().authenticateOAuthToken(req)),
+    resourceMetadataUrl: resourceMetadataUrl(protectedResource),
     get clerk() {
       return backend();
     },
     hierarchy,
   };
   registerHealthRoute(fastify);
+  registerProtectedResource(fastify, protectedResource);
   await fastify.register(async (api) => registerProductApi(api, deps), { prefix: '/api' });
   // The identity provider's events (docs/webhooks.md): the secret of CLERK_WEBHOOK_SIGNING_SECRET (hosted
   // Clerk's dashboard shows it); embedded without it, one derived from the instance's secret key, which

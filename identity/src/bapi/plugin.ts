@@ -25,7 +25,11 @@ export async function bapiPlugin(app: FastifyInstance, opts: { deps: IdentityDep
   registerJsonParser(app);
 
   app.setErrorHandler((err, req, reply) => {
-    if (err instanceof ClerkError) return sendJson(reply, err.status, errorBody(err));
+    if (err instanceof ClerkError) {
+      // A 429's Retry-After (the failed-token limit of access_tokens/verify).
+      for (const [name, value] of Object.entries(err.headers)) reply.header(name, value);
+      return sendJson(reply, err.status, errorBody(err));
+    }
     if (err instanceof DatabaseUnavailableError) return sendJson(reply, 503, errorBody(errors.unavailable()));
     // Fastify's own refusals of a body (an unsupported type, one too large) before a handler runs.
     const status = (err as { statusCode?: number }).statusCode;

@@ -2,7 +2,7 @@ import { stripeWebhookRoute } from '../billing/gateways/stripe-webhook-route.ts'
 import type { RouteDeclaration } from '../http/route-declaration.ts';
 import { socialLogoRoute } from '../social/logo-route.ts';
 import { samlMetadataRoute } from './enterprise-sso/saml-metadata.ts';
-import { oauthProviderRoutes } from '../oauth-provider/oauth-provider-routes.ts';
+import { oauthProviderRoutes, registrationRoute } from '../oauth-provider/oauth-provider-routes.ts';
 
 /**
  * The routes under the Frontend API's path that are not the Frontend API plugin's (identity.ts registers
@@ -16,4 +16,5 @@ export const besideRoutes: readonly RouteDeclaration[] = [
   samlMetadataRoute,
   stripeWebhookRoute,
   ...oauthProviderRoutes,
+  registrationRoute,
 ];

@@ -10,7 +10,7 @@ import {
   type OAuthApplicationFields,
 } from '../store/oauth-applications.ts';
 import { clientSecretHash } from './oauth-client-secret.ts';
-import { checkedRedirectUri, checkedScopes } from './oauth-applications.ts';
+import { checkedPageUrl, checkedRedirectUri, checkedScopes } from './oauth-applications.ts';
 import type { OAuthApplicationSettings } from './oauth-provider-settings.ts';
 
 /** The row values an application declared in the settings stands for; throws naming the application. */
@@ -26,6 +26,8 @@ function declaredFields(
       scopes: checkedScopes(app.scopes),
       redirectUris: [...new Set(app.redirectUris.map(checkedRedirectUri))],
       consentScreenEnabled: app.consentScreenEnabled,
+      clientUri: app.clientUri === undefined ? null : checkedPageUrl('clientUri', app.clientUri),
+      logoUrl: app.logoUrl === undefined ? null : checkedPageUrl('logoUrl', app.logoUrl),
       secretHash: app.clientSecret ? clientSecretHash(pepper, secretFromEnv(app.clientSecret, env)) : null,
     };
   } catch (err) {
@@ -72,6 +74,8 @@ export async function syncDeclaredOAuthApplications(
         current.scopes === fields.scopes &&
         JSON.stringify(current.redirect_uris) === JSON.stringify(fields.redirectUris) &&
         current.consent_screen_enabled === fields.consentScreenEnabled &&
+        current.client_uri === fields.clientUri &&
+        current.logo_url === fields.logoUrl &&
         current.secret_hash === fields.secretHash;
       if (!same) await updateOAuthApplication(tx, current.id, { ...fields, now });
     }

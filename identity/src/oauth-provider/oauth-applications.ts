@@ -36,7 +36,13 @@ export interface OAuthApplicationInput {
   scopes?: string;
   redirectUris?: string[];
   consentScreenEnabled?: boolean;
+  /** Its home page and its logo; an empty string clears one. */
+  clientUri?: string;
+  logoUrl?: string;
 }
+
+/** Where plain http is allowed (RFC 8252 §7.3): this machine. */
+const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]'];
 
 const invalid = (name: string, detail: string) => errors.paramValueInvalid(name, detail);
 
@@ -80,11 +86,33 @@ export function checkedRedirectUri(uri: string): string {
   const scheme = url.protocol.slice(0, -1);
   if (scheme === 'https') return uri;
   if (scheme === 'http') {
-    if (['localhost', '127.0.0.1', '[::1]'].includes(url.hostname)) return uri;
+    if (LOOPBACK_HOSTS.includes(url.hostname)) return uri;
     throw refuse('must be https (plain http only on localhost, 127.0.0.1 or [::1]).');
   }
   if (/^[a-z][a-z0-9+-]*(\.[a-z0-9+-]+)+$/.test(scheme)) return uri;
   throw refuse('must be https, loopback http, or a private-use scheme such as com.example.app:/callback.');
+}
+
+/**
+ * An application's home page or logo, which the consent screen links to or shows: https, or plain http on
+ * this machine's loopback (a developer's application), absolute, with no credentials; an empty string
+ * clears it.
+ */
+export function checkedPageUrl(name: string, uri: string): string | null {
+  if (uri === '') return null;
+  const refuse = (why: string) => invalid(name, `${name} ${why}`);
+  if (uri.length > REDIRECT_URI_MAX_LENGTH)
+    throw refuse(`is longer than ${REDIRECT_URI_MAX_LENGTH} characters.`);
+  let url: URL;
+  try {
+    url = new URL(uri);
+  } catch {
+    throw refuse('is not an absolute URL.');
+  }
+  if (url.username || url.password) throw refuse('must not hold credentials.');
+  if (url.protocol === 'https:') return uri;
+  if (url.protocol === 'http:' && LOOPBACK_HOSTS.includes(url.hostname)) return uri;
+  throw refuse('must be https (plain http only on localhost, 127.0.0.1 or [::1]).');
 }
 
 function checkedRedirectUris(uris: string[]): string[] {
@@ -107,6 +135,14 @@ function fieldsOf(input: OAuthApplicationInput, current?: OAuthApplicationRow): 
         ? (current?.redirect_uris ?? [])
         : checkedRedirectUris(input.redirectUris),
     consentScreenEnabled: input.consentScreenEnabled ?? current?.consent_screen_enabled ?? true,
+    clientUri:
+      input.clientUri === undefined
+        ? (current?.client_uri ?? null)
+        : checkedPageUrl('client_uri', input.clientUri),
+    logoUrl:
+      input.logoUrl === undefined
+        ? (current?.logo_url ?? null)
+        : checkedPageUrl('client_image_url', input.logoUrl),
   };
 }
 
@@ -128,6 +164,7 @@ export async function createOAuthApplication(
   pepper: string,
   input: OAuthApplicationInput,
   now: Date,
+  how: { dynamicallyRegistered?: boolean } = {},
 ): Promise<WithSecret> {
   const fields = fieldsOf(input);
   const { secret, hash } = secretFor(pepper, fields.public);
@@ -136,6 +173,7 @@ export async function createOAuthApplication(
     id: newId('oa'),
     clientId: newClientId(),
     secretHash: hash,
+    dynamicallyRegistered: how.dynamicallyRegistered ?? false,
     now,
   });
   return { row, secret };
@@ -185,6 +223,8 @@ export async function rotateOAuthApplicationSecret(
     scopes: current.scopes,
     redirectUris: current.redirect_uris,
     consentScreenEnabled: current.consent_screen_enabled,
+    clientUri: current.client_uri,
+    logoUrl: current.logo_url,
     secretHash: clientSecretHash(pepper, secret),
     now,
   });

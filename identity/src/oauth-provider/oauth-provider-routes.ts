@@ -1,9 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from '@app/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type Provider from 'oidc-provider';
-import { errorBody, errors } from '../errors.ts';
+import type { IdentityDeps } from '../deps.ts';
+import { ClerkError, errorBody, errors } from '../errors.ts';
 import type { RouteDeclaration } from '../http/route-declaration.ts';
+import { hit } from '../store/rate-limits.ts';
+import { REGISTRATION_PATH, RegistrationError, registerApplication } from './dynamic-registration.ts';
+import { DEFAULT_OAUTH_PROVIDER_SETTINGS } from './oauth-provider-settings.ts';
 import { OAUTH_ROUTES } from './oidc-provider-instance.ts';
 
 const DISCOVERY = '/.well-known/openid-configuration';
@@ -42,17 +45,74 @@ export const oauthProviderRoutes: readonly RouteDeclaration[] = [
 ];
 
 /**
+ * RFC 7591 dynamic client registration, ours rather than oidc-provider's (its clients are the rows of
+ * `oauth_applications`, made by the same checks as the Backend API's): answered only while the instance
+ * settings allow it, 404 like an unknown path otherwise.
+ */
+export const registrationRoute: RouteDeclaration = route('POST', REGISTRATION_PATH);
+
+/** A registration's JSON body: at most 64 KiB, more than any client's metadata. */
+const REGISTRATION_BODY_LIMIT = 64 * 1024;
+const REGISTRATION_WINDOW_SECONDS = 3600;
+
+async function jsonOf(raw: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of raw as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > REGISTRATION_BODY_LIMIT) throw new RegistrationError('invalid_client_metadata', 'Too large.');
+    chunks.push(chunk);
+  }
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  } catch {
+    throw new RegistrationError('invalid_client_metadata', 'The request body must be JSON.');
+  }
+}
+
+/**
+ * POST /oauth/register: off → 404 (nothing counted); on → one hit of the address's hourly count (refused
+ * requests count too, so probing the checks costs as much as registering), then the metadata read and
+ * the application made, or RFC 7591's error and nothing made.
+ */
+async function handleRegistration(deps: IdentityDeps, req: FastifyRequest, reply: FastifyReply) {
+  const settings = deps.settings.settings.oauthProvider ?? DEFAULT_OAUTH_PROVIDER_SETTINGS;
+  const refuse = (err: ClerkError) => {
+    for (const [k, v] of Object.entries(err.headers)) reply.header(k, v);
+    return reply.code(err.status).send(errorBody(err));
+  };
+  if (!settings.dynamicClientRegistration) return refuse(errors.notFound('endpoint'));
+  const wait = await hit(
+    deps.db,
+    {
+      key: `oauth_register:ip:${req.ip}`,
+      limit: settings.registrationsPerAddressPerHour,
+      windowSeconds: REGISTRATION_WINDOW_SECONDS,
+    },
+    deps.clock(),
+  );
+  if (wait > 0) return refuse(errors.tooManyRequests(wait));
+  reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
+  try {
+    if (!/^application\/json\b/i.test(req.headers['content-type'] ?? '')) {
+      throw new RegistrationError('invalid_client_metadata', 'The request body must be application/json.');
+    }
+    return reply.code(201).send(await registerApplication(deps, await jsonOf(req.raw)));
+  } catch (err) {
+    if (err instanceof RegistrationError) return reply.code(400).send(err.toJSON());
+    throw err;
+  }
+}
+
+/**
  * Hands the routes above to oidc-provider (a Koa application) with the raw request: Fastify reads no body
  * there. oidc-provider names its endpoints from the request, so the request is given the public origin
  * (X-Forwarded-Proto and -Host from PUBLIC_URL, whatever the client sent) and the Frontend API's path as
  * its mount point (`originalUrl`, as Express sets it).
  */
-export async function registerOAuthProvider(
-  app: FastifyInstance,
-  fapiPath: string,
-  publicUrl: string,
-  provider: () => Promise<Provider>,
-): Promise<void> {
+export async function registerOAuthProvider(app: FastifyInstance, deps: IdentityDeps): Promise<void> {
+  const { fapiPath, publicUrl } = deps.config;
+  const provider = deps.oauthProvider;
   const { protocol, host } = new URL(publicUrl);
   await app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
@@ -81,5 +141,10 @@ export async function registerOAuthProvider(
     for (const r of oauthProviderRoutes) {
       scope.route({ method: r.method, url: `${fapiPath}${r.path}`, handler: handle });
     }
+    scope.route({
+      method: registrationRoute.method,
+      url: `${fapiPath}${registrationRoute.path}`,
+      handler: (req, reply) => handleRegistration(deps, req, reply),
+    });
   });
 }

@@ -1,7 +1,7 @@
 import { z } from '@app/contract';
 import { ClerkError } from '../errors.ts';
 import { secretReference } from '../instance/settings/secret-reference.ts';
-import { checkedRedirectUri, checkedScopes } from './oauth-applications.ts';
+import { checkedPageUrl, checkedRedirectUri, checkedScopes } from './oauth-applications.ts';
 
 /** A check of oauth-applications.ts as a zod refinement, so a bad file is refused before it is stored. */
 function byRule(check: (value: string) => unknown) {
@@ -37,6 +37,15 @@ export const oauthApplicationSettings = z
       .max(20)
       .default([]),
     consentScreenEnabled: z.boolean().default(true),
+    /** Its home page and its logo, shown on the consent screen: https (or loopback http). */
+    clientUri: z
+      .string()
+      .superRefine(byRule((v) => checkedPageUrl('clientUri', v)))
+      .optional(),
+    logoUrl: z
+      .string()
+      .superRefine(byRule((v) => checkedPageUrl('logoUrl', v)))
+      .optional(),
     /** Required for a confidential application, refused for a public one. */
     clientSecret: secretReference.optional(),
   })
@@ -64,9 +73,16 @@ function seconds(min: number, max: number, fallback: number) {
   return z.number(range).int(range).min(min, range).max(max, range).default(fallback);
 }
 
+/** A whole number between `min` and `max`, with the default a missing value takes. */
+function count(min: number, max: number, fallback: number) {
+  const range = `must be a whole number from ${min} to ${max}.`;
+  return z.number(range).int(range).min(min, range).max(max, range).default(fallback);
+}
+
 /**
  * The authorization server's lifetimes, in seconds (docs/oauth-provider.md), read at every issuance: a
- * change counts for the next code or token, never for one already issued. The bounds keep a typo from
+ * change counts for the next code or token, never for one already issued; its dynamic registration and
+ * limits, read at every request. The bounds keep a typo from
  * making a token live for years or a code expire before the browser gets back.
  */
 export const oauthProviderSettings = z
@@ -80,6 +96,20 @@ export const oauthProviderSettings = z
     refreshTokenLifetime: seconds(HOUR, 365 * DAY, 30 * DAY),
     /** An authorization code: 10 seconds to 10 minutes (RFC 6749 §4.1.2's maximum), 60 by default. */
     authorizationCodeLifetime: seconds(10, 10 * MINUTE, MINUTE),
+    /**
+     * RFC 7591 dynamic client registration (`POST /oauth/register`): off by default, as anyone may then
+     * register an application (an MCP client registers itself); its applications still ask every user's
+     * consent.
+     */
+    dynamicClientRegistration: z.boolean().default(false),
+    /** Registrations one address may attempt in an hour (refused ones count too). */
+    registrationsPerAddressPerHour: count(1, 10_000, 10),
+    /**
+     * Failed access-token verifications (`POST /oauth_applications/access_tokens/verify`) one caller
+     * address may make in 10 minutes before its verifications are refused (429) until the window ends.
+     * The callers are resource servers relaying their clients' tokens, hence the high default.
+     */
+    failedTokenVerificationsPerAddress: count(1, 1_000_000, 1000),
   })
   .strict()
   .refine((s) => s.refreshTokenLifetime >= s.accessTokenLifetime, {

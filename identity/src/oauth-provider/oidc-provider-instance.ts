@@ -5,6 +5,7 @@ import { hashCode } from '../crypto/secrets.ts';
 import { upsertOAuthProviderRecord } from '../store/oauth-provider-records.ts';
 import { clientSecretMatches } from './oauth-client-secret.ts';
 import { DEFAULT_OAUTH_PROVIDER_SETTINGS } from './oauth-provider-settings.ts';
+import { REGISTRATION_PATH } from './dynamic-registration.ts';
 import { findAccountIn } from './oidc-account.ts';
 import { oidcAdapterFactory, recordIdHash } from './oidc-adapter.ts';
 
@@ -171,6 +172,15 @@ export async function createOidcProvider(deps: IdentityDeps): Promise<Provider> 
   const provider = new Provider(deps.fapiBase, configuration);
   // The public origin is set by the mount (oauth-provider-routes.ts) in X-Forwarded-*.
   provider.proxy = true;
+  // Dynamic registration is ours (dynamic-registration.ts), and switched by the live instance settings:
+  // discovery names it only while it is on.
+  provider.use(async (ctx, next) => {
+    await next();
+    const settings = deps.settings.settings.oauthProvider ?? DEFAULT_OAUTH_PROVIDER_SETTINGS;
+    if (ctx.oidc?.route === 'discovery' && settings.dynamicClientRegistration && ctx.body) {
+      (ctx.body as Record<string, unknown>).registration_endpoint = `${deps.fapiBase}${REGISTRATION_PATH}`;
+    }
+  });
 
   const accessTokenProto = provider.AccessToken.prototype as unknown as { generateTokenId(): string };
   const generate = accessTokenProto.generateTokenId;

@@ -9,6 +9,11 @@ export interface OAuthApplicationRow {
   scopes: string;
   redirect_uris: string[];
   consent_screen_enabled: boolean;
+  /** Its home page and its logo (migration 033), https URLs shown on the consent screen; null when none. */
+  client_uri: string | null;
+  logo_url: string | null;
+  /** Registered by the application itself (RFC 7591, migration 033). */
+  dynamically_registered: boolean;
   /** Declared in the instance settings (`oauthApplications`) and synced from them at start. */
   declared: boolean;
   secret_hash: string | null;
@@ -23,6 +28,8 @@ export interface OAuthApplicationFields {
   scopes: string;
   redirectUris: string[];
   consentScreenEnabled: boolean;
+  clientUri: string | null;
+  logoUrl: string | null;
 }
 
 export async function insertOAuthApplication(
@@ -32,13 +39,14 @@ export async function insertOAuthApplication(
     clientId: string;
     secretHash: string | null;
     declared?: boolean;
+    dynamicallyRegistered?: boolean;
     now: Date;
   },
 ): Promise<OAuthApplicationRow> {
   const [inserted] = await tx.query<OAuthApplicationRow>(
     `INSERT INTO oauth_applications (id, client_id, name, public, scopes, redirect_uris, consent_screen_enabled,
-       secret_hash, declared, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10) RETURNING *`,
+       secret_hash, declared, created_at, updated_at, client_uri, logo_url, dynamically_registered)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10, $11, $12, $13) RETURNING *`,
     [
       row.id,
       row.clientId,
@@ -50,6 +58,9 @@ export async function insertOAuthApplication(
       row.secretHash,
       row.declared ?? false,
       row.now,
+      row.clientUri,
+      row.logoUrl,
+      row.dynamicallyRegistered ?? false,
     ],
   );
   return inserted!;
@@ -103,7 +114,7 @@ export async function updateOAuthApplication(
 ): Promise<OAuthApplicationRow> {
   const [row] = await tx.query<OAuthApplicationRow>(
     `UPDATE oauth_applications SET name = $2, public = $3, scopes = $4, redirect_uris = $5,
-       consent_screen_enabled = $6, secret_hash = $7, updated_at = $8
+       consent_screen_enabled = $6, secret_hash = $7, updated_at = $8, client_uri = $9, logo_url = $10
      WHERE id = $1 RETURNING *`,
     [
       id,
@@ -114,6 +125,8 @@ export async function updateOAuthApplication(
       fields.consentScreenEnabled,
       fields.secretHash,
       fields.now,
+      fields.clientUri,
+      fields.logoUrl,
     ],
   );
   return row!;

@@ -4,6 +4,7 @@ import {
   isOAuthTokenRequest,
   type OAuthTokenCaller,
   type ApiKeyCaller,
+  type ApiKeyRefusal,
   type AuthContext,
   type RequestAuthenticator,
 } from '../auth/authenticate.ts';
@@ -39,35 +40,25 @@ declare module 'fastify' {
  * is refused before it is even verified (403), so writes that need a person stay session-only.
  */
 export function requireAuth(authenticator: RequestAuthenticator) {
+  const challenge = bearerChallenge(authenticator.resourceMetadataUrl);
   return async (req: FastifyRequest, reply: FastifyReply) => {
     if (req.auth || req.apiKey || req.oauthToken) return;
-    if (isOAuthTokenRequest(req)) return authenticateOAuthToken(authenticator, req, reply);
+    if (isOAuthTokenRequest(req)) return authenticateOAuthToken(authenticator, challenge, req, reply);
     if (isApiKeyRequest(req)) {
       if (!req.routeOptions.config?.acceptsApiKey || !authenticator.authenticateApiKey) {
         return sendApiError(reply, new ApiError('forbidden', 'This endpoint does not accept API keys.'));
       }
       const verified = await authenticator.authenticateApiKey(req);
-      if (!verified.ok) {
-        if (verified.refusal === 'limited') {
-          reply.header('retry-after', String(verified.retryAfterSeconds));
-          return sendApiError(reply, new ApiError('too_many_requests', verified.reason));
-        }
-        // No answer about the key (the Backend API is away): not the key's fault, so not a 401.
-        if (verified.refusal === 'unavailable') {
-          return sendApiError(reply.header('retry-after', '2'), new ApiError('service_unavailable'));
-        }
-        return sendApiError(
-          reply.header('www-authenticate', 'Bearer'),
-          new ApiError('unauthenticated', verified.reason),
-        );
-      }
+      if (!verified.ok) return sendRefusal(reply, verified, 'Bearer');
       req.apiKey = verified.apiKey;
       return;
     }
     const result = await authenticator.authenticate(req);
     if (!result.ok) {
+      // A route that takes access tokens tells a client without one where to get one.
+      const takesOAuth = req.routeOptions.config?.oauthScopes !== undefined;
       return sendApiError(
-        reply.header('www-authenticate', 'Bearer'),
+        reply.header('www-authenticate', takesOAuth ? challenge() : 'Bearer'),
         new ApiError('unauthenticated', result.reason),
       );
     }
@@ -82,6 +73,7 @@ export function requireAuth(authenticator: RequestAuthenticator) {
  */
 async function authenticateOAuthToken(
   authenticator: RequestAuthenticator,
+  challenge: (error?: string) => string,
   req: FastifyRequest,
   reply: FastifyReply,
 ) {
@@ -93,23 +85,47 @@ async function authenticateOAuthToken(
     );
   }
   const verified = await authenticator.authenticateOAuthToken(req);
-  if (!verified.ok) {
-    if (verified.refusal === 'unavailable') {
-      return sendApiError(reply.header('retry-after', '2'), new ApiError('service_unavailable'));
-    }
-    return sendApiError(
-      reply.header('www-authenticate', 'Bearer error="invalid_token"'),
-      new ApiError('unauthenticated', verified.reason),
-    );
-  }
+  if (!verified.ok) return sendRefusal(reply, verified, challenge('error="invalid_token"'));
   const missing = needed.filter((scope) => !verified.oauthToken.scopes.includes(scope));
   if (missing.length) {
     return sendApiError(
-      reply.header('www-authenticate', `Bearer error="insufficient_scope", scope="${needed.join(' ')}"`),
+      reply.header('www-authenticate', challenge(`error="insufficient_scope", scope="${needed.join(' ')}"`)),
       new ApiError('forbidden', `This endpoint needs the scopes ${needed.join(', ')}.`),
     );
   }
   req.oauthToken = verified.oauthToken;
+}
+
+/**
+ * RFC 6750's Bearer challenge with `params`, naming the product API's protected-resource metadata (RFC
+ * 9728 §5.1) so that a client without a token (an MCP client) finds the authorization server: on the
+ * answers about access tokens, and on a route taking them when no token came. Routes that take none
+ * keep the bare `Bearer`: nothing there to send a client for.
+ */
+function bearerChallenge(metadataUrl: string | undefined) {
+  const named = metadataUrl ? [`resource_metadata="${metadataUrl}"`] : [];
+  return (params?: string) => {
+    const all = [...(params ? [params] : []), ...named];
+    return all.length ? `Bearer ${all.join(', ')}` : 'Bearer';
+  };
+}
+
+/**
+ * A bearer (API key or access token) not taken: 429 with Retry-After when its address failed too often,
+ * 503 when the Backend API could not say (not the bearer's fault, so not a 401), else 401 with `challenge`.
+ */
+function sendRefusal(reply: FastifyReply, refused: ApiKeyRefusal, challenge: string) {
+  if (refused.refusal === 'limited') {
+    reply.header('retry-after', String(refused.retryAfterSeconds));
+    return sendApiError(reply, new ApiError('too_many_requests', refused.reason));
+  }
+  if (refused.refusal === 'unavailable') {
+    return sendApiError(reply.header('retry-after', '2'), new ApiError('service_unavailable'));
+  }
+  return sendApiError(
+    reply.header('www-authenticate', challenge),
+    new ApiError('unauthenticated', refused.reason),
+  );
 }
 
 /** The verified caller of a route guarded by requireAuth; a missing one is a wiring bug. */

@@ -1,12 +1,12 @@
 import { isIPv6 } from 'node:net';
 import type { Queryable } from '@app/identity';
-import type { ApiKeyResult } from './authenticate.ts';
 
 /**
- * Failed API-key verifications, limited per client address (docs/api-keys.md): past `limit` failures in a
- * window of `windowSeconds`, every key from that address is refused with 429 and `Retry-After` until the
- * window ends, before it is verified (no Backend API round trip). Counted in the product database
- * (`api_key_failures`), so every instance and every restart sees the same count.
+ * Failed bearer verifications, limited per client address: API keys (docs/api-keys.md, `api_key_failures`)
+ * and OAuth access tokens (docs/oauth-provider.md, `oauth_token_failures`), each kind its own count. Past
+ * `limit` failures in a window of `windowSeconds`, every bearer of that kind from that address is refused
+ * with 429 and `Retry-After` until the window ends, before it is verified (no Backend API round trip).
+ * Counted in the product database, so every instance and every restart sees the same count.
  *
  * A key is checked against the count before it is verified and counted after it failed, so a burst of
  * guesses sent at once can each be verified before the first failure is counted: at most one per request
@@ -21,6 +21,31 @@ export interface ApiKeyFailureLimit {
 
 /** 30 failures in 10 minutes: a script with a wrong key fails far less often than that. */
 export const API_KEY_FAILURE_LIMIT: ApiKeyFailureLimit = { limit: 30, windowSeconds: 600 };
+/**
+ * The same for OAuth access tokens: an application with an expired token refreshes it at its first 401,
+ * so even a busy one fails a few times an hour; 30 in 10 minutes is a scan.
+ */
+export const OAUTH_TOKEN_FAILURE_LIMIT: ApiKeyFailureLimit = { limit: 30, windowSeconds: 600 };
+
+/** Which bearer a counter counts: its table, and the words of its 429. */
+export const BEARER_KINDS = {
+  apiKey: {
+    table: 'api_key_failures',
+    reason: 'Too many failed API keys from this address. Try again later.',
+  },
+  oauthToken: {
+    table: 'oauth_token_failures',
+    reason: 'Too many failed access tokens from this address. Try again later.',
+  },
+} as const;
+export type BearerKind = (typeof BEARER_KINDS)[keyof typeof BEARER_KINDS];
+
+/** What a verification answers: the refusals that count (`invalid`) and the one this adds (`limited`). */
+type Verified =
+  | { ok: true }
+  | { ok: false; refusal: 'invalid' | 'unavailable'; reason: string }
+  | { ok: false; refusal: 'limited'; reason: string; retryAfterSeconds: number };
+type Limited = { ok: false; refusal: 'limited'; reason: string; retryAfterSeconds: number };
 
 export class ApiKeyFailures {
   private purgedAt = 0;
@@ -29,21 +54,17 @@ export class ApiKeyFailures {
     private readonly db: Queryable,
     private readonly rule: ApiKeyFailureLimit = API_KEY_FAILURE_LIMIT,
     private readonly clock: () => Date = () => new Date(),
+    private readonly kind: BearerKind = BEARER_KINDS.apiKey,
   ) {}
 
   /**
-   * `verify` the address's key unless the address is past its limit (then it is not looked at), and count
-   * it when it is no key: unknown, revoked, expired, or not even shaped like one.
+   * `verify` the address's bearer unless the address is past its limit (then it is not looked at), and
+   * count it when it is none: unknown, revoked, expired, or not even shaped like one.
    */
-  async guard(address: string, verify: () => Promise<ApiKeyResult>): Promise<ApiKeyResult> {
+  async guard<R extends Verified>(address: string, verify: () => Promise<R>): Promise<R | Limited> {
     const wait = await this.waitFor(address);
     if (wait > 0) {
-      return {
-        ok: false,
-        refusal: 'limited',
-        reason: 'Too many failed API keys from this address. Try again later.',
-        retryAfterSeconds: wait,
-      };
+      return { ok: false, refusal: 'limited', reason: this.kind.reason, retryAfterSeconds: wait };
     }
     const result = await verify();
     if (!result.ok && result.refusal === 'invalid') await this.failed(address);
@@ -54,7 +75,7 @@ export class ApiKeyFailures {
   async waitFor(address: string): Promise<number> {
     const now = this.clock();
     const [row] = await this.db.query<{ window_start: Date; failures: number }>(
-      `SELECT window_start, failures FROM api_key_failures
+      `SELECT window_start, failures FROM ${this.kind.table}
         WHERE address = $1 AND window_start > $2::timestamptz - make_interval(secs => $3)`,
       [addressKey(address), now, this.rule.windowSeconds],
     );
@@ -66,19 +87,20 @@ export class ApiKeyFailures {
   /** Counts a failed verification from the address (a new window when its last one has ended). */
   async failed(address: string): Promise<void> {
     const now = this.clock();
-    const over = `api_key_failures.window_start <= $2::timestamptz - make_interval(secs => $3)`;
+    const table = this.kind.table;
+    const over = `${table}.window_start <= $2::timestamptz - make_interval(secs => $3)`;
     await this.db.query(
-      `INSERT INTO api_key_failures (address, window_start, failures) VALUES ($1, $2, 1)
+      `INSERT INTO ${table} (address, window_start, failures) VALUES ($1, $2, 1)
        ON CONFLICT (address) DO UPDATE SET
-         failures = CASE WHEN ${over} THEN 1 ELSE api_key_failures.failures + 1 END,
-         window_start = CASE WHEN ${over} THEN $2 ELSE api_key_failures.window_start END`,
+         failures = CASE WHEN ${over} THEN 1 ELSE ${table}.failures + 1 END,
+         window_start = CASE WHEN ${over} THEN $2 ELSE ${table}.window_start END`,
       [addressKey(address), now, this.rule.windowSeconds],
     );
     // Ended windows go, at most once a window per process: the table holds the addresses of one window.
     if (now.getTime() - this.purgedAt >= this.rule.windowSeconds * 1000) {
       this.purgedAt = now.getTime();
       await this.db.query(
-        `DELETE FROM api_key_failures WHERE window_start <= $1::timestamptz - make_interval(secs => $2)`,
+        `DELETE FROM ${table} WHERE window_start <= $1::timestamptz - make_interval(secs => $2)`,
         [now, this.rule.windowSeconds],
       );
     }

@@ -81,9 +81,8 @@ export interface OAuthTokenCaller {
   scopes: readonly string[];
 }
 
-export type OAuthTokenResult =
-  | { ok: true; oauthToken: OAuthTokenCaller }
-  | { ok: false; refusal: 'invalid' | 'unavailable'; reason: string };
+/** Why a token was not taken, as ApiKeyRefusal says of keys (`limited`: oauth token failures, bearer-failures). */
+export type OAuthTokenResult = { ok: true; oauthToken: OAuthTokenCaller } | ApiKeyRefusal;
 
 /** What the product API needs to know about a request's caller. */
 export interface RequestAuthenticator {
@@ -92,6 +91,8 @@ export interface RequestAuthenticator {
   authenticateApiKey?(req: FastifyRequest): Promise<ApiKeyResult>;
   /** Verifies an OAuth access token through the Backend API; without it such tokens are refused everywhere. */
   authenticateOAuthToken?(req: FastifyRequest): Promise<OAuthTokenResult>;
+  /** The product API's RFC 9728 metadata URL, named in its Bearer challenges (protected-resource.ts). */
+  readonly resourceMetadataUrl?: string;
 }
 
 /** @clerk/backend's prefix of OAuth access tokens (tokens/machine.ts): the token is no session token. */

@@ -2,6 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import helmet from 'helmet';
 
 const ONE_YEAR_SECONDS = 365 * 24 * 3600;
+/** The product's OAuth consent page (web/src/features/oauth-consent). */
+const CONSENT_PAGE = '/oauth/consent';
 
 /**
  * The browser security headers, on every answer (harmless on JSON, and a JSON URL opened as a page is
@@ -80,6 +82,20 @@ export async function registerSecurityHeaders(
       Number(opts.stripe?.() ?? false)
     ]!(req.raw, reply.raw, (err) => done(err as Error | undefined)),
   );
+  // The consent page shows the application's logo (docs/oauth-provider.md), an https image of the
+  // application's own host: that page alone may load images from any https origin.
+  app.addHook('onRequest', (req, reply, done) => {
+    if (req.url.split('?')[0] === CONSENT_PAGE) {
+      const csp = reply.raw.getHeader('content-security-policy');
+      if (typeof csp === 'string') {
+        reply.raw.setHeader(
+          'content-security-policy',
+          csp.replace("img-src 'self'", "img-src 'self' https:"),
+        );
+      }
+    }
+    done();
+  });
   // A popup on its way back from a provider passes through the Frontend API's redirects (the OAuth callback
   // to the accounts.<domain> popup-callback page). A redirect's opener policy counts as much as a page's: a
   // `same-origin…` one there moves the popup into a group of its own, and the page it lands on has no
@@ -98,7 +114,7 @@ export async function registerSecurityHeaders(
 }
 
 /** The host a publishable key names (`pk_live_` + base64 of `host$`), or null for a key of another shape. */
-function frontendApiHostOf(publishableKey: string): string | null {
+export function frontendApiHostOf(publishableKey: string): string | null {
   const encoded = /^pk_(?:live|test)_([A-Za-z0-9+/=_-]+)$/.exec(publishableKey)?.[1];
   const decoded = encoded ? Buffer.from(encoded, 'base64').toString('utf8') : '';
   return /^[a-z0-9.-]+(:\d+)?\$$/i.test(decoded) ? decoded.slice(0, -1) : null;

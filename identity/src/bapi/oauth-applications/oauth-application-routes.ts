@@ -26,6 +26,8 @@ const FIELDS = jsonInput({
   scopes: 'string',
   public: 'boolean',
   consent_screen_enabled: 'boolean',
+  client_uri: 'string',
+  client_image_url: 'string',
 });
 
 function inputOf(req: BapiRequest): OAuthApplicationInput {
@@ -36,6 +38,8 @@ function inputOf(req: BapiRequest): OAuthApplicationInput {
     scopes: f.string('scopes'),
     public: f.boolean('public'),
     consentScreenEnabled: f.boolean('consent_screen_enabled'),
+    clientUri: f.string('client_uri'),
+    logoUrl: f.string('client_image_url'),
   };
 }
 

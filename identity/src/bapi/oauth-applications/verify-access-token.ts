@@ -3,8 +3,13 @@ import { errors } from '../../errors.ts';
 import { OAUTH_ACCESS_TOKEN_PREFIX } from '../../oauth-provider/oidc-provider-instance.ts';
 import { findOAuthApplicationByClientId } from '../../store/oauth-applications.ts';
 import { findUserById } from '../../store/users.ts';
+import { hit, waitIfReached, type RateLimitRule } from '../../store/rate-limits.ts';
+import { DEFAULT_OAUTH_PROVIDER_SETTINGS } from '../../oauth-provider/oauth-provider-settings.ts';
 import { jsonInput } from '../json-input.ts';
 import type { BapiRoute } from '../route.ts';
+
+/** The window of the failed-verification limit (the instance settings' `failedTokenVerificationsPerAddress`). */
+export const TOKEN_FAILURE_WINDOW_SECONDS = 600;
 
 /**
  * POST /oauth_applications/access_tokens/verify (no `/v1`, as @clerk/backend 2.10.1's
@@ -20,18 +25,31 @@ export const verifyOAuthAccessTokenRoute: BapiRoute = {
   permission: 'instance_secret_key',
   input: { body: jsonInput({ access_token: 'string' }) },
   async handler(req, deps) {
-    const notFound = () => errors.notFound('oauth_access_token');
+    // Failures are limited per caller address: checked before anything is read, counted when the answer
+    // is 404 (a good token costs no write). Requests in flight together may pass the limit by their number.
+    const settings = deps.settings.settings.oauthProvider ?? DEFAULT_OAUTH_PROVIDER_SETTINGS;
+    const rule: RateLimitRule = {
+      key: `oauth_token_verify_failed:ip:${req.raw.ip}`,
+      limit: settings.failedTokenVerificationsPerAddress,
+      windowSeconds: TOKEN_FAILURE_WINDOW_SECONDS,
+    };
+    const wait = await waitIfReached(deps.db, rule, deps.clock());
+    if (wait > 0) throw errors.tooManyRequests(wait);
+    const notFound = async () => {
+      await hit(deps.db, rule, deps.clock());
+      return errors.notFound('oauth_access_token');
+    };
     const value = req.fields.string('access_token');
-    if (!value?.startsWith(OAUTH_ACCESS_TOKEN_PREFIX) || value.length > 200) throw notFound();
+    if (!value?.startsWith(OAUTH_ACCESS_TOKEN_PREFIX) || value.length > 200) throw await notFound();
     const provider = await deps.oauthProvider();
     const token = await provider.AccessToken.find(value);
-    if (!token || !token.accountId || !token.clientId) throw notFound();
+    if (!token || !token.accountId || !token.clientId) throw await notFound();
     const [application, user] = await Promise.all([
       findOAuthApplicationByClientId(deps.db, token.clientId),
       findUserById(deps.db, token.accountId),
     ]);
     const now = deps.clock();
-    if (!application || !user || (user.locked_until && user.locked_until > now)) throw notFound();
+    if (!application || !user || (user.locked_until && user.locked_until > now)) throw await notFound();
     const issuedAt = (token.iat ?? 0) * 1000;
     return {
       object: 'clerk_idp_oauth_access_token',
