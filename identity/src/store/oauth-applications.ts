@@ -9,10 +9,10 @@ export interface OAuthApplicationRow {
   scopes: string;
   redirect_uris: string[];
   consent_screen_enabled: boolean;
-  /** Its home page and its logo (migration 033), https URLs shown on the consent screen; null when none. */
+  /** Its home page and its logo (migration 032), https URLs shown on the consent screen; null when none. */
   client_uri: string | null;
   logo_url: string | null;
-  /** Registered by the application itself (RFC 7591, migration 033). */
+  /** Registered by the application itself (RFC 7591, migration 032). */
   dynamically_registered: boolean;
   /** Declared in the instance settings (`oauthApplications`) and synced from them at start. */
   declared: boolean;
