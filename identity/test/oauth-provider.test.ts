@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import * as oidc from 'openid-client';
-import { createClerkClient, type ClerkClient } from '@clerk/backend';
+import type { ClerkClient } from '@clerk/backend';
 import { forEachBackend } from './support/backends.ts';
+import { listeningProvider } from './support/listening-provider.ts';
 import { signUp } from './support/flows.ts';
-import { BAPI, FAPI, Harness, uniqueEmail, type Json } from './support/harness.ts';
-import { freePort, WireBrowser } from './support/wire-browser.ts';
+import { BAPI, Harness, uniqueEmail, type Json } from './support/harness.ts';
+import { WireBrowser } from './support/wire-browser.ts';
 
 /**
  * The instance as an OAuth 2.1 / OpenID Connect provider (docs/oauth-provider.md), driven over real HTTP by
@@ -35,16 +36,7 @@ forEachBackend('OAuth provider', (backend) => {
   let publicApp: { clientId: string; id: string };
 
   before(async () => {
-    const port = await freePort();
-    origin = `http://127.0.0.1:${port}`;
-    issuer = `${origin}${FAPI}`;
-    h = await Harness.start(backend, { config: { publicUrl: origin } });
-    await h.app.listen({ host: '127.0.0.1', port });
-    clerk = createClerkClient({
-      apiUrl: `${origin}${BAPI}`,
-      secretKey: h.identity.secretKey,
-      publishableKey: h.identity.publishableKey,
-    });
+    ({ h, origin, issuer, clerk } = await listeningProvider(backend));
     const made = await clerk.oauthApplications.create({
       name: 'Partner portal',
       redirectUris: [REDIRECT],

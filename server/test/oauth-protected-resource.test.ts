@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { ClerkClient } from '@clerk/backend';
-import * as oidc from 'openid-client';
-import { WireBrowser } from '../../identity/test/support/wire-browser.ts';
 import { startEmbeddedServer, type EmbeddedServer } from './support/embedded-server.ts';
 import { backendApi, namedUser } from './support/product-api-world.ts';
+import { oauthAccessToken, signedInWire } from './support/oauth-world.ts';
 
 /**
  * The product API as an OAuth protected resource (docs/oauth-provider.md), against the real embedded
@@ -12,8 +11,6 @@ import { backendApi, namedUser } from './support/product-api-world.ts';
  * and failed access tokens are limited per address (a small limit here; 30 in 10 minutes in production),
  * counted in the product database, without touching other addresses' good tokens.
  */
-const REDIRECT = 'http://127.0.0.1:9/callback';
-const insecure = { execute: [oidc.allowInsecureRequests] };
 const LIMIT = 3;
 
 const backends = [
@@ -36,46 +33,8 @@ for (const backend of backends)
       });
       clerk = backendApi(server);
       const user = await namedUser(server, 'resource', 'Grace', 'Hopper');
-      const wire = new WireBrowser(server.origin);
-      const signIn = await wire.fapi('POST', '/client/sign_ins', { identifier: user.email });
-      const done = await wire.fapi(
-        'POST',
-        `/client/sign_ins/${signIn.body.response.id}/attempt_first_factor`,
-        {
-          strategy: 'password',
-          password: 'correct horse battery',
-        },
-      );
-      assert.equal(done.body.response?.status, 'complete', JSON.stringify(done.body));
-      const app = await clerk.oauthApplications.create({
-        name: 'MCP tools',
-        redirectUris: [REDIRECT],
-        scopes: 'openid profile email',
-        public: true,
-      });
-      const config = await oidc.discovery(
-        new URL(`${server.origin}/__clerk`),
-        app.clientId,
-        undefined,
-        oidc.None(),
-        insecure,
-      );
-      const verifier = oidc.randomPKCECodeVerifier();
-      const url = oidc.buildAuthorizationUrl(config, {
-        redirect_uri: REDIRECT,
-        scope: 'openid profile email',
-        code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
-        code_challenge_method: 'S256',
-        state: 's',
-      });
-      const uid = new URL((await wire.follow(url.href)).url).searchParams.get('interaction')!;
-      const decided = await wire.fapi('POST', `/me/oauth_consent/${uid}/decision`, { allow: 'true' });
-      const callback = new URL((await wire.follow(decided.body.redirect_url)).url);
-      const tokens = await oidc.authorizationCodeGrant(config, callback, {
-        pkceCodeVerifier: verifier,
-        expectedState: 's',
-      });
-      token = tokens.access_token;
+      const wire = await signedInWire(server, user.email);
+      ({ token } = await oauthAccessToken(server, clerk, wire, 'openid profile email', 'MCP tools'));
     });
     after(() => server?.stop());
 

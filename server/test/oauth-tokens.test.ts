@@ -2,9 +2,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { ClerkClient } from '@clerk/backend';
 import * as oidc from 'openid-client';
-import { WireBrowser } from '../../identity/test/support/wire-browser.ts';
+import type { WireBrowser } from '../../identity/test/support/wire-browser.ts';
 import { startEmbeddedServer, type EmbeddedServer } from './support/embedded-server.ts';
 import { backendApi, namedUser } from './support/product-api-world.ts';
+import { oauthAccessToken, signedInWire } from './support/oauth-world.ts';
 
 /**
  * The product API with OAuth access tokens (docs/oauth-provider.md), against the real embedded provider:
@@ -13,8 +14,6 @@ import { backendApi, namedUser } from './support/product-api-world.ts';
  * `authenticateRequest({acceptsToken: 'oauth_token'})` on every call. Routes that do not take such tokens
  * refuse them before verifying; missing scopes, revoked tokens and withdrawn consents are refused.
  */
-const REDIRECT = 'http://127.0.0.1:9/callback';
-const insecure = { execute: [oidc.allowInsecureRequests] };
 
 const backends = [
   { name: 'pglite', databaseUrl: undefined },
@@ -35,57 +34,12 @@ for (const backend of backends)
       clerk = backendApi(server);
       const user = await namedUser(server, 'oauth', 'Ada', 'Lovelace');
       userId = user.userId;
-      wire = new WireBrowser(server.origin);
-      const signIn = await wire.fapi('POST', '/client/sign_ins', { identifier: user.email });
-      assert.equal(signIn.status, 200, JSON.stringify(signIn.body));
-      const done = await wire.fapi(
-        'POST',
-        `/client/sign_ins/${signIn.body.response.id}/attempt_first_factor`,
-        {
-          strategy: 'password',
-          password: 'correct horse battery',
-        },
-      );
-      assert.equal(done.body.response?.status, 'complete', JSON.stringify(done.body));
+      wire = await signedInWire(server, user.email);
     });
     after(() => server?.stop());
 
     /** An application of `scopes`, and an access token its user allowed it. */
-    async function tokenFor(scopes: string) {
-      const app = await clerk.oauthApplications.create({
-        name: `App ${scopes}`,
-        redirectUris: [REDIRECT],
-        scopes,
-        public: true,
-      });
-      const config = await oidc.discovery(
-        new URL(`${server.origin}/__clerk`),
-        app.clientId,
-        undefined,
-        oidc.None(),
-        insecure,
-      );
-      const verifier = oidc.randomPKCECodeVerifier();
-      const url = oidc.buildAuthorizationUrl(config, {
-        redirect_uri: REDIRECT,
-        scope: scopes,
-        code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
-        code_challenge_method: 'S256',
-        state: 's',
-      });
-      const consent = new URL((await wire.follow(url.href)).url);
-      assert.equal(consent.pathname, '/oauth/consent');
-      const uid = consent.searchParams.get('interaction')!;
-      const decided = await wire.fapi('POST', `/me/oauth_consent/${uid}/decision`, { allow: 'true' });
-      assert.equal(decided.status, 200, JSON.stringify(decided.body));
-      const callback = new URL((await wire.follow(decided.body.redirect_url)).url);
-      const tokens = await oidc.authorizationCodeGrant(config, callback, {
-        pkceCodeVerifier: verifier,
-        expectedState: 's',
-      });
-      assert.match(tokens.access_token, /^oat_/);
-      return { app, config, token: tokens.access_token };
-    }
+    const tokenFor = (scopes: string) => oauthAccessToken(server, clerk, wire, scopes);
 
     test('a token with the scopes a route needs acts for the user who allowed the application', async () => {
       const { app, token } = await tokenFor('openid profile email');
