@@ -154,7 +154,7 @@ export async function createIdentity(
     console.warn(`identity: checking the instance settings' version failed, next try soon: ${err.message}`),
   );
   const stop = async () => {
-    settings.stop();
+    await settings.stop();
     await retention.stop();
     await stopCapabilityJobs(jobs);
     // What waits is written before the database closes: a stop loses no activity.

@@ -99,7 +99,9 @@ export async function startEmbeddedServer(
     },
     async stop() {
       await app.fastify.close();
-      // What app.close() does, with the test schema dropped before its connections close.
+      // What app.close() does (the provider's background work stopped, then its database closed), with
+      // the test schema dropped before its connections close.
+      await app.identity?.stop();
       if (opts.databaseUrl) {
         await db.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
         await db.query(`DROP SCHEMA IF EXISTS "${productSchema}" CASCADE`);

@@ -26,6 +26,7 @@ export type SettingsListener = (current: StoredInstanceSettings) => void;
 export class LiveInstanceSettings {
   private readonly listeners = new Set<SettingsListener>();
   private timer: NodeJS.Timeout | null = null;
+  private checking: Promise<void> | null = null;
   private claims: ClaimsTemplate;
 
   constructor(
@@ -79,14 +80,27 @@ export class LiveInstanceSettings {
   watch(onError: (err: Error) => void, intervalMs = SETTINGS_POLL_MS): void {
     if (this.timer) return;
     this.timer = setInterval(() => {
-      this.refresh().catch((err: Error) => onError(err));
+      if (this.checking) return;
+      this.checking = this.refresh()
+        .then(
+          () => {},
+          (err: Error) => {
+            // A check that was running when the provider stopped meets a closed database: not a failure.
+            if (this.timer) onError(err);
+          },
+        )
+        .finally(() => {
+          this.checking = null;
+        });
     }, intervalMs);
     this.timer.unref();
   }
 
-  stop(): void {
+  /** Ends the periodic check, after the one running (if any), so the database can close under none. */
+  async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
+    await this.checking;
   }
 
   private apply(stored: StoredInstanceSettings): boolean {
