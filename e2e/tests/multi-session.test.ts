@@ -2,7 +2,8 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { BrowserContext, Page } from 'playwright-core';
 import { nextFapiResponse, useSuite } from '../support/suite.ts';
-import { signInOnCard, signUp, uniqueEmail, waitForHash, waitForPath } from '../support/flows.ts';
+import { signInOnCard, waitForHash, waitForPath } from '../support/flows.ts';
+import { wireSignUp } from '../support/wire-session.ts';
 import { openDiagnostics } from '../support/diagnostics.ts';
 
 async function signedInAs(page: Page, email: string) {
@@ -26,17 +27,15 @@ async function addAccount(page: Page, email: string) {
 
 describe('several accounts on one browser (IDENTITY_MULTI_SESSION=true)', () => {
   const suite = useSuite({ env: { IDENTITY_MULTI_SESSION: 'true' } });
-  const ada = uniqueEmail('multi-ada');
-  const bob = uniqueEmail('multi-bob');
+  let ada: string;
+  let bob: string;
   let context: BrowserContext;
   let page: Page;
 
   before(async () => {
-    for (const email of [ada, bob]) {
-      const { page: p, context: c } = await suite.newPage();
-      await signUp(p, suite.server.origin, email);
-      await c.close();
-    }
+    // Two accounts with an organisation each, signed up over the wire: what is under test is signing in.
+    ada = (await wireSignUp(suite.server, 'multi-ada')).user.email;
+    bob = (await wireSignUp(suite.server, 'multi-bob')).user.email;
     ({ context, page } = await suite.newPage());
   });
   after(() => context?.close());

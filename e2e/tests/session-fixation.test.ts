@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { useSuite } from '../support/suite.ts';
 import { FapiClient } from '../support/fapi-client.ts';
-import { signUp, uniqueEmail, waitForClerkSession, waitForPath, PASSWORD } from '../support/flows.ts';
+import { waitForClerkSession, waitForPath, PASSWORD } from '../support/flows.ts';
+import { wireSignUp } from '../support/wire-session.ts';
 import { UI_WAIT_MS } from '../support/timeouts.ts';
 
 /**
@@ -38,12 +39,11 @@ async function signInOnPage(page: Page, email: string) {
 // Issue #11: a client credential planted before the victim signs in must not hold the victim's session.
 describe('session fixation with production keys: a planted __client cookie', () => {
   const suite = useSuite({ env: { IDENTITY_KEYS: 'production' } });
-  const email = uniqueEmail('fixation');
+  let email: string;
 
   before(async () => {
-    const { page, context } = await suite.newPage();
-    await signUp(page, suite.server.origin, email);
-    await context.close();
+    // The victim's account, signed up over the wire: what is under test is the sign-in that follows.
+    email = (await wireSignUp(suite.server, 'fixation')).user.email;
   });
 
   test("the victim signs in through <SignIn/>; the attacker's copy of the cookie finds no session", async () => {
@@ -80,12 +80,11 @@ describe('session fixation with production keys: a planted __client cookie', () 
 
 describe('session fixation with development keys: a __clerk_db_jwt in a link', () => {
   const suite = useSuite({ env: { IDENTITY_KEYS: 'development' } });
-  const email = uniqueEmail('fixation-dev');
+  let email: string;
 
   before(async () => {
-    const { page, context } = await suite.newPage();
-    await signUp(page, suite.server.origin, email);
-    await context.close();
+    // The victim's account, signed up over the wire: what is under test is the sign-in that follows.
+    email = (await wireSignUp(suite.server, 'fixation-dev')).user.email;
   });
 
   const attackerToken = async (origin: string): Promise<string> => {
