@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { createClerkClient, type ClerkClient } from '@clerk/backend';
 import type { Page } from 'playwright-core';
 import { useSuite } from '../support/suite.ts';
-import { sessionToken, signUp, uniqueEmail, waitForClerkSession, waitForPath } from '../support/flows.ts';
+import { sessionToken, waitForClerkSession, waitForPath } from '../support/flows.ts';
+import { signedUpPage } from '../support/wire-session.ts';
 import { sessionClaims } from '../support/organizations.ts';
 
 interface Account {
@@ -26,12 +27,10 @@ describe('impersonation', () => {
     return (await res.json()) as { userId: string; actor: unknown };
   };
 
-  /** A user signed up through the Clerk UI in a browser profile of their own. */
+  /** A user signed up (over the wire: impersonation is under test, not signing up) in a profile of their own. */
   const account = async (label: string): Promise<Account> => {
-    const { page } = await suite.newPage();
-    const email = uniqueEmail(label);
-    await signUp(page, suite.server.origin, email);
-    return { id: (await me(page)).userId, email, page };
+    const { page, user } = await signedUpPage(suite, label);
+    return { id: user.id, email: user.email, page };
   };
 
   /** What clerk-js itself holds: the session's actor and user. */
