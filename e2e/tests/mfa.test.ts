@@ -5,16 +5,15 @@ import { Secret, TOTP } from 'otpauth';
 import { nextFapiResponse, useSuite } from '../support/suite.ts';
 import { waitForInvitationLink } from '../support/outbox.ts';
 import {
-  createOrganization,
   enterCode,
   signInWithPassword,
   signOutFromUserButton,
   signUp,
-  signUpUntilSignedIn,
   uniqueEmail,
   waitForHash,
   waitForPath,
 } from '../support/flows.ts';
+import { signedUpPage } from '../support/wire-session.ts';
 
 const STEP_MS = 30_000;
 /** The latest 30 s step whose code was spent: the server accepts each step once. */
@@ -142,9 +141,7 @@ describe('two-step verification with an authenticator app, through the Clerk UI'
 
   test('an organisation invitation link still asks for the authenticator code (#/factor-two) before joining', async () => {
     // Anyone can create an organisation and invite any address: the ticket proves the address only.
-    const inviter = (await suite.newPage()).page;
-    await signUpUntilSignedIn(inviter, suite.server.origin, uniqueEmail('mfa-inviter'));
-    await createOrganization(inviter, 'Invite Lure');
+    const { page: inviter } = await signedUpPage(suite, 'mfa-inviter', { organization: 'Invite Lure' });
     await inviter.goto(`${suite.server.origin}/organization/organization-members`);
     await inviter.getByRole('button', { name: 'Invite' }).click();
     await inviter.getByTestId('tag-input').pressSequentially(`${email},`);
