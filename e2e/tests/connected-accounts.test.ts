@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { useGoogleStandIn } from '../support/oidc-stand-in.ts';
 import { nextFapiResponse, useSuite } from '../support/suite.ts';
-import { signUp, uniqueEmail } from '../support/flows.ts';
+import { uniqueEmail } from '../support/flows.ts';
+import { signedUpPage } from '../support/wire-session.ts';
 import { UI_WAIT_MS } from '../support/timeouts.ts';
 
 /**
@@ -30,9 +31,8 @@ describe('connected accounts through the Clerk <UserProfile/>', () => {
   const suite = useSuite(useGoogleStandIn('connected', person));
 
   test('a signed-in user connects Google in <UserProfile/>, sees it listed, and removes it', async () => {
-    const { page } = await suite.newPage();
+    const { page } = await signedUpPage(suite, 'connect');
     const origin = suite.server.origin;
-    await signUp(page, origin, uniqueEmail('connect'));
 
     await openManageAccount(page);
     const section = page.locator('.cl-profileSection__connectedAccounts');

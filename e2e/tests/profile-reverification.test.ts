@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { randomInt } from 'node:crypto';
 import type { Page, Response } from 'playwright-core';
 import { errorCodeOf, nextFapiResponse, useSuite } from '../support/suite.ts';
-import { enterCode, PASSWORD, signUp, uniqueEmail } from '../support/flows.ts';
+import { enterCode, PASSWORD, uniqueEmail } from '../support/flows.ts';
+import { signedUpPage } from '../support/wire-session.ts';
 import { waitForCode, waitForSmsCode } from '../support/outbox.ts';
 
 const uniquePhone = () => `+336${String(randomInt(0, 100_000_000)).padStart(8, '0')}`;
@@ -51,8 +52,7 @@ describe('<UserProfile/> asks to verify again before adding an address or a numb
   const suite = useSuite();
 
   test('adding an email address after session.startVerification prompts for the password, then shows the verified address', async () => {
-    const { page } = await suite.newPage();
-    await signUp(page, suite.server.origin, uniqueEmail('reverify-email'));
+    const { page } = await signedUpPage(suite, 'reverify-email');
     await openManageAccount(page);
     await startVerification(page);
 
@@ -94,8 +94,7 @@ describe('<UserProfile/> asks to verify again before adding an address or a numb
   });
 
   test('adding a phone number after session.startVerification prompts for the password, then shows the number', async () => {
-    const { page } = await suite.newPage();
-    await signUp(page, suite.server.origin, uniqueEmail('reverify-phone'));
+    const { page } = await signedUpPage(suite, 'reverify-phone');
     await openManageAccount(page);
     await startVerification(page);
 
@@ -121,8 +120,7 @@ describe('<UserProfile/> asks to verify again before adding an address or a numb
   });
 
   test('closing the prompt adds nothing', async () => {
-    const { page } = await suite.newPage();
-    await signUp(page, suite.server.origin, uniqueEmail('reverify-cancel'));
+    const { page } = await signedUpPage(suite, 'reverify-cancel');
     await openManageAccount(page);
     await startVerification(page);
 
