@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { createClerkClient } from '@clerk/backend';
 import type { Page } from 'playwright-core';
 import { errorCodeOf, nextFapiResponse, useSuite } from '../support/suite.ts';
-import { PASSWORD, signUp, startSignIn, uniqueEmail, waitForHash, waitForPath } from '../support/flows.ts';
+import { PASSWORD, startSignIn, waitForHash, waitForPath } from '../support/flows.ts';
+import { wireSignUp } from '../support/wire-session.ts';
 
 /** The card's global error (no field): where Clerk shows `user_locked` and `too_many_requests`. */
 const cardAlert = (page: Page) => page.locator('.cl-alert').first();
@@ -20,15 +21,13 @@ describe('account lockout and rate limits, as the Clerk UI shows them', () => {
   const suite = useSuite({
     env: { IDENTITY_LOCKOUT_MAX_ATTEMPTS: '3', IDENTITY_RATE_LIMIT_SIGN_IN_PER_IDENTIFIER: '3' },
   });
-  const locked = uniqueEmail('locked');
-  const limited = uniqueEmail('limited');
+  let locked: string;
+  let limited: string;
 
   before(async () => {
-    for (const email of [locked, limited]) {
-      const { page, context } = await suite.newPage();
-      await signUp(page, suite.server.origin, email);
-      await context.close();
-    }
+    // Signed up over the wire: what is under test is signing in with wrong passwords.
+    locked = (await wireSignUp(suite.server, 'locked')).user.email;
+    limited = (await wireSignUp(suite.server, 'limited')).user.email;
   });
 
   test('after 3 wrong passwords the account is locked: the sign-in card says so; the Backend API unlocks it', async () => {

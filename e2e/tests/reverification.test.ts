@@ -2,7 +2,8 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { errorCodeOf, nextFapiResponse, useSuite, type Suite } from '../support/suite.ts';
-import { PASSWORD, signUp, uniqueEmail, waitForClerkSession, waitForPath } from '../support/flows.ts';
+import { PASSWORD, waitForClerkSession, waitForPath } from '../support/flows.ts';
+import { signedUpPage } from '../support/wire-session.ts';
 
 async function openSecurity(page: Page) {
   await page.locator('.cl-userButtonTrigger').click();
@@ -30,9 +31,10 @@ describe('re-verification before a sensitive action, through the Clerk <UserVeri
   const suite = useSuite();
 
   test('deleting the account from a session older than 10 minutes asks for the password, then proceeds', async () => {
-    const { page } = await suite.newPage();
-    const email = uniqueEmail('reverify');
-    await signUp(page, suite.server.origin, email);
+    const {
+      page,
+      user: { email },
+    } = await signedUpPage(suite, 'reverify');
     await ageSession(suite, page, 11);
 
     await openSecurity(page);
