@@ -51,7 +51,11 @@ export type IdPrefix =
   | 'csubi'
   | 'cco'
   | 'cpay'
-  | 'cstmt';
+  | 'cstmt'
+  // The allowlist, the blocklist and the allowed redirect URLs (Clerk's alid_, blid_, ru_).
+  | 'alid'
+  | 'blid'
+  | 'ru';
 
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${randomBase62(27)}`;

@@ -142,6 +142,14 @@ function foreignAnswer(route: BapiRoute): Foreign {
   if (keyOf(route) === 'POST /v1/oauth_applications') return 'incomplete';
   // Creating a user names nothing of another instance either; the suite's body has no identifier.
   if (keyOf(route) === 'POST /v1/users') return 'incomplete';
+  // Listing an identifier or allowing a redirect URL adds to the calling instance's own lists; the
+  // suite's body leaves the free text out.
+  if (
+    ['POST /v1/allowlist_identifiers', 'POST /v1/blocklist_identifiers', 'POST /v1/redirect_urls'].includes(
+      keyOf(route),
+    )
+  )
+    return 'incomplete';
   // The credential is free text, which the suite's body leaves out: the extra case below sends A's.
   if (keyOf(route) === 'POST /v1/clients/verify') return 'incomplete';
   const namesUser = Object.values(bodyKinds(route.input.body)).includes('id');

@@ -29,6 +29,8 @@ import { sessionTokenRoutes } from './sessions/session-token-routes.ts';
 import { clientRoutes } from './clients/client-routes.ts';
 import { emailAddressRoutes } from './email-addresses/email-address-routes.ts';
 import { phoneNumberRoutes } from './phone-numbers/phone-number-routes.ts';
+import { identifierListRoutes } from './identifier-lists/identifier-list-routes.ts';
+import { redirectUrlRoutes } from './redirect-urls/redirect-url-routes.ts';
 
 const jwksRoute: BapiRoute = {
   method: 'GET',
@@ -74,4 +76,6 @@ export const bapiRoutes: readonly BapiRoute[] = [
   verifyOAuthAccessTokenRoute,
   ...userOAuthConsentRoutes,
   ...billingBapiRoutes,
+  ...identifierListRoutes,
+  ...redirectUrlRoutes,
 ];

@@ -2,6 +2,8 @@ import type { IdentityConfig } from '../config.ts';
 import { errors } from '../errors.ts';
 import { field, type FormBody } from './form.ts';
 import { isSocialStrategy } from './oauth/start-external-verification.ts';
+import type { Queryable } from '../db/database.ts';
+import { isListedRedirect } from '../redirect-urls/redirect-url.ts';
 import { isAllowedRedirect as isAllowed, isPopupCallbackRedirect } from '../http/redirects.ts';
 
 /**
@@ -16,19 +18,23 @@ const REDIRECT_PARAMS = ['redirect_url', 'action_complete_redirect_url', 'redire
 const POPUP_PARAMS: ReadonlySet<string> = new Set(['redirect_url', 'action_complete_redirect_url']);
 
 /**
- * Rejects any redirect parameter that points off the allowed origins (spec §5). With `popup` (a social
+ * Rejects any redirect parameter that points off the allowed origins (spec §5) and the operator's
+ * allowed redirect URLs. With `popup` (a social
  * or enterprise SSO strategy, see mayRedirectToPopup), `redirect_url` and `action_complete_redirect_url` may also be this instance's popup-callback
  * page on its `accounts.` origin, and nothing else there.
  */
-export function assertRedirectParams(
+export async function assertRedirectParams(
+  db: Queryable,
   body: FormBody,
   config: IdentityConfig,
   opts: { popup?: boolean } = {},
-): void {
+): Promise<void> {
   for (const name of REDIRECT_PARAMS) {
     const value = field(body, name);
     if (value === undefined || isAllowed(value, config)) continue;
     if (opts.popup && POPUP_PARAMS.has(name) && isPopupCallbackRedirect(value, config)) continue;
+    // The operator's allowed redirect URLs (Backend API `redirectUrls`), read only past the origins.
+    if (await isListedRedirect(db, value)) continue;
     throw errors.paramValueInvalid(name, `${name} must point to an allowed origin of this application.`);
   }
 }

@@ -235,6 +235,10 @@ export function realId(world: World, segment: string, name: string): string {
     oauth_consents: 'oa_2fuzzoauthapplication00000000',
     // The waitlist is empty here: a well-formed id of nothing.
     waitlist_entries: 'wle_2fuzzwaitlistentry0000000000',
+    // The lists and the allowed redirect URLs are empty here: well-formed ids of nothing.
+    allowlist_identifiers: 'alid_2fuzzallowlistidentifier000',
+    blocklist_identifiers: 'blid_2fuzzblocklistidentifier000',
+    redirect_urls: 'ru_2fuzzredirecturl00000000000000',
     // Billing: a plan of the catalogue; nobody has subscribed, so well-formed ids of nothing.
     plans: 'cplan_pro_user',
     subscription_items: 'csubi_2fuzzsubscriptionitem00000',

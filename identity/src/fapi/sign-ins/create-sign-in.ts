@@ -15,6 +15,7 @@ import { attemptPassword } from './attempt-password.ts';
 import { emailOf, sendEmailCode } from './email-code.ts';
 import { isCompleteSignIn, signInResponse } from './respond.ts';
 import { createSignIn, ensureSignInSaved, newSignIn, updateSignIn } from '../../store/sign-ins.ts';
+import { assertMaySignInWith } from '../../identifier-lists/enforce-lists.ts';
 import { identifierLimit, limitSignInsOfIdentifier, signInIpLimit } from './rate-limits.ts';
 import { hit, waitsIfReached } from '../../store/rate-limits.ts';
 import type { FapiRequestInfo } from '../context.ts';
@@ -101,7 +102,7 @@ export const createSignInRoute: FapiRoute = {
     }
   },
   async handler(ctx) {
-    assertRedirectParams(ctx.body, ctx.deps.config, {
+    await assertRedirectParams(ctx.tx, ctx.body, ctx.deps.config, {
       popup: mayRedirectToPopup(field(ctx.body, 'strategy')),
     });
     // A client made by this request has no session yet, nor any account that knows it.
@@ -162,6 +163,8 @@ export const createSignInRoute: FapiRoute = {
       return signInResponse(ctx, blank);
     }
 
+    // A blocklisted identifier (or an address at a blocklisted domain) signs in by no strategy.
+    await assertMaySignInWith(ctx.tx, identifier);
     // An address at an enterprise connection's domain signs in at its IdP, and nowhere else.
     if (isEnterpriseSsoStrategy(strategy) || isEnterpriseSsoIdentifier(ctx, identifier)) {
       return signInWithEnterpriseSso(ctx, client, identifier, strategy, newClient);

@@ -10,6 +10,7 @@ import { phoneSignUpChanges } from './phone-verification.ts';
 import { hashNewPassword } from '../prepared-passwords.ts';
 import { web3SignUpChanges } from '../web3/web3-sign-up.ts';
 import { connectionForEmail } from '../../enterprise-sso/connections.ts';
+import { assertMaySignUpWith } from '../../identifier-lists/enforce-lists.ts';
 import { legalConsentRequired } from '../../sign-up-modes/sign-up-mode.ts';
 
 /** Turns validated input into column changes; a new email address needs a new verification. */
@@ -34,6 +35,9 @@ export async function changesFromInput(
   }
   Object.assign(changes, await phoneSignUpChanges(ctx, existing));
   Object.assign(changes, await web3SignUpChanges(ctx, existing));
+  // The allowlist and blocklist refuse a new identifier when it is given, not only once it is verified.
+  const named = [changes.email_address, changes.phone_number, changes.web3_wallet];
+  if (input.ticket === undefined) await assertMaySignUpWith(ctx.tx, named, { invited: false });
   // An address at an enterprise connection's domain keeps no password (enterprise-sign-up.ts).
   const email = changes.email_address ?? existing?.email_address;
   if (

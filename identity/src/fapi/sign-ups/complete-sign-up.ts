@@ -16,6 +16,7 @@ import { findExternalAccount, linkExternalAccount } from '../../store/external-a
 import { decidedAgainIfTaken } from '../oauth/provider-account-race.ts';
 import { assertMaySignUp } from '../../sign-up-modes/sign-up-mode.ts';
 import { ticketInvitationOf } from '../tickets/sign-up-ticket.ts';
+import { assertMaySignUpWith } from '../../identifier-lists/enforce-lists.ts';
 import { keepTokensIssuedWith } from '../oauth/external-account-owner.ts';
 import { settleDeferredCaptcha } from '../captcha/sign-up-captcha.ts';
 import { enterpriseSignUpConnection } from '../enterprise-sso/enterprise-sign-up.ts';
@@ -38,6 +39,10 @@ export async function completeIfReady(ctx: FapiContext, ready: SignUpRow): Promi
   assertMaySignUp(ctx.deps.settings.settings, {
     ticket: ticketInvitationOf(ready) !== null,
     enterprise: Boolean(ready.enterprise_identity),
+  });
+  // The lists may have changed since the identifiers were given (or they came from a provider): asked again.
+  await assertMaySignUpWith(ctx.tx, [ready.email_address, ready.phone_number, ready.web3_wallet], {
+    invited: ticketInvitationOf(ready) !== null,
   });
   // Let in without a captcha on a provider's word, and completed without that provider: asked now.
   const signUp = await settleDeferredCaptcha(ctx, ready);

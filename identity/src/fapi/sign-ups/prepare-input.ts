@@ -19,7 +19,9 @@ export async function prepareSignUpInput(
   deps: IdentityDeps,
   update: { clientToken: string | null } | null,
 ): Promise<Prepared> {
-  assertRedirectParams(req.body, deps.config, { popup: mayRedirectToPopup(field(req.body, 'strategy')) });
+  await assertRedirectParams(deps.db, req.body, deps.config, {
+    popup: mayRedirectToPopup(field(req.body, 'strategy')),
+  });
   const input = parseSignUpInput(req.body, deps.config.passwordPolicy);
   // An address at an enterprise connection's domain keeps no password (its IdP is the factor).
   if (
