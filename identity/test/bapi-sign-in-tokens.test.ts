@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, it } from 'node:test';
+import { after, before, beforeEach, describe, it } from 'node:test';
 import type { ClerkClient } from '@clerk/backend';
 import { sha256 } from '../src/crypto/secrets.ts';
+import type { ClerkError } from '../src/errors.ts';
+import { createTestingToken, waivesBotProtection } from '../src/testing-tokens/testing-tokens.ts';
 import { backendApiClient, rejectsWith } from './support/backend-api.ts';
 import { forEachBackend } from './support/backends.ts';
-import { signUp } from './support/flows.ts';
+import { PASSWORD, signUp } from './support/flows.ts';
 import { BAPI, FAPI, Harness, PUBLIC_URL, uniqueEmail, type Browser, type Json } from './support/harness.ts';
 import { enrolTotp, totpCode } from './support/second-factors.ts';
 
@@ -17,18 +19,26 @@ function assertError(res: { status: number; body: Json }, status: number, code: 
   assert.equal(res.body.errors[0].code, code, JSON.stringify(res.body));
 }
 
-forEachBackend('Backend API sign-in tokens', (backend) => {
+forEachBackend('Backend API sign-in tokens and testing tokens', (backend) => {
   let h: Harness;
   let clerk: ClerkClient;
   let user: { id: string; email: string };
+  /** Another instance (its own key and database), for the tokens of one presented to the other. */
+  let other: Harness;
 
   before(async () => {
     h = await Harness.start(backend);
+    other = await Harness.start(backend, {
+      config: { secretKey: 'sk_live_otherinstancekey000000000000000000000' },
+    });
     clerk = await backendApiClient(h);
     const email = uniqueEmail('sit');
     user = { id: (await signUp(h, h.browser(), email)).userId, email };
   });
-  after(() => h.close());
+  after(async () => {
+    await other.close();
+    await h.close();
+  });
   // A fresh rate-limit window and a new TOTP step for each test.
   beforeEach(() => h.clock.advance(61));
 
@@ -156,23 +166,88 @@ forEachBackend('Backend API sign-in tokens', (backend) => {
 
   it('another instance knows nothing of this instance’s tokens', async () => {
     const created = await create({ expiresInSeconds: 600 });
-    const other = await Harness.start(backend, {
-      config: { secretKey: 'sk_live_otherinstancekey000000000000000000000' },
+    const res = await redeem(other.browser(), created.token);
+    assert.equal(res.status, 422, JSON.stringify(res.body));
+    assert.equal(await other.count('sessions'), 0);
+    const revoke = await other.app.inject({
+      method: 'POST',
+      url: `${BAPI}/v1/sign_in_tokens/${created.id}/revoke`,
+      headers: { authorization: `Bearer ${other.identity.secretKey}` },
     });
-    try {
-      const res = await redeem(other.browser(), created.token);
-      assert.equal(res.status, 422, JSON.stringify(res.body));
-      assert.equal(await other.count('sessions'), 0);
-      const revoke = await other.app.inject({
-        method: 'POST',
-        url: `${BAPI}/v1/sign_in_tokens/${created.id}/revoke`,
-        headers: { authorization: `Bearer ${other.identity.secretKey}` },
-      });
-      assert.equal(revoke.statusCode, 404);
-    } finally {
-      await other.close();
-    }
+    assert.equal(revoke.statusCode, 404);
     const [row] = await h.db.query<Json>('SELECT status FROM sign_in_tokens WHERE id = $1', [created.id]);
     assert.equal(row.status, 'pending');
+  });
+  describe('testingTokens', () => {
+    async function useProofOfWork(harness: Harness) {
+      await harness.identity.settings.set({
+        ...harness.identity.settings.settings,
+        captcha: { provider: 'proof_of_work', proofOfWork: { maxNumber: 2000 } },
+      });
+    }
+    /** A sign-up as an automated browser sends it: no captcha token, the testing token in the query. */
+    const signUpWith = (harness: Harness, token: string | undefined) =>
+      harness
+        .browser()
+        .post(
+          '/client/sign_ups',
+          { email_address: uniqueEmail('tt'), password: PASSWORD },
+          token === undefined ? {} : { __clerk_testing_token: token },
+        );
+
+    before(async () => {
+      await useProofOfWork(h);
+      await useProofOfWork(other);
+    });
+
+    it('createTestingToken answers { token, expires_at } (seconds); only the hash is kept', async () => {
+      const created = await clerk.testingTokens.createTestingToken();
+      assert.match(created.token, /^[\w-]{43}$/);
+      // @clerk/backend 2.10.1 has no deserializer for `testing_token`: the SDK hands on the JSON as it is.
+      const raw = created as unknown as { object: string; expires_at: number };
+      assert.equal(raw.object, 'testing_token');
+      assert.equal(raw.expires_at, Math.floor(h.clock.now.getTime() / 1000) + 3600);
+      const rows = await h.db.query<Json>('SELECT * FROM testing_tokens WHERE token_hash = $1', [
+        sha256(created.token),
+      ]);
+      assert.equal(rows.length, 1);
+      assert.ok(!JSON.stringify(rows).includes(created.token));
+    });
+
+    it('a live token of this instance waives the captcha for its request; nothing else does', async () => {
+      const { token } = await clerk.testingTokens.createTestingToken();
+      assertError(await signUpWith(h, undefined), 400, 'captcha_missing_token');
+      const waived = await signUpWith(h, token);
+      assert.equal(waived.status, 200, JSON.stringify(waived.body));
+      assert.equal(waived.body.response.status, 'missing_requirements');
+      // Reusable while it lives, as Clerk's (a test suite sends it on every request).
+      assert.equal((await signUpWith(h, token)).status, 200);
+      for (const bad of ['', 'x'.repeat(43), `${token}x`, 'y'.repeat(5000)]) {
+        assertError(await signUpWith(h, bad), 400, 'captcha_missing_token');
+      }
+      // Another instance's token waives nothing here, and this one's nothing there.
+      const foreign = await other.app.inject({
+        method: 'POST',
+        url: `${BAPI}/v1/testing_tokens`,
+        headers: { authorization: `Bearer ${other.identity.secretKey}` },
+      });
+      assert.equal(foreign.statusCode, 200, foreign.body);
+      assertError(await signUpWith(h, foreign.json().token), 400, 'captcha_missing_token');
+      assertError(await signUpWith(other, token), 400, 'captcha_missing_token');
+      // Expired.
+      h.clock.advance(3600);
+      assertError(await signUpWith(h, token), 400, 'captcha_missing_token');
+    });
+
+    it('a production instance makes none and honours none', async () => {
+      const { token } = await clerk.testingTokens.createTestingToken();
+      const production = { mode: 'production' as const };
+      await assert.rejects(
+        h.db.transaction((tx) => createTestingToken(tx, production, h.clock.now)),
+        (err: ClerkError) => err.status === 403 && err.code === 'feature_not_enabled',
+      );
+      assert.equal(await waivesBotProtection(h.db, production, token, h.clock.now), false);
+      assert.equal(await waivesBotProtection(h.db, h.identity.deps.config, token, h.clock.now), true);
+    });
   });
 });

@@ -140,6 +140,8 @@ function requestOf(route: BapiRoute, w: World, org?: string): BapiRequest {
 function foreignAnswer(route: BapiRoute): Foreign {
   // Adding an address to a waitlist adds it to the calling instance's own (nothing of the other is named).
   if (keyOf(route) === 'POST /v1/waitlist_entries') return 'no_leak';
+  // A testing token is the calling instance's own (it waives nothing on another: bapi-sign-in-tokens.test.ts).
+  if (keyOf(route) === 'POST /v1/testing_tokens') return 'no_leak';
   // Registering an OAuth application names nothing of another instance; the suite's body has no name.
   if (keyOf(route) === 'POST /v1/oauth_applications') return 'incomplete';
   // Creating a user names nothing of another instance either; the suite's body has no identifier.
