@@ -81,6 +81,7 @@ export const CLERK_ERROR_CODES = [
   'session_exists',
   'session_reverification_required',
   'sign_in_no_longer_actionable',
+  'sign_in_token_not_pending',
   'sign_up_mode_restricted',
   'sign_up_no_longer_actionable',
   'sign_up_restricted_waitlist',
@@ -713,6 +714,30 @@ export const errors = {
       'ticket_expired_code',
       'Expired link',
       'This impersonation link has expired. Create a new one.',
+    ),
+  /** A sign-in token that was used or revoked, or never existed. */
+  signInTokenInvalid: () =>
+    new ClerkError(
+      422,
+      'ticket_invalid_code',
+      'Invalid link',
+      'This sign-in link is no longer valid or has already been used. Ask for a new one.',
+    ),
+  signInTokenExpired: () =>
+    new ClerkError(
+      422,
+      'ticket_expired_code',
+      'Expired link',
+      'This sign-in link has expired. Ask for a new one.',
+    ),
+  /** Only a pending sign-in token can be revoked, as for actor tokens. */
+  signInTokenNotPending: (status: string) =>
+    new ClerkError(
+      400,
+      'sign_in_token_not_pending',
+      'not pending',
+      `This sign-in token cannot be revoked: it is ${status}, and only pending sign-in tokens can be.`,
+      { status },
     ),
   /** Only a pending actor token can be revoked (Backend API answers 400 for the others). */
   actorTokenNotPending: (status: string) =>

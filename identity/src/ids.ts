@@ -31,6 +31,7 @@ export type IdPrefix =
   | 'orginv'
   | 'img'
   | 'act'
+  | 'sit'
   | 'totp'
   | 'bcode'
   | 'samlc'

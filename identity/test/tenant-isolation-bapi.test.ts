@@ -46,6 +46,7 @@ interface World {
   a: Tenant;
   b: Tenant;
   actorTokenId: string;
+  signInTokenId: string;
   /** An OAuth application of the first instance, and its client id. */
   oauthApp: { id: string; clientId: string };
   kid: string;
@@ -78,7 +79,7 @@ const keyOf = (route: BapiRoute) => `${route.method} ${route.path}`;
 
 /** A path of the route naming the first instance's resources, or organisation `org`'s sub-resources. */
 function pathOf(route: BapiRoute, w: World, org: string = w.a.org.id): string {
-  const { a, actorTokenId, oauthApp } = w;
+  const { a, actorTokenId, signInTokenId, oauthApp } = w;
   return route.path.replace(/:(\w+)/g, (_, name: string) => {
     if (name === 'userId') return a.member.userId;
     if (name === 'invitationId') return a.invitationId;
@@ -89,6 +90,7 @@ function pathOf(route: BapiRoute, w: World, org: string = w.a.org.id): string {
     if (route.path.startsWith('/v1/phone_numbers/')) return w.phoneNumberId;
     if (route.path.startsWith('/v1/users/')) return a.admin.userId;
     if (route.path.startsWith('/v1/actor_tokens/')) return actorTokenId;
+    if (route.path.startsWith('/v1/sign_in_tokens/')) return signInTokenId;
     if (route.path.startsWith('/v1/oauth_applications/')) return oauthApp.id;
     return org;
   });
@@ -138,6 +140,8 @@ function requestOf(route: BapiRoute, w: World, org?: string): BapiRequest {
 function foreignAnswer(route: BapiRoute): Foreign {
   // Adding an address to a waitlist adds it to the calling instance's own (nothing of the other is named).
   if (keyOf(route) === 'POST /v1/waitlist_entries') return 'no_leak';
+  // A testing token is the calling instance's own (it waives nothing on another: bapi-sign-in-tokens.test.ts).
+  if (keyOf(route) === 'POST /v1/testing_tokens') return 'no_leak';
   // Registering an OAuth application names nothing of another instance; the suite's body has no name.
   if (keyOf(route) === 'POST /v1/oauth_applications') return 'incomplete';
   // Creating a user names nothing of another instance either; the suite's body has no identifier.
@@ -286,6 +290,12 @@ forEachBackend('Backend API tenant isolation', (backend) => {
       body: { user_id: a.member.userId, actor: { sub: a.admin.userId } },
     });
     assert.equal(token.status, 200, JSON.stringify(token.body));
+    const signInToken = await call(first, first.identity.secretKey, {
+      method: 'POST',
+      path: '/v1/sign_in_tokens',
+      body: { user_id: a.member.userId },
+    });
+    assert.equal(signInToken.status, 200, JSON.stringify(signInToken.body));
     const oauthApp = await call(first, first.identity.secretKey, {
       method: 'POST',
       path: '/v1/oauth_applications',
@@ -309,6 +319,7 @@ forEachBackend('Backend API tenant isolation', (backend) => {
       a,
       b,
       actorTokenId: token.body.id,
+      signInTokenId: signInToken.body.id,
       oauthApp: { id: oauthApp.body.id, clientId: oauthApp.body.client_id },
       kid: jwks.body.keys[0].kid,
       itemId: items.find((i) => i.plan.slug === 'business')!.id,
@@ -335,6 +346,7 @@ forEachBackend('Backend API tenant isolation', (backend) => {
       'organization_memberships',
       'organization_invitations',
       'actor_tokens',
+      'sign_in_tokens',
       'api_keys',
       'oauth_applications',
       'billing_payers',
@@ -348,7 +360,7 @@ forEachBackend('Backend API tenant isolation', (backend) => {
 
   /** The first instance's identifiers, which no answer of the second may contain. */
   function secrets(w: World): string[] {
-    const { a, b, actorTokenId, kid, itemId, oauthApp } = w;
+    const { a, b, actorTokenId, signInTokenId, kid, itemId, oauthApp } = w;
     return [
       ...[a, b].flatMap((t) => [
         t.org.id,
@@ -366,6 +378,7 @@ forEachBackend('Backend API tenant isolation', (backend) => {
       w.emailAddressId,
       w.phoneNumberId,
       actorTokenId,
+      signInTokenId,
       oauthApp.id,
       oauthApp.clientId,
       kid,

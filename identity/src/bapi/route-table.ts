@@ -1,5 +1,7 @@
 import { jwks } from '../instance/signing-keys.ts';
 import { actorTokenRoutes } from './actor-tokens/actor-token-routes.ts';
+import { signInTokenRoutes } from './sign-in-tokens/sign-in-token-routes.ts';
+import { testingTokenRoutes } from './testing-tokens/testing-token-routes.ts';
 import { apiKeyBapiRoutes } from './api-keys/api-key-routes.ts';
 import { billingBapiRoutes } from './billing/billing-routes.ts';
 import { samlConnectionRoutes } from './saml-connections/saml-connection-routes.ts';
@@ -69,6 +71,8 @@ export const bapiRoutes: readonly BapiRoute[] = [
   ...organizationRoutes,
   ...invitationRoutes,
   ...actorTokenRoutes,
+  ...signInTokenRoutes,
+  ...testingTokenRoutes,
   ...samlConnectionRoutes,
   ...waitlistEntryRoutes,
   ...apiKeyBapiRoutes,

@@ -28,6 +28,11 @@ export interface FapiRequestInfo {
   cookies: Record<string, string | undefined>;
   /** The file of an upload request (logo, profile image), read before the transaction starts. */
   upload: Upload | null;
+  /**
+   * A live testing token of this development instance came as `__clerk_testing_token` (@clerk/testing):
+   * bot protection (the captcha) asks nothing of this request (testing-tokens/).
+   */
+  botProtectionWaived: boolean;
 }
 
 export interface FapiContext extends FapiRequestInfo {

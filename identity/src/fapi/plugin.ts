@@ -1,3 +1,4 @@
+import { waivesBotProtection } from '../testing-tokens/testing-tokens.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DatabaseUnavailableError, type Queryable } from '../db/database.ts';
 import { MailUnavailableError } from '../mail/mailer.ts';
@@ -139,10 +140,19 @@ export async function fapiPlugin(app: FastifyInstance, opts: { deps: IdentityDep
         typeof query._clerk_session_id === 'string' && query._clerk_session_id
           ? query._clerk_session_id
           : null,
+      botProtectionWaived: false,
     };
 
     try {
       const route = matched.route;
+      if (query.__clerk_testing_token !== undefined) {
+        info.botProtectionWaived = await waivesBotProtection(
+          deps.db,
+          deps.config,
+          query.__clerk_testing_token,
+          deps.clock(),
+        );
+      }
       checkInput(route, info);
       if ('read' in route) {
         const clientToken = clientTokenOf(req, info, deps)?.token ?? null;

@@ -224,6 +224,18 @@ export interface ActorTokenRow {
   updated_at: Date;
 }
 
+export type SignInTokenStatus = 'pending' | 'accepted' | 'revoked';
+
+/** A sign-in token (Clerk's SignInToken): a one-time ticket for `user_id`; only its hash is stored. */
+export interface SignInTokenRow {
+  id: string;
+  user_id: string;
+  status: SignInTokenStatus;
+  expires_at: Date;
+  created_at: Date;
+  updated_at: Date;
+}
+
 /** A user's authenticator app: the sealed TOTP secret, pending until a first code verifies it. */
 export interface TotpSecretRow {
   id: string;

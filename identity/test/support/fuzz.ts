@@ -128,6 +128,7 @@ export interface World {
   ownerInvitationId: string;
   emailAddressId: string;
   actorTokenId: string;
+  signInTokenId: string;
 }
 
 /**
@@ -168,6 +169,11 @@ export async function buildWorld(h: Harness): Promise<World> {
     expires_in_seconds: 3600,
   });
   assert.equal(actor.statusCode, 200, actor.body);
+  const signInToken = await bapiRequest(h, 'POST', '/v1/sign_in_tokens', {
+    user_id: member.userId,
+    expires_in_seconds: 3600,
+  });
+  assert.equal(signInToken.statusCode, 200, signInToken.body);
   return {
     owner,
     member,
@@ -180,6 +186,7 @@ export async function buildWorld(h: Harness): Promise<World> {
     ownerInvitationId: invitedOwner.body.response.id,
     emailAddressId: added.body.response.id,
     actorTokenId: actor.json().id,
+    signInTokenId: signInToken.json().id,
   };
 }
 
@@ -222,6 +229,7 @@ export function realId(world: World, segment: string, name: string): string {
     organization_invitations: world.ownerInvitationId,
     users: world.owner.userId,
     actor_tokens: world.actorTokenId,
+    sign_in_tokens: world.signInTokenId,
     avatars: 'avatar_placeholder.svg',
     // No enterprise connection is configured: well-formed names of nothing.
     acs: 'samlc_fuzzconnection',

@@ -16,7 +16,9 @@ export const captchaChallengeRoute: FapiReadRoute = {
   permission: null,
   input: { query: formInput() },
   async read(req) {
-    const captcha = captchaInForce(req.deps);
+    // The widget's challenge follows the instance's settings only: a testing token waives the check of
+    // what the widget produces, not the widget itself.
+    const captcha = captchaInForce(req.deps, { botProtectionWaived: false });
     if (captcha?.provider !== 'proof_of_work') throw errors.captchaNotEnabled();
     const challenge = await newProofOfWorkChallenge(
       captcha.proofOfWork,

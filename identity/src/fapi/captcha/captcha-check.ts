@@ -34,8 +34,12 @@ export function assertCaptchaParams(body: FapiRequestInfo['body']): void {
     throw errors.paramValueInvalid('captcha_error', 'is too long.');
 }
 
-/** The captcha in force now (null: off). */
-export function captchaInForce(deps: Pick<IdentityDeps, 'settings' | 'config'>): EffectiveCaptcha | null {
+/** The captcha in force now for this request (null: off, or waived by a testing token). */
+export function captchaInForce(
+  deps: Pick<IdentityDeps, 'settings' | 'config'>,
+  req: Pick<FapiRequestInfo, 'botProtectionWaived'>,
+): EffectiveCaptcha | null {
+  if (req.botProtectionWaived) return null;
   return effectiveCaptcha(deps.settings.settings.captcha, deps.config.mode);
 }
 

@@ -13,7 +13,7 @@ export async function demandCaptchaOnAttackedAccount(
   ctx: FapiContext,
   user: Pick<UserRow, 'id' | 'failed_verification_attempts'>,
 ): Promise<void> {
-  const captcha = captchaInForce(ctx.deps);
+  const captcha = captchaInForce(ctx.deps, ctx);
   if (!captcha || user.failed_verification_attempts < captcha.challenge.signInFailuresBeforeCaptcha) return;
   if (await isTrustedBrowser(ctx, user.id)) return;
   await demandCaptchaPass(ctx);

@@ -27,15 +27,15 @@ const trustedProvider = (captcha: EffectiveCaptcha, strategy: string | undefined
  * the sign-up is marked (`captcha_deferred`) and asks for the captcha if it goes on without that provider
  * (settleDeferredCaptcha).
  */
-function signUpCaptcha(deps: IdentityDeps, body: FapiRequestInfo['body']): EffectiveCaptcha | null {
-  const captcha = captchaInForce(deps);
-  return captcha && !trustedProvider(captcha, field(body, 'strategy')) ? captcha : null;
+function signUpCaptcha(deps: IdentityDeps, req: FapiRequestInfo): EffectiveCaptcha | null {
+  const captcha = captchaInForce(deps, req);
+  return captcha && !trustedProvider(captcha, field(req.body, 'strategy')) ? captcha : null;
 }
 
 /** `POST /client/sign_ups`'s beforeTransaction part: the token checked with its provider. */
 export async function prepareSignUpCaptcha(req: FapiRequestInfo, deps: IdentityDeps): Promise<Prepared> {
   assertCaptchaParams(req.body);
-  const captcha = signUpCaptcha(deps, req.body);
+  const captcha = signUpCaptcha(deps, req);
   return captcha ? { captcha: await checkCaptchaToken(req, deps, captcha) } : {};
 }
 
@@ -66,7 +66,7 @@ function signUpLimitRules(ctx: FapiContext, captcha: EffectiveCaptcha): RateLimi
  * without a token.
  */
 export async function guardSignUp(ctx: FapiContext): Promise<Pick<SignUpChanges, 'captcha_deferred'>> {
-  const inForce = captchaInForce(ctx.deps);
+  const inForce = captchaInForce(ctx.deps, ctx);
   if (!inForce) return {};
   if (trustedProvider(inForce, field(ctx.body, 'strategy'))) return { captcha_deferred: true };
   await enforceCaptchaToken(ctx, inForce, ctx.prepared.captcha);
@@ -88,7 +88,7 @@ export async function guardSignUp(ctx: FapiContext): Promise<Pick<SignUpChanges,
  */
 export async function settleDeferredCaptcha(ctx: FapiContext, signUp: SignUpRow): Promise<SignUpRow> {
   if (!signUp.captcha_deferred) return signUp;
-  const captcha = captchaInForce(ctx.deps);
+  const captcha = captchaInForce(ctx.deps, ctx);
   if (!captcha || vouchedByTrustedProvider(captcha, signUp)) return signUp;
   await demandCaptchaPass(ctx);
   for (const rule of signUpLimitRules(ctx, captcha)) ctx.countAtCommit(rule);

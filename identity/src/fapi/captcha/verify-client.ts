@@ -31,11 +31,11 @@ export const verifyClientCaptchaRoute: FapiRoute = {
   rateLimits: (req) => [{ key: `captcha:verify:ip:${req.ip}`, limit: 30, windowSeconds: 60 }],
   async beforeTransaction(req, deps) {
     assertCaptchaParams(req.body);
-    const captcha = captchaInForce(deps);
+    const captcha = captchaInForce(deps, req);
     return captcha ? { captcha: await checkCaptchaToken(req, deps, captcha) } : {};
   },
   async handler(ctx) {
-    const captcha = captchaInForce(ctx.deps);
+    const captcha = captchaInForce(ctx.deps, ctx);
     if (!captcha) throw errors.captchaNotEnabled();
     await enforceCaptchaToken(ctx, captcha, ctx.prepared.captcha);
     const client = await ctx.ensureClient();

@@ -38,7 +38,7 @@ export async function actorTicketLanding(
   });
 }
 
-function signInPage(config: IdentityConfig, params: Record<string, string>): string {
+export function signInPage(config: IdentityConfig, params: Record<string, string>): string {
   const url = new URL(`${config.publicUrl}/sign-in`);
   for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v);
   return url.toString();

@@ -9,11 +9,14 @@ import { firstFactorVerified } from '../sign-ins/first-factor-verified.ts';
 import { signInResponse } from '../sign-ins/respond.ts';
 import { createSignIn } from '../../store/sign-ins.ts';
 import { signInWithActorToken } from './actor-sign-in.ts';
+import { signInWithSignInToken } from './sign-in-token-sign-in.ts';
+import { signInTokenByTicket } from '../../tickets/sign-in-tokens.ts';
 import { ticketSignInVerification } from './sign-in-ticket-invitation.ts';
 
 /**
  * `POST /client/sign_ins strategy=ticket` (SignInStart with `__clerk_ticket`): the ticket is the first
- * factor only. An actor token signs in as its user (see actor-sign-in.ts). An invitation's ticket signs
+ * factor only. An actor token signs in as its user (see actor-sign-in.ts), a sign-in token too but as
+ * any first factor (sign-in-token-sign-in.ts). An invitation's ticket signs
  * the invited address's account in like any first factor: at once, or at `needs_second_factor` for a
  * user with a second factor; the organisation is joined when the sign-in completes. An address without
  * an account answers `invitation_account_not_exists`.
@@ -26,6 +29,8 @@ export async function signInWithTicket(
   if (!ticket) throw errors.paramMissing('ticket');
   const actorToken = await actorTokenByTicket(ctx.tx, ticket, { lock: true });
   if (actorToken) return signInWithActorToken(ctx, client, actorToken);
+  const signInToken = await signInTokenByTicket(ctx.tx, ticket, { lock: true });
+  if (signInToken) return signInWithSignInToken(ctx, client, signInToken);
   await assertMayOpenSession(ctx, client.id, null);
   const invitation = await redeemableInvitation(ctx.tx, ticket, ctx.now);
   const user = await findUserByEmail(ctx.tx, invitation.email_address);
