@@ -2,11 +2,11 @@ import { errors } from '../../errors.ts';
 import { acceptActorToken, assertRedeemable } from '../../impersonation/actor-tokens.ts';
 import type { ActorTokenRow, ClientRow } from '../../store/rows.ts';
 import { endSessionsOfClient } from '../../store/sessions.ts';
-import { emailAddressesOf, findUserById, lockedForSeconds } from '../../store/users.ts';
+import { findUserById, lockedForSeconds } from '../../store/users.ts';
 import type { FapiContext, FapiResult } from '../context.ts';
+import { openTicketSignIn } from './ticket-sign-in.ts';
 import { completeSignIn } from '../sign-ins/complete-sign-in.ts';
 import { signInResponse } from '../sign-ins/respond.ts';
-import { createSignIn } from '../../store/sign-ins.ts';
 
 /**
  * `POST /client/sign_ins strategy=ticket` with an actor token: the token is the first factor, and the
@@ -37,16 +37,7 @@ export async function signInWithActorToken(
     'replaced',
     ctx.deps.config.multiSession ? user.id : null,
   );
-  const emails = (await emailAddressesOf(ctx.tx, [user.id])).get(user.id) ?? [];
-  const primary = emails.find((e) => e.id === user.primary_email_address_id) ?? emails[0];
-  const signIn = await createSignIn(ctx.tx, {
-    clientId: client.id,
-    status: 'needs_first_factor',
-    identifier: primary?.email_address.toLowerCase() ?? null,
-    userId: user.id,
-    now: ctx.now,
-  });
-  await ctx.updateClient({ sign_in_id: signIn.id });
+  const signIn = await openTicketSignIn(ctx, client, user);
   // Impersonation is the operator's Backend API privilege: as on hosted Clerk, no factor of the user is
   // asked, their second factor included. This is the one sign-in that opens a session without it, and
   // the session shows it: `fva` has no second factor, and credential changes are refused (me/actor-guard.ts).

@@ -1,11 +1,11 @@
 import { errors } from '../../errors.ts';
 import { assertMayOpenSession } from '../../sessions/may-open-session.ts';
 import type { ClientRow, SignInTokenRow } from '../../store/rows.ts';
-import { createSignIn } from '../../store/sign-ins.ts';
-import { emailAddressesOf, findUserById } from '../../store/users.ts';
+import { findUserById } from '../../store/users.ts';
 import { assertNotLockedOut } from '../../abuse/attempt-gate.ts';
 import { spendSignInToken } from '../../tickets/sign-in-tokens.ts';
 import type { FapiContext, FapiResult } from '../context.ts';
+import { openTicketSignIn } from './ticket-sign-in.ts';
 import { firstFactorVerified } from '../sign-ins/first-factor-verified.ts';
 import { signInResponse } from '../sign-ins/respond.ts';
 
@@ -26,16 +26,7 @@ export async function signInWithSignInToken(
   if (!user) throw errors.signInTokenInvalid();
   await assertMayOpenSession(ctx, client.id, user.id);
   await assertNotLockedOut(ctx, user);
-  const emails = (await emailAddressesOf(ctx.tx, [user.id])).get(user.id) ?? [];
-  const primary = emails.find((e) => e.id === user.primary_email_address_id) ?? emails[0];
-  const signIn = await createSignIn(ctx.tx, {
-    clientId: client.id,
-    status: 'needs_first_factor',
-    identifier: primary?.email_address.toLowerCase() ?? null,
-    userId: user.id,
-    now: ctx.now,
-  });
-  await ctx.updateClient({ sign_in_id: signIn.id });
+  const signIn = await openTicketSignIn(ctx, client, user);
   const done = await firstFactorVerified(ctx, signIn, user, {
     status: 'verified',
     strategy: 'ticket',
