@@ -117,6 +117,30 @@ describe('impersonation', () => {
     );
   });
 
+  test('a sign-in token’s link signs the user in through <SignIn/>, without an actor, and only once', async () => {
+    const token = await clerk.signInTokens.createSignInToken({ userId: customer.id, expiresInSeconds: 600 });
+    assert.ok(token.url.startsWith(`${suite.server.origin}/__clerk/v1/tickets/accept?ticket=`), token.url);
+
+    const first = await suite.newPage();
+    await first.page.goto(token.url);
+    await waitForPath(first.page, '/dashboard');
+    await first.page.getByTestId('user-email').filter({ hasText: customer.email }).waitFor();
+    await waitForClerkSession(first.page);
+    assert.deepEqual(await clerkSession(first.page), { actor: null, userId: customer.id });
+    assert.equal(await first.page.getByTestId('impersonation-banner').count(), 0);
+    assert.equal(
+      (await clerk.signInTokens.revokeSignInToken(token.id).catch((e) => e)).errors?.[0]?.code,
+      'sign_in_token_not_pending',
+    );
+
+    // The same link in another browser: spent, it signs nobody in.
+    const second = await suite.newPage();
+    await second.page.goto(token.url);
+    await waitForPath(second.page, '/sign-in');
+    await second.page.getByText(/no longer valid or has already been used/).waitFor();
+    assert.equal(await clerkSession(second.page), null);
+  });
+
   test('a revoked link signs nobody in', async () => {
     const token = await clerk.actorTokens.create({ userId: customer.id, actor: { sub: operator.id } });
     const revoked = await clerk.actorTokens.revoke(token.id);

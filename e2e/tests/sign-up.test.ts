@@ -1,7 +1,9 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useSuite, nextFapiResponse, errorCodeOf } from '../support/suite.ts';
+import { backendClient } from '../support/backend.ts';
 import {
+  clickUntilRequest,
   createOrganization,
   enterCode,
   signUp,
@@ -95,6 +97,52 @@ describe('sign-up through the Clerk UI', () => {
     assert.equal(res.status(), 422);
     assert.equal(await errorCodeOf(res), 'form_identifier_exists');
     await page.locator('#error-emailAddress').getByText('That email address is taken').waitFor();
+  });
+
+  test('the blocklist (over the allowlist) and a non-empty allowlist keep addresses out of <SignUp/>; nothing is created', async () => {
+    const clerk = backendClient(suite.server);
+    const stamp = Date.now();
+    const blocked = await clerk.blocklistIdentifiers.createBlocklistIdentifier({
+      identifier: `someone@blocked-${stamp}.test`,
+    });
+    const allowed = await clerk.allowlistIdentifiers.createAllowlistIdentifier({
+      identifier: `*@blocked-${stamp}.test`,
+      notify: false,
+    });
+    try {
+      const { page } = await suite.newPage();
+      const refusals: string[] = [];
+      for (const email of [`someone@blocked-${stamp}.test`, `someone@elsewhere-${stamp}.test`]) {
+        const attempt = nextFapiResponse(page, 'POST', /\/client\/sign_ups$/);
+        if (refusals.length === 0) await startSignUp(page, suite.server.origin, email);
+        else {
+          await page.locator('input[name=emailAddress]').fill(email);
+          await clickUntilRequest(
+            page,
+            page.getByRole('button', { name: 'Continue', exact: true }),
+            /\/v1\/client\/sign_ups$/,
+          );
+        }
+        const res = await attempt;
+        assert.equal(res.status(), 403, email);
+        refusals.push((await errorCodeOf(res))!);
+        await page.getByText(/this identifier is not allowed/).waitFor();
+        assert.equal(await clerk.users.getCount({ emailAddress: [email] }), 0, email);
+      }
+      assert.deepEqual(refusals, ['not_allowed_access', 'not_allowed_access']);
+
+      // Another address of the domain the allowlist names goes on to its verification code.
+      await page.locator('input[name=emailAddress]').fill(`other@blocked-${stamp}.test`);
+      await clickUntilRequest(
+        page,
+        page.getByRole('button', { name: 'Continue', exact: true }),
+        /\/v1\/client\/sign_ups$/,
+      );
+      await waitForHash(page, '/verify-email-address');
+    } finally {
+      await clerk.blocklistIdentifiers.deleteBlocklistIdentifier(blocked.id);
+      await clerk.allowlistIdentifiers.deleteAllowlistIdentifier(allowed.id);
+    }
   });
 
   test('a wrong verification code is refused and the right one still works', async () => {
