@@ -1,8 +1,8 @@
+import { requireUser } from '../users/require-user.ts';
 import { errors } from '../../errors.ts';
 import { pageOf } from '../../organizations/invitations.ts';
 import { oauthConsentJSON, withdrawConsent } from '../../oauth-provider/user-consents.ts';
 import { consentsOfUserPage } from '../../store/oauth-consents.ts';
-import { findUserById } from '../../store/users.ts';
 import type { IdentityDeps } from '../../deps.ts';
 import { queryInput } from '../json-input.ts';
 import type { BapiRoute } from '../route.ts';
@@ -16,8 +16,7 @@ import type { BapiRoute } from '../route.ts';
  */
 
 async function existingUser(deps: IdentityDeps, id: string): Promise<string> {
-  const user = await findUserById(deps.db, id);
-  if (!user) throw errors.notFound('user');
+  const user = await requireUser(deps.db, id);
   return user.id;
 }
 

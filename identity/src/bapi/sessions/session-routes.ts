@@ -1,3 +1,4 @@
+import { requireUser } from '../users/require-user.ts';
 import type { IdentityDeps } from '../../deps.ts';
 import { errors } from '../../errors.ts';
 import { pageOf } from '../../organizations/invitations.ts';
@@ -7,7 +8,6 @@ import { createClient } from '../../store/clients.ts';
 import type { SessionRow, SessionStatus } from '../../store/rows.ts';
 import { activitiesOf } from '../../store/session-activities.ts';
 import { createSession, findSessionById } from '../../store/sessions.ts';
-import { findUserById } from '../../store/users.ts';
 import { jsonInput, queryInput } from '../json-input.ts';
 import { pagedAnswer } from '../paged-answer.ts';
 import { queryString } from '../request-input.ts';
@@ -103,8 +103,7 @@ export const sessionRoutes: BapiRoute[] = [
       if (deps.config.mode === 'production') throw errors.testingOnly('Creating sessions');
       const now = deps.clock();
       const session = await deps.db.transaction(async (tx) => {
-        const user = await findUserById(tx, userId);
-        if (!user) throw errors.notFound('user');
+        const user = await requireUser(tx, userId);
         if (user.banned) throw errors.userBanned();
         // A browser of its own, whose credential nobody holds: the session lives on the server side only.
         const { client } = await createClient(tx, now);

@@ -1,7 +1,7 @@
+import { requireUser } from './require-user.ts';
 import type { Queryable } from '../../db/database.ts';
 import { errors } from '../../errors.ts';
 import { touchUser } from '../../store/user-profile.ts';
-import { findUserById } from '../../store/users.ts';
 import type { BapiRoute } from '../route.ts';
 
 /**
@@ -27,7 +27,7 @@ export function deleteUserResourceRoute(opts: {
       const userId = req.params.id!;
       const now = deps.clock();
       return deps.db.transaction(async (tx) => {
-        if (!(await findUserById(tx, userId))) throw errors.notFound('user');
+        await requireUser(tx, userId);
         const resource = await opts.find(tx, userId, req.params.resourceId!);
         if (!resource) throw errors.notFound(opts.noun);
         await opts.remove(tx, userId, resource.id, now);

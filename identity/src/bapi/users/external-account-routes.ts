@@ -1,3 +1,4 @@
+import { requireUser } from './require-user.ts';
 import { errors } from '../../errors.ts';
 import { usableAccessToken } from '../../social/provider-tokens.ts';
 import {
@@ -5,7 +6,6 @@ import {
   findOwnExternalAccount,
   verifiedExternalAccountsOf,
 } from '../../store/connected-accounts.ts';
-import { findUserById } from '../../store/users.ts';
 import type { BapiRoute } from '../route.ts';
 import { deleteUserResourceRoute } from './delete-user-resource.ts';
 import { queryInput } from '../json-input.ts';
@@ -33,7 +33,7 @@ export const externalAccountRoutes: BapiRoute[] = [
     input: { query: queryInput({ paginated: 'flag' }) },
     async handler(req, deps) {
       const userId = req.params.id!;
-      if (!(await findUserById(deps.db, userId))) throw errors.notFound('user');
+      await requireUser(deps.db, userId);
       const strategy = strategyOf(req.params.provider!);
       // A provider this instance has never had (enabled or not) names nothing anyone could have connected.
       if (!Object.hasOwn(deps.settings.settings.social, strategy)) {

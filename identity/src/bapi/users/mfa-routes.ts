@@ -1,10 +1,9 @@
+import { requireUser } from './require-user.ts';
 import type { Queryable } from '../../db/database.ts';
-import { errors } from '../../errors.ts';
 import { clearPhoneSecondFactors } from '../../store/admin-users.ts';
 import { deleteBackupCodes } from '../../store/backup-codes.ts';
 import { deleteTotpSecret } from '../../store/totp-secrets.ts';
 import { touchUser } from '../../store/user-profile.ts';
-import { findUserById } from '../../store/users.ts';
 import type { BapiRoute } from '../route.ts';
 
 type Removal = (tx: Queryable, userId: string) => Promise<void>;
@@ -24,7 +23,7 @@ function removalRoute(path: `/v1/users/:id/${string}`, removals: Removal[]): Bap
       const id = req.params.id!;
       const now = deps.clock();
       await deps.db.transaction(async (tx) => {
-        if (!(await findUserById(tx, id))) throw errors.notFound('user');
+        await requireUser(tx, id);
         for (const remove of removals) await remove(tx, id);
         await touchUser(tx, id, now);
       });

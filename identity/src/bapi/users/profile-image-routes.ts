@@ -1,6 +1,5 @@
-import { errors } from '../../errors.ts';
+import { requireUser } from './require-user.ts';
 import { removeUserImage, setUserImage } from '../../store/user-images.ts';
-import { findUserById } from '../../store/users.ts';
 import type { BapiRoute } from '../route.ts';
 import { uploadedImage } from '../uploaded-image.ts';
 import { userAnswer } from './user-routes.ts';
@@ -20,7 +19,7 @@ export const userProfileImageRoutes: BapiRoute[] = [
       const image = await uploadedImage(req.raw);
       const now = deps.clock();
       await deps.db.transaction(async (tx) => {
-        if (!(await findUserById(tx, req.params.id!))) throw errors.notFound('user');
+        await requireUser(tx, req.params.id!);
         await setUserImage(tx, req.params.id!, image, now);
       });
       return userAnswer(deps, req.params.id!, now);
@@ -35,7 +34,7 @@ export const userProfileImageRoutes: BapiRoute[] = [
     async handler(req, deps) {
       const now = deps.clock();
       await deps.db.transaction(async (tx) => {
-        if (!(await findUserById(tx, req.params.id!))) throw errors.notFound('user');
+        await requireUser(tx, req.params.id!);
         await removeUserImage(tx, req.params.id!, now);
       });
       return userAnswer(deps, req.params.id!, now);

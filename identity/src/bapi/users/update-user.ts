@@ -1,9 +1,9 @@
+import { requireUser } from './require-user.ts';
 import { errors } from '../../errors.ts';
 import { findOwnEmailAddress } from '../../store/email-addresses.ts';
 import { findOwnPhoneNumber } from '../../store/phone-numbers.ts';
 import { usernameTaken } from '../../store/user-profile.ts';
 import { revokeSessionsOfUser } from '../../store/user-sessions.ts';
-import { findUserById } from '../../store/users.ts';
 import { validateUsername } from '../../users/usernames.ts';
 import { jsonInput } from '../json-input.ts';
 import type { BapiRoute } from '../route.ts';
@@ -46,7 +46,7 @@ export const updateUserRoute: BapiRoute = {
   async handler(req, deps) {
     const id = req.params.id!;
     const f = req.fields;
-    if (!(await findUserById(deps.db, id))) throw errors.notFound('user');
+    await requireUser(deps.db, id);
     const changes: Partial<Record<AdminUserColumn, unknown>> = {};
     const rawUsername = f.string('username');
     if (rawUsername !== undefined)
@@ -87,7 +87,7 @@ export const updateUserRoute: BapiRoute = {
     const passwordHash = await passwordHashOf(f, deps);
     const now = deps.clock();
     await deps.db.transaction(async (tx) => {
-      if (!(await findUserById(tx, id))) throw errors.notFound('user');
+      await requireUser(tx, id);
       if (typeof changes.username === 'string' && (await usernameTaken(tx, changes.username, id))) {
         throw errors.identifierExists('username');
       }

@@ -1,10 +1,9 @@
-import { errors } from '../../errors.ts';
+import { requireUser } from './require-user.ts';
 import { pageOf, statusFilterOf } from '../../organizations/invitations.ts';
 import { membershipsJSON } from '../../organizations/memberships.ts';
 import { invitationJSON } from '../../serializers/organization.ts';
 import { listUserInvitations } from '../../store/invitations.ts';
 import { listUserMemberships, organizationsByIds } from '../../store/organizations.ts';
-import { findUserById } from '../../store/users.ts';
 import { queryInput } from '../json-input.ts';
 import type { BapiRoute } from '../route.ts';
 
@@ -22,7 +21,7 @@ export const userOrganizationRoutes: BapiRoute[] = [
     input: { query: queryInput({ limit: 'page', offset: 'page' }) },
     async handler(req, deps) {
       const page = pageOf(req.query);
-      if (!(await findUserById(deps.db, req.params.id!))) throw errors.notFound('user');
+      await requireUser(deps.db, req.params.id!);
       const { data, total } = await listUserMemberships(deps.db, req.params.id!, page);
       return {
         data: await membershipsJSON(deps.db, deps, data, { includePrivate: true }),
@@ -39,7 +38,7 @@ export const userOrganizationRoutes: BapiRoute[] = [
     async handler(req, deps) {
       const page = pageOf(req.query);
       const statuses = statusFilterOf(req.query.status, null);
-      if (!(await findUserById(deps.db, req.params.id!))) throw errors.notFound('user');
+      await requireUser(deps.db, req.params.id!);
       const now = deps.clock();
       const { data, total } = await listUserInvitations(deps.db, req.params.id!, statuses, page, now);
       const organizations = await organizationsByIds(

@@ -1,8 +1,8 @@
+import { requireUser } from './require-user.ts';
 import { verifyPassword } from '../../crypto/passwords.ts';
 import { errors } from '../../errors.ts';
 import { spendTotpCode } from '../../second-factors/spend-totp-code.ts';
 import { findTotpSecret } from '../../store/totp-secrets.ts';
-import { findUserById } from '../../store/users.ts';
 import { jsonInput } from '../json-input.ts';
 import type { BapiRoute } from '../route.ts';
 
@@ -20,8 +20,7 @@ export const userVerifyRoutes: BapiRoute[] = [
     input: { body: jsonInput({ password: 'string' }) },
     async handler(req, deps) {
       const password = req.fields.string('password');
-      const user = await findUserById(deps.db, req.params.id!);
-      if (!user) throw errors.notFound('user');
+      const user = await requireUser(deps.db, req.params.id!);
       if (password === undefined) throw errors.paramMissing('password');
       if (!user.password_hash) throw errors.paramValueInvalid('password', 'The user has no password.');
       if (!(await verifyPassword(user.password_hash, password))) throw errors.passwordIncorrect();
@@ -38,7 +37,7 @@ export const userVerifyRoutes: BapiRoute[] = [
       const code = req.fields.string('code');
       const now = deps.clock();
       return deps.db.transaction(async (tx) => {
-        if (!(await findUserById(tx, req.params.id!))) throw errors.notFound('user');
+        await requireUser(tx, req.params.id!);
         if (code === undefined) throw errors.paramMissing('code');
         const row = await findTotpSecret(tx, req.params.id!);
         if (!row?.verified_at) throw errors.noSecondFactors('totp');
