@@ -404,6 +404,35 @@ forEachBackend('JWT templates', (backend) => {
     assert.equal(rs.signingAlgorithm, 'RS256');
     const rsJwt = (await templateToken(alice, 'custom-hs')).body.jwt;
     assert.equal((await jwtVerify(rsJwt, publicKey, { currentDate: h.clock.now })).payload.e, alice.email);
+    // ES256 with a P-256 key; a P-384 key does not fit ES256.
+    const ec = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const es = await clerk.jwtTemplates.create({
+      name: 'custom-es',
+      claims: { u: '{{user.id}}' },
+      customSigningKey: true,
+      signingAlgorithm: 'ES256',
+      signingKey: ec.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+    });
+    const esJwt = (await templateToken(alice, 'custom-es')).body.jwt;
+    assert.equal(
+      (await jwtVerify(esJwt, ec.publicKey, { currentDate: h.clock.now })).payload.u,
+      alice.userId,
+    );
+    const p384 = generateKeyPairSync('ec', { namedCurve: 'P-384' }).privateKey;
+    await rejectsWith(
+      clerk.jwtTemplates.update({
+        templateId: es.id,
+        name: 'custom-es',
+        claims: {},
+        signingAlgorithm: 'ES256',
+        signingKey: p384.export({ type: 'pkcs8', format: 'pem' }).toString(),
+      }),
+      422,
+      'form_param_value_invalid',
+      'signing_key',
+    );
+    await clerk.jwtTemplates.delete(es.id);
+
     // Turning the custom key off goes back to the instance's key.
     const plain = await clerk.jwtTemplates.update({
       templateId: hs.id,
