@@ -56,7 +56,9 @@ export type IdPrefix =
   // The allowlist, the blocklist and the allowed redirect URLs (Clerk's alid_, blid_, ru_).
   | 'alid'
   | 'blid'
-  | 'ru';
+  | 'ru'
+  // A JWT template (Clerk's jtmp_).
+  | 'jtmp';
 
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${randomBase62(27)}`;

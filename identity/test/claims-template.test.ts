@@ -5,6 +5,8 @@ import {
   ClaimsTemplateError,
   CUSTOM_CLAIMS_MAX_BYTES,
   customClaimsTooLarge,
+  JWT_TEMPLATE_CLAIMS_MAX_BYTES,
+  JWT_TEMPLATE_RESERVED_CLAIMS,
   parseClaimsTemplate,
   RESERVED_CLAIMS,
   SHORTCODES,
@@ -289,5 +291,78 @@ describe('session token claims template', () => {
     big.user = { ...big.user, public_metadata: { blob: 'x'.repeat(2000) } };
     assert.equal(customClaimsTooLarge(template.render(subject())), false);
     assert.equal(customClaimsTooLarge(template.render(big)), true);
+  });
+});
+
+describe("JWT template claims (the jwt_template dialect, Clerk's JWT templates guide)", () => {
+  const jwt = (claims: Record<string, unknown>, s: ClaimsSubject = subject()) =>
+    parseClaimsTemplate(claims, 'claims', 'jwt_template').render(s);
+  const noNames = subject({
+    user: { ...subject().user, first_name: null, last_name: null, public_metadata: {} },
+    primaryPhone: { phone_number: '+15555550100', verified: true },
+    primaryEmail: { email_address: 'ada@example.com', verified: false },
+  });
+
+  it("renders Clerk's complete example: unknown shortcodes null, null in text reads null", () => {
+    assert.deepEqual(
+      jwt({
+        aud: 'https://my-site.com',
+        version: 1,
+        foo: { bar: [1, 2, 3] },
+        user_id: '{{user.id}}',
+        full_name: '{{user.last_name}} {{user.first_name}}',
+        phone: '{{user.primary_phone_address}}',
+        likes_to_do: '{{user.public_metadata.profile.tags}}',
+        invalid_shortcode: '{{user.i_dont_exist}}',
+        nobody: '{{users.user_other.id}} {{session.id}}',
+      }),
+      {
+        aud: 'https://my-site.com',
+        version: 1,
+        foo: { bar: [1, 2, 3] },
+        user_id: 'user_123',
+        full_name: 'Lovelace Ada',
+        phone: null,
+        likes_to_do: ['a', 'b'],
+        invalid_shortcode: null,
+        nobody: 'null null',
+      },
+    );
+    assert.equal(jwt({ n: '{{user.last_name}} {{user.first_name}}' }, noNames).n, 'null null');
+  });
+
+  it('|| skips null and false and falls back to the last operand whatever it is', () => {
+    assert.deepEqual(
+      jwt(
+        {
+          has_verified_contact_info: '{{user.email_verified || user.phone_number_verified}}',
+          full_name: "{{user.full_name || 'Awesome User'}}",
+          age: '{{user.public_metadata.age || user.unsafe_metadata.age || 30 }}',
+          last_false: '{{user.email_verified || false}}',
+          last_null: '{{user.first_name || user.last_name}}',
+        },
+        noNames,
+      ),
+      {
+        has_verified_contact_info: true,
+        full_name: 'Awesome User',
+        age: 30,
+        last_false: false,
+        last_null: null,
+      },
+    );
+  });
+
+  it('reserves the registered claims only, and allows 8 KB', () => {
+    for (const name of JWT_TEMPLATE_RESERVED_CLAIMS) {
+      assert.throws(() => parseClaimsTemplate({ [name]: 1 }, 'claims', 'jwt_template'), ClaimsTemplateError);
+    }
+    assert.deepEqual(jwt({ org_id: '{{org.id}}', pla: 'x', v: 2 }), { org_id: 'org_1', pla: 'x', v: 2 });
+    parseClaimsTemplate({ a: 'x'.repeat(JWT_TEMPLATE_CLAIMS_MAX_BYTES - 10) }, 'claims', 'jwt_template');
+    assert.throws(
+      () => parseClaimsTemplate({ a: 'x'.repeat(JWT_TEMPLATE_CLAIMS_MAX_BYTES) }, 'claims', 'jwt_template'),
+      /limited to 8192 bytes/,
+    );
+    assert.throws(() => parseClaimsTemplate({ a: '{{user.id' }, 'claims', 'jwt_template'), /unclosed/);
   });
 });

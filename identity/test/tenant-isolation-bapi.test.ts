@@ -49,6 +49,8 @@ interface World {
   signInTokenId: string;
   /** An OAuth application of the first instance, and its client id. */
   oauthApp: { id: string; clientId: string };
+  /** A JWT template of the first instance, named `hasura` (the name the token routes are sent). */
+  jwtTemplateId: string;
   kid: string;
   /** A's paid subscription item on the first instance. */
   itemId: string;
@@ -79,7 +81,7 @@ const keyOf = (route: BapiRoute) => `${route.method} ${route.path}`;
 
 /** A path of the route naming the first instance's resources, or organisation `org`'s sub-resources. */
 function pathOf(route: BapiRoute, w: World, org: string = w.a.org.id): string {
-  const { a, actorTokenId, signInTokenId, oauthApp } = w;
+  const { a, actorTokenId, signInTokenId, oauthApp, jwtTemplateId } = w;
   return route.path.replace(/:(\w+)/g, (_, name: string) => {
     if (name === 'userId') return a.member.userId;
     if (name === 'invitationId') return a.invitationId;
@@ -92,6 +94,7 @@ function pathOf(route: BapiRoute, w: World, org: string = w.a.org.id): string {
     if (route.path.startsWith('/v1/actor_tokens/')) return actorTokenId;
     if (route.path.startsWith('/v1/sign_in_tokens/')) return signInTokenId;
     if (route.path.startsWith('/v1/oauth_applications/')) return oauthApp.id;
+    if (route.path.startsWith('/v1/jwt_templates/')) return jwtTemplateId;
     return org;
   });
 }
@@ -149,9 +152,12 @@ function foreignAnswer(route: BapiRoute): Foreign {
   // Listing an identifier or allowing a redirect URL adds to the calling instance's own lists; the
   // suite's body leaves the free text out.
   if (
-    ['POST /v1/allowlist_identifiers', 'POST /v1/blocklist_identifiers', 'POST /v1/redirect_urls'].includes(
-      keyOf(route),
-    )
+    [
+      'POST /v1/allowlist_identifiers',
+      'POST /v1/blocklist_identifiers',
+      'POST /v1/redirect_urls',
+      'POST /v1/jwt_templates',
+    ].includes(keyOf(route))
   )
     return 'incomplete';
   // The credential is free text, which the suite's body leaves out: the extra case below sends A's.
@@ -302,6 +308,12 @@ forEachBackend('Backend API tenant isolation', (backend) => {
       body: { name: 'Alpha partner', redirect_uris: ['https://alpha.example.com/cb'] },
     });
     assert.equal(oauthApp.status, 200, JSON.stringify(oauthApp.body));
+    const jwtTemplate = await call(first, first.identity.secretKey, {
+      method: 'POST',
+      path: '/v1/jwt_templates',
+      body: { name: 'hasura', claims: { user: '{{user.id}}', org: '{{org.id}}' } },
+    });
+    assert.equal(jwtTemplate.status, 200, JSON.stringify(jwtTemplate.body));
     const phone = await call(first, first.identity.secretKey, {
       method: 'POST',
       path: '/v1/phone_numbers',
@@ -321,6 +333,7 @@ forEachBackend('Backend API tenant isolation', (backend) => {
       actorTokenId: token.body.id,
       signInTokenId: signInToken.body.id,
       oauthApp: { id: oauthApp.body.id, clientId: oauthApp.body.client_id },
+      jwtTemplateId: jwtTemplate.body.id,
       kid: jwks.body.keys[0].kid,
       itemId: items.find((i) => i.plan.slug === 'business')!.id,
       emailAddressId: admin.body.email_addresses[0].id,
@@ -349,6 +362,7 @@ forEachBackend('Backend API tenant isolation', (backend) => {
       'sign_in_tokens',
       'api_keys',
       'oauth_applications',
+      'jwt_templates',
       'billing_payers',
       'billing_subscription_items',
       'billing_payment_attempts',
@@ -381,6 +395,7 @@ forEachBackend('Backend API tenant isolation', (backend) => {
       signInTokenId,
       oauthApp.id,
       oauthApp.clientId,
+      w.jwtTemplateId,
       kid,
       itemId,
     ];

@@ -33,6 +33,7 @@ import { emailAddressRoutes } from './email-addresses/email-address-routes.ts';
 import { phoneNumberRoutes } from './phone-numbers/phone-number-routes.ts';
 import { identifierListRoutes } from './identifier-lists/identifier-list-routes.ts';
 import { redirectUrlRoutes } from './redirect-urls/redirect-url-routes.ts';
+import { jwtTemplateRoutes } from './jwt-templates/jwt-template-routes.ts';
 
 const jwksRoute: BapiRoute = {
   method: 'GET',
@@ -82,4 +83,5 @@ export const bapiRoutes: readonly BapiRoute[] = [
   ...billingBapiRoutes,
   ...identifierListRoutes,
   ...redirectUrlRoutes,
+  ...jwtTemplateRoutes,
 ];

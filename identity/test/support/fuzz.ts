@@ -247,6 +247,8 @@ export function realId(world: World, segment: string, name: string): string {
     allowlist_identifiers: 'alid_2fuzzallowlistidentifier000',
     blocklist_identifiers: 'blid_2fuzzblocklistidentifier000',
     redirect_urls: 'ru_2fuzzredirecturl00000000000000',
+    // No JWT template exists here: a well-formed id of nothing.
+    jwt_templates: 'jtmp_2fuzzjwttemplate000000000000',
     // Billing: a plan of the catalogue; nobody has subscribed, so well-formed ids of nothing.
     plans: 'cplan_pro_user',
     subscription_items: 'csubi_2fuzzsubscriptionitem00000',

@@ -3,6 +3,8 @@ import { errors } from '../../errors.ts';
 import { publicKeyOf } from '../../instance/signing-keys.ts';
 import { tokenForSubject } from '../../organizations/active-organization.ts';
 import { findSessionById, isSignedIn } from '../../store/sessions.ts';
+import { findJwtTemplateByName } from '../../store/jwt-templates.ts';
+import { mintTemplateToken } from '../../jwt-templates/jwt-template.ts';
 import { tokenSubjectBySessionId } from '../../store/token-subjects.ts';
 import { jsonInput, queryInput } from '../json-input.ts';
 import { queryFlag } from '../request-input.ts';
@@ -21,9 +23,10 @@ async function existingSession(deps: IdentityDeps, id: string) {
   return session;
 }
 
-function tokenLifetime(req: BapiRequest, deps: IdentityDeps): number {
+/** `expires_in_seconds` within Clerk's bounds, or undefined when the caller leaves it to the default. */
+function requestedLifetime(req: BapiRequest): number | undefined {
   const seconds = req.fields.integer('expires_in_seconds');
-  if (seconds === undefined) return deps.tokens.ttlSeconds;
+  if (seconds === undefined) return undefined;
   if (seconds < MIN_TOKEN_SECONDS || seconds > MAX_TOKEN_SECONDS) {
     throw errors.paramValueInvalid(
       'expires_in_seconds',
@@ -37,6 +40,8 @@ function tokenLifetime(req: BapiRequest, deps: IdentityDeps): number {
  * Backend API: `sessions.getToken(sessionId, template?, expiresInSeconds?)`, `verifySession` and
  * `refreshSession` (@clerk/backend 2.10.1). A token is minted only for a signed-in session, with what the
  * Frontend API's would say (the session's active organisation, its `fva`), and no `azp`: no page asked.
+ * With a template name, the template's token (jwt-templates/jwt-template.ts); `expires_in_seconds` then
+ * stands in for the template's lifetime.
  */
 export const sessionTokenRoutes: BapiRoute[] = [
   {
@@ -55,23 +60,29 @@ export const sessionTokenRoutes: BapiRoute[] = [
       );
       // A revoked, ended or expired session gets no token, as in the Frontend API.
       if (!subject || !isSignedIn(subject.session, now)) throw errors.notFound('session');
-      const ttlSeconds = tokenLifetime(req, deps);
+      const ttlSeconds = requestedLifetime(req) ?? deps.tokens.ttlSeconds;
       const minting = { ...deps, tokens: { ...deps.tokens, ttlSeconds } };
       return { object: 'token', jwt: await tokenForSubject(minting, subject, { azp: null, now }) };
     },
   },
   {
-    // JWT templates are not offered by this instance: any name is Clerk's 404 for an unknown template.
+    // A token of the JWT template named in the path, for the session's own user and active organisation.
     method: 'POST',
     path: '/v1/sessions/:id/tokens/:template',
     auth: 'secret_key',
     permission: 'instance_secret_key',
     input: { body: jsonInput({ expires_in_seconds: 'integer' }) },
     async handler(req, deps) {
-      const session = await existingSession(deps, req.params.id!);
-      if (!isSignedIn(session, deps.clock())) throw errors.notFound('session');
-      tokenLifetime(req, deps);
-      throw errors.notFound('JWT template');
+      const now = deps.clock();
+      const subject = await tokenSubjectBySessionId(deps.db, req.params.id!, { session: true });
+      if (!subject || !isSignedIn(subject.session, now)) throw errors.notFound('session');
+      const lifetimeSeconds = requestedLifetime(req);
+      const template = await findJwtTemplateByName(deps.db, req.params.template!);
+      if (!template) throw errors.notFound('JWT template');
+      return {
+        object: 'token',
+        jwt: await mintTemplateToken(deps, template, subject, { azp: null, now, lifetimeSeconds }),
+      };
     },
   },
   {

@@ -141,6 +141,69 @@ type Node =
   | { kind: 'array'; items: Node[] }
   | { kind: 'object'; entries: [string, Node][] };
 
+/**
+ * The two places a claims template is written, which Clerk renders slightly differently:
+ * - `session_token`: the instance's session-token customisation (our setting, refused when unknown
+ *   shortcodes are named, a null renders as nothing inside text, 1.2 KB);
+ * - `jwt_template`: a JWT template of the Backend API, as Clerk's "JWT templates" guide describes it: an
+ *   unknown shortcode renders null (`"invalid_shortcode": null`), a null inside text renders `null`
+ *   ("null John"), `||` skips null and false and falls back to its last operand whatever its value, and
+ *   only the registered claims are reserved (an `org_id` claim is a template's to write).
+ */
+export type ClaimsDialect = 'session_token' | 'jwt_template';
+
+/** The JWT template's bound on its claims as written (ours: Clerk documents none). */
+export const JWT_TEMPLATE_CLAIMS_MAX_BYTES = 8192;
+
+/**
+ * What a JWT template token sets itself (Clerk's default claims of custom JWTs), plus the session-bound
+ * claims Clerk keeps out of them (`sid`) and the impersonation claim (`act`), which a consumer trusts as
+ * the provider's.
+ */
+export const JWT_TEMPLATE_RESERVED_CLAIMS: ReadonlySet<string> = new Set([
+  'azp',
+  'exp',
+  'iat',
+  'iss',
+  'jti',
+  'nbf',
+  'sub',
+  'sid',
+  'act',
+]);
+
+interface Dialect {
+  reserved(name: string): boolean;
+  maxBytes: number;
+  /** An unknown shortcode: refused when the template is saved, or null when rendered. */
+  unknownIsNull: boolean;
+  /** What `||` skips. */
+  falsy(value: unknown): boolean;
+  /** When every operand is skipped: null, or the last operand's own value. */
+  lastOperandWins: boolean;
+  /** How a null reads inside text. */
+  nullText: string;
+}
+
+const DIALECTS: Record<ClaimsDialect, Dialect> = {
+  session_token: {
+    reserved: isReservedClaim,
+    maxBytes: CUSTOM_CLAIMS_MAX_BYTES,
+    unknownIsNull: false,
+    falsy: (v) => v === null || v === undefined,
+    lastOperandWins: false,
+    nullText: '',
+  },
+  jwt_template: {
+    reserved: (name) => JWT_TEMPLATE_RESERVED_CLAIMS.has(name),
+    maxBytes: JWT_TEMPLATE_CLAIMS_MAX_BYTES,
+    unknownIsNull: true,
+    falsy: (v) => v === null || v === undefined || v === false,
+    lastOperandWins: true,
+    nullText: 'null',
+  },
+};
+
 /** A validated template, ready to render many times. */
 export interface ClaimsTemplate {
   /** The template as given (what is stored and shown). */
@@ -155,30 +218,37 @@ export interface ClaimsTemplate {
 const SHORTCODE = /\{\{(.*?)\}\}/gs;
 
 /** Validates `value` as a claims template; throws ClaimsTemplateError naming the claim and the reason. */
-export function parseClaimsTemplate(value: unknown, path = 'claims'): ClaimsTemplate {
+export function parseClaimsTemplate(
+  value: unknown,
+  path = 'claims',
+  dialectName: ClaimsDialect = 'session_token',
+): ClaimsTemplate {
+  const dialect = DIALECTS[dialectName];
   if (!isPlainObject(value)) throw new ClaimsTemplateError(path, 'must be a JSON object of claims.');
   const size = Buffer.byteLength(JSON.stringify(value));
-  if (size > CUSTOM_CLAIMS_MAX_BYTES) {
+  if (size > dialect.maxBytes) {
     throw new ClaimsTemplateError(
       path,
-      `is ${size} bytes; custom claims are limited to ${CUSTOM_CLAIMS_MAX_BYTES} bytes (as in Clerk).`,
+      dialectName === 'session_token'
+        ? `is ${size} bytes; custom claims are limited to ${dialect.maxBytes} bytes (as in Clerk).`
+        : `is ${size} bytes; a template's claims are limited to ${dialect.maxBytes} bytes.`,
     );
   }
   const entries: [string, Node][] = Object.entries(value).map(([name, claim]) => {
-    if (isReservedClaim(name)) {
+    if (dialect.reserved(name)) {
       throw new ClaimsTemplateError(
         `${path}.${name}`,
         `"${name}" is a claim the provider sets itself; it cannot be customised.`,
       );
     }
-    return [name, compile(claim, `${path}.${name}`)];
+    return [name, compile(claim, `${path}.${name}`, dialect)];
   });
   const root: Node = { kind: 'object', entries };
   return {
     source: value,
     empty: entries.length === 0,
     usesOrganization: codesOf(root).some((code) => code.startsWith('org')),
-    render: (subject) => evaluate(root, subject) as Record<string, unknown>,
+    render: (subject) => evaluate(root, subject, dialect) as Record<string, unknown>,
   };
 }
 
@@ -187,27 +257,29 @@ export function customClaimsTooLarge(claims: Record<string, unknown>): boolean {
   return Buffer.byteLength(JSON.stringify(claims)) > CUSTOM_CLAIMS_MAX_BYTES;
 }
 
-function compile(value: unknown, path: string): Node {
+function compile(value: unknown, path: string, dialect: Dialect): Node {
   if (typeof value === 'string') {
     if (!value.includes('{{')) return { kind: 'static', value };
-    return { kind: 'string', parts: parseString(value, path) };
+    return { kind: 'string', parts: parseString(value, path, dialect) };
   }
-  if (Array.isArray(value)) return { kind: 'array', items: value.map((v, i) => compile(v, `${path}[${i}]`)) };
+  if (Array.isArray(value)) {
+    return { kind: 'array', items: value.map((v, i) => compile(v, `${path}[${i}]`, dialect)) };
+  }
   if (isPlainObject(value)) {
     return {
       kind: 'object',
-      entries: Object.entries(value).map(([k, v]) => [k, compile(v, `${path}.${k}`)]),
+      entries: Object.entries(value).map(([k, v]) => [k, compile(v, `${path}.${k}`, dialect)]),
     };
   }
   return { kind: 'static', value };
 }
 
-function parseString(text: string, path: string): Part[] {
+function parseString(text: string, path: string, dialect: Dialect): Part[] {
   const parts: Part[] = [];
   let last = 0;
   for (const match of text.matchAll(SHORTCODE)) {
     if (match.index > last) parts.push(text.slice(last, match.index));
-    parts.push(parseExpression(match[1]!, path));
+    parts.push(parseExpression(match[1]!, path, dialect));
     last = match.index + match[0].length;
   }
   if (last < text.length) parts.push(text.slice(last));
@@ -219,7 +291,7 @@ function parseString(text: string, path: string): Part[] {
   return parts;
 }
 
-function parseExpression(source: string, path: string): Expression {
+function parseExpression(source: string, path: string, dialect: Dialect): Expression {
   const operands = source.split('||').map((s) => s.trim());
   return operands.map((operand): Operand => {
     if (!operand) throw new ClaimsTemplateError(path, `{{${source}}} has an empty operand.`);
@@ -235,6 +307,8 @@ function parseExpression(source: string, path: string): Expression {
       const rest = operand.slice(metadata.length + 1).split('.');
       if (rest.every((key) => /^[\w-]+$/.test(key))) return { kind: 'path', code: metadata, rest };
     }
+    // Resolved against nothing: no shortcode reads anything but the token's own user and organisation.
+    if (dialect.unknownIsNull) return { kind: 'literal', value: null };
     throw new ClaimsTemplateError(
       path,
       `{{${operand}}} is not a supported shortcode (see docs/instance-settings.md for the list).`,
@@ -257,32 +331,35 @@ function codesOf(node: Node): string[] {
   }
 }
 
-function evaluate(node: Node, subject: ClaimsSubject): unknown {
+function evaluate(node: Node, subject: ClaimsSubject, dialect: Dialect): unknown {
   switch (node.kind) {
     case 'static':
       return node.value;
     case 'array':
-      return node.items.map((item) => evaluate(item, subject));
+      return node.items.map((item) => evaluate(item, subject, dialect));
     case 'object':
-      return Object.fromEntries(node.entries.map(([k, v]) => [k, evaluate(v, subject)]));
+      return Object.fromEntries(node.entries.map(([k, v]) => [k, evaluate(v, subject, dialect)]));
     case 'string': {
       // One shortcode alone keeps its value's type; mixed with text, everything becomes text.
       if (node.parts.length === 1 && typeof node.parts[0] !== 'string') {
-        return resolve(node.parts[0]!, subject);
+        return resolve(node.parts[0]!, subject, dialect);
       }
       return node.parts
-        .map((part) => (typeof part === 'string' ? part : asText(resolve(part, subject))))
+        .map((part) =>
+          typeof part === 'string' ? part : asText(resolve(part, subject, dialect), dialect.nullText),
+        )
         .join('');
     }
   }
 }
 
-function resolve(expression: Expression, subject: ClaimsSubject): unknown {
+function resolve(expression: Expression, subject: ClaimsSubject, dialect: Dialect): unknown {
+  let value: unknown = null;
   for (const operand of expression) {
-    const value = operand.kind === 'literal' ? operand.value : lookup(operand, subject);
-    if (value !== null && value !== undefined) return value;
+    value = operand.kind === 'literal' ? operand.value : lookup(operand, subject);
+    if (!dialect.falsy(value)) return value;
   }
-  return null;
+  return dialect.lastOperandWins ? (value ?? null) : null;
 }
 
 function lookup(operand: Extract<Operand, { kind: 'path' }>, subject: ClaimsSubject): unknown {
@@ -294,9 +371,12 @@ function lookup(operand: Extract<Operand, { kind: 'path' }>, subject: ClaimsSubj
   return value;
 }
 
-/** A null inside a string renders as nothing, so "{{user.first_name}} {{user.last_name}}" never says "null". */
-function asText(value: unknown): string {
-  if (value === null || value === undefined) return '';
+/**
+ * A null inside a string renders as `nullText`: nothing for the session token, so "{{user.first_name}}
+ * {{user.last_name}}" never says "null" there; `null` in a JWT template, as Clerk documents it.
+ */
+function asText(value: unknown, nullText: string): string {
+  if (value === null || value === undefined) return nullText;
   if (typeof value === 'object') return JSON.stringify(value);
   return String(value);
 }

@@ -30,7 +30,8 @@ export function customSessionClaims(
   return claims;
 }
 
-function claimsSubjectOf(
+/** What a claims template reads of the token's own user and active organisation (and nothing else). */
+export function claimsSubjectOf(
   urls: Pick<IdentityDeps, 'avatarUrl' | 'fapiBase'>,
   user: TokenUser,
   org: TokenOrganization | null,
