@@ -84,6 +84,11 @@ export interface FapiContext extends FapiRequestInfo {
   rotateClientCredential(clientId: string): void;
   /** What the route's `beforeTransaction` made (`{}` without one). */
   prepared: Prepared;
+  /**
+   * Development keys: the dev-browser token (`__clerk_db_jwt`, cookie or URL) `client` was found by; null
+   * when the `__client` cookie or nothing identified the browser.
+   */
+  devBrowserToken: string | null;
 }
 
 export type FapiResult =
@@ -96,8 +101,11 @@ export type FapiResult =
   | { bare: unknown; status?: number }
   /** The client itself as the response (GET/DELETE /client). */
   | { clientAsResponse: true }
-  /** A browser navigation (ticket links) sent on with 303 to `redirect`; the transaction commits. */
-  | { redirect: string }
+  /**
+   * A browser navigation (ticket links) sent on with 303 (or `status`) to `redirect`; the transaction
+   * commits.
+   */
+  | { redirect: string; status?: 303 | 307 }
   /** An error whose side effects (attempt counters, lockouts) must be kept: the transaction commits. */
   | { error: ClerkError };
 

@@ -25,7 +25,8 @@ import {
   updateClient,
 } from '../store/clients.ts';
 import type { ClientRow, SessionRow } from '../store/rows.ts';
-import { clientJSON, clientUat, clientUatOf } from './client-json.ts';
+import { clientJSON } from './client-json.ts';
+import { clientUat, clientUatOf } from '../sessions/client-uat.ts';
 import type { AnyFapiRoute, FapiContext, FapiMethod, FapiRequestInfo, FapiRoute } from './context.ts';
 import type { FormBody } from './form.ts';
 import type { Prepared } from './prepared-work.ts';
@@ -180,7 +181,7 @@ export async function fapiPlugin(app: FastifyInstance, opts: { deps: IdentityDep
         }
       }
       reply.header('cache-control', 'no-store');
-      if (outcome.location) return reply.code(303).header('location', outcome.location).send();
+      if (outcome.location) return reply.code(outcome.status).header('location', outcome.location).send();
       if (outcome.error) return sendError(reply, outcome.error, { client: outcome.body });
       return reply.code(outcome.status).send(outcome.body);
     } catch (err) {
@@ -345,6 +346,7 @@ async function runInTransaction(
         rotations.add(clientId);
       },
       prepared,
+      devBrowserToken: client && presented && presented.via !== 'cookie' ? presented.token : null,
     };
     const result = await route.handler(ctx);
     // Before the client's JSON is read, which shows the accounts as these leave them.
@@ -388,7 +390,7 @@ async function runInTransaction(
     // Tokens are the hot path (every ~45 s per tab): they carry no client.
     if ('bare' in result) return { ...base, status: result.status ?? 200, body: result.bare, error: null };
     if ('redirect' in result)
-      return { ...base, status: 303, body: null, error: null, location: result.redirect };
+      return { ...base, status: result.status ?? 303, body: null, error: null, location: result.redirect };
     if (ctx.client && !base.clientCookie) base.clientCookie = fromCookie;
     if ('error' in result)
       return { ...base, status: result.error.status, body: clientBody, error: result.error };

@@ -9,6 +9,7 @@ import {
   putClientRoute,
 } from './client/client-routes.ts';
 import { createDevBrowserRoute } from './client/dev-browser.ts';
+import { handshakeRoute } from './client/handshake.ts';
 import { verifyClientCaptchaRoute } from './captcha/verify-client.ts';
 import { captchaChallengeRoute } from './captcha/captcha-challenge.ts';
 import { environmentRoutes } from './environment/environment-routes.ts';
@@ -53,6 +54,7 @@ export function fapiRoutes(config: IdentityConfig): AnyFapiRoute[] {
     ...environmentRoutes,
     getClientRoute,
     putClientRoute,
+    handshakeRoute,
     deleteClientRoute,
     deleteClientSessionsRoute,
     verifyClientCaptchaRoute,

@@ -62,3 +62,17 @@ export function isPopupCallbackRedirect(target: string, config: IdentityConfig):
   if (returnUrls.length > 1) return false;
   return returnUrls.every((r) => URL.canParse(r) && isAllowedRedirect(r, config));
 }
+
+/**
+ * Whether `target` is an absolute http(s) URL on exactly one of the instance's origins (the product's own
+ * or a configured extra one): no subdomain, no other port or scheme, no userinfo. For redirects that carry
+ * a credential (the handshake's token or nonce), where "any host under an allowed one" would be too wide.
+ */
+export function isExactOriginRedirect(target: string, config: IdentityConfig): boolean {
+  if (!URL.canParse(target)) return false;
+  const url = new URL(target);
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password) return false;
+  return [config.publicUrl, ...config.allowedOrigins].some(
+    (o) => URL.canParse(o) && new URL(o).origin === url.origin,
+  );
+}

@@ -5,6 +5,8 @@ import { DAY } from '../retention/retention-rule.ts';
 export const sessionsCapability: Capability = {
   name: 'sessions',
   retention: [
+    // Handshake nonces live a minute and are taken once; each new one also clears the expired ones.
+    { table: 'handshake_nonces', expired: 'expires_at < $1::timestamptz' },
     // Codes live 10 minutes and are single use: a day later neither an attempt nor an audit needs them.
     { table: 'verification_codes', expired: `expire_at < $1::timestamptz - ${DAY}` },
     // Sign-ins and sign-ups a day past being abandoned, unless their browser still points at them.

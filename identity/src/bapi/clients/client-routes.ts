@@ -6,6 +6,7 @@ import { listClients, signedInSessionsOfClients } from '../../store/admin-sessio
 import { findClientById, findClientByToken } from '../../store/clients.ts';
 import type { ClientRow } from '../../store/rows.ts';
 import { activitiesOf } from '../../store/session-activities.ts';
+import { redeemHandshakeNonce } from '../../sessions/handshake.ts';
 import { jsonInput, queryInput } from '../json-input.ts';
 import { pagedAnswer } from '../paged-answer.ts';
 import type { BapiRoute } from '../route.ts';
@@ -28,8 +29,8 @@ async function clientsAnswer(deps: IdentityDeps, clients: ClientRow[]) {
 /**
  * Backend API: `clients.getClientList`, `getClient`, `verifyClient` (@clerk/backend 2.10.1). A client is
  * one browser; `verifyClient` takes the credential that browser presents (its `__client` cookie or, in
- * development, its dev-browser token) and answers the client it belongs to. `getHandshakePayload` is not
- * served (the handshake is issue #32's satellites part).
+ * development, its dev-browser token) and answers the client it belongs to. `getHandshakePayload` redeems
+ * the nonce of a handshake (`GET /v1/client/handshake?format=nonce`) for its cookie directives, once.
  */
 export const clientRoutes: BapiRoute[] = [
   {
@@ -41,6 +42,21 @@ export const clientRoutes: BapiRoute[] = [
     async handler(req, deps) {
       const { rows, total } = await listClients(deps.db, pageOf(req.query));
       return pagedAnswer(req.query, await clientsAnswer(deps, rows), total);
+    },
+  },
+  {
+    method: 'GET',
+    path: '/v1/clients/handshake_payload',
+    auth: 'secret_key',
+    permission: 'instance_secret_key',
+    input: { query: queryInput({ nonce: 'text' }) },
+    async handler(req, deps) {
+      const nonce = typeof req.query.nonce === 'string' ? req.query.nonce.trim() : '';
+      if (!nonce) throw errors.paramMissing('nonce');
+      // A nonce another instance issued is not in this instance's table: not found, like a spent one.
+      const directives = await redeemHandshakeNonce(deps.db, nonce, deps.clock());
+      if (!directives) throw errors.notFound('handshake payload');
+      return { directives };
     },
   },
   {
