@@ -57,6 +57,8 @@ interface World {
   /** A's admin's email address, and a phone number the operator gave them. */
   emailAddressId: string;
   phoneNumberId: string;
+  /** A handshake nonce the first instance issued to A's admin's browser, not yet redeemed. */
+  handshakeNonce: string;
 }
 
 /** What the second instance answers, with its own key, to a request naming the first one's resources. */
@@ -162,6 +164,8 @@ function foreignAnswer(route: BapiRoute): Foreign {
     return 'incomplete';
   // The credential is free text, which the suite's body leaves out: the extra case below sends A's.
   if (keyOf(route) === 'POST /v1/clients/verify') return 'incomplete';
+  // So is a handshake nonce: the extra case below sends one of the first instance.
+  if (keyOf(route) === 'GET /v1/clients/handshake_payload') return 'incomplete';
   const namesUser = Object.values(bodyKinds(route.input.body)).includes('id');
   if (route.path.includes(':') && !namesUser) return 'not_found';
   return route.method === 'GET' ? 'no_leak' : 'refused';
@@ -196,6 +200,14 @@ const CASES: Case[] = [
       method: 'POST',
       path: '/v1/clients/verify',
       body: { token: a.admin.browser.jar.get('__client') },
+    }),
+  },
+  {
+    route: "GET /v1/clients/handshake_payload + A's handshake nonce",
+    foreign: 'not_found',
+    request: ({ handshakeNonce }) => ({
+      method: 'GET',
+      path: `/v1/clients/handshake_payload?nonce=${encodeURIComponent(handshakeNonce)}`,
     }),
   },
   {
@@ -325,6 +337,11 @@ forEachBackend('Backend API tenant isolation', (backend) => {
       path: `/v1/users/${a.admin.userId}`,
     });
     const jwks = await call(first, first.identity.secretKey, { method: 'GET', path: '/v1/jwks' });
+    const handshake = await a.admin.browser.get('/client/handshake', {
+      redirect_url: `${first.config.publicUrl}/`,
+      format: 'nonce',
+    });
+    assert.equal(handshake.status, 307, JSON.stringify(handshake.body));
     w = {
       first,
       second,
@@ -338,6 +355,9 @@ forEachBackend('Backend API tenant isolation', (backend) => {
       itemId: items.find((i) => i.plan.slug === 'business')!.id,
       emailAddressId: admin.body.email_addresses[0].id,
       phoneNumberId: phone.body.id,
+      handshakeNonce: new URL(handshake.headers.location as string).searchParams.get(
+        '__clerk_handshake_nonce',
+      )!,
     };
     firstSnapshot = await snapshot(first);
     secondSnapshot = await snapshot(second);
@@ -360,6 +380,7 @@ forEachBackend('Backend API tenant isolation', (backend) => {
       'organization_invitations',
       'actor_tokens',
       'sign_in_tokens',
+      'handshake_nonces',
       'api_keys',
       'oauth_applications',
       'jwt_templates',
@@ -368,7 +389,10 @@ forEachBackend('Backend API tenant isolation', (backend) => {
       'billing_payment_attempts',
     ];
     const all: Record<string, unknown> = {};
-    for (const table of tables) all[table] = await h.db.query(`SELECT * FROM ${table} ORDER BY id`);
+    for (const table of tables) {
+      const key = table === 'handshake_nonces' ? 'nonce_hash' : 'id';
+      all[table] = await h.db.query(`SELECT * FROM ${table} ORDER BY ${key}`);
+    }
     return JSON.stringify(all);
   }
 
@@ -398,6 +422,7 @@ forEachBackend('Backend API tenant isolation', (backend) => {
       w.jwtTemplateId,
       kid,
       itemId,
+      w.handshakeNonce,
     ];
   }
 

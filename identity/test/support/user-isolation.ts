@@ -888,6 +888,8 @@ export const UNSCOPED_ROUTES: Record<string, string> = {
   'GET /environment': 'the instance settings, public',
   'PATCH /environment': 'the instance settings, public',
   'POST /dev_browser': 'hands out a new, empty client',
+  'GET /client/handshake':
+    "the cookie directives of the caller's own client (its credential is the authorisation), sent only to the instance's own origins (handshake.test.ts)",
   'POST /client/sign_ins': 'starts a sign-in; rate limits and lockout in brute-force.test.ts',
   'POST /client/sign_ups': 'starts a sign-up',
   'POST /waitlist':
