@@ -1,3 +1,4 @@
+import { DEV_OUTBOX_PREFIX } from './declared-routes.ts';
 import { configurePasswordHashing } from './crypto/passwords.ts';
 import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
@@ -171,7 +172,7 @@ export async function createIdentity(
       const smsOutbox = sms?.kind === 'outbox';
       if (devOutbox || smsOutbox) {
         await app.register(devOutboxPlugin, {
-          prefix: '/__dev',
+          prefix: DEV_OUTBOX_PREFIX,
           db,
           channels: { mail: devOutbox, sms: smsOutbox },
           webhooks,

@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
 import { resolve } from 'node:path';
 import {
   clerkFrameworkErrors,
@@ -68,6 +68,8 @@ export interface AppOptions {
   /** False: no static files (the CLI serves only the embedded Backend API, to itself). */
   serveWeb?: boolean;
   logger?: boolean;
+  /** Sees every route as it is registered (Fastify's onRoute hook): server/test/declared-routes.test.ts. */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 export async function createApp(config: ServerConfig, opts: AppOptions = {}): Promise<App> {
@@ -90,6 +92,7 @@ export async function createApp(config: ServerConfig, opts: AppOptions = {}): Pr
       : {}),
   });
 
+  if (opts.onRoute) fastify.addHook('onRoute', opts.onRoute);
   // First: the popup page's host answers before anything of the product (its own headers, no SPA).
   if (config.identity === 'embedded' && opts.serveWeb !== false) {
     registerPopupCallback(fastify, { identityConfig: config.identityConfig });
