@@ -59,6 +59,39 @@ for (const backend of backends) {
       assert.deepEqual(undeclared, [], 'routes registered beside the route tables: declare them in one');
     });
 
+    it("answers bad input to every route of the server's table without a 5xx; the webhook refuses it unverified", async () => {
+      const junk: [string, string | Buffer][] = [
+        ['application/json', '{"type":'],
+        ['application/json', `${'['.repeat(5000)}${']'.repeat(5000)}`],
+        ['application/x-www-form-urlencoded', '__proto__[x]=1&constructor=1'],
+        ['application/octet-stream', Buffer.from([0, 1, 2, 255])],
+        ['text/plain', 'a'.repeat(300 * 1024)],
+      ];
+      for (const route of SERVER_ROUTES) {
+        const cases =
+          route.method === 'GET'
+            ? ['__proto__[x]=1', 'a=%00&a=%ff', `${'a['.repeat(300)}=1`].map((q) => ({
+                url: `${route.path}?${q}`,
+                headers: {} as Record<string, string>,
+                payload: undefined as string | Buffer | undefined,
+              }))
+            : junk.map(([type, payload]) => ({
+                url: route.path,
+                headers: { 'content-type': type },
+                payload,
+              }));
+        for (const c of cases) {
+          const res = await server.app.fastify.inject({ method: route.method, ...c });
+          const label = `${route.method} ${c.url.slice(0, 80)} (${c.headers['content-type'] ?? '-'}): ${res.statusCode} ${res.body.slice(0, 200)}`;
+          assert.ok(res.statusCode < 500, label);
+          if (route.auth === 'webhook_signature') {
+            assert.ok([401, 413, 422].includes(res.statusCode), label);
+            assert.ok(Array.isArray(res.json().errors), `${label}: the product API's envelope`);
+          }
+        }
+      }
+    });
+
     it("every route of the product API's and the server's tables is registered", () => {
       const keys = new Set(registered.map((r) => `${r.method} ${r.url}`));
       const missing = [
