@@ -61,5 +61,4 @@ forEachBackend('declared routes', (backend) => {
       }
     }
   });
-
 });

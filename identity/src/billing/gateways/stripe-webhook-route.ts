@@ -1,6 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DatabaseUnavailableError } from '../../db/database.ts';
-import type { IdentityDeps } from '../../deps.ts';
 import { errorBody, errors, type ClerkError } from '../../errors.ts';
 import type { BesideFamily, BesideRoute } from '../../http/route-declaration.ts';
 import { secretFromEnv } from '../../instance/settings/secret-reference.ts';
