@@ -31,7 +31,7 @@ export default tseslint.config(
     files: ['identity/src/**/*.ts'],
     ignores: [
       'identity/src/{fapi,bapi,cli,dev}/**',
-      'identity/src/{identity,main,index,capabilities,capability}.ts',
+      'identity/src/{identity,main,index,capabilities,capability,declared-routes}.ts',
       'identity/src/*/*-capability.ts',
     ],
     rules: {

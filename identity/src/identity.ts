@@ -1,7 +1,5 @@
+import { DEV_OUTBOX_PREFIX } from './declared-routes.ts';
 import { configurePasswordHashing } from './crypto/passwords.ts';
-import { registerSocialLogos } from './social/logo-route.ts';
-import { registerSamlMetadata } from './fapi/enterprise-sso/saml-metadata.ts';
-import { registerStripeWebhook } from './billing/gateways/stripe-webhook-route.ts';
 import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
@@ -21,7 +19,7 @@ import { startRetention, type RetentionJob } from './retention/schedule.ts';
 import { applyInstanceSettingsAtStart } from './instance/settings/apply-at-start.ts';
 import { syncDeclaredOAuthApplications } from './oauth-provider/declared-applications.ts';
 import { createOidcProvider } from './oauth-provider/oidc-provider-instance.ts';
-import { registerOAuthProvider } from './oauth-provider/oauth-provider-routes.ts';
+import { registerBesideRoutes } from './fapi/beside-routes.ts';
 import type Provider from 'oidc-provider';
 import type { Webhooks } from './webhooks/webhooks.ts';
 import { createBillingRuntime } from './billing/billing-runtime.ts';
@@ -168,15 +166,13 @@ export async function createIdentity(
     async register(app, { bapiPath }) {
       if (!app.hasDecorator('parseCookie')) await app.register(cookie);
       await app.register(fapiPlugin, { prefix: config.fapiPath, deps });
-      registerSocialLogos(app, config.fapiPath);
-      registerSamlMetadata(app, config.fapiPath, deps);
-      await registerStripeWebhook(app, config.fapiPath, deps);
-      await registerOAuthProvider(app, deps);
+      // The routes under the Frontend API's path with body readers of their own (fapi/beside-routes.ts).
+      await registerBesideRoutes(app, deps);
       await app.register(bapiPlugin, { prefix: bapiPath, deps });
       const smsOutbox = sms?.kind === 'outbox';
       if (devOutbox || smsOutbox) {
         await app.register(devOutboxPlugin, {
-          prefix: '/__dev',
+          prefix: DEV_OUTBOX_PREFIX,
           db,
           channels: { mail: devOutbox, sms: smsOutbox },
           webhooks,

@@ -23,3 +23,4 @@ export { captchaProviderInUse } from './captcha/captcha-settings.ts';
 export { accountsPortalOrigin, isAllowedRedirect, POPUP_CALLBACK_PATH } from './http/redirects.ts';
 export { deriveWebhookSecret, newWebhookSecret } from './webhooks/signing.ts';
 export type { ResolvedEndpoint as WebhookEndpoint } from './webhooks/delivery.ts';
+export { declaredRoutes, DEV_OUTBOX_PREFIX, type DeclaredRoute } from './declared-routes.ts';

@@ -1,20 +1,26 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import type { AnyFapiRoute } from '../src/fapi/context.ts';
+import type { BesideRoute } from '../src/http/route-declaration.ts';
 import { formKinds } from '../src/fapi/form-input.ts';
 import { apiKeyRoutes } from '../src/fapi/api-keys/api-key-routes.ts';
 import { AVATAR_PLACEHOLDER_PATH, directRoutes } from '../src/fapi/direct-routes.ts';
+import { besideFamilies } from '../src/fapi/beside-routes.ts';
 import { fapiRoutes } from '../src/fapi/route-table.ts';
 import { forEachBackend } from './support/backends.ts';
 import {
   buildWorld,
+  deepJson,
+  deepKey,
   describeRequest,
+  everyBadPathId,
   fapiCases,
   fapiUrl,
   FUZZ_CASES,
   FUZZ_SEED,
   judge,
   knownClientErrorCodes,
+  megabyte,
   pathParamCases,
   Rng,
   routeSeed,
@@ -22,6 +28,7 @@ import {
   snapshot,
   snapshotDiff,
   type FapiSpec,
+  type FuzzRequest,
   type World,
 } from './support/fuzz.ts';
 import { Harness } from './support/harness.ts';
@@ -81,6 +88,67 @@ const CHANGE_NOTHING = new Set(['PATCH /environment', 'PUT /client']);
 const DIRECT_ROUTES = directRoutes.map((route) =>
   route.path === AVATAR_PLACEHOLDER_PATH ? { ...route, path: '/avatars/:name' } : route,
 );
+
+/**
+ * Bad requests for a route beside the plugin (src/fapi/beside-routes.ts), from its declaration: each
+ * path parameter replaced by every wrong value, then junk queries (GET) or junk bodies of every type.
+ */
+function besideCases(route: BesideRoute, fapiPath: string, rng: Rng): FuzzRequest[] {
+  const cases: FuzzRequest[] = [];
+  const base = (path: string) => `${fapiPath}${path.replace(/:(\w+)/g, 'x')}`;
+  const names = route.path.match(/:\w+/g) ?? [];
+  for (const name of names) {
+    for (const bad of everyBadPathId(rng, 'x')) {
+      cases.push({
+        label: `${name} is ${bad.label}`,
+        method: route.method,
+        url: `${fapiPath}${route.path.replace(name, bad.raw).replace(/:(\w+)/g, 'x')}`,
+        headers: {},
+        expect: 'reject',
+      });
+    }
+  }
+  const url = base(route.path);
+  if (route.method === 'GET') {
+    for (const [label, query] of [
+      ['prototype names', '__proto__[polluted]=1&constructor[prototype][x]=1'],
+      ['a deep key', `${deepKey(500)}=1`],
+      ['a repeated parameter', 'client_id=a&client_id=b&to=a&to=b'],
+      ['a NUL byte', 'client_id=%00&redirect_uri=%00'],
+    ] as const) {
+      cases.push({ label, method: 'GET', url: `${url}?${query}`, headers: {}, expect: 'reject' });
+    }
+    return cases;
+  }
+  for (const [label, type, payload] of [
+    ['JSON cut short', 'application/json', '{"client_name":'],
+    ['deep JSON', 'application/json', deepJson(2000)],
+    ['a deep form key', 'application/x-www-form-urlencoded', `${deepKey(500)}=1`],
+    ['a 1 MB form value', 'application/x-www-form-urlencoded', `grant_type=${megabyte(rng)}`],
+    ['prototype names', 'application/x-www-form-urlencoded', '__proto__[x]=1&constructor=1'],
+    ['random bytes', 'application/octet-stream', Buffer.from(rng.word(64))],
+    ['no content type', '', 'grant_type=client_credentials'],
+  ] as const) {
+    cases.push({
+      label,
+      method: route.method,
+      url,
+      headers: type ? { 'content-type': type } : {},
+      payload,
+      expect: 'reject',
+    });
+  }
+  return cases;
+}
+
+/**
+ * The authorization server answers in RFC 6749's shape (`{error, error_description}`) or, for a browser's
+ * authorization request, an HTML page: not Clerk's envelope. Any answer but a 5xx or an acceptance.
+ */
+function judgeOAuth(res: { statusCode: number; body: string }): string | null {
+  if (res.statusCode >= 500) return `answered ${res.statusCode}: ${res.body.slice(0, 300)}`;
+  return null;
+}
 
 /** The browser a route is called from: the visitor for attempts and navigations, else the owner. */
 function callerOf(world: World, path: string) {
@@ -147,12 +215,41 @@ forEachBackend('fuzzing the Frontend API with bad input', (backend) => {
     }
   });
 
+  it('answers every bad request of every route beside the plugin without a 5xx, and changes nothing', async (t) => {
+    const rng = new Rng(FUZZ_SEED);
+    for (const family of besideFamilies) {
+      for (const route of family.routes) {
+        const key = `${route.method} ${route.path}`;
+        await t.test(`${family.name}: ${key}`, async () => {
+          const before = await snapshot(h.db);
+          const failures: string[] = [];
+          for (const req of besideCases(route, h.config.fapiPath, rng)) {
+            const res = await h.app.inject({
+              method: req.method,
+              url: req.url,
+              headers: req.headers,
+              ...(req.payload === undefined ? {} : { payload: req.payload }),
+            });
+            // The authorization server answers in its own shapes (judgeOAuth); the others in Clerk's envelope.
+            const problem =
+              family.name === 'oauth provider' ? judgeOAuth(res) : (judge(req, res, known).problem ?? null);
+            if (problem) failures.push(`${describeRequest(req)}\n    → ${problem}`);
+          }
+          const changed = snapshotDiff(before, await snapshot(h.db));
+          if (changed.length)
+            failures.push(`the database changed:\n    ${changed.slice(0, 20).join('\n    ')}`);
+          assert.deepEqual(failures, [], `FUZZ_SEED=${FUZZ_SEED} ${key}:\n${failures.join('\n')}`);
+        });
+      }
+    }
+  });
+
   it('answers every wrong id in every path parameter, the image routes included, with a 4xx in Clerk envelope', async () => {
     const rng = new Rng(FUZZ_SEED);
     const before = await snapshot(h.db);
     const failures: string[] = [];
     // The API-key routes sit beside `/v1` (clerk-js calls them without it). The routes beside the plugin
-    // (beside-routes.ts) name files, not objects of the world: prototype-names.test.ts sends them names.
+    // (beside-routes.ts) name files, not objects of the world: the test above sends them wrong names.
     const prefixed = [
       ...[...fapiRoutes(h.config), ...DIRECT_ROUTES].map((route) => ({ route, prefix: '/v1' })),
       ...apiKeyRoutes.map((route) => ({ route, prefix: '' })),

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, it } from 'node:test';
 import { decodeJwt } from 'jose';
+import { besideRoutes } from '../src/fapi/beside-routes.ts';
 import { fapiRoutes } from '../src/fapi/route-table.ts';
 import { forEachBackend } from './support/backends.ts';
 import { BAPI, Harness, testConfig, uniqueEmail, type FapiResponse, type Json } from './support/harness.ts';
@@ -16,6 +17,7 @@ import {
 import { apiKeysOf } from './support/api-keys.ts';
 import { enableBilling, subscribe, subscriptionOf } from './support/billing-world.ts';
 import {
+  BESIDE_ROUTES,
   setUpVictim,
   UNSCOPED_ROUTES,
   USER_CASES,
@@ -321,6 +323,14 @@ it('every Frontend API route has a tenant-isolation case or is listed as naming 
   assert.deepEqual(stale, [], 'cases for routes that no longer exist');
 });
 
+it('every route beside the Frontend API plugin is listed with why it names nothing of anyone', () => {
+  const all = besideRoutes.map((r) => `${r.method} ${r.path}`);
+  const missing = all.filter((k) => !(k in BESIDE_ROUTES));
+  assert.deepEqual(missing, [], `add a reason to BESIDE_ROUTES in support/user-isolation.ts for: ${missing}`);
+  const stale = Object.keys(BESIDE_ROUTES).filter((k) => !all.includes(k));
+  assert.deepEqual(stale, [], 'reasons for routes that no longer exist');
+});
+
 forEachBackend('tenant isolation', (backend) => {
   let w: World;
   let bSnapshot: string;
@@ -401,6 +411,39 @@ forEachBackend('tenant isolation', (backend) => {
   function secrets({ b }: World): string[] {
     return [b.org.id, b.org.slug, b.org.name, b.admin.userId, b.admin.email, b.member.email];
   }
+
+  it("A's admin, with their cookies, gets nothing of B from any route beside the plugin, and B is unchanged", async () => {
+    const attacker = w.a.admin;
+    const fapiPath = w.h.config.fapiPath;
+    for (const route of besideRoutes) {
+      const key = `${route.method} ${route.path}`;
+      for (const target of [w.b.org.id, w.b.admin.userId, w.victim.signInId]) {
+        const path = route.path.replace(/:\w+/g, (name) =>
+          name === ':file' ? `${target}${route.path.includes('saml') ? '.xml' : '.svg'}` : target,
+        );
+        // B's ids as every parameter an OAuth client could name (an account, a client, a token).
+        const form = {
+          client_id: target,
+          sub: target,
+          token: target,
+          user_id: target,
+          organization_id: target,
+        };
+        const res =
+          route.method === 'GET'
+            ? await attacker.browser.raw('GET', `${fapiPath}${path}?${new URLSearchParams(form)}`)
+            : await attacker.browser.raw('POST', `${fapiPath}${path}`, form);
+        const label = `${key} with ${target}: ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`;
+        assert.ok(res.status < 500, label);
+        const text = typeof res.body === 'string' ? res.body : JSON.stringify(res.body ?? null);
+        for (const secret of secrets(w).filter((s) => s !== target)) {
+          assert.ok(!text.includes(secret), `${label}: answers ${secret}`);
+        }
+      }
+    }
+    assert.equal(await snapshot(w), bSnapshot, 'B changed');
+    assert.equal(await userSnapshot(w.h, w.victim), victimSnapshot, "B's admin changed");
+  });
 
   for (const role of ['admin', 'member'] as const) {
     it(`A's ${role} gets 404 from every organisation-scoped route on B, and B is unchanged`, async () => {

@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
 import { resolve } from 'node:path';
 import {
   clerkFrameworkErrors,
@@ -17,10 +17,11 @@ import {
   OAUTH_TOKEN_FAILURE_LIMIT,
   type ApiKeyFailureLimit,
 } from './auth/api-key-failures.ts';
-import { registerProtectedResource, resourceMetadataUrl } from './auth/protected-resource.ts';
+import { resourceMetadataUrl } from './auth/protected-resource.ts';
 import { Authenticator } from './auth/authenticate.ts';
 import { PRODUCT_ROUTES, registerProductApi } from './api/product-api.ts';
-import { registerHealthRoute } from './health.ts';
+import { registerServerRoutes } from './server-route.ts';
+import { SERVER_ROUTE_FAMILIES } from './server-routes.ts';
 import { CLERK_JS_URL, registerClerkJs } from './static/clerk-js.ts';
 import { registerSpa } from './static/spa.ts';
 import { registerFapiProxy } from './static/fapi-proxy.ts';
@@ -32,11 +33,7 @@ import { openProductDatabase } from './db/product-database.ts';
 import { DEFAULT_OUTBOX_TIMING, type OutboxTiming } from './organizations/metadata-outbox.ts';
 import { ProductHierarchy } from './organizations/product-hierarchy.ts';
 import { OrganizationSubscriptions } from './billing/organization-subscriptions.ts';
-import {
-  BILLING_WEBHOOK_EVENTS,
-  CLERK_WEBHOOK_PATH,
-  registerClerkWebhooks,
-} from './webhooks/clerk-webhooks.ts';
+import { BILLING_WEBHOOK_EVENTS, CLERK_WEBHOOK_PATH } from './webhooks/clerk-webhooks.ts';
 
 export const BAPI_PATH = '/__clerk_backend';
 
@@ -71,6 +68,8 @@ export interface AppOptions {
   /** False: no static files (the CLI serves only the embedded Backend API, to itself). */
   serveWeb?: boolean;
   logger?: boolean;
+  /** Sees every route as it is registered (Fastify's onRoute hook): server/test/declared-routes.test.ts. */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 export async function createApp(config: ServerConfig, opts: AppOptions = {}): Promise<App> {
@@ -93,6 +92,7 @@ export async function createApp(config: ServerConfig, opts: AppOptions = {}): Pr
       : {}),
   });
 
+  if (opts.onRoute) fastify.addHook('onRoute', opts.onRoute);
   // First: the popup page's host answers before anything of the product (its own headers, no SPA).
   if (config.identity === 'embedded' && opts.serveWeb !== false) {
     registerPopupCallback(fastify, { identityConfig: config.identityConfig });
@@ -170,17 +170,14 @@ export async function createApp(config: ServerConfig, opts: AppOptions = {}): Pr
       ...(config.identity === 'embedded' ? { apiKeyShape: API_KEY_SECRET_SHAPE } : {}),
     }));
 
-  fastify.get('/app-config.json', async (_req, reply) => {
-    reply.header('cache-control', 'no-store');
-    return {
-      publishableKey,
-      proxyUrl,
-      clerkJSUrl: CLERK_JS_URL,
-      identity: config.identity,
-      devOutbox: identity?.devOutbox ?? false,
-      captcha: captchaProvider(),
-      billing: billingInUse(),
-    };
+  const appConfig = () => ({
+    publishableKey,
+    proxyUrl,
+    clerkJSUrl: CLERK_JS_URL,
+    identity: config.identity,
+    devOutbox: identity?.devOutbox ?? false,
+    captcha: captchaProvider(),
+    billing: billingInUse(),
   });
   if (config.identity === 'hosted' && config.fapiProxyTarget && config.proxyUrl?.startsWith('/')) {
     const { proxyUrl: path, fapiProxyTarget: target, publicUrl } = config;
@@ -242,8 +239,6 @@ export async function createApp(config: ServerConfig, opts: AppOptions = {}): Pr
     },
     hierarchy,
   };
-  registerHealthRoute(fastify);
-  registerProtectedResource(fastify, protectedResource);
   await fastify.register(async (api) => registerProductApi(api, deps), { prefix: '/api' });
   // The identity provider's events (docs/webhooks.md): the secret of CLERK_WEBHOOK_SIGNING_SECRET (hosted
   // Clerk's dashboard shows it); embedded without it, one derived from the instance's secret key, which
@@ -251,7 +246,13 @@ export async function createApp(config: ServerConfig, opts: AppOptions = {}): Pr
   const webhookSecret =
     process.env.CLERK_WEBHOOK_SIGNING_SECRET ||
     (identity ? deriveWebhookSecret(identity.secretKey, 'product server endpoint') : null);
-  await registerClerkWebhooks(fastify, { secret: () => webhookSecret, hierarchy, subscriptions });
+  // The server's own routes beside /api: /app-config.json, /healthz, the protected-resource metadata and
+  // the provider's webhook (server-routes.ts).
+  await registerServerRoutes(fastify, SERVER_ROUTE_FAMILIES, {
+    appConfig,
+    protectedResource,
+    webhooks: { secret: () => webhookSecret, hierarchy, subscriptions },
+  });
   // The static files (clerk-js and the SPA, ~1.6 MB raw per cold load, ~0.4 MB brotli) are compressed once,
   // not per request: the SPA's at build (web/scripts/precompress.mjs), clerk-js's on first demand, each then
   // served from memory (static/served-file.ts). API answers are small JSON, where compressing would cost

@@ -4,6 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import Fastify from 'fastify';
 import type { ApiDeps } from '../src/api/deps.ts';
 import { PRODUCT_ROUTES, registerProductApi } from '../src/api/product-api.ts';
+import { SERVER_ROUTES } from '../src/server-routes.ts';
 import {
   sessionToken,
   signUpUser,
@@ -221,6 +222,32 @@ it('every product API route has a tenant-isolation case', async () => {
   assert.deepEqual(stale, [], 'cases for routes that no longer exist');
 });
 
+/**
+ * The server's routes beside /api (src/server-routes.ts), each with why it acts for no user and no
+ * organisation; every declared one must be here, and each is called below as A with B's ids.
+ */
+const SERVER_ROUTE_REASONS: Record<string, string> = {
+  'GET /app-config.json': "the web app's start-up configuration: the same for everyone, public",
+  'GET /healthz': 'reads nothing',
+  'GET /.well-known/oauth-protected-resource': 'RFC 9728 metadata: the same for everyone, public',
+  'POST /api/webhooks/clerk':
+    "the provider's events: the Svix signature is the only credential, and an event only makes the product ask the Backend API again (clerk-webhooks.test.ts)",
+};
+
+it('every route of the server beside /api is listed with why it names nothing of anyone', () => {
+  const all = SERVER_ROUTES.map((r) => `${r.method} ${r.path}`);
+  assert.deepEqual(
+    all.filter((k) => !(k in SERVER_ROUTE_REASONS)),
+    [],
+    'add a reason to SERVER_ROUTE_REASONS',
+  );
+  assert.deepEqual(
+    Object.keys(SERVER_ROUTE_REASONS).filter((k) => !all.includes(k)),
+    [],
+    'reasons for routes that no longer exist',
+  );
+});
+
 const backends = [
   { name: 'pglite', databaseUrl: undefined },
   ...(process.env.TEST_DATABASE_URL
@@ -308,6 +335,29 @@ for (const backend of backends) {
         ...ROLES.flatMap((r) => [b.users[r].userId, b.users[r].email]),
       ];
     }
+
+    it("A's admin gets nothing of B from the server's routes beside /api, with B's ids in query and body", async () => {
+      const token = await sessionToken(w.a.users.admin, w.a.id);
+      for (const route of SERVER_ROUTES) {
+        for (const target of [w.b.id, w.b.child.id, w.b.users.admin.userId]) {
+          const named = { organization_id: target, user_id: target, type: 'organization.deleted' };
+          const res = await w.server.app.fastify.inject({
+            method: route.method,
+            url: `${route.path}?${new URLSearchParams(named)}`,
+            headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+            ...(route.method === 'POST'
+              ? { payload: JSON.stringify({ type: 'organization.deleted', data: { id: target } }) }
+              : {}),
+          });
+          const label = `${route.method} ${route.path} with ${target}: ${res.statusCode} ${res.body.slice(0, 300)}`;
+          assert.ok(res.statusCode < 500, label);
+          if (route.auth === 'webhook_signature') assert.equal(res.statusCode, 401, label);
+          for (const secret of secrets(w).filter((s) => s !== target))
+            assert.equal(res.body.includes(secret), false, `${label} leaks ${secret}`);
+        }
+      }
+      assert.equal(await snapshot(w), bSnapshot, 'B is unchanged');
+    });
 
     for (const role of ROLES) {
       it(`A's ${role}, with A active, gets A or a refusal from every route, never B; B is unchanged`, async () => {

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { RouteHandlerMethod } from 'fastify';
 import { attemptsOf, recentDeliveries, recentEvents, type DeliveryListRow } from '../store/webhooks.ts';
 import { subscribes } from '../webhooks/delivery.ts';
 import type { Webhooks } from '../webhooks/webhooks.ts';
@@ -14,12 +14,11 @@ const SHOWN = 100;
  * attempts and the last answer), or "no endpoint subscribed" when nothing would have been sent. Types,
  * ids and statuses only: payloads can hold a code (`email.created`) and stay in the database.
  */
-export function registerWebhookOutbox(
-  app: FastifyInstance,
+export function webhookOutboxHandlers(
   webhooks: Webhooks,
   headers: Record<string, string>,
   wantsHtml: (accept: string | undefined) => boolean,
-) {
+): { json: RouteHandlerMethod; html: RouteHandlerMethod } {
   const load = async () => {
     const events = await recentEvents(webhooks.db, SHOWN);
     const deliveries = await recentDeliveries(webhooks.db, { limit: SHOWN * 4 });
@@ -56,11 +55,11 @@ export function registerWebhookOutbox(
     }));
   };
 
-  app.get('/webhooks', async (req, reply) => {
+  const json: RouteHandlerMethod = async (req, reply) => {
     if (wantsHtml(req.headers.accept)) return reply.redirect(`${req.url.split('?')[0]}.html`);
     return load();
-  });
-  app.get('/webhooks.html', async (_req, reply) => {
+  };
+  const html: RouteHandlerMethod = async (_req, reply) => {
     const events = await load();
     const rows = events
       .map((e) => {
@@ -82,5 +81,6 @@ export function registerWebhookOutbox(
 <style>body{font-family:system-ui,sans-serif;max-width:46rem;margin:2rem auto;padding:0 1rem}article{border:1px solid #ddd;border-radius:8px;padding:1rem;margin:1rem 0}</style>
 </head><body><h1>Development outbox: webhooks</h1><p>Events recorded and their deliveries to the configured endpoints (docs/webhooks.md). Newest first.</p>
 ${rows || '<p>No events yet.</p>'}</body></html>`);
-  });
+  };
+  return { json, html };
 }

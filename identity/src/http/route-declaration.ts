@@ -1,4 +1,6 @@
 import { z } from '@app/contract';
+import type { FastifyInstance, RouteHandlerMethod } from 'fastify';
+import type { IdentityDeps } from '../deps.ts';
 
 export type RouteMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
@@ -46,4 +48,26 @@ export interface RouteDeclaration {
    */
   permission: string | null;
   input: RouteInput;
+}
+
+/**
+ * A route under the Frontend API's path that the Frontend API plugin does not dispatch: it needs a body
+ * reader of its own (Stripe's signed bytes, oidc-provider's raw request) or none of the plugin's checks
+ * (the public files need no client and no origin check). Declared like every route, with its handler;
+ * fapi/beside-routes.ts is the only place these reach Fastify.
+ */
+export interface BesideRoute extends RouteDeclaration {
+  /** The Fastify handler, given the provider's dependencies. */
+  handler: (deps: IdentityDeps) => RouteHandlerMethod;
+}
+
+/**
+ * Routes that share how a request is read. `scope` sets up the Fastify scope they are registered in
+ * (content-type parsers, error handler); absent, they are registered on the application itself, so they
+ * get the hooks the application adds later (the product server's security headers).
+ */
+export interface BesideFamily {
+  name: string;
+  scope?: (scope: FastifyInstance, deps: IdentityDeps) => void;
+  routes: readonly BesideRoute[];
 }

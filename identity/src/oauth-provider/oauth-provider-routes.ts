@@ -1,9 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from '@app/contract';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import type { IdentityDeps } from '../deps.ts';
 import { ClerkError, errorBody, errors } from '../errors.ts';
-import type { RouteDeclaration } from '../http/route-declaration.ts';
+import type { BesideFamily, BesideRoute, RouteDeclaration } from '../http/route-declaration.ts';
 import { hit } from '../store/rate-limits.ts';
 import { REGISTRATION_PATH, RegistrationError, registerApplication } from './dynamic-registration.ts';
 import { DEFAULT_OAUTH_PROVIDER_SETTINGS } from './oauth-provider-settings.ts';
@@ -15,8 +15,14 @@ const AUTHORIZATION_SERVER_METADATA = '/.well-known/oauth-authorization-server';
 
 /** oidc-provider reads its parameters itself (RFC 6749's forms and queries): declared as loose objects. */
 const loose = z.looseObject({});
-const route = (method: RouteDeclaration['method'], path: string, params?: z.ZodObject): RouteDeclaration => ({
+const route = (
+  method: RouteDeclaration['method'],
+  path: string,
+  handler: BesideRoute['handler'],
+  params?: z.ZodObject,
+): BesideRoute => ({
   method,
+  handler,
   path,
   // The token endpoint's client credential, and the bearer access token of userinfo, are checked by
   // oidc-provider; none of these takes a Clerk credential.
@@ -30,18 +36,18 @@ const route = (method: RouteDeclaration['method'], path: string, params?: z.ZodO
  * oidc-provider: authorization (and its resume after the consent page), token, userinfo, introspection
  * (`token_info`, as Clerk names it), revocation, the keys, and the two discovery documents.
  */
-export const oauthProviderRoutes: readonly RouteDeclaration[] = [
-  route('GET', OAUTH_ROUTES.authorization),
-  route('POST', OAUTH_ROUTES.authorization),
-  route('GET', `${OAUTH_ROUTES.authorization}/:uid`, z.object({ uid: z.string() })),
-  route('POST', OAUTH_ROUTES.token),
-  route('GET', OAUTH_ROUTES.userinfo),
-  route('POST', OAUTH_ROUTES.userinfo),
-  route('POST', OAUTH_ROUTES.introspection),
-  route('POST', OAUTH_ROUTES.revocation),
-  route('GET', OAUTH_ROUTES.jwks),
-  route('GET', DISCOVERY),
-  route('GET', AUTHORIZATION_SERVER_METADATA),
+export const oauthProviderRoutes: readonly BesideRoute[] = [
+  route('GET', OAUTH_ROUTES.authorization, toProvider),
+  route('POST', OAUTH_ROUTES.authorization, toProvider),
+  route('GET', `${OAUTH_ROUTES.authorization}/:uid`, toProvider, z.object({ uid: z.string() })),
+  route('POST', OAUTH_ROUTES.token, toProvider),
+  route('GET', OAUTH_ROUTES.userinfo, toProvider),
+  route('POST', OAUTH_ROUTES.userinfo, toProvider),
+  route('POST', OAUTH_ROUTES.introspection, toProvider),
+  route('POST', OAUTH_ROUTES.revocation, toProvider),
+  route('GET', OAUTH_ROUTES.jwks, toProvider),
+  route('GET', DISCOVERY, toProvider),
+  route('GET', AUTHORIZATION_SERVER_METADATA, toProvider),
 ];
 
 /**
@@ -49,7 +55,11 @@ export const oauthProviderRoutes: readonly RouteDeclaration[] = [
  * `oauth_applications`, made by the same checks as the Backend API's): answered only while the instance
  * settings allow it, 404 like an unknown path otherwise.
  */
-export const registrationRoute: RouteDeclaration = route('POST', REGISTRATION_PATH);
+export const registrationRoute: BesideRoute = route(
+  'POST',
+  REGISTRATION_PATH,
+  (deps) => (req, reply) => handleRegistration(deps, req, reply),
+);
 
 /** A registration's JSON body: at most 64 KiB, more than any client's metadata. */
 const REGISTRATION_BODY_LIMIT = 64 * 1024;
@@ -105,46 +115,49 @@ async function handleRegistration(deps: IdentityDeps, req: FastifyRequest, reply
 }
 
 /**
- * Hands the routes above to oidc-provider (a Koa application) with the raw request: Fastify reads no body
- * there. oidc-provider names its endpoints from the request, so the request is given the public origin
- * (X-Forwarded-Proto and -Host from PUBLIC_URL, whatever the client sent) and the Frontend API's path as
- * its mount point (`originalUrl`, as Express sets it).
+ * Hands a request of the routes above to oidc-provider (a Koa application) with the raw request: Fastify
+ * reads no body there. oidc-provider names its endpoints from the request, so the request is given the
+ * public origin (X-Forwarded-Proto and -Host from PUBLIC_URL, whatever the client sent) and the Frontend
+ * API's path as its mount point (`originalUrl`, as Express sets it).
  */
-export async function registerOAuthProvider(app: FastifyInstance, deps: IdentityDeps): Promise<void> {
+function toProvider(deps: IdentityDeps): RouteHandlerMethod {
   const { fapiPath, publicUrl } = deps.config;
   const provider = deps.oauthProvider;
   const { protocol, host } = new URL(publicUrl);
-  await app.register(async (scope) => {
-    scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser('*', (_req, _payload, done) => done(null));
-    // Before the request is handed over (the provider failed to start): Clerk's envelope.
-    scope.setErrorHandler((err, req, reply) => {
-      req.log.error({ err: { message: (err as Error).message } }, 'oauth provider failed');
-      return reply.code(500).send(errorBody(errors.internal()));
-    });
-    const handle = async (req: FastifyRequest, reply: FastifyReply) => {
-      const callback = (await provider()).callback();
-      const raw = req.raw as IncomingMessage & { originalUrl?: string };
-      const url = raw.url ?? '/';
-      raw.originalUrl = url;
-      let inner = url.slice(fapiPath.length) || '/';
-      if (inner.startsWith(AUTHORIZATION_SERVER_METADATA)) {
-        inner = DISCOVERY + inner.slice(AUTHORIZATION_SERVER_METADATA.length);
-        raw.originalUrl = `${fapiPath}${inner}`;
-      }
-      raw.url = inner;
-      raw.headers['x-forwarded-proto'] = protocol.slice(0, -1);
-      raw.headers['x-forwarded-host'] = host;
-      reply.hijack();
-      await callback(raw, reply.raw as ServerResponse);
-    };
-    for (const r of oauthProviderRoutes) {
-      scope.route({ method: r.method, url: `${fapiPath}${r.path}`, handler: handle });
+  return async (req: FastifyRequest, reply: FastifyReply) => {
+    const callback = (await provider()).callback();
+    const raw = req.raw as IncomingMessage & { originalUrl?: string };
+    const url = raw.url ?? '/';
+    raw.originalUrl = url;
+    let inner = url.slice(fapiPath.length) || '/';
+    if (inner.startsWith(AUTHORIZATION_SERVER_METADATA)) {
+      inner = DISCOVERY + inner.slice(AUTHORIZATION_SERVER_METADATA.length);
+      raw.originalUrl = `${fapiPath}${inner}`;
     }
-    scope.route({
-      method: registrationRoute.method,
-      url: `${fapiPath}${registrationRoute.path}`,
-      handler: (req, reply) => handleRegistration(deps, req, reply),
-    });
-  });
+    raw.url = inner;
+    raw.headers['x-forwarded-proto'] = protocol.slice(0, -1);
+    raw.headers['x-forwarded-host'] = host;
+    reply.hijack();
+    await callback(raw, reply.raw as ServerResponse);
+  };
 }
+
+/**
+ * The authorization server's family: Fastify reads no body (oidc-provider and the registration read the
+ * raw request), and a failure before the request is handed over (the provider failed to start) is
+ * answered in Clerk's envelope.
+ */
+export const oauthProtocolRoutes: readonly BesideFamily[] = [
+  {
+    name: 'oauth provider',
+    scope: (scope) => {
+      scope.removeAllContentTypeParsers();
+      scope.addContentTypeParser('*', (_req, _payload, done) => done(null));
+      scope.setErrorHandler((err, req, reply) => {
+        req.log.error({ err: { message: (err as Error).message } }, 'oauth provider failed');
+        return reply.code(500).send(errorBody(errors.internal()));
+      });
+    },
+    routes: [...oauthProviderRoutes, registrationRoute],
+  },
+];

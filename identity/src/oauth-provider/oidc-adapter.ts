@@ -41,6 +41,8 @@ export function clientMetadataOf(app: OAuthApplicationRow): AdapterPayload {
  * id is kept only as its HMAC, and taken out of the stored payload (`jti`); clients are the rows of
  * `oauth_applications`, read at every use, so a deleted application or a rotated secret counts at once.
  */
+const CLIENT_ID_SHAPE = /^[\x21-\x7e]{1,256}$/;
+
 export function oidcAdapterFactory(db: Database, pepper: string) {
   return (model: string): Adapter => {
     const key = (id: string) => recordIdHash(pepper, model, id);
@@ -59,6 +61,9 @@ export function oidcAdapterFactory(db: Database, pepper: string) {
       },
       async find(id) {
         if (model === 'Client') {
+          // A client id is printable ASCII (ours are generated); anything else names no client and is
+          // not sent to the database (PostgreSQL refuses a NUL in text with a 5xx; fuzz-fapi.test.ts).
+          if (!CLIENT_ID_SHAPE.test(id)) return undefined;
           const app = await findOAuthApplicationByClientId(db, id);
           return app ? clientMetadataOf(app) : undefined;
         }

@@ -1,7 +1,7 @@
 import { z } from '@app/contract';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { errorBody, errors } from '../errors.ts';
-import type { RouteDeclaration } from '../http/route-declaration.ts';
+import type { BesideRoute } from '../http/route-declaration.ts';
 import { SOCIAL_LOGO_PATH } from './social-environment.ts';
 
 // Plain marks of our own (a letter on the provider's colour), served from our origin: the sign-in page
@@ -19,22 +19,20 @@ const LOGOS = new Map<string, string>([
 ]);
 
 /** GET <fapi>/v1/social_logos/<name>.svg — the logos `user_settings.social[*].logo_url` points at. */
-export const socialLogoRoute: RouteDeclaration = {
+export const socialLogoRoute: BesideRoute = {
   method: 'GET',
   path: `${SOCIAL_LOGO_PATH}/:file`,
   auth: 'none',
   permission: null,
   input: { params: z.object({ file: z.string() }) },
-};
-
-export function registerSocialLogos(app: FastifyInstance, fapiPath: string): void {
-  app.get<{ Params: { file: string } }>(`${fapiPath}${socialLogoRoute.path}`, async (req, reply) => {
-    const svg = req.params.file.endsWith('.svg') ? LOGOS.get(req.params.file.slice(0, -4)) : undefined;
+  handler: () => async (req: FastifyRequest, reply: FastifyReply) => {
+    const { file } = req.params as { file: string };
+    const svg = file.endsWith('.svg') ? LOGOS.get(file.slice(0, -4)) : undefined;
     if (!svg) return reply.code(404).send(errorBody(errors.notFound()));
     return reply
       .type('image/svg+xml')
       .header('cache-control', 'public, max-age=86400')
       .header('x-content-type-options', 'nosniff')
       .send(svg);
-  });
-}
+  },
+};

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import Fastify, { type FastifyInstance, type LightMyRequestResponse } from 'fastify';
+import Fastify, { type FastifyInstance, type LightMyRequestResponse, type RouteOptions } from 'fastify';
 import { identityConfigFromEnv, type IdentityConfig } from '../../src/config.ts';
 import type { Database } from '../../src/db/database.ts';
 import { createIdentity, type Identity } from '../../src/identity.ts';
@@ -61,6 +61,8 @@ export interface HarnessOptions {
   clock?: Clock;
   /** Receives each line the app logs (JSON), for tests of what is logged; without it nothing is. */
   logs?: string[];
+  /** Sees every route as it is registered (Fastify's onRoute hook), for declared-routes.test.ts. */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 /**
@@ -111,6 +113,7 @@ export class Harness {
       frameworkErrors: clerkFrameworkErrors([config.fapiPath, BAPI]),
       ...(opts.logs ? { logger: { stream: { write: (line: string) => opts.logs!.push(line) } } } : {}),
     });
+    if (opts.onRoute) app.addHook('onRoute', opts.onRoute);
     await identity.register(app, { bapiPath: BAPI });
     await app.ready();
     return new Harness(

@@ -910,3 +910,33 @@ export const UNSCOPED_ROUTES: Record<string, string> = {
   'GET /saml/acs/:connectionId':
     "the ACS's handoff: single use, bound to the browser's client and sign-in (enterprise-sso-saml.test.ts)",
 };
+
+/**
+ * The routes beside the Frontend API plugin (src/fapi/beside-routes.ts), each with why it cannot name
+ * anything of another user or organisation. tenant-isolation.test.ts checks every declared one is here,
+ * and calls each with B's ids in its path and body as A.
+ */
+export const BESIDE_ROUTES: Record<string, string> = {
+  'GET /v1/social_logos/:file': 'a fixed set of logos in memory, public; reads no cookie and no database',
+  'GET /v1/saml/metadata/:file':
+    "an enabled SAML connection's SP metadata, public as hosted Clerk's (enterprise-sso-saml.test.ts); names no user",
+  'POST /v1/commerce/stripe/webhook':
+    "Stripe's deliveries: the signature with the instance's webhook secret is the only credential (billing-stripe.test.ts)",
+  'GET /oauth/authorize':
+    "an OAuth client's authorization request: acts only for the signed-in user of the caller's own client, after their consent (oauth-provider.test.ts)",
+  'POST /oauth/authorize': 'the same, form_post',
+  'GET /oauth/authorize/:uid':
+    "the resume after the consent page: the interaction is bound to the browser that started it (oidc-provider's cookie)",
+  'POST /oauth/token':
+    "the client's own credential, and a code or refresh token issued to that client (oauth-provider.test.ts)",
+  'GET /oauth/userinfo': 'the bearer access token is the authorisation: answers its own user only',
+  'POST /oauth/userinfo': 'the same, form body',
+  'POST /oauth/token_info':
+    "introspection: the client's own credential; a token of another client is answered inactive (oauth-provider.test.ts)",
+  'POST /oauth/token/revoke': "revocation: the client's own credential, and only its own tokens",
+  'GET /oauth/jwks': "the instance's public keys, public",
+  'GET /.well-known/openid-configuration': 'the discovery document, public',
+  'GET /.well-known/oauth-authorization-server': 'the discovery document (RFC 8414 name), public',
+  'POST /oauth/register':
+    'dynamic client registration: makes a new application, names none (oauth-provider-registration.test.ts)',
+};

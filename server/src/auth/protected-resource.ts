@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { ServerRoute } from '../server-route.ts';
 
 /** Where RFC 9728 puts a resource's metadata when the resource identifier is the origin itself. */
 export const PROTECTED_RESOURCE_PATH = '/.well-known/oauth-protected-resource';
@@ -33,10 +33,17 @@ export function resourceMetadataUrl(resource: ProtectedResource): string {
  * GET /.well-known/oauth-protected-resource: public, like a discovery document (RFC 9728 §3), cacheable
  * for a few minutes and readable from any origin, as browser-based clients fetch it.
  */
-export function registerProtectedResource(app: FastifyInstance, resource: ProtectedResource) {
-  const body = protectedResourceMetadata(resource);
-  app.get(PROTECTED_RESOURCE_PATH, async (_req, reply) => {
-    reply.header('cache-control', 'public, max-age=300').header('access-control-allow-origin', '*');
-    return body;
-  });
-}
+export const protectedResourceRoute: ServerRoute<{ protectedResource: ProtectedResource }> = {
+  method: 'GET',
+  path: PROTECTED_RESOURCE_PATH,
+  auth: 'none',
+  permission: null,
+  input: {},
+  handler: ({ protectedResource }) => {
+    const body = protectedResourceMetadata(protectedResource);
+    return async (_req, reply) => {
+      reply.header('cache-control', 'public, max-age=300').header('access-control-allow-origin', '*');
+      return body;
+    };
+  },
+};

@@ -1,4 +1,5 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ServerRoute, ServerRouteFamily } from '../server-route.ts';
 import { verifyWebhook } from '@clerk/backend/webhooks';
 import { ApiError, registerApiErrorHandler } from '../api/errors.ts';
 import type { OrganizationSubscriptions } from '../billing/organization-subscriptions.ts';
@@ -12,6 +13,13 @@ export const CLERK_WEBHOOK_PATH = '/api/webhooks/clerk';
 /** A webhook body is one event: Clerk's are a few kilobytes. */
 const BODY_LIMIT = 256 * 1024;
 
+/** What the webhook's handler needs of the server. */
+export interface ClerkWebhookDeps {
+  secret: () => string | null;
+  hierarchy: ProductHierarchy;
+  subscriptions: OrganizationSubscriptions;
+}
+
 /**
  * `POST /api/webhooks/clerk` (docs/webhooks.md): events verified with `@clerk/backend`'s `verifyWebhook`
  * against `secret()` (Svix headers, a signature over the exact body, a timestamp within 5 minutes); an
@@ -24,22 +32,16 @@ const BODY_LIMIT = 256 * 1024;
  * Every other verified event is acknowledged (200) and ignored, as is a repeat: the handling is
  * idempotent, so retries and replays are harmless.
  */
-export async function registerClerkWebhooks(
-  app: FastifyInstance,
-  deps: {
-    secret: () => string | null;
-    hierarchy: ProductHierarchy;
-    subscriptions: OrganizationSubscriptions;
-  },
-) {
-  await app.register(async (scope) => {
-    registerApiErrorHandler(scope);
-    // The signature covers the bytes sent: the body is kept as text, parsed only once verified.
-    scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser('*', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (_req, body, done) =>
-      done(null, body),
-    );
-    scope.post(CLERK_WEBHOOK_PATH, async (req, reply) => {
+export const clerkWebhookRoute: ServerRoute<{ webhooks: ClerkWebhookDeps }> = {
+  method: 'POST',
+  path: CLERK_WEBHOOK_PATH,
+  auth: 'webhook_signature',
+  permission: null,
+  // The body is the signed bytes, parsed by verifyWebhook once the signature holds.
+  input: {},
+  handler:
+    ({ webhooks: deps }) =>
+    async (req: FastifyRequest, reply: FastifyReply) => {
       const secret = deps.secret();
       if (!secret) {
         throw new ApiError(
@@ -98,9 +100,22 @@ export async function registerClerkWebhooks(
         }
       }
       return reply.code(200).send({ received: true });
-    });
-  });
-}
+    },
+};
+
+/** The webhook's scope: the body kept as text, refusals in the product API's envelope. */
+export const clerkWebhookFamily: ServerRouteFamily<{ webhooks: ClerkWebhookDeps }> = {
+  name: 'clerk webhooks',
+  scope: (scope) => {
+    registerApiErrorHandler(scope);
+    // The signature covers the bytes sent: the body is kept as text, parsed only once verified.
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (_req, body, done) =>
+      done(null, body),
+    );
+  },
+  routes: [clerkWebhookRoute],
+};
 
 /**
  * The organisation a billing event is about: `subscription.*`, `subscriptionItem.*` and `paymentAttempt.*`

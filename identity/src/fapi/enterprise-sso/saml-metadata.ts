@@ -1,27 +1,24 @@
 import { z } from '@app/contract';
-import type { FastifyInstance } from 'fastify';
-import type { IdentityDeps } from '../../deps.ts';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { enabledConnection } from '../../enterprise-sso/connections.ts';
 import { spMetadataXml } from '../../enterprise-sso/saml.ts';
 import { errorBody, errors } from '../../errors.ts';
-import type { RouteDeclaration } from '../../http/route-declaration.ts';
+import type { BesideRoute } from '../../http/route-declaration.ts';
 
 /**
  * GET <fapi>/v1/saml/metadata/<connection id>.xml — our SP metadata for a SAML connection, for the IdP's
  * administrator to load: the entity id (this URL), the ACS (HTTP-POST) and the NameID format. Public, as
  * hosted Clerk's; an unknown, disabled or OpenID Connect connection is 404.
  */
-export const samlMetadataRoute: RouteDeclaration = {
+export const samlMetadataRoute: BesideRoute = {
   method: 'GET',
   path: '/v1/saml/metadata/:file',
   auth: 'none',
   permission: null,
   input: { params: z.object({ file: z.string() }) },
-};
-
-export function registerSamlMetadata(app: FastifyInstance, fapiPath: string, deps: IdentityDeps): void {
-  app.get<{ Params: { file: string } }>(`${fapiPath}${samlMetadataRoute.path}`, async (req, reply) => {
-    const id = req.params.file.endsWith('.xml') ? req.params.file.slice(0, -4) : null;
+  handler: (deps) => async (req: FastifyRequest, reply: FastifyReply) => {
+    const { file } = req.params as { file: string };
+    const id = file.endsWith('.xml') ? file.slice(0, -4) : null;
     const connection = id ? enabledConnection(deps.settings.settings.enterpriseConnections, id) : null;
     if (!connection || connection.protocol !== 'saml')
       return reply.code(404).send(errorBody(errors.notFound()));
@@ -37,5 +34,5 @@ export function registerSamlMetadata(app: FastifyInstance, fapiPath: string, dep
       .header('cache-control', 'no-store')
       .header('x-content-type-options', 'nosniff')
       .send(xml);
-  });
-}
+  },
+};
