@@ -4,6 +4,7 @@ import { after, before, it } from 'node:test';
 import { bodyKinds } from '../src/bapi/json-input.ts';
 import type { BapiRoute } from '../src/bapi/route.ts';
 import { bapiRoutes } from '../src/bapi/route-table.ts';
+import { cloudOnlyRoutes } from '../src/bapi/cloud-only/cloud-only-routes.ts';
 import { servedBapiRoutes } from './support/bapi-routes.ts';
 import { forEachBackend } from './support/backends.ts';
 import { enableBilling, subscribe, subscriptionOf } from './support/billing-world.ts';
@@ -47,6 +48,8 @@ interface World {
   b: Tenant;
   actorTokenId: string;
   signInTokenId: string;
+  /** An invitation to the first instance (the application). */
+  applicationInvitationId: string;
   /** An OAuth application of the first instance, and its client id. */
   oauthApp: { id: string; clientId: string };
   kid: string;
@@ -66,7 +69,9 @@ type Foreign =
   /** Refused: 404 for a user it does not have, or 422 for a body field naming one. */
   | 'refused'
   /** Refused for a field the body lacks (422 form_param_nil): the body names nothing of the first instance. */
-  | 'incomplete';
+  | 'incomplete'
+  /** What only Clerk's hosted service does (bapi/cloud-only): 422 not_supported_by_this_provider everywhere. */
+  | 'cloud_only';
 
 interface Case {
   /** `METHOD /v1/...` as declared; `+ …` marks extra cases for the same route. */
@@ -91,6 +96,7 @@ function pathOf(route: BapiRoute, w: World, org: string = w.a.org.id): string {
     if (route.path.startsWith('/v1/users/')) return a.admin.userId;
     if (route.path.startsWith('/v1/actor_tokens/')) return actorTokenId;
     if (route.path.startsWith('/v1/sign_in_tokens/')) return signInTokenId;
+    if (route.path.startsWith('/v1/invitations/')) return w.applicationInvitationId;
     if (route.path.startsWith('/v1/oauth_applications/')) return oauthApp.id;
     return org;
   });
@@ -140,6 +146,9 @@ function requestOf(route: BapiRoute, w: World, org?: string): BapiRequest {
 function foreignAnswer(route: BapiRoute): Foreign {
   // Adding an address to a waitlist adds it to the calling instance's own (nothing of the other is named).
   if (keyOf(route) === 'POST /v1/waitlist_entries') return 'no_leak';
+  if (cloudOnlyRoutes.some((r) => keyOf(r) === keyOf(route))) return 'cloud_only';
+  // Inviting an address to the application invites it to the calling instance (nothing of the other).
+  if (['POST /v1/invitations', 'POST /v1/invitations/bulk'].includes(keyOf(route))) return 'no_leak';
   // A testing token is the calling instance's own (it waives nothing on another: bapi-sign-in-tokens.test.ts).
   if (keyOf(route) === 'POST /v1/testing_tokens') return 'no_leak';
   // Registering an OAuth application names nothing of another instance; the suite's body has no name.
@@ -313,6 +322,12 @@ forEachBackend('Backend API tenant isolation', (backend) => {
       path: `/v1/users/${a.admin.userId}`,
     });
     const jwks = await call(first, first.identity.secretKey, { method: 'GET', path: '/v1/jwks' });
+    const appInvitation = await call(first, first.identity.secretKey, {
+      method: 'POST',
+      path: '/v1/invitations',
+      body: { email_address: uniqueEmail('app-invitee') },
+    });
+    assert.equal(appInvitation.status, 200, JSON.stringify(appInvitation.body));
     w = {
       first,
       second,
@@ -320,6 +335,7 @@ forEachBackend('Backend API tenant isolation', (backend) => {
       b,
       actorTokenId: token.body.id,
       signInTokenId: signInToken.body.id,
+      applicationInvitationId: appInvitation.body.id,
       oauthApp: { id: oauthApp.body.id, clientId: oauthApp.body.client_id },
       kid: jwks.body.keys[0].kid,
       itemId: items.find((i) => i.plan.slug === 'business')!.id,
@@ -379,6 +395,7 @@ forEachBackend('Backend API tenant isolation', (backend) => {
       w.phoneNumberId,
       actorTokenId,
       signInTokenId,
+      w.applicationInvitationId,
       oauthApp.id,
       oauthApp.clientId,
       kid,
@@ -403,6 +420,9 @@ forEachBackend('Backend API tenant isolation', (backend) => {
       } else if (c.foreign === 'incomplete') {
         assert.equal(res.status, 422, brief);
         assert.equal(res.body.errors[0].code, 'form_param_nil', brief);
+      } else if (c.foreign === 'cloud_only') {
+        assert.equal(res.status, 422, brief);
+        assert.equal(res.body.errors[0].code, 'not_supported_by_this_provider', brief);
       } else if (c.foreign === 'refused') {
         assert.ok(
           (res.status === 404 && res.body.errors[0].code === 'resource_not_found') ||
