@@ -50,6 +50,8 @@ interface World {
   signInTokenId: string;
   /** An invitation to the first instance (the application). */
   applicationInvitationId: string;
+  /** A sign-up of the first instance (the one that made A's admin). */
+  signUpId: string;
   /** An OAuth application of the first instance, and its client id. */
   oauthApp: { id: string; clientId: string };
   kid: string;
@@ -97,6 +99,7 @@ function pathOf(route: BapiRoute, w: World, org: string = w.a.org.id): string {
     if (route.path.startsWith('/v1/actor_tokens/')) return actorTokenId;
     if (route.path.startsWith('/v1/sign_in_tokens/')) return signInTokenId;
     if (route.path.startsWith('/v1/invitations/')) return w.applicationInvitationId;
+    if (route.path.startsWith('/v1/sign_ups/')) return w.signUpId;
     if (route.path.startsWith('/v1/oauth_applications/')) return oauthApp.id;
     return org;
   });
@@ -336,6 +339,11 @@ forEachBackend('Backend API tenant isolation', (backend) => {
       actorTokenId: token.body.id,
       signInTokenId: signInToken.body.id,
       applicationInvitationId: appInvitation.body.id,
+      signUpId: (
+        await first.db.query<{ id: string }>('SELECT id FROM sign_ups WHERE created_user_id = $1', [
+          a.admin.userId,
+        ])
+      )[0]!.id,
       oauthApp: { id: oauthApp.body.id, clientId: oauthApp.body.client_id },
       kid: jwks.body.keys[0].kid,
       itemId: items.find((i) => i.plan.slug === 'business')!.id,
@@ -396,6 +404,7 @@ forEachBackend('Backend API tenant isolation', (backend) => {
       actorTokenId,
       signInTokenId,
       w.applicationInvitationId,
+      w.signUpId,
       oauthApp.id,
       oauthApp.clientId,
       kid,

@@ -8,6 +8,7 @@ import { samlConnectionRoutes } from './saml-connections/saml-connection-routes.
 import { invitationRoutes } from './invitations/invitation-routes.ts';
 import { applicationInvitationRoutes } from './invitations/application-invitation-routes.ts';
 import { cloudOnlyRoutes } from './cloud-only/cloud-only-routes.ts';
+import { signUpRoutes } from './sign-ups/sign-up-routes.ts';
 import { oauthApplicationRoutes } from './oauth-applications/oauth-application-routes.ts';
 import { userOAuthConsentRoutes } from './oauth-consents/user-oauth-consent-routes.ts';
 import { verifyOAuthAccessTokenRoute } from './oauth-applications/verify-access-token.ts';
@@ -85,5 +86,6 @@ export const bapiRoutes: readonly BapiRoute[] = [
   ...identifierListRoutes,
   ...redirectUrlRoutes,
   ...applicationInvitationRoutes,
+  ...signUpRoutes,
   ...cloudOnlyRoutes,
 ];
