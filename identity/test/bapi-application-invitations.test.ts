@@ -207,6 +207,20 @@ forEachBackend('invitations to the application through @clerk/backend 2.10.1', (
     assert.equal(forced.status, 'pending');
   });
 
+  it('the same address invited several times at once: one invitation, the others duplicate_record', async () => {
+    const email = uniqueEmail('race');
+    const results = await Promise.allSettled(
+      Array.from({ length: 4 }, () => clerk.invitations.createInvitation({ emailAddress: email })),
+    );
+    const created = results.filter((r) => r.status === 'fulfilled');
+    assert.equal(created.length, 1, JSON.stringify(results));
+    for (const r of results.filter((r) => r.status === 'rejected')) {
+      assert.equal((r.reason as { errors: { code: string }[] }).errors[0]!.code, 'duplicate_record');
+    }
+    assert.equal(await h.count('instance_invitations', 'lower(email_address) = lower($1)', [email]), 1);
+    assert.equal((await h.mail(email)).length, 1);
+  });
+
   it('a blocklisted address (or domain) is refused, and nothing is written or mailed', async () => {
     const domain = `blocked-${Date.now()}.example.com`;
     await clerk.blocklistIdentifiers.createBlocklistIdentifier({ identifier: `*@${domain}` });
