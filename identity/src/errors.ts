@@ -55,11 +55,13 @@ export const CLERK_ERROR_CODES = [
   'internal_clerk_error',
   'invalid_plan_change',
   'invitation_account_not_exists',
+  'invitation_not_pending',
   'missing_payer_email',
   'no_second_factors',
   'no_session_token',
   'not_allowed_access',
   'not_allowed_to_sign_up',
+  'not_supported_by_this_provider',
   'oauth_access_denied',
   'oauth_callback_invalid',
   'organization_creation_limit_exceeded',
@@ -730,6 +732,34 @@ export const errors = {
       'Expired link',
       'This sign-in link has expired. Ask for a new one.',
     ),
+  /** Only a pending invitation to the application can be revoked, as for sign-in tokens. */
+  invitationNotPending: (status: string) =>
+    new ClerkError(
+      400,
+      'invitation_not_pending',
+      'not pending',
+      `This invitation cannot be revoked: it is ${status}, and only pending invitations can be.`,
+      { status },
+    ),
+  /** An address that already has an account, or an invitation still open, without `ignore_existing`. */
+  invitationDuplicate: (email: string, reason: 'invitation' | 'account') =>
+    new ClerkError(
+      400,
+      'duplicate_record',
+      'duplicate record',
+      reason === 'invitation'
+        ? `There is already a pending invitation for ${email}. Set ignore_existing to invite again.`
+        : `An account already exists for ${email}. Set ignore_existing to invite anyway.`,
+      { param_name: 'email_address', email_addresses: [email] },
+    ),
+  /**
+   * What only Clerk's hosted service does (accountless applications, proxy checks, beta features, the
+   * Svix application behind its webhooks dashboard): a Clerk-shaped refusal saying so, never a bare 404.
+   */
+  notSupportedByThisProvider: (feature: string, detail: string) =>
+    new ClerkError(422, 'not_supported_by_this_provider', 'Not supported by this provider', detail, {
+      feature,
+    }),
   /** Only a pending sign-in token can be revoked, as for actor tokens. */
   signInTokenNotPending: (status: string) =>
     new ClerkError(

@@ -4,6 +4,7 @@ import { after, before, it } from 'node:test';
 import { bodyKinds } from '../src/bapi/json-input.ts';
 import type { BapiRoute } from '../src/bapi/route.ts';
 import { bapiRoutes } from '../src/bapi/route-table.ts';
+import { cloudOnlyRoutes } from '../src/bapi/cloud-only/cloud-only-routes.ts';
 import { servedBapiRoutes } from './support/bapi-routes.ts';
 import { forEachBackend } from './support/backends.ts';
 import { enableBilling, subscribe, subscriptionOf } from './support/billing-world.ts';
@@ -47,6 +48,10 @@ interface World {
   b: Tenant;
   actorTokenId: string;
   signInTokenId: string;
+  /** An invitation to the first instance (the application). */
+  applicationInvitationId: string;
+  /** A sign-up of the first instance (the one that made A's admin). */
+  signUpId: string;
   /** An OAuth application of the first instance, and its client id. */
   oauthApp: { id: string; clientId: string };
   /** A JWT template of the first instance, named `hasura` (the name the token routes are sent). */
@@ -70,7 +75,9 @@ type Foreign =
   /** Refused: 404 for a user it does not have, or 422 for a body field naming one. */
   | 'refused'
   /** Refused for a field the body lacks (422 form_param_nil): the body names nothing of the first instance. */
-  | 'incomplete';
+  | 'incomplete'
+  /** What only Clerk's hosted service does (bapi/cloud-only): 422 not_supported_by_this_provider everywhere. */
+  | 'cloud_only';
 
 interface Case {
   /** `METHOD /v1/...` as declared; `+ …` marks extra cases for the same route. */
@@ -95,6 +102,8 @@ function pathOf(route: BapiRoute, w: World, org: string = w.a.org.id): string {
     if (route.path.startsWith('/v1/users/')) return a.admin.userId;
     if (route.path.startsWith('/v1/actor_tokens/')) return actorTokenId;
     if (route.path.startsWith('/v1/sign_in_tokens/')) return signInTokenId;
+    if (route.path.startsWith('/v1/invitations/')) return w.applicationInvitationId;
+    if (route.path.startsWith('/v1/sign_ups/')) return w.signUpId;
     if (route.path.startsWith('/v1/oauth_applications/')) return oauthApp.id;
     if (route.path.startsWith('/v1/jwt_templates/')) return jwtTemplateId;
     return org;
@@ -145,6 +154,9 @@ function requestOf(route: BapiRoute, w: World, org?: string): BapiRequest {
 function foreignAnswer(route: BapiRoute): Foreign {
   // Adding an address to a waitlist adds it to the calling instance's own (nothing of the other is named).
   if (keyOf(route) === 'POST /v1/waitlist_entries') return 'no_leak';
+  if (cloudOnlyRoutes.some((r) => keyOf(r) === keyOf(route))) return 'cloud_only';
+  // Inviting an address to the application invites it to the calling instance (nothing of the other).
+  if (['POST /v1/invitations', 'POST /v1/invitations/bulk'].includes(keyOf(route))) return 'no_leak';
   // A testing token is the calling instance's own (it waives nothing on another: bapi-sign-in-tokens.test.ts).
   if (keyOf(route) === 'POST /v1/testing_tokens') return 'no_leak';
   // Registering an OAuth application names nothing of another instance; the suite's body has no name.
@@ -342,6 +354,12 @@ forEachBackend('Backend API tenant isolation', (backend) => {
       format: 'nonce',
     });
     assert.equal(handshake.status, 307, JSON.stringify(handshake.body));
+    const appInvitation = await call(first, first.identity.secretKey, {
+      method: 'POST',
+      path: '/v1/invitations',
+      body: { email_address: uniqueEmail('app-invitee') },
+    });
+    assert.equal(appInvitation.status, 200, JSON.stringify(appInvitation.body));
     w = {
       first,
       second,
@@ -349,6 +367,12 @@ forEachBackend('Backend API tenant isolation', (backend) => {
       b,
       actorTokenId: token.body.id,
       signInTokenId: signInToken.body.id,
+      applicationInvitationId: appInvitation.body.id,
+      signUpId: (
+        await first.db.query<{ id: string }>('SELECT id FROM sign_ups WHERE created_user_id = $1', [
+          a.admin.userId,
+        ])
+      )[0]!.id,
       oauthApp: { id: oauthApp.body.id, clientId: oauthApp.body.client_id },
       jwtTemplateId: jwtTemplate.body.id,
       kid: jwks.body.keys[0].kid,
@@ -417,6 +441,8 @@ forEachBackend('Backend API tenant isolation', (backend) => {
       w.phoneNumberId,
       actorTokenId,
       signInTokenId,
+      w.applicationInvitationId,
+      w.signUpId,
       oauthApp.id,
       oauthApp.clientId,
       w.jwtTemplateId,
@@ -443,6 +469,9 @@ forEachBackend('Backend API tenant isolation', (backend) => {
       } else if (c.foreign === 'incomplete') {
         assert.equal(res.status, 422, brief);
         assert.equal(res.body.errors[0].code, 'form_param_nil', brief);
+      } else if (c.foreign === 'cloud_only') {
+        assert.equal(res.status, 422, brief);
+        assert.equal(res.body.errors[0].code, 'not_supported_by_this_provider', brief);
       } else if (c.foreign === 'refused') {
         assert.ok(
           (res.status === 404 && res.body.errors[0].code === 'resource_not_found') ||

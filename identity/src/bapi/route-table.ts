@@ -6,6 +6,9 @@ import { apiKeyBapiRoutes } from './api-keys/api-key-routes.ts';
 import { billingBapiRoutes } from './billing/billing-routes.ts';
 import { samlConnectionRoutes } from './saml-connections/saml-connection-routes.ts';
 import { invitationRoutes } from './invitations/invitation-routes.ts';
+import { applicationInvitationRoutes } from './invitations/application-invitation-routes.ts';
+import { cloudOnlyRoutes } from './cloud-only/cloud-only-routes.ts';
+import { signUpRoutes } from './sign-ups/sign-up-routes.ts';
 import { oauthApplicationRoutes } from './oauth-applications/oauth-application-routes.ts';
 import { userOAuthConsentRoutes } from './oauth-consents/user-oauth-consent-routes.ts';
 import { verifyOAuthAccessTokenRoute } from './oauth-applications/verify-access-token.ts';
@@ -84,4 +87,7 @@ export const bapiRoutes: readonly BapiRoute[] = [
   ...identifierListRoutes,
   ...redirectUrlRoutes,
   ...jwtTemplateRoutes,
+  ...applicationInvitationRoutes,
+  ...signUpRoutes,
+  ...cloudOnlyRoutes,
 ];

@@ -36,7 +36,12 @@ export async function assertMaySignUpWith(
   }
 }
 
-/** A sign-in naming a blocklisted identifier (or an address at a blocklisted domain) goes no further. */
-export async function assertMaySignInWith(tx: Queryable, identifier: string): Promise<void> {
+/**
+ * A sign-in naming a blocklisted identifier (or an address at a blocklisted domain) goes no further; nor
+ * does an invitation to the application for one (the operator's own blocklist wins over its invitation).
+ */
+export async function assertNotBlocklisted(tx: Queryable, identifier: string): Promise<void> {
   if (await listHasAny(tx, 'blocklist', listCandidates([identifier]))) throw identifierNotAllowed();
 }
+
+export const assertMaySignInWith = assertNotBlocklisted;

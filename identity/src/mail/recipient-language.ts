@@ -24,3 +24,15 @@ export function organizationMailLanguage(
 ): MailLanguage {
   return parseMailLanguage(organization.public_metadata.uiLanguage) ?? config.defaultMailLanguage;
 }
+
+/**
+ * An invitation to the application speaks what the operator put in its public metadata's `uiLanguage`
+ * (`FR` or `EN`, the key the product uses; it becomes the user's on sign-up), else the instance default:
+ * the Backend API call has no browser of the recipient's to ask.
+ */
+export function applicationInvitationMailLanguage(
+  config: Pick<IdentityConfig, 'defaultMailLanguage'>,
+  invitation: { public_metadata: Record<string, unknown> },
+): MailLanguage {
+  return parseMailLanguage(invitation.public_metadata.uiLanguage) ?? config.defaultMailLanguage;
+}

@@ -141,6 +141,20 @@ export function organizationInvitationMail(
  * The invitation an operator sends to a waitlist entry (Clerk's `waitlist_invitation` template): its
  * link opens sign-up with the ticket, which the restricted and waitlist modes require.
  */
+export function applicationInvitationMail(
+  to: string,
+  input: { url: string; expiresAt: Date; appName: string; language: MailLanguage },
+): MailMessage {
+  const words = MAIL_WORDS[input.language].applicationInvitation;
+  return linkWithActionMail(to, input.language, {
+    subject: words.subject(headerSafe(input.appName)),
+    intro: words.intro(input.appName),
+    action: words.signUp,
+    url: input.url,
+    expiry: words.expiry(input.expiresAt),
+  });
+}
+
 export function waitlistInvitationMail(
   to: string,
   input: { url: string; expiresAt: Date; appName: string; language: MailLanguage },

@@ -33,6 +33,13 @@ export interface MailWords {
     /** A role's name, by its key; unknown keys keep the name the instance gives them. */
     roleName(key: string, fallback: string): string;
   };
+  /** An invitation to the application itself (the Backend API's `invitations`), not to an organisation. */
+  applicationInvitation: {
+    subject(appName: string): string;
+    intro(appName: string): string;
+    signUp: string;
+    expiry(expiresAt: Date): string;
+  };
   waitlist: {
     subject(appName: string): string;
     intro(appName: string): string;
@@ -97,6 +104,13 @@ const en: MailWords = {
       `The link works once and expires on ${mailDate(expiresAt, 'en')}. If you did not expect this invitation, you can ignore this email.`,
     roleName: (_key, fallback) => fallback,
   },
+  applicationInvitation: {
+    subject: (appName) => `You're invited to join ${appName}`,
+    intro: (appName) => `You have been invited to create an account on ${appName}.`,
+    signUp: 'Accept the invitation',
+    expiry: (expiresAt) =>
+      `The link works once and expires on ${mailDate(expiresAt, 'en')}. If you did not expect this invitation, you can ignore this email.`,
+  },
   waitlist: {
     subject: (appName) => `You're invited to join ${appName}`,
     intro: (appName) => `Your spot on the ${appName} waitlist is ready: you can now create your account.`,
@@ -143,6 +157,13 @@ const fr: MailWords = {
     expiry: (expiresAt) =>
       `Le lien ne fonctionne qu'une fois et expire le ${mailDate(expiresAt, 'fr')}. Si vous n'attendiez pas cette invitation, vous pouvez ignorer cet e-mail.`,
     roleName: (key, fallback) => ROLE_NAMES_FR[key] ?? fallback,
+  },
+  applicationInvitation: {
+    subject: (appName) => `Votre invitation à rejoindre ${appName}`,
+    intro: (appName) => `Vous êtes invité(e) à créer votre compte sur ${appName}.`,
+    signUp: "Accepter l'invitation",
+    expiry: (expiresAt) =>
+      `Le lien ne fonctionne qu'une fois et expire le ${mailDate(expiresAt, 'fr')}. Si vous n'attendiez pas cette invitation, vous pouvez ignorer cet e-mail.`,
   },
   waitlist: {
     subject: (appName) => `Votre invitation à rejoindre ${appName}`,

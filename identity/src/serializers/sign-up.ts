@@ -91,8 +91,8 @@ export function signUpJSON(s: SignUpRow) {
     has_password: s.password_hash !== null,
     unsafe_metadata: s.unsafe_metadata,
     public_metadata: {},
-    custom_action: false,
-    external_id: null,
+    custom_action: s.custom_action ?? false,
+    external_id: s.external_id ?? null,
     external_account_strategy:
       s.external_identity?.strategy ?? s.external_account_verification?.strategy ?? null,
     external_account: null,
@@ -101,4 +101,13 @@ export function signUpJSON(s: SignUpRow) {
     abandon_at: ms(s.abandon_at),
     legal_accepted_at: ms(s.legal_accepted_at),
   };
+}
+
+/**
+ * The Backend API's SignUpAttempt (`@clerk/backend` 2.10.1's SignUpJSON): the Frontend API's sign-up
+ * under its own object name, with `password_enabled` for `has_password`.
+ */
+export function signUpAttemptJSON(s: SignUpRow) {
+  const { has_password, ...json } = signUpJSON(s);
+  return { ...json, object: 'sign_up_attempt', password_enabled: has_password };
 }

@@ -8,6 +8,7 @@ import { chargeRecipients } from '../mail/send-limits.ts';
 import { waitlistInvitationMail } from '../mail/templates.ts';
 import { ticketUrl } from '../tickets/ticket-url.ts';
 import { ms } from '../serializers/verification.ts';
+import { lockUserMetadata, setUserMetadata } from '../store/user-admin-changes.ts';
 import {
   findInstanceInvitation,
   findInstanceInvitationByTicketHash,
@@ -206,12 +207,26 @@ export async function instanceInvitationOfTicket(
 
 /**
  * In the transaction that creates the user of a sign-up made with an invitation to the application:
- * the invitation is accepted and its waitlist entry, if any, `completed`.
+ * the invitation is accepted, its public metadata becomes the user's (Clerk: "once the user accepts the
+ * invitation and signs up, these metadata will end up in the user's public metadata"), and its waitlist
+ * entry, if any, is `completed`.
  */
-export async function acceptInstanceInvitation(tx: Queryable, invitationId: string, now: Date) {
+export async function acceptInstanceInvitation(
+  tx: Queryable,
+  invitationId: string,
+  userId: string,
+  now: Date,
+) {
   const inv = await lockInstanceInvitation(tx, invitationId);
   if (!inv || currentInvitationStatus(inv, now) !== 'pending') return;
   await setInstanceInvitationStatus(tx, inv.id, 'accepted', now);
+  if (Object.keys(inv.public_metadata).length > 0) {
+    const current = await lockUserMetadata(tx, userId);
+    if (current) {
+      const merged = { ...current.public_metadata, ...inv.public_metadata };
+      await setUserMetadata(tx, userId, 'public_metadata', merged, now);
+    }
+  }
   const entry = await findWaitlistEntryByInvitation(tx, inv.id);
   if (entry && entry.status === 'invited') {
     const completed = await setWaitlistEntryStatus(tx, entry.id, 'completed', undefined, now);

@@ -161,6 +161,9 @@ export interface SignUpRow {
   captcha_deferred?: boolean;
   /** A newcomer an enterprise IdP vouched for, transferred from its sign-in: linked when the user is made. */
   enterprise_identity?: VouchedEnterpriseIdentity | null;
+  /** Given by the operator (`signUps.update`, 035_sign_up_external_id.sql); the user gets it on completion. */
+  external_id?: string | null;
+  custom_action?: boolean;
   abandon_at: Date;
   created_at: Date;
   updated_at: Date;

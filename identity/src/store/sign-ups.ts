@@ -25,7 +25,9 @@ type Column =
   | 'enterprise_connection_id'
   | 'legal_consent_required'
   | 'captcha_deferred'
-  | 'enterprise_identity';
+  | 'enterprise_identity'
+  | 'external_id'
+  | 'custom_action';
 export type SignUpChanges = Partial<Pick<SignUpRow, Column>>;
 
 const JSON_COLUMNS = new Set([
@@ -103,4 +105,17 @@ export async function clientSignUpMissesRequirements(
     [signUpId, clientTokenHash],
   );
   return rows.length > 0;
+}
+
+/** Any sign-up of the instance by id, locked (the Backend API's `signUps.update`); null if none. */
+export async function findSignUpById(
+  tx: Queryable,
+  id: string,
+  opts: { lock?: boolean } = {},
+): Promise<SignUpRow | null> {
+  const [row] = await tx.query<SignUpRow>(
+    `SELECT * FROM sign_ups WHERE id = $1${opts.lock ? ' FOR UPDATE' : ''}`,
+    [id],
+  );
+  return row ?? null;
 }

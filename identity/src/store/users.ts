@@ -119,6 +119,8 @@ export interface NewUser {
   legalAcceptedAt: Date | null;
   /** How the address was verified, as its JSON says (`from_oauth_google`, …); `email_code` if not said. */
   emailVerificationStrategy?: string;
+  /** The operator's id for the person, given to the sign-up through the Backend API. */
+  externalId?: string | null;
   now: Date;
 }
 
@@ -127,8 +129,8 @@ export async function createUserWithVerifiedEmail(db: Queryable, input: NewUser)
   const emailId = newId('idn');
   const [user] = await db.query<UserRow>(
     `INSERT INTO users (id, first_name, last_name, password_hash, password_updated_at, primary_email_address_id,
-                        unsafe_metadata, legal_accepted_at, username, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, CASE WHEN $4::text IS NULL THEN NULL ELSE $7::timestamptz END, $5, $6, $8, $9, $7, $7)
+                        unsafe_metadata, legal_accepted_at, username, external_id, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, CASE WHEN $4::text IS NULL THEN NULL ELSE $7::timestamptz END, $5, $6, $8, $9, $10, $7, $7)
      RETURNING *`,
     [
       userId,
@@ -140,6 +142,7 @@ export async function createUserWithVerifiedEmail(db: Queryable, input: NewUser)
       input.now,
       input.legalAcceptedAt,
       input.username,
+      input.externalId ?? null,
     ],
   );
   await dropUnverifiedCopies(db, input.email, userId);

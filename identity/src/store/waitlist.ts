@@ -152,12 +152,27 @@ export async function listWaitlistEntries(
 
 export async function insertInstanceInvitation(
   tx: Queryable,
-  input: { id: string; email: string; ticketHash: string; expiresAt: Date; now: Date },
+  input: {
+    id: string;
+    email: string;
+    ticketHash: string;
+    expiresAt: Date;
+    now: Date;
+    publicMetadata?: Record<string, unknown>;
+  },
 ): Promise<InstanceInvitationRow> {
   const [row] = await tx.query<InstanceInvitationRow>(
-    `INSERT INTO instance_invitations (id, email_address, status, ticket_hash, expires_at, created_at, updated_at)
-     VALUES ($1, $2, 'pending', $3, $4, $5, $5) RETURNING ${INVITATION_COLUMNS}`,
-    [input.id, input.email, input.ticketHash, input.expiresAt, input.now],
+    `INSERT INTO instance_invitations
+       (id, email_address, status, ticket_hash, public_metadata, expires_at, created_at, updated_at)
+     VALUES ($1, $2, 'pending', $3, $4, $5, $6, $6) RETURNING ${INVITATION_COLUMNS}`,
+    [
+      input.id,
+      input.email,
+      input.ticketHash,
+      JSON.stringify(input.publicMetadata ?? {}),
+      input.expiresAt,
+      input.now,
+    ],
   );
   return row!;
 }
@@ -216,4 +231,73 @@ export async function setInstanceInvitationStatus(
     [id, status, now],
   );
   return row!;
+}
+
+/** Whether an address has an invitation to the application still open (pending and not past its expiry). */
+export async function hasOpenInstanceInvitation(tx: Queryable, email: string, now: Date): Promise<boolean> {
+  const [row] = await tx.query<{ id: string }>(
+    `SELECT id FROM instance_invitations
+     WHERE lower(email_address) = lower($1) AND status = 'pending' AND expires_at > $2 LIMIT 1`,
+    [email, now],
+  );
+  return row !== undefined;
+}
+
+/**
+ * Two invitations to one address created at once are decided one after the other (PostgreSQL; PGlite
+ * has one connection): the check for an open invitation and the insert hold this lock to the commit.
+ */
+export async function lockInstanceInvitationAddress(tx: Queryable, email: string): Promise<void> {
+  await tx.query(`SELECT pg_advisory_xact_lock(hashtext('identity:instance_invitation:' || lower($1)))`, [
+    email,
+  ]);
+}
+
+/** The order a list may ask for (`order_by`, `-` for descending), as columns; the id breaks ties. */
+const INVITATION_ORDERS: Record<string, string> = {
+  created_at: 'created_at ASC, id ASC',
+  '+created_at': 'created_at ASC, id ASC',
+  '-created_at': 'created_at DESC, id DESC',
+  email_address: 'lower(email_address) ASC, id ASC',
+  '+email_address': 'lower(email_address) ASC, id ASC',
+  '-email_address': 'lower(email_address) DESC, id DESC',
+  expires_at: 'expires_at ASC, id ASC',
+  '+expires_at': 'expires_at ASC, id ASC',
+  '-expires_at': 'expires_at DESC, id DESC',
+};
+export const INSTANCE_INVITATION_ORDERS = Object.keys(INVITATION_ORDERS);
+
+/**
+ * A page of invitations to the application and how many match in all. `statuses` are read as the
+ * caller sees them: `expired` is a pending row past its expiry, `pending` one before it. `query`
+ * matches the address (substring) or the id.
+ */
+export async function listInstanceInvitations(
+  tx: Queryable,
+  input: {
+    query: string | null;
+    statuses: InstanceInvitationStatus[] | null;
+    orderBy: string;
+    limit: number;
+    offset: number;
+    now: Date;
+  },
+): Promise<{ data: InstanceInvitationRow[]; total: number }> {
+  const where = `($1::text IS NULL OR id = $1 OR strpos(lower(email_address), lower($1)) > 0)
+     AND ($2::text[] IS NULL OR (CASE WHEN status = 'pending' AND expires_at <= $3 THEN 'expired' ELSE status END) = ANY($2))`;
+  const params = [input.query, input.statuses, input.now];
+  const rows = await tx.query<InstanceInvitationRow & { total: number }>(
+    `SELECT ${INVITATION_COLUMNS}, count(*) OVER ()::int AS total FROM instance_invitations
+     WHERE ${where}
+     ORDER BY ${ownValue(INVITATION_ORDERS, input.orderBy) ?? INVITATION_ORDERS['-created_at']} LIMIT $4 OFFSET $5`,
+    [...params, input.limit, input.offset],
+  );
+  if (rows.length || input.offset === 0) {
+    return { data: rows.map(({ total: _t, ...r }) => r), total: rows[0]?.total ?? 0 };
+  }
+  const [count] = await tx.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM instance_invitations WHERE ${where}`,
+    params,
+  );
+  return { data: [], total: count?.n ?? 0 };
 }

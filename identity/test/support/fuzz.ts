@@ -129,6 +129,8 @@ export interface World {
   emailAddressId: string;
   actorTokenId: string;
   signInTokenId: string;
+  /** A pending invitation to the application. */
+  applicationInvitationId: string;
 }
 
 /**
@@ -174,6 +176,10 @@ export async function buildWorld(h: Harness): Promise<World> {
     expires_in_seconds: 3600,
   });
   assert.equal(signInToken.statusCode, 200, signInToken.body);
+  const applicationInvitation = await bapiRequest(h, 'POST', '/v1/invitations', {
+    email_address: uniqueEmail('app-invitee'),
+  });
+  assert.equal(applicationInvitation.statusCode, 200, applicationInvitation.body);
   return {
     owner,
     member,
@@ -187,6 +193,7 @@ export async function buildWorld(h: Harness): Promise<World> {
     emailAddressId: added.body.response.id,
     actorTokenId: actor.json().id,
     signInTokenId: signInToken.json().id,
+    applicationInvitationId: applicationInvitation.json().id,
   };
 }
 
@@ -230,6 +237,7 @@ export function realId(world: World, segment: string, name: string): string {
     users: world.owner.userId,
     actor_tokens: world.actorTokenId,
     sign_in_tokens: world.signInTokenId,
+    invitations: world.applicationInvitationId,
     avatars: 'avatar_placeholder.svg',
     // No enterprise connection is configured: well-formed names of nothing.
     acs: 'samlc_fuzzconnection',

@@ -73,9 +73,14 @@ export async function completeIfReady(ctx: FapiContext, ready: SignUpRow): Promi
     unsafeMetadata: signUp.unsafe_metadata,
     legalAcceptedAt: signUp.legal_accepted_at,
     emailVerificationStrategy: emailVerifiedBy(signUp, email),
+    externalId: signUp.external_id ?? null,
     now: ctx.now,
   }).catch((err: unknown) => {
     const { code, constraint } = err as { code?: string; constraint?: string };
+    if (code === UNIQUE_VIOLATION && constraint?.includes('external_id')) {
+      // The operator gave this sign-up an external id another user took meanwhile (signUps.update).
+      throw errors.paramValueInvalid('external_id', 'That external ID is taken. Please try another.');
+    }
     if (code === UNIQUE_VIOLATION) {
       throw errors.identifierExists(constraint?.includes('username') ? 'username' : 'email_address');
     }

@@ -79,7 +79,7 @@ export async function acceptTicketOfSignUp(
   if (!invitationId) return;
   await markEmailVerifiedByTicket(ctx.tx, userId, signUp.email_address);
   // An invitation to the application (a waitlist's): accepted, and its waitlist entry completed.
-  if (invitationId.startsWith('inv_')) return acceptInstanceInvitation(ctx.tx, invitationId, ctx.now);
+  if (invitationId.startsWith('inv_')) return acceptInstanceInvitation(ctx.tx, invitationId, userId, ctx.now);
   const invitation = await pendingInvitationById(ctx.tx, invitationId, ctx.now);
   if (invitation && invitation.email_address.toLowerCase() === signUp.email_address?.toLowerCase()) {
     await joinByInvitation(ctx.tx, invitation, userId, ctx.now);
