@@ -142,7 +142,8 @@ forEachBackend('identity CLI: backup and restore', (backend) => {
     const target = await freshTarget();
     const bytes = readFileSync(file);
     const flipped = Buffer.from(bytes);
-    flipped[Math.floor(bytes.length / 2)] ^= 0x01;
+    const middle = Math.floor(bytes.length / 2);
+    flipped[middle] = flipped[middle]! ^ 0x01;
     const cases: [string, Buffer | null, NodeJS.ProcessEnv, RegExp][] = [
       ['flipped', flipped, target.env, /This backup is damaged \(its checksum does not match\)/],
       ['truncated', bytes.subarray(0, bytes.length - 100), target.env, /This backup is damaged/],
