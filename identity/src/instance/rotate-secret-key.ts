@@ -5,6 +5,14 @@ import { sealApiKeySecret, unsealApiKeySecret } from '../api-keys/api-key-secret
 import { totpSealingKey } from '../second-factors/totp.ts';
 import { providerTokenContext, providerTokenSealingKey } from '../social/provider-tokens.ts';
 import { storeSecretKeyHash } from '../store/instance-secrets.ts';
+import {
+  lockedApiKeySecrets,
+  lockedProviderTokens,
+  lockedTotpSecrets,
+  updateApiKeySealedSecret,
+  updateProviderSealedTokens,
+  updateTotpSealedSecret,
+} from '../store/sealed-secrets.ts';
 
 /** What a secret-key rotation re-sealed, per kind, and the values that did not open under the old key. */
 export interface ResealReport {
@@ -13,14 +21,6 @@ export interface ResealReport {
   providerTokens: number;
   /** Values already unreadable under the old key (sealed under another one): left as they were. */
   unreadable: number;
-}
-
-/** The stored hash of the Backend API secret key, if the instance has started once. */
-export async function storedSecretKeyHash(db: Database): Promise<string | null> {
-  const [row] = await db.query<{ value: string }>(
-    `SELECT value FROM instance_settings WHERE key = 'secret_key_sha256'`,
-  );
-  return row?.value ?? null;
 }
 
 /**
@@ -47,26 +47,22 @@ export async function resealUnderNewSecretKey(
       return close(plain);
     };
     const [oldTotp, newTotp] = [totpSealingKey(oldKey), totpSealingKey(newKey)];
-    for (const row of await tx.query<{ id: string; sealed_secret: string }>(
-      'SELECT id, sealed_secret FROM totp_secrets FOR UPDATE',
-    )) {
+    for (const row of await lockedTotpSecrets(tx)) {
       const next = reseal(
         () => unseal(oldTotp, row.sealed_secret, row.id),
         (plain) => seal(newTotp, plain, row.id),
       );
       if (next === null) continue;
-      await tx.query('UPDATE totp_secrets SET sealed_secret = $2 WHERE id = $1', [row.id, next]);
+      await updateTotpSealedSecret(tx, row.id, next);
       report.totpSecrets++;
     }
-    for (const row of await tx.query<{ id: string; secret_sealed: string }>(
-      'SELECT id, secret_sealed FROM api_keys FOR UPDATE',
-    )) {
+    for (const row of await lockedApiKeySecrets(tx)) {
       const next = reseal(
         () => unsealApiKeySecret(oldKey, row.id, row.secret_sealed),
         (plain) => sealApiKeySecret(newKey, row.id, plain),
       );
       if (next === null) continue;
-      await tx.query('UPDATE api_keys SET secret_sealed = $2 WHERE id = $1', [row.id, next]);
+      await updateApiKeySealedSecret(tx, row.id, next);
       report.apiKeySecrets++;
     }
     await resealProviderTokens(tx, oldKey, newKey, report, reseal);
@@ -83,14 +79,7 @@ async function resealProviderTokens(
   reseal: (open: () => string, close: (plain: string) => string) => string | null,
 ): Promise<void> {
   const [oldTokens, newTokens] = [providerTokenSealingKey(oldKey), providerTokenSealingKey(newKey)];
-  const rows = await tx.query<{
-    id: string;
-    access_token_sealed: string | null;
-    refresh_token_sealed: string | null;
-  }>(
-    `SELECT id, access_token_sealed, refresh_token_sealed FROM external_accounts
-     WHERE access_token_sealed IS NOT NULL OR refresh_token_sealed IS NOT NULL FOR UPDATE`,
-  );
+  const rows = await lockedProviderTokens(tx);
   for (const row of rows) {
     const next: Record<'access' | 'refresh', string | null> = { access: null, refresh: null };
     for (const kind of ['access', 'refresh'] as const) {
@@ -104,10 +93,6 @@ async function resealProviderTokens(
       if (next[kind] !== null) report.providerTokens++;
     }
     // Unchanged (NULL) where there was nothing, or nothing readable.
-    await tx.query(
-      `UPDATE external_accounts SET access_token_sealed = COALESCE($2, access_token_sealed),
-         refresh_token_sealed = COALESCE($3, refresh_token_sealed) WHERE id = $1`,
-      [row.id, next.access, next.refresh],
-    );
+    await updateProviderSealedTokens(tx, row.id, next.access, next.refresh);
   }
 }

@@ -1,6 +1,6 @@
-import type { Database, Queryable } from '../db/database.ts';
-import { identityMigrationFiles, migrate } from '../db/migrate.ts';
-import type { BackupContents } from './backup-file.ts';
+import type { Database, Queryable } from './database.ts';
+import { identityMigrationFiles, migrate } from './migrate.ts';
+import type { BackupContents } from '../backup/backup-file.ts';
 
 /** Why a restore was refused before anything changed. */
 export class RestoreRefused extends Error {}
