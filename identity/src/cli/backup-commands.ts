@@ -329,7 +329,7 @@ function backupErrors(io: CliIo) {
 /** The passphrase for a new backup: the environment's, or asked twice on the terminal. */
 async function newPassphrase(io: CliIo): Promise<string> {
   const passphrase = await askPassphrase(io, 'Backup passphrase: ');
-  if (!io.env[PASSPHRASE_ENV]) {
+  if (!io.env.IDENTITY_BACKUP_PASSPHRASE) {
     const again = await askPassphrase(io, 'The same passphrase again: ');
     if (again !== passphrase) throw new CliError('The two passphrases differ.');
   }
@@ -339,7 +339,7 @@ async function newPassphrase(io: CliIo): Promise<string> {
 
 /** IDENTITY_BACKUP_PASSPHRASE, or a line typed on the terminal without echo. */
 async function askPassphrase(io: CliIo, question: string): Promise<string> {
-  const fromEnv = io.env[PASSPHRASE_ENV];
+  const fromEnv = io.env.IDENTITY_BACKUP_PASSPHRASE;
   if (fromEnv) return fromEnv;
   if (!process.stdin.isTTY) {
     throw new CliError(
