@@ -3,7 +3,10 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, it } from 'node:test';
+import { writeBackup } from '../src/backup/backup-file.ts';
 import { openDatabase } from '../src/db/database.ts';
+import { migrate } from '../src/db/migrate.ts';
+import { takeSnapshot } from '../src/db/snapshot.ts';
 import { forEachBackend, type Backend, type Store } from './support/backends.ts';
 import { cli, cliStore } from './support/cli.ts';
 import { PASSWORD, signUp } from './support/flows.ts';
@@ -51,6 +54,29 @@ forEachBackend('identity CLI: backup and restore', (backend) => {
   const freshTarget = async () => {
     const target = await cliStore(backend);
     target.env = { ...target.env, IDENTITY_BACKUP_PASSPHRASE: PASSPHRASE };
+    targets.push(target);
+    return target;
+  };
+
+  /** A store with no tables at all, as a new database (or schema, or PGlite directory) is. */
+  const emptyTarget = async (): Promise<CliStore> => {
+    if (backend.name === 'pglite') return freshTarget();
+    const store = await backend.createStore({ empty: true });
+    // Opening it once makes its schema, which the URL's search_path names.
+    await (await openDatabase(store.options)).close();
+    const { url, schema } = store.options as { url: string; schema: string };
+    const withSchema = new URL(url);
+    withSchema.searchParams.set('options', `-c search_path=${schema}`);
+    const dataDir = mkdtempSync(join(tmpdir(), 'identity-cli-'));
+    const target: CliStore = {
+      dataDir,
+      store,
+      env: { DATA_DIR: dataDir, DATABASE_URL: withSchema.toString(), IDENTITY_BACKUP_PASSPHRASE: PASSPHRASE },
+      async dispose() {
+        await store.dispose();
+        rmSync(dataDir, { recursive: true, force: true });
+      },
+    };
     targets.push(target);
     return target;
   };
@@ -136,6 +162,67 @@ forEachBackend('identity CLI: backup and restore', (backend) => {
     assert.equal(forced.status, 0, forced.err);
     assert.equal(await rowsIn(target, 'users'), 1);
     assert.equal(await rowsIn(target, 'totp_secrets'), 1);
+  });
+
+  it("an older version's backup restores on an empty store and is upgraded; a newer store is refused", async () => {
+    const OLD = '034_sign_in_and_testing_tokens.sql';
+    // An instance that stopped at OLD, with a signing key from before migration 038 gave keys `signs_from`.
+    const old = await backend.createStore({ empty: true });
+    let bytes: Buffer;
+    const db = await openDatabase(old.options);
+    try {
+      await migrate(db, { until: OLD });
+      await db.query(
+        `INSERT INTO signing_keys (kid, private_jwk, public_jwk, created_at)
+         VALUES ('ins_old', '{}', '{}', '2026-01-01T00:00:00Z')`,
+      );
+      const snapshot = await takeSnapshot(db);
+      assert.equal(snapshot.migrations.at(-1), OLD);
+      bytes = await writeBackup(
+        { ...snapshot, secretKey },
+        { source: backend.name, createdAt: new Date() },
+        PASSPHRASE,
+      );
+    } finally {
+      await db.close();
+      await old.dispose();
+    }
+    const oldFile = join(work, 'old.backup');
+    writeFileSync(oldFile, bytes);
+
+    // A store already at this version's migrations is ahead of the backup: refused, nothing changed.
+    const ahead = await freshTarget();
+    const migrated = await openDatabase(ahead.store.options);
+    await migrate(migrated);
+    await migrated.close();
+    const refused = await cli(['restore', '--in', oldFile], ahead.env);
+    assert.equal(refused.status, 1);
+    assert.match(
+      refused.err,
+      /This store has migrations the backup predates \(.*038_signing_key_rotation\.sql/,
+    );
+    assert.equal(await rowsIn(ahead, 'signing_keys'), 0);
+
+    // An empty one: brought to the backup's migrations, filled, then upgraded.
+    const empty = await emptyTarget();
+    const res = await cli(['restore', '--in', oldFile], empty.env);
+    assert.equal(res.status, 0, res.err);
+    assert.match(
+      res.err,
+      /migration 034_sign_in_and_testing_tokens\.sql.*Upgraded with .*038_signing_key_rotation\.sql/,
+    );
+    const restored = await openDatabase(empty.store.options);
+    try {
+      const keys = await restored.query<{ kid: string; signs_from: Date }>(
+        'SELECT kid, signs_from FROM signing_keys',
+      );
+      assert.deepEqual(
+        keys.map((k) => [k.kid, k.signs_from.toISOString()]),
+        [['ins_old', '2026-01-01T00:00:00.000Z']],
+      );
+    } finally {
+      await restored.close();
+    }
   });
 
   it('a damaged, truncated, foreign or wrong-passphrase backup is refused and the store stays empty', async () => {
