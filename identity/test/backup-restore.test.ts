@@ -2,12 +2,12 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import { writeBackup } from '../src/backup/backup-file.ts';
 import { openDatabase } from '../src/db/database.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { takeSnapshot } from '../src/db/snapshot.ts';
-import { forEachBackend, type Backend, type Store } from './support/backends.ts';
+import { backends, forEachBackend, type Backend, type Store } from './support/backends.ts';
 import { cli, cliStore } from './support/cli.ts';
 import { PASSWORD, signUp } from './support/flows.ts';
 import { Harness, uniqueEmail } from './support/harness.ts';
@@ -298,6 +298,52 @@ forEachBackend('identity CLI: backup and restore', (backend) => {
 
     for (const argv of [['backup'], ['restore'], ['backup', '--out'], ['restore', '--in', file, '--bogus']]) {
       assert.equal((await cli(argv, base)).status, 2, argv.join(' '));
+    }
+  });
+});
+
+describe("identity CLI: a PGlite instance's backup restored on PostgreSQL", () => {
+  const [pglite, postgres] = backends;
+  it('signs in with the password and the TOTP code on the other database', { skip: !postgres }, async () => {
+    const work = mkdtempSync(join(tmpdir(), 'identity-backup-'));
+    const file = join(work, 'pglite.backup');
+    const source = await cliStore(pglite!);
+    const target = await cliStore(postgres!);
+    try {
+      const h = await Harness.start(pglite!, { store: source.store });
+      const email = uniqueEmail();
+      let enrolled: Enrolled;
+      try {
+        const browser = h.browser();
+        await signUp(h, browser, email);
+        enrolled = await enrolTotp(h, browser);
+      } finally {
+        await h.close();
+      }
+      const env = { IDENTITY_BACKUP_PASSPHRASE: PASSPHRASE, IDENTITY_SECRET_KEY: h.config.secretKey! };
+      const backedUp = await cli(['backup', '--out', file], { ...source.env, ...env });
+      assert.equal(backedUp.status, 0, backedUp.err);
+      const restored = await cli(['restore', '--in', file], { ...target.env, ...env });
+      assert.equal(restored.status, 0, restored.err);
+      assert.match(restored.err, /\(pglite, migration /);
+
+      const r = await Harness.start(postgres!, { store: target.store });
+      try {
+        const browser = r.browser();
+        const first = await passwordUntilSecondFactor(browser, email, PASSWORD);
+        const done = await browser.post(`/client/sign_ins/${first.body.response.id}/attempt_second_factor`, {
+          strategy: 'totp',
+          code: totpCode(enrolled.secret, r.clock.now, 1),
+        });
+        assert.equal(done.status, 200, JSON.stringify(done.body));
+        assert.equal(done.body.response.status, 'complete');
+      } finally {
+        await r.close();
+      }
+    } finally {
+      await source.dispose();
+      await target.dispose();
+      rmSync(work, { recursive: true, force: true });
     }
   });
 });

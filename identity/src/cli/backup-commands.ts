@@ -72,7 +72,7 @@ export const backupCommand: CliCommand = {
             `Backed up ${snapshot.tables.length} tables (${rows} rows) at migration ${snapshot.migrations.at(-1)}, with the instance secret key, sealed.`,
           );
         },
-      ).catch(backupErrors(io));
+      );
   },
 };
 
