@@ -5,7 +5,7 @@ import type { Database } from './db/database.ts';
 import type { EnvironmentCache } from './instance/environment.ts';
 import type { InstanceKeys } from './instance/instance-keys.ts';
 import type { TokenContext } from './instance/session-token.ts';
-import type { SigningKey } from './instance/signing-keys.ts';
+import type { SigningKey, SigningKeyRing } from './instance/signing-keys.ts';
 import type { LiveInstanceSettings } from './instance/settings/live-settings.ts';
 import type { SessionActivityBatch } from './sessions/activity-batch.ts';
 import type { Mailer } from './mail/mailer.ts';
@@ -19,7 +19,9 @@ export interface IdentityDeps {
   db: Database;
   config: IdentityConfig;
   keys: InstanceKeys;
-  signingKey: SigningKey;
+  /** The key that signs now; `signingKeys` holds every published key. */
+  readonly signingKey: SigningKey;
+  signingKeys: SigningKeyRing;
   tokens: TokenContext;
   /** Activity timestamps of sessions in use, written in bulk (the one state kept between requests). */
   activity: SessionActivityBatch;

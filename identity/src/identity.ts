@@ -9,7 +9,7 @@ import { migrate } from './db/migrate.ts';
 import type { IdentityDeps } from './deps.ts';
 import { EnvironmentCache, environmentJSON } from './instance/environment.ts';
 import { loadInstanceKeys } from './instance/instance-keys.ts';
-import { loadSigningKey } from './instance/signing-keys.ts';
+import { SigningKeyRing } from './instance/signing-keys.ts';
 import { outboxMailer, smtpMailer } from './mail/mailer.ts';
 import { fapiPlugin } from './fapi/plugin.ts';
 import { bapiPlugin } from './bapi/plugin.ts';
@@ -88,12 +88,12 @@ export async function createIdentity(
   const db = opened ?? (database as Database);
   const clock = opts.clock ?? (() => new Date());
   let keys: Awaited<ReturnType<typeof loadInstanceKeys>>;
-  let signingKey: Awaited<ReturnType<typeof loadSigningKey>>;
+  let signingKeys: SigningKeyRing;
   let settings: Awaited<ReturnType<typeof applyInstanceSettingsAtStart>>;
   try {
     await migrate(db);
     keys = await loadInstanceKeys(db, config);
-    signingKey = await loadSigningKey(db);
+    signingKeys = await SigningKeyRing.load(db, clock);
     settings = await applyInstanceSettingsAtStart(db, config, clock);
     await syncDeclaredOAuthApplications(db, keys.codePepper, settings.settings.oauthApplications, clock());
   } catch (err) {
@@ -114,9 +114,15 @@ export async function createIdentity(
     db,
     config,
     keys,
-    signingKey,
+    signingKeys,
+    // The key that signs now (a rotation's new key takes over at its `signs_from`).
+    get signingKey() {
+      return signingKeys.current();
+    },
     tokens: {
-      signingKey,
+      get signingKey() {
+        return signingKeys.current();
+      },
       issuer: `https://${config.frontendApiHost}`,
       ttlSeconds: config.sessionTokenTtlSeconds,
     },
@@ -151,7 +157,12 @@ export async function createIdentity(
   settings.watch((err) =>
     console.warn(`identity: checking the instance settings' version failed, next try soon: ${err.message}`),
   );
+  // A key `keys rotate` added from another process is published within SIGNING_KEYS_REFRESH_MS.
+  signingKeys.startRefresh(undefined, (err) =>
+    console.warn(`identity: reading the signing keys failed, next try soon: ${err.message}`),
+  );
   const stop = async () => {
+    signingKeys.stop();
     await settings.stop();
     await retention.stop();
     await stopCapabilityJobs(jobs);

@@ -44,7 +44,7 @@ const jwksRoute: BapiRoute = {
   auth: 'secret_key',
   permission: 'instance_secret_key',
   input: {},
-  handler: async (_req, deps) => jwks(deps.signingKey),
+  handler: async (_req, deps) => jwks(deps.signingKeys.published()),
 };
 
 /**

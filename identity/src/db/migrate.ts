@@ -31,11 +31,15 @@ const TABLE_NAME = /^[a-z_][a-z0-9_]*$/;
  * the files before it stay applied and recorded. Each transaction first takes the set's advisory lock and
  * reads the record again, so concurrent processes apply each file once. Answers the files applied now.
  */
-export async function runMigrations(db: Database, set: MigrationSet): Promise<string[]> {
+export async function runMigrations(
+  db: Database,
+  set: MigrationSet,
+  opts: { until?: string } = {},
+): Promise<string[]> {
   if (!TABLE_NAME.test(set.table)) throw new Error(`Invalid migrations table name: ${set.table}`);
   const dir = set.dir.endsWith('/') ? set.dir : `${set.dir}/`;
   const files = readdirSync(dir)
-    .filter((f) => /^\d+_.+\.sql$/.test(f))
+    .filter((f) => /^\d+_.+\.sql$/.test(f) && (opts.until === undefined || f <= opts.until))
     .sort();
   const applied: string[] = [];
   for (const file of files) {
@@ -54,7 +58,14 @@ export async function runMigrations(db: Database, set: MigrationSet): Promise<st
   return applied;
 }
 
-/** Applies the identity provider's migrations (see runMigrations). */
-export function migrate(db: Database): Promise<string[]> {
-  return runMigrations(db, IDENTITY_MIGRATIONS);
+/** Applies the identity provider's migrations (see runMigrations), or those up to `until` (a restore's). */
+export function migrate(db: Database, opts: { until?: string } = {}): Promise<string[]> {
+  return runMigrations(db, IDENTITY_MIGRATIONS, opts);
+}
+
+/** The identity provider's migration files this version has, in order. */
+export function identityMigrationFiles(): string[] {
+  return readdirSync(IDENTITY_MIGRATIONS.dir)
+    .filter((f) => /^\d+_.+\.sql$/.test(f))
+    .sort();
 }

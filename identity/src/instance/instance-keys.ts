@@ -48,3 +48,20 @@ function readOrCreateSecretKeyFile(file: string | null): string {
   chmodSync(file, 0o600);
   return key;
 }
+
+/**
+ * The instance secret key as configured (IDENTITY_SECRET_KEY, or the key file under DATA_DIR), without
+ * making one: null when there is none yet.
+ */
+export function configuredSecretKey(
+  config: Pick<IdentityConfig, 'secretKey' | 'secretKeyFile'>,
+): string | null {
+  if (config.secretKey) return config.secretKey;
+  if (config.secretKeyFile && existsSync(config.secretKeyFile)) {
+    return readFileSync(config.secretKeyFile, 'utf8').trim() || null;
+  }
+  return null;
+}
+
+/** A new instance secret key, in the form the server makes on first start. */
+export const newInstanceSecretKey = () => `sk_live_${randomBase62(40)}`;

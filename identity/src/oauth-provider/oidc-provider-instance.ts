@@ -89,12 +89,15 @@ function policy() {
 export async function createOidcProvider(deps: IdentityDeps): Promise<Provider> {
   const { config, keys, db } = deps;
   const pepper = keys.codePepper;
-  const privateJwk = deps.signingKey.signer.export({ format: 'jwk' });
+  // The key signing now first (it signs ID tokens), then the others still published.
+  const signingJwks = deps.signingKeys
+    .published()
+    .map((key) => ({ ...key.signer.export({ format: 'jwk' }), kid: key.kid, alg: 'RS256', use: 'sig' }));
   const secureCookies = config.publicUrl.startsWith('https:');
   const configuration: Configuration = {
     adapter: oidcAdapterFactory(db, pepper),
     clients: [],
-    jwks: { keys: [{ ...privateJwk, kid: deps.signingKey.kid, alg: 'RS256', use: 'sig' }] },
+    jwks: { keys: signingJwks },
     cookies: {
       keys: [hashCode(pepper, 'oauth_provider_cookie_key', 'v1')],
       long: { signed: true, httpOnly: true, sameSite: 'lax', secure: secureCookies },

@@ -17,10 +17,14 @@ import { enabledSocialProvider } from './providers.ts';
  * Frontend API answer or a log.
  */
 
-const tokenKey = (deps: Pick<IdentityDeps, 'keys'>) =>
-  sealingKey(deps.keys.secretKey, 'external-account-token');
+/** The key a connected account's tokens are sealed with under the instance secret key `secretKey`. */
+export const providerTokenSealingKey = (secretKey: string) => sealingKey(secretKey, 'external-account-token');
 
-const context = (accountId: string, kind: 'access' | 'refresh') => `${accountId}:${kind}`;
+const tokenKey = (deps: Pick<IdentityDeps, 'keys'>) => providerTokenSealingKey(deps.keys.secretKey);
+
+/** What a connected account's token is bound to: its row and its kind. */
+export const providerTokenContext = (accountId: string, kind: 'access' | 'refresh') => `${accountId}:${kind}`;
+const context = providerTokenContext;
 
 /** Seals what the provider issued for the account `accountId`. */
 export function sealTokens(

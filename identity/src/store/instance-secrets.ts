@@ -23,3 +23,11 @@ export async function codePepperOr(db: Queryable, candidate: string): Promise<st
   );
   return pepper!.value;
 }
+
+/** The stored hash of the Backend API secret key, if the instance has started once. */
+export async function storedSecretKeyHash(db: Queryable): Promise<string | null> {
+  const [row] = await db.query<{ value: string }>(
+    `SELECT value FROM instance_settings WHERE key = 'secret_key_sha256'`,
+  );
+  return row?.value ?? null;
+}

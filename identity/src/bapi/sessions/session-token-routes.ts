@@ -1,6 +1,5 @@
 import { jwtVerify } from 'jose';
 import { errors } from '../../errors.ts';
-import { publicKeyOf } from '../../instance/signing-keys.ts';
 import { tokenForSubject } from '../../organizations/active-organization.ts';
 import { findSessionById, isSignedIn } from '../../store/sessions.ts';
 import { findJwtTemplateByName } from '../../store/jwt-templates.ts';
@@ -102,7 +101,7 @@ export const sessionTokenRoutes: BapiRoute[] = [
       try {
         ({
           payload: { sid },
-        } = await jwtVerify(token, await publicKeyOf(deps.signingKey), {
+        } = await jwtVerify(token, deps.signingKeys.verificationKey, {
           algorithms: ['RS256'],
           issuer: deps.tokens.issuer,
           currentDate: now,

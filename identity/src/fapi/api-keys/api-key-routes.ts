@@ -17,7 +17,6 @@ import type { IdentityDeps } from '../../deps.ts';
 import { errors } from '../../errors.ts';
 import type { RouteDeclaration } from '../../http/route-declaration.ts';
 import { hasPermission } from '../../organizations/roles.ts';
-import { publicKeyOf } from '../../instance/signing-keys.ts';
 import type { ApiKeyOwner, ApiKeyRow } from '../../store/api-keys.ts';
 import { membershipOf } from '../../store/organizations.ts';
 import { findSessionById } from '../../store/sessions.ts';
@@ -60,7 +59,7 @@ async function callerOf(req: FastifyRequest, deps: IdentityDeps, now: Date): Pro
   if (!token) throw apiKeyErrors.noSessionToken();
   let claims: { sid?: unknown; sub?: unknown };
   try {
-    ({ payload: claims } = await jwtVerify(token, await publicKeyOf(deps.signingKey), {
+    ({ payload: claims } = await jwtVerify(token, deps.signingKeys.verificationKey, {
       algorithms: ['RS256'],
       issuer: deps.tokens.issuer,
       currentDate: now,
