@@ -177,6 +177,22 @@ forEachBackend('identity CLI: key rotation', (backend) => {
     assert.match(wrong.err, /is not the one this database was last started with; nothing was changed/);
     assert.equal(existsSync(keyOut), false);
 
+    // A JWT template with a key of its own, sealed under the instance secret key too.
+    const hsSecret = 'a-template-signing-secret-of-32-bytes!!';
+    const template = await h!.app.inject({
+      method: 'POST',
+      url: `${BAPI}/v1/jwt_templates`,
+      headers: { authorization: `Bearer ${secretKey}`, 'content-type': 'application/json' },
+      payload: JSON.stringify({
+        name: 'own-key',
+        claims: { uid: '{{user.id}}' },
+        custom_signing_key: true,
+        signing_algorithm: 'HS256',
+        signing_key: hsSecret,
+      }),
+    });
+    assert.equal(template.statusCode, 200, template.body);
+
     const oldKey = secretKey;
     const rotated = await withServerStopped(async () => {
       const res = await cli(['keys', 'rotate', '--secret-key', '--key-out', keyOut], env);
@@ -184,15 +200,26 @@ forEachBackend('identity CLI: key rotation', (backend) => {
       return res;
     });
     assert.equal(rotated.status, 0, rotated.err);
-    assert.match(rotated.err, /Re-sealed 1 TOTP secrets, 0 API key secrets and 0 provider tokens/);
+    assert.match(
+      rotated.err,
+      /Re-sealed 1 TOTP secrets, 0 API key secrets, 1 JWT template keys and 0 provider tokens/,
+    );
     assert.equal(rotated.out, keyOut);
     assert.match(secretKey, /^sk_live_[0-9A-Za-z]{40}$/);
     assert.notEqual(secretKey, oldKey);
     assert.equal(rotated.err.includes(secretKey), false, 'the new key is never printed');
 
     // The server started with the new key: the TOTP code still passes, the old key is refused.
-    await passwordAndTotp(h!.browser());
+    const browser = h!.browser();
+    const signedIn = await passwordAndTotp(browser);
     assert.equal((await h!.bapi('/v1/jwks', oldKey)).statusCode, 401);
+    // The template's own key opened under the new secret key: its token verifies with that key.
+    const minted = await browser.post(`/client/sessions/${signedIn.sessionId}/tokens/own-key`, {});
+    assert.equal(minted.status, 200, JSON.stringify(minted.body));
+    const { payload } = await jwtVerify(minted.body.jwt, new TextEncoder().encode(hsSecret), {
+      currentDate: clock.now,
+    });
+    assert.equal(payload.uid, signedIn.userId);
     assert.equal((await h!.bapi('/v1/jwks', secretKey)).statusCode, 200);
 
     const again = await withServerStopped(() =>

@@ -286,7 +286,7 @@ async function rotateSecretKey(io: CliIo, keyOut: string | null): Promise<number
       renameSync(pending, destination);
       io.out(destination);
       io.err(
-        `Re-sealed ${report.totpSecrets} TOTP secrets, ${report.apiKeySecrets} API key secrets and ${report.providerTokens} provider tokens under the new key` +
+        `Re-sealed ${report.totpSecrets} TOTP secrets, ${report.apiKeySecrets} API key secrets, ${report.jwtTemplateKeys} JWT template keys and ${report.providerTokens} provider tokens under the new key` +
           (report.unreadable
             ? ` (${report.unreadable} did not open under the old key and were left as they were)`
             : '') +

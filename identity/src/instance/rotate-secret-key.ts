@@ -2,14 +2,17 @@ import type { Database, Transaction } from '../db/database.ts';
 import { seal, unseal } from '../crypto/sealing.ts';
 import { sha256 } from '../crypto/secrets.ts';
 import { sealApiKeySecret, unsealApiKeySecret } from '../api-keys/api-key-secret.ts';
+import { sealSigningKey, unsealSigningKey } from '../jwt-templates/signing-key.ts';
 import { totpSealingKey } from '../second-factors/totp.ts';
 import { providerTokenContext, providerTokenSealingKey } from '../social/provider-tokens.ts';
 import { storeSecretKeyHash } from '../store/instance-secrets.ts';
 import {
   lockedApiKeySecrets,
+  lockedJwtTemplateKeys,
   lockedProviderTokens,
   lockedTotpSecrets,
   updateApiKeySealedSecret,
+  updateJwtTemplateSealedKey,
   updateProviderSealedTokens,
   updateTotpSealedSecret,
 } from '../store/sealed-secrets.ts';
@@ -19,13 +22,15 @@ export interface ResealReport {
   totpSecrets: number;
   apiKeySecrets: number;
   providerTokens: number;
+  /** JWT templates' own signing keys. */
+  jwtTemplateKeys: number;
   /** Values already unreadable under the old key (sealed under another one): left as they were. */
   unreadable: number;
 }
 
 /**
  * Re-seals, in one transaction, everything sealed under the instance secret key `oldKey` (TOTP secrets,
- * API key secrets, connected accounts' provider tokens) under `newKey`, and stores `newKey`'s hash. A
+ * API key secrets, JWT templates' own signing keys, connected accounts' provider tokens) under `newKey`, and stores `newKey`'s hash. A
  * failure rolls everything back: the old key still opens all. Tokens held by sign-ins and sign-ups in
  * progress are not re-sealed (those attempts start again).
  */
@@ -35,7 +40,13 @@ export async function resealUnderNewSecretKey(
   newKey: string,
 ): Promise<ResealReport> {
   return db.transaction(async (tx) => {
-    const report: ResealReport = { totpSecrets: 0, apiKeySecrets: 0, providerTokens: 0, unreadable: 0 };
+    const report: ResealReport = {
+      totpSecrets: 0,
+      apiKeySecrets: 0,
+      providerTokens: 0,
+      jwtTemplateKeys: 0,
+      unreadable: 0,
+    };
     const reseal = (open: () => string, close: (plain: string) => string): string | null => {
       let plain: string;
       try {
@@ -64,6 +75,15 @@ export async function resealUnderNewSecretKey(
       if (next === null) continue;
       await updateApiKeySealedSecret(tx, row.id, next);
       report.apiKeySecrets++;
+    }
+    for (const row of await lockedJwtTemplateKeys(tx)) {
+      const next = reseal(
+        () => unsealSigningKey(oldKey, row.id, row.sealed_signing_key),
+        (plain) => sealSigningKey(newKey, row.id, plain),
+      );
+      if (next === null) continue;
+      await updateJwtTemplateSealedKey(tx, row.id, next);
+      report.jwtTemplateKeys++;
     }
     await resealProviderTokens(tx, oldKey, newKey, report, reseal);
     await storeSecretKeyHash(tx, sha256(newKey));

@@ -42,3 +42,13 @@ export async function updateProviderSealedTokens(
     [id, access, refresh],
   );
 }
+
+export function lockedJwtTemplateKeys(tx: Queryable) {
+  return tx.query<{ id: string; sealed_signing_key: string }>(
+    'SELECT id, sealed_signing_key FROM jwt_templates WHERE sealed_signing_key IS NOT NULL FOR UPDATE',
+  );
+}
+
+export async function updateJwtTemplateSealedKey(tx: Queryable, id: string, sealed: string): Promise<void> {
+  await tx.query('UPDATE jwt_templates SET sealed_signing_key = $2 WHERE id = $1', [id, sealed]);
+}
