@@ -285,6 +285,26 @@ forEachBackend('OAuth provider', (backend) => {
     }
   });
 
+  it('a NUL character in a parameter the provider keeps is refused as invalid_request, never a 500', async () => {
+    const { wire } = await signedInBrowser();
+    const url = new URL(`${issuer}/oauth/authorize`);
+    url.search = new URLSearchParams({
+      client_id: confidential.clientId,
+      redirect_uri: REDIRECT,
+      response_type: 'code',
+      scope: 'openid',
+      state: 'before\u0000after',
+      nonce: 'n\u0000',
+      code_challenge: await oidc.calculatePKCECodeChallenge(oidc.randomPKCECodeVerifier()),
+      code_challenge_method: 'S256',
+    }).toString();
+    const res = await wire.request(url.href);
+    assert.ok(res.status < 500, `status ${res.status}`);
+    const location = res.headers.get('location');
+    const error = location ? new URL(location).searchParams.get('error') : ((await res.json()) as Json).error;
+    assert.equal(error, 'invalid_request', location ?? '');
+  });
+
   it('refuses a wrong client secret', async () => {
     const config = await oidc.discovery(
       new URL(issuer),

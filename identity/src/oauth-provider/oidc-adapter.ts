@@ -1,4 +1,4 @@
-import type { Adapter, AdapterPayload } from 'oidc-provider';
+import { errors as oidcErrors, type Adapter, type AdapterPayload } from 'oidc-provider';
 import type { Database } from '../db/database.ts';
 import { hashCode } from '../crypto/secrets.ts';
 import { findOAuthApplicationByClientId, type OAuthApplicationRow } from '../store/oauth-applications.ts';
@@ -43,12 +43,27 @@ export function clientMetadataOf(app: OAuthApplicationRow): AdapterPayload {
  */
 const CLIENT_ID_SHAPE = /^[\x21-\x7e]{1,256}$/;
 
+/** Whether any string in `value` (keys included) holds U+0000. */
+function holdsNul(value: unknown): boolean {
+  let found = false;
+  JSON.stringify(value, (key: string, v: unknown) => {
+    if (key.includes('\0') || (typeof v === 'string' && v.includes('\0'))) found = true;
+    return v;
+  });
+  return found;
+}
+
 export function oidcAdapterFactory(db: Database, pepper: string) {
   return (model: string): Adapter => {
     const key = (id: string) => recordIdHash(pepper, model, id);
     return {
       async upsert(id, payload, expiresIn) {
         const { jti: _jti, ...stored } = payload;
+        // PostgreSQL's jsonb cannot hold U+0000, which only a client's own parameters (state, nonce…) can
+        // bring: refused as RFC 6749's invalid_request, answered by oidc-provider, rather than a 500.
+        if (holdsNul(stored)) {
+          throw new oidcErrors.InvalidRequest('request parameters must not contain NUL characters');
+        }
         await upsertOAuthProviderRecord(db, {
           model,
           idHash: key(id),
