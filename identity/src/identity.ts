@@ -1,6 +1,7 @@
 import { DEV_OUTBOX_PREFIX } from './declared-routes.ts';
 import { configurePasswordHashing } from './crypto/passwords.ts';
 import { createHash } from 'node:crypto';
+import { auditing } from './audit/audit-context.ts';
 import type { FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
 import type { IdentityConfig } from './config.ts';
@@ -85,7 +86,9 @@ export async function createIdentity(
   const sms = smsSenderFor(config);
   configurePasswordHashing(config.passwordHashing);
   const opened = 'query' in database ? null : await openDatabase(database);
-  const db = opened ?? (database as Database);
+  // Transactions in an audit context (a Backend API call, a command, a Frontend API request) leave their
+  // audit events with the change (docs/audit-log.md).
+  const db = auditing(opened ?? (database as Database));
   const clock = opts.clock ?? (() => new Date());
   let keys: Awaited<ReturnType<typeof loadInstanceKeys>>;
   let signingKey: Awaited<ReturnType<typeof loadSigningKey>>;

@@ -1,5 +1,14 @@
 import multipart from '@fastify/multipart';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import {
+  auditEventId,
+  changeSummary,
+  secretKeyFingerprint,
+  withAuditContext,
+  type AuditContext,
+} from '../audit/audit-context.ts';
+import { insertAuditEvent } from '../store/audit-events.ts';
+import { auditOf } from './route-audit.ts';
 import { DatabaseUnavailableError } from '../db/database.ts';
 import type { IdentityDeps } from '../deps.ts';
 import { ClerkError, errorBody, errors } from '../errors.ts';
@@ -60,17 +69,77 @@ function register(app: FastifyInstance, deps: IdentityDeps, route: BapiRoute): v
     bodyLimit: route.input.upload ? UPLOAD_BODY_LIMIT : BAPI_BODY_LIMIT,
     config: { bapiInput: route.input },
     handler: async (req, reply) => {
-      const body = await route.handler(
-        {
-          params: req.params as Record<string, string>,
-          query: req.query as Record<string, string | string[] | undefined>,
-          body: req.body,
-          fields: fieldsOf(route, req.body),
-          raw: req,
-        },
-        deps,
+      const params = req.params as Record<string, string>;
+      const context = auditContextOf(req, route, params, deps);
+      const body = await withAuditContext(context, () =>
+        route.handler(
+          {
+            params,
+            query: req.query as Record<string, string | string[] | undefined>,
+            body: req.body,
+            fields: fieldsOf(route, req.body),
+            raw: req,
+          },
+          deps,
+        ),
       );
+      // A call that changed nothing in a transaction (or a table the wrapper does not see) still leaves
+      // its record, after the fact.
+      if (context.pending && !context.recorded) await recordPending(deps, context, body);
       return sendJson(reply, 200, body);
     },
   });
+}
+
+/**
+ * Who calls (the secret key, by its fingerprint), from where, and what the call records if it succeeds
+ * (docs/audit-log.md). The pending event is written by the first transaction of the call that writes.
+ */
+function auditContextOf(
+  req: FastifyRequest,
+  route: BapiRoute,
+  params: Record<string, string>,
+  deps: IdentityDeps,
+): AuditContext {
+  const header = req.headers.authorization ?? '';
+  const audit = auditOf(route, params);
+  return {
+    actor: { kind: 'secret_key', id: secretKeyFingerprint(header.slice(7).trim()) },
+    ip: req.ip,
+    userAgent: typeof req.headers['user-agent'] === 'string' ? req.headers['user-agent'].slice(0, 500) : null,
+    requestId: req.id,
+    clock: deps.clock,
+    pending: audit
+      ? {
+          action: audit.action,
+          objectType: audit.objectType,
+          objectId: audit.objectId,
+          summary: route.input.array ? {} : changeSummary(req.body),
+        }
+      : undefined,
+    recorded: false,
+  };
+}
+
+/** The record of a call none of whose transactions wrote: the object created, when the answer names it. */
+async function recordPending(deps: IdentityDeps, context: AuditContext, answer: unknown): Promise<void> {
+  const pending = context.pending!;
+  const answerId =
+    answer && typeof answer === 'object' && typeof (answer as { id?: unknown }).id === 'string'
+      ? (answer as { id: string }).id
+      : null;
+  await insertAuditEvent(deps.db, {
+    id: auditEventId(),
+    actor_kind: context.actor.kind,
+    actor_id: context.actor.id,
+    action: pending.action,
+    object_type: pending.objectType,
+    object_id: pending.objectId ?? answerId,
+    summary: pending.summary,
+    ip_address: context.ip,
+    user_agent: context.userAgent,
+    request_id: context.requestId,
+    created_at: context.clock(),
+  });
+  context.recorded = true;
 }
