@@ -1,8 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
-import type { Database, Transaction } from '../db/database.ts';
 import { randomBase62 } from '../ids.ts';
-import { insertAuditEvent, setAuditContext, type AuditActorKind } from '../store/audit-events.ts';
+import type { AuditActorKind } from '../store/audit-events.ts';
 
 /**
  * Who acts in the work running now (a Backend API call, a command, a Frontend API request), and the event
@@ -70,86 +69,7 @@ export function changeSummary(body: unknown): Record<string, unknown> {
   return fields.length ? { fields, after: values } : {};
 }
 
-const WRITE = /^\s*(INSERT|UPDATE|DELETE|WITH|MERGE)\b/i;
-const WRAPPED = Symbol('auditing database');
-
 /** A new audit event's id. */
 export function auditEventId(): string {
   return `aud_${randomBase62(27)}`;
-}
-
-/**
- * `db` whose transactions, in an audit context, tell the database who acts (for the triggers of migration
- * 040) before their first write, and write the context's pending event before they commit: an event exists
- * exactly when a change of its work committed. A write outside a transaction runs in one, for the same
- * reason. Outside an audit context (background jobs, the purge), `db` as it is.
- */
-export function auditing(db: Database): Database {
-  if ((db as unknown as Record<symbol, boolean>)[WRAPPED]) return db;
-  const transaction = <T>(fn: (tx: Transaction) => Promise<T>): Promise<T> => {
-    const context = storage.getStore();
-    if (!context) return db.transaction(fn);
-    let recordedHere = false;
-    return db
-      .transaction(async (tx) => {
-        let wrote = false;
-        const beforeWrite = async () => {
-          if (wrote) return;
-          wrote = true;
-          await setAuditContext(tx, {
-            kind: context.actor.kind,
-            id: context.actor.id,
-            ip: context.ip,
-            ua: context.userAgent,
-            rid: context.requestId,
-            at: context.clock().toISOString(),
-          });
-        };
-        const result = await fn({
-          query: async (sql, params) => {
-            if (WRITE.test(sql)) await beforeWrite();
-            return tx.query(sql, params);
-          },
-          exec: async (sql) => {
-            await beforeWrite();
-            return tx.exec(sql);
-          },
-        });
-        if (wrote && context.pending && !context.recorded) {
-          context.recorded = recordedHere = true;
-          await insertAuditEvent(tx, {
-            id: auditEventId(),
-            actor_kind: context.actor.kind,
-            actor_id: context.actor.id,
-            action: context.pending.action,
-            object_type: context.pending.objectType,
-            object_id: context.pending.objectId,
-            summary: context.pending.summary,
-            ip_address: context.ip,
-            user_agent: context.userAgent,
-            request_id: context.requestId,
-            created_at: context.clock(),
-          });
-        }
-        return result;
-      })
-      .catch((err: unknown) => {
-        // Rolled back: the event went with it, and the next transaction of the work records it.
-        if (recordedHere) context.recorded = false;
-        throw err;
-      });
-  };
-  const wrapped: Database & { [WRAPPED]: true } = {
-    [WRAPPED]: true,
-    get kind() {
-      return db.kind;
-    },
-    query: (sql, params) =>
-      storage.getStore() && WRITE.test(sql)
-        ? transaction((tx) => tx.query(sql, params))
-        : db.query(sql, params),
-    transaction,
-    close: () => db.close(),
-  };
-  return wrapped;
 }

@@ -1,13 +1,11 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
-  auditEventId,
   changeSummary,
   secretKeyFingerprint,
   withAuditContext,
   type AuditContext,
 } from '../audit/audit-context.ts';
-import { insertAuditEvent } from '../store/audit-events.ts';
 import { auditOf } from './route-audit.ts';
 import { DatabaseUnavailableError } from '../db/database.ts';
 import type { IdentityDeps } from '../deps.ts';
@@ -83,9 +81,6 @@ function register(app: FastifyInstance, deps: IdentityDeps, route: BapiRoute): v
           deps,
         ),
       );
-      // A call that changed nothing in a transaction (or a table the wrapper does not see) still leaves
-      // its record, after the fact.
-      if (context.pending && !context.recorded) await recordPending(deps, context, body);
       return sendJson(reply, 200, body);
     },
   });
@@ -93,7 +88,8 @@ function register(app: FastifyInstance, deps: IdentityDeps, route: BapiRoute): v
 
 /**
  * Who calls (the secret key, by its fingerprint), from where, and what the call records if it succeeds
- * (docs/audit-log.md). The pending event is written by the first transaction of the call that writes.
+ * (docs/audit-log.md). The pending event is written by the first transaction of the call that changes a
+ * row, as its last statement: a call that changed nothing, or whose change rolled back, records nothing.
  */
 function auditContextOf(
   req: FastifyRequest,
@@ -119,27 +115,4 @@ function auditContextOf(
       : undefined,
     recorded: false,
   };
-}
-
-/** The record of a call none of whose transactions wrote: the object created, when the answer names it. */
-async function recordPending(deps: IdentityDeps, context: AuditContext, answer: unknown): Promise<void> {
-  const pending = context.pending!;
-  const answerId =
-    answer && typeof answer === 'object' && typeof (answer as { id?: unknown }).id === 'string'
-      ? (answer as { id: string }).id
-      : null;
-  await insertAuditEvent(deps.db, {
-    id: auditEventId(),
-    actor_kind: context.actor.kind,
-    actor_id: context.actor.id,
-    action: pending.action,
-    object_type: pending.objectType,
-    object_id: pending.objectId ?? answerId,
-    summary: pending.summary,
-    ip_address: context.ip,
-    user_agent: context.userAgent,
-    request_id: context.requestId,
-    created_at: context.clock(),
-  });
-  context.recorded = true;
 }

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { auditing } from '../audit/audit-context.ts';
+import { auditing } from '../db/auditing.ts';
 import { identityConfigFromEnv } from '../config.ts';
 import { openDatabase, type Database } from '../db/database.ts';
 import { holderOf } from '../db/pglite-lock.ts';

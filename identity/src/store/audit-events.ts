@@ -24,12 +24,22 @@ export type AuditActorKind = 'operator' | 'secret_key' | 'api_key' | 'cli' | 'us
 
 export type NewAuditEvent = Omit<AuditEventRow, 'seq'>;
 
-/** Appends one event (the table refuses any other change). */
-export async function insertAuditEvent(db: Queryable, event: NewAuditEvent): Promise<void> {
-  await db.query(
+/**
+ * Appends one event (the table refuses any other change). With `ifChanged`, only when the transaction has
+ * changed a row (PostgreSQL gives a transaction its id at its first change: a statement that matched
+ * nothing, a read, leaves none): answers whether it was appended.
+ */
+export async function insertAuditEvent(
+  db: Queryable,
+  event: NewAuditEvent,
+  opts: { ifChanged?: boolean } = {},
+): Promise<boolean> {
+  const rows = await db.query(
     `INSERT INTO audit_events (id, actor_kind, actor_id, action, object_type, object_id, summary,
        ip_address, user_agent, request_id, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9, $10, $11)`,
+     SELECT $1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9, $10, $11
+      WHERE NOT $12::boolean OR pg_current_xact_id_if_assigned() IS NOT NULL
+     RETURNING 1`,
     [
       event.id,
       event.actor_kind,
@@ -42,8 +52,10 @@ export async function insertAuditEvent(db: Queryable, event: NewAuditEvent): Pro
       event.user_agent,
       event.request_id,
       event.created_at,
+      opts.ifChanged === true,
     ],
   );
+  return rows.length > 0;
 }
 
 /**
