@@ -9,6 +9,7 @@ import { RETENTION_RULES } from '../src/retention/rules.ts';
 import { forEachBackend } from './support/backends.ts';
 import { cli } from './support/cli.ts';
 import { PASSWORD, signUp } from './support/flows.ts';
+import { enrolTotp } from './support/second-factors.ts';
 import { BAPI, Harness, uniqueEmail, type Json } from './support/harness.ts';
 
 const OTHER_SECRET_KEY = 'sk_live_otherauditlogkey0000000000000000000000';
@@ -128,6 +129,37 @@ forEachBackend('audit log', (backend) => {
     });
     assert.equal(signIn.status, 200, JSON.stringify(signIn.body));
     assert.equal((await events(`?action=sign_in.succeeded&object_id=${other.userId}`)).data.length, 2);
+  });
+
+  it('records second factors added and removed, and API keys created and revoked, without their secrets', async () => {
+    const browser = h.browser({ ip: '192.0.2.44' });
+    const { userId } = await signUp(h, browser, uniqueEmail('factors'));
+    const enrolled = await enrolTotp(h, browser);
+    const added = await events(`?action=second_factor.added&object_id=${userId}`);
+    assert.equal(added.data.length, 1);
+    assert.deepEqual(added.data[0]!.actor, { type: 'user', id: userId });
+    assert.equal(added.data[0]!.ip_address, '192.0.2.44');
+    assert.deepEqual(added.data[0]!.summary, { type: 'totp' });
+    assert.equal((await bapi('DELETE', `/v1/users/${userId}/totp`)).statusCode, 200);
+    const removed = await events(`?action=second_factor.removed&object_id=${userId}`);
+    assert.equal(removed.data.length, 1);
+    assert.equal(removed.data[0]!.actor.type, 'secret_key');
+
+    const created = await bapi('POST', '/api_keys', { name: 'audited key', subject: userId });
+    assert.equal(created.statusCode, 200, created.body);
+    const key = created.json() as Json;
+    const revoked = await bapi('POST', `/api_keys/${key.id}/revoke`, { revocation_reason: 'done' });
+    assert.equal(revoked.statusCode, 200, revoked.body);
+    for (const action of ['api_key.created', 'api_key.revoked']) {
+      const found = await events(`?action=${action}&object_id=${key.id}`);
+      assert.equal(found.data.length, 1, action);
+      assert.equal(found.data[0]!.summary.name, 'audited key');
+      assert.equal(found.data[0]!.actor.type, 'secret_key');
+    }
+    const everything = JSON.stringify(await events('?limit=500'));
+    for (const secret of [enrolled.secret, ...enrolled.backupCodes, key.secret as string].filter(Boolean)) {
+      assert.ok(!everything.includes(secret), 'the log holds a secret');
+    }
   });
 
   it('refuses UPDATE, DELETE and TRUNCATE of its rows; no route edits or deletes them', async () => {
