@@ -1,6 +1,7 @@
 import type { BackgroundJob, Capability } from './capability.ts';
 import type { IdentityDeps } from './deps.ts';
 import { abuseCapability } from './abuse/abuse-capability.ts';
+import { auditCapability } from './audit/audit-capability.ts';
 import { billingCapability } from './billing/billing-capability.ts';
 import { captchaCapability } from './captcha/captcha-capability.ts';
 import { devOutboxCapability } from './dev/dev-outbox-capability.ts';
@@ -37,6 +38,7 @@ export const CAPABILITIES = [
   billingCapability,
   devOutboxCapability,
   webhooksCapability,
+  auditCapability,
 ] as const;
 
 /** The capabilities, as the provider reads them. */

@@ -1,6 +1,7 @@
 import { DEV_OUTBOX_PREFIX } from './declared-routes.ts';
 import { configurePasswordHashing } from './crypto/passwords.ts';
 import { createHash } from 'node:crypto';
+import { auditing } from './db/auditing.ts';
 import type { FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
 import type { IdentityConfig } from './config.ts';
@@ -147,6 +148,10 @@ export async function createIdentity(
   // Each capability's background job (capabilities.ts): the webhooks' worker, billing's renewal schedule.
   const jobs = startCapabilityJobs(deps);
   const { webhooks, billing: billingSchedule } = jobs;
+  // Transactions in an audit context (a Backend API call, a command, a Frontend API request) leave their
+  // audit events with the change (docs/audit-log.md). Outside the webhooks' wrapper (set by their job):
+  // whether the transaction changed a row is asked before the webhooks' own statements run.
+  deps.db = auditing(deps.db);
   const devOutbox = config.mode === 'development' && !config.smtpUrl;
   const retention = startRetention(db, deps.clock, config.retention.intervalSeconds, (err) =>
     // The message only: it names a table or the connection, never a row's content.

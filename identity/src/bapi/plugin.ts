@@ -1,5 +1,12 @@
 import multipart from '@fastify/multipart';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import {
+  changeSummary,
+  secretKeyFingerprint,
+  withAuditContext,
+  type AuditContext,
+} from '../audit/audit-context.ts';
+import { auditOf } from './route-audit.ts';
 import { DatabaseUnavailableError } from '../db/database.ts';
 import type { IdentityDeps } from '../deps.ts';
 import { ClerkError, errorBody, errors } from '../errors.ts';
@@ -60,17 +67,52 @@ function register(app: FastifyInstance, deps: IdentityDeps, route: BapiRoute): v
     bodyLimit: route.input.upload ? UPLOAD_BODY_LIMIT : BAPI_BODY_LIMIT,
     config: { bapiInput: route.input },
     handler: async (req, reply) => {
-      const body = await route.handler(
-        {
-          params: req.params as Record<string, string>,
-          query: req.query as Record<string, string | string[] | undefined>,
-          body: req.body,
-          fields: fieldsOf(route, req.body),
-          raw: req,
-        },
-        deps,
+      const params = req.params as Record<string, string>;
+      const context = auditContextOf(req, route, params, deps);
+      const body = await withAuditContext(context, () =>
+        route.handler(
+          {
+            params,
+            query: req.query as Record<string, string | string[] | undefined>,
+            body: req.body,
+            fields: fieldsOf(route, req.body),
+            raw: req,
+          },
+          deps,
+        ),
       );
       return sendJson(reply, 200, body);
     },
   });
+}
+
+/**
+ * Who calls (the secret key, by its fingerprint), from where, and what the call records if it succeeds
+ * (docs/audit-log.md). The pending event is written by the first transaction of the call that changes a
+ * row, as its last statement: a call that changed nothing, or whose change rolled back, records nothing.
+ */
+function auditContextOf(
+  req: FastifyRequest,
+  route: BapiRoute,
+  params: Record<string, string>,
+  deps: IdentityDeps,
+): AuditContext {
+  const header = req.headers.authorization ?? '';
+  const audit = auditOf(route, params);
+  return {
+    actor: { kind: 'secret_key', id: secretKeyFingerprint(header.slice(7).trim()) },
+    ip: req.ip,
+    userAgent: typeof req.headers['user-agent'] === 'string' ? req.headers['user-agent'].slice(0, 500) : null,
+    requestId: req.id,
+    clock: deps.clock,
+    pending: audit
+      ? {
+          action: audit.action,
+          objectType: audit.objectType,
+          objectId: audit.objectId,
+          summary: route.input.array ? {} : changeSummary(req.body),
+        }
+      : undefined,
+    recorded: false,
+  };
 }

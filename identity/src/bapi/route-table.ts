@@ -37,6 +37,7 @@ import { phoneNumberRoutes } from './phone-numbers/phone-number-routes.ts';
 import { identifierListRoutes } from './identifier-lists/identifier-list-routes.ts';
 import { redirectUrlRoutes } from './redirect-urls/redirect-url-routes.ts';
 import { jwtTemplateRoutes } from './jwt-templates/jwt-template-routes.ts';
+import { auditEventRoutes } from './audit-events/audit-event-routes.ts';
 
 const jwksRoute: BapiRoute = {
   method: 'GET',
@@ -90,4 +91,5 @@ export const bapiRoutes: readonly BapiRoute[] = [
   ...applicationInvitationRoutes,
   ...signUpRoutes,
   ...cloudOnlyRoutes,
+  ...auditEventRoutes,
 ];

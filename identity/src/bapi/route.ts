@@ -38,6 +38,12 @@ export interface BapiRoute extends RouteDeclaration {
   auth: 'secret_key';
   permission: BapiPermission;
   input: BapiInput;
+  /**
+   * What the audit log records of a successful call (docs/audit-log.md). Absent: a POST, PATCH, PUT or
+   * DELETE records the action and object derived from its method and path (`auditOf`); a GET records
+   * nothing. `false`: a call that changes nothing (a verification, a token minted) records nothing.
+   */
+  audit?: false | { action?: string; object?: string };
   /** Answers 200 with what it returns (a ClerkError thrown is answered in Clerk's envelope). */
   handler: (req: BapiRequest, deps: IdentityDeps) => Promise<unknown>;
 }

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { auditing } from '../db/auditing.ts';
 import { identityConfigFromEnv } from '../config.ts';
 import { openDatabase, type Database } from '../db/database.ts';
 import { holderOf } from '../db/pglite-lock.ts';
@@ -44,6 +45,7 @@ export function openPurgeTarget(env: NodeJS.ProcessEnv): Promise<PurgeTarget> {
 }
 
 async function open(options: Parameters<typeof openDatabase>[0]): Promise<DatabaseTarget> {
-  const db = await openDatabase(options);
+  // A command's writes are recorded in the audit log (run-cli.ts sets who acts).
+  const db = auditing(await openDatabase(options));
   return { db, close: () => db.close() };
 }

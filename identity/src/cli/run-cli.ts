@@ -1,3 +1,4 @@
+import { withAuditContext } from '../audit/audit-context.ts';
 import { ALL_CAPABILITIES } from '../capabilities.ts';
 import { UsageError, type CliCommand, type CliIo } from './cli-command.ts';
 import { backupCommand, keysCommand, restoreCommand } from './backup-commands.ts';
@@ -45,5 +46,24 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     io.err(`${(err as Error).message}\n\n${USAGE}`);
     return 2;
   }
-  return run(io);
+  // Every change the command makes is recorded in the audit log with the command line as its actor
+  // (docs/audit-log.md): the command's name and first word, never its values (a secret may be one).
+  const sub = rest.find((arg) => !arg.startsWith('-'));
+  return withAuditContext(
+    {
+      actor: { kind: 'cli', id: null },
+      ip: null,
+      userAgent: null,
+      requestId: null,
+      clock: () => new Date(),
+      pending: {
+        action: `cli.${name}${sub && /^[a-z][a-z_-]{0,40}$/.test(sub) ? `.${sub}` : ''}`,
+        objectType: null,
+        objectId: null,
+        summary: {},
+      },
+      recorded: false,
+    },
+    () => run(io),
+  );
 }

@@ -1,6 +1,7 @@
 import { waivesBotProtection } from '../testing-tokens/testing-tokens.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DatabaseUnavailableError, type Queryable } from '../db/database.ts';
+import { withAuditContext } from '../audit/audit-context.ts';
 import { MailUnavailableError } from '../mail/mailer.ts';
 import { SmsUnavailableError } from '../sms/sms-sender.ts';
 import { phoneNumberUndeliverable } from '../phone-numbers/phone-number.ts';
@@ -91,7 +92,23 @@ export async function fapiPlugin(app: FastifyInstance, opts: { deps: IdentityDep
   // The public reads Fastify answers itself, ahead of the router (direct-routes.ts).
   for (const route of directRoutes) app.get(`/v1${route.path}`, route.handler(deps));
 
-  app.all('/*', async (req, reply) => {
+  // Security events (sign-ins, lockouts, second factors…) are recorded by the database's triggers with who
+  // acts and from where (docs/audit-log.md).
+  app.all('/*', (req, reply) =>
+    withAuditContext(
+      {
+        actor: { kind: 'user', id: null },
+        ip: req.ip,
+        userAgent:
+          typeof req.headers['user-agent'] === 'string' ? req.headers['user-agent'].slice(0, 500) : null,
+        requestId: req.id,
+        clock: deps.clock,
+        recorded: false,
+      },
+      () => answerFapi(req, reply),
+    ),
+  );
+  const answerFapi = async (req: FastifyRequest, reply: FastifyReply) => {
     const query = req.query as Record<string, string | string[] | undefined>;
     const { method, path } = targetOf(req);
     if (!METHODS.has(method)) return sendError(reply, errors.methodNotAllowed());
@@ -201,7 +218,7 @@ export async function fapiPlugin(app: FastifyInstance, opts: { deps: IdentityDep
       );
       return sendError(reply, errors.internal());
     }
-  });
+  };
 }
 
 /**

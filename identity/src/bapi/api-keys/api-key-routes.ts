@@ -62,6 +62,8 @@ export const apiKeyBapiRoutes: BapiRoute[] = [
   {
     method: 'POST',
     path: '/api_keys/verify',
+    // Reads or mints; changes nothing the audit log records (docs/audit-log.md).
+    audit: false,
     auth: 'secret_key',
     permission: 'instance_secret_key',
     input: { body: jsonInput({ secret: 'string' }) },

@@ -74,6 +74,8 @@ export const clientRoutes: BapiRoute[] = [
   {
     method: 'POST',
     path: '/v1/clients/verify',
+    // Reads or mints; changes nothing the audit log records (docs/audit-log.md).
+    audit: false,
     auth: 'secret_key',
     permission: 'instance_secret_key',
     input: { body: jsonInput({ token: 'string' }) },

@@ -21,6 +21,8 @@ export const TOKEN_FAILURE_WINDOW_SECONDS = 600;
 export const verifyOAuthAccessTokenRoute: BapiRoute = {
   method: 'POST',
   path: '/oauth_applications/access_tokens/verify',
+  // Reads or mints; changes nothing the audit log records (docs/audit-log.md).
+  audit: false,
   auth: 'secret_key',
   permission: 'instance_secret_key',
   input: { body: jsonInput({ access_token: 'string' }) },

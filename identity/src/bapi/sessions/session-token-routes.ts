@@ -46,6 +46,8 @@ export const sessionTokenRoutes: BapiRoute[] = [
   {
     method: 'POST',
     path: '/v1/sessions/:id/tokens',
+    // Reads or mints; changes nothing the audit log records (docs/audit-log.md).
+    audit: false,
     auth: 'secret_key',
     permission: 'instance_secret_key',
     input: { body: jsonInput({ expires_in_seconds: 'integer' }) },
@@ -68,6 +70,8 @@ export const sessionTokenRoutes: BapiRoute[] = [
     // A token of the JWT template named in the path, for the session's own user and active organisation.
     method: 'POST',
     path: '/v1/sessions/:id/tokens/:template',
+    // Reads or mints; changes nothing the audit log records (docs/audit-log.md).
+    audit: false,
     auth: 'secret_key',
     permission: 'instance_secret_key',
     input: { body: jsonInput({ expires_in_seconds: 'integer' }) },
@@ -88,6 +92,8 @@ export const sessionTokenRoutes: BapiRoute[] = [
     // Deprecated by Clerk (networkless verification replaces it); served as its older API versions did.
     method: 'POST',
     path: '/v1/sessions/:id/verify',
+    // Reads or mints; changes nothing the audit log records (docs/audit-log.md).
+    audit: false,
     auth: 'secret_key',
     permission: 'instance_secret_key',
     input: { body: jsonInput({ token: 'string' }) },
@@ -117,6 +123,8 @@ export const sessionTokenRoutes: BapiRoute[] = [
   {
     method: 'POST',
     path: '/v1/sessions/:id/refresh',
+    // Reads or mints; changes nothing the audit log records (docs/audit-log.md).
+    audit: false,
     auth: 'secret_key',
     permission: 'instance_secret_key',
     input: {

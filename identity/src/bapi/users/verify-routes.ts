@@ -15,6 +15,8 @@ export const userVerifyRoutes: BapiRoute[] = [
   {
     method: 'POST',
     path: '/v1/users/:id/verify_password',
+    // Reads or mints; changes nothing the audit log records (docs/audit-log.md).
+    audit: false,
     auth: 'secret_key',
     permission: 'instance_secret_key',
     input: { body: jsonInput({ password: 'string' }) },
@@ -30,6 +32,8 @@ export const userVerifyRoutes: BapiRoute[] = [
   {
     method: 'POST',
     path: '/v1/users/:id/verify_totp',
+    // Reads or mints; changes nothing the audit log records (docs/audit-log.md).
+    audit: false,
     auth: 'secret_key',
     permission: 'instance_secret_key',
     input: { body: jsonInput({ code: 'string' }) },

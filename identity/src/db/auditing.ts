@@ -1,0 +1,86 @@
+import { auditEventId, currentAuditContext } from '../audit/audit-context.ts';
+import { insertAuditEvent, setAuditContext } from '../store/audit-events.ts';
+import type { Database, Transaction } from './database.ts';
+
+const WRITE = /^\s*(INSERT|UPDATE|DELETE|WITH|MERGE)\b/i;
+const WRAPPED = Symbol('auditing database');
+
+/**
+ * `db` whose transactions, in an audit context, tell the database who acts (for the triggers of migration
+ * 040) before their first write, and write the context's pending event before they commit: an event exists
+ * exactly when a change of its work committed. A write outside a transaction runs in one, for the same
+ * reason. Outside an audit context (background jobs, the purge), `db` as it is.
+ */
+export function auditing(db: Database): Database {
+  if ((db as unknown as Record<symbol, boolean>)[WRAPPED]) return db;
+  const transaction = <T>(fn: (tx: Transaction) => Promise<T>): Promise<T> => {
+    const context = currentAuditContext();
+    if (!context) return db.transaction(fn);
+    let recordedHere = false;
+    return db
+      .transaction(async (tx) => {
+        let wrote = false;
+        const beforeWrite = async () => {
+          if (wrote) return;
+          wrote = true;
+          await setAuditContext(tx, {
+            kind: context.actor.kind,
+            id: context.actor.id,
+            ip: context.ip,
+            ua: context.userAgent,
+            rid: context.requestId,
+            at: context.clock().toISOString(),
+          });
+        };
+        const result = await fn({
+          query: async (sql, params) => {
+            if (WRITE.test(sql)) await beforeWrite();
+            return tx.query(sql, params);
+          },
+          exec: async (sql) => {
+            await beforeWrite();
+            return tx.exec(sql);
+          },
+        });
+        if (wrote && context.pending && !context.recorded) {
+          // Recorded only when the work changed a row: an UPDATE that matched nothing (a 404) records none.
+          context.recorded = recordedHere = await insertAuditEvent(
+            tx,
+            {
+              id: auditEventId(),
+              actor_kind: context.actor.kind,
+              actor_id: context.actor.id,
+              action: context.pending.action,
+              object_type: context.pending.objectType,
+              object_id: context.pending.objectId,
+              summary: context.pending.summary,
+              ip_address: context.ip,
+              user_agent: context.userAgent,
+              request_id: context.requestId,
+              created_at: context.clock(),
+            },
+            { ifChanged: true },
+          );
+        }
+        return result;
+      })
+      .catch((err: unknown) => {
+        // Rolled back: the event went with it, and the next transaction of the work records it.
+        if (recordedHere) context.recorded = false;
+        throw err;
+      });
+  };
+  const wrapped: Database & { [WRAPPED]: true } = {
+    [WRAPPED]: true,
+    get kind() {
+      return db.kind;
+    },
+    query: (sql, params) =>
+      currentAuditContext() && WRITE.test(sql)
+        ? transaction((tx) => tx.query(sql, params))
+        : db.query(sql, params),
+    transaction,
+    close: () => db.close(),
+  };
+  return wrapped;
+}
