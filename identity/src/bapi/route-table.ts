@@ -34,6 +34,7 @@ import { phoneNumberRoutes } from './phone-numbers/phone-number-routes.ts';
 import { identifierListRoutes } from './identifier-lists/identifier-list-routes.ts';
 import { redirectUrlRoutes } from './redirect-urls/redirect-url-routes.ts';
 import { jwtTemplateRoutes } from './jwt-templates/jwt-template-routes.ts';
+import { domainRoutes } from './domains/domain-routes.ts';
 
 const jwksRoute: BapiRoute = {
   method: 'GET',
@@ -84,4 +85,5 @@ export const bapiRoutes: readonly BapiRoute[] = [
   ...identifierListRoutes,
   ...redirectUrlRoutes,
   ...jwtTemplateRoutes,
+  ...domainRoutes,
 ];

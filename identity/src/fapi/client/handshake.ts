@@ -1,5 +1,6 @@
 import { errors } from '../../errors.ts';
 import { isExactOriginRedirect } from '../../http/redirects.ts';
+import { allSatelliteOrigins } from '../../domains/domains.ts';
 import { handshakeDirectives, issueHandshakeNonce, signHandshakeToken } from '../../sessions/handshake.ts';
 import type { FapiRoute } from '../context.ts';
 import { booleanField, field } from '../form.ts';
@@ -34,7 +35,9 @@ export const handshakeRoute: FapiRoute = {
   async handler(ctx) {
     const redirectUrl = field(ctx.query, 'redirect_url');
     if (redirectUrl === undefined) throw errors.paramMissing('redirect_url');
-    if (!isExactOriginRedirect(redirectUrl, ctx.deps.config)) {
+    if (
+      !isExactOriginRedirect(redirectUrl, ctx.deps.config, allSatelliteOrigins(ctx.deps.settings.settings))
+    ) {
       throw errors.paramValueInvalid(
         'redirect_url',
         'redirect_url must point to an allowed origin of this application.',

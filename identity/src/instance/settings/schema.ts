@@ -13,6 +13,7 @@ import { signUpSettings } from '../../sign-up-modes/sign-up-settings.ts';
 import { billingSettings } from '../../billing/billing-settings.ts';
 import { socialSettings } from '../../social/social-settings.ts';
 import { enterpriseConnectionsSettings } from '../../enterprise-sso/enterprise-sso-settings.ts';
+import { domainsSettings } from '../../domains/domain-settings.ts';
 
 /**
  * The instance settings document: what the settings file declares, what the database keeps (one row,
@@ -77,6 +78,8 @@ export const instanceSettingsSchema = z
     signUp: signUpSettings.optional(),
     /** Plans, features and the payment gateway (see billing/billing-settings.ts); no billing when absent. */
     billing: billingSettings.optional(),
+    /** Satellite domains (see domains/domain-settings.ts, docs/satellites.md); none when absent. */
+    domains: domainsSettings.optional(),
   })
   .strict();
 
