@@ -4,7 +4,7 @@ import type { ClerkClient } from '@clerk/backend';
 import { sha256 } from '../src/crypto/secrets.ts';
 import { backendApiClient, rejectsWith } from './support/backend-api.ts';
 import { forEachBackend } from './support/backends.ts';
-import { signUp } from './support/flows.ts';
+import { signInWithPassword, signUp } from './support/flows.ts';
 import {
   FAPI,
   Harness,
@@ -352,6 +352,27 @@ forEachBackend('Satellite domains (domains Backend API, /v1/client/sync and /v1/
       const out = await sat.delete('/client/sessions');
       assert.equal(out.status, 200, JSON.stringify(out.body));
       assert.equal((await primary.get('/client')).body.response.sessions.length, 0);
+    });
+
+    it("a sign-in through the satellite's Frontend API rotates the satellite's credential only; the primary's cookie keeps working", async () => {
+      const primary = h.browser();
+      const email = uniqueEmail('sat-rotate');
+      await signUp(h, primary, email);
+      const sat = h.browser({ origin: SATELLITE });
+      const first = await sat.raw('GET', syncUrl(`${SATELLITE}/`));
+      const second = await primary.raw('GET', local(first.headers.location as string));
+      await sat.raw('GET', local(second.headers.location as string));
+      assert.equal((await sat.delete('/client/sessions')).status, 200);
+      const before = sat.jar.get('__client');
+      const signedIn = await signInWithPassword(sat, email);
+      assert.notEqual(sat.jar.get('__client'), before, 'the satellite credential is rotated');
+      assert.notEqual(sat.jar.get('__client'), primary.jar.get('__client'));
+      const seen = await primary.get('/client');
+      assert.equal(seen.status, 200, JSON.stringify(seen.body));
+      assert.deepEqual(
+        seen.body.response.sessions.map((s: Json) => s.id),
+        [signedIn.sessionId],
+      );
     });
 
     it('refuses any redirect_url off the satellites (open redirect), at each hop, and issues nothing', async () => {
