@@ -260,6 +260,39 @@ forEachBackend('Satellite domains (domains Backend API, /v1/client/sync and /v1/
       assert.equal(primaryClient.body.response.sessions.length, 1);
     });
 
+    it("a server-rendered satellite (@clerk/backend's authenticateRequest, production keys): handshake → the primary → the link → signed in as the primary's user", async () => {
+      const sat = h.browser({ origin: null });
+      const page = `${SATELLITE}/dashboard`;
+      const request = (url: string) =>
+        new Request(url, { headers: { accept: 'text/html', 'sec-fetch-dest': 'document' } });
+      const options = { isSatellite: true, proxyUrl: SATELLITE_PROXY, signInUrl: `${PUBLIC_URL}/sign-in` };
+      const first = await clerk.authenticateRequest(request(page), options);
+      assert.equal(first.status, 'handshake', first.message ?? '');
+      const handshake = new URL(first.headers.get('location')!);
+      assert.equal(`${handshake.origin}${handshake.pathname}`, `${SATELLITE_PROXY}/v1/client/handshake`);
+      assert.equal(handshake.searchParams.get('__clerk_hs_reason'), 'satellite-needs-syncing');
+      const onSatellite = await sat.raw('GET', local(handshake.href));
+      assert.equal(onSatellite.status, 307, JSON.stringify(onSatellite.body));
+      const toPrimary = new URL(onSatellite.headers.location as string);
+      assert.equal(`${toPrimary.origin}${toPrimary.pathname}`, `${PUBLIC_URL}${FAPI}/v1/client/handshake`);
+      const onPrimary = await primaryBrowser.raw('GET', local(toPrimary.href));
+      assert.equal(onPrimary.status, 307, JSON.stringify(onPrimary.body));
+      const link = new URL(onPrimary.headers.location as string);
+      assert.equal(`${link.origin}${link.pathname}`, `${SATELLITE_PROXY}/v1/client/link`);
+      const landed = await sat.raw('GET', local(link.href));
+      assert.ok(landed.setCookies.get('__client')?.value);
+      const back = landed.headers.location as string;
+      assert.ok(new URL(back).searchParams.get('__clerk_handshake_nonce'));
+      const second = await clerk.authenticateRequest(request(back), options);
+      assert.equal(second.status, 'signed-in', second.message ?? '');
+      assert.equal(second.toAuth().userId, user.userId);
+      assert.equal(second.toAuth().sessionId, user.sessionId);
+      // Now the satellite's own client answers its handshake, with no hop.
+      const again = await sat.raw('GET', local(handshake.href));
+      assert.equal(again.status, 307);
+      assert.equal(new URL(again.headers.location as string).origin, SATELLITE);
+    });
+
     it('a link token works once: replayed, by the same or another browser, it lands signed out with nothing set', async () => {
       const sat = h.browser({ origin: SATELLITE });
       const link = await sync(sat);
@@ -462,12 +495,42 @@ forEachBackend('Satellite domains (domains Backend API, /v1/client/sync and /v1/
       assert.equal(refused.body.errors[0].code, 'origin_invalid');
     });
 
-    it('sends the handshake back to a satellite’s page, exactly, and a sign-in may name it as redirect_url', async () => {
+    it('sends the handshake for a satellite’s page, exactly, through the primary; a sign-in may name it as redirect_url', async () => {
       const hs = await primaryBrowserHandshake(`${SATELLITE}/page`);
       assert.equal(hs.status, 307, JSON.stringify(hs.body));
-      assert.equal(new URL(hs.headers.location as string).origin, SATELLITE);
-      const refused = await primaryBrowserHandshake('http://x.sat.localhost:4000/page');
-      assert.equal(refused.status, 422);
+      const toPrimary = new URL(hs.headers.location as string);
+      assert.equal(`${toPrimary.origin}${toPrimary.pathname}`, `${PUBLIC_URL}${FAPI}/v1/client/handshake`);
+      assert.equal(toPrimary.searchParams.get('__clerk_sync_primary'), 'true');
+      const back = await h.browser().raw('GET', local(toPrimary.href));
+      assert.equal(back.status, 307);
+      const page = new URL(back.headers.location as string);
+      assert.equal(page.origin, SATELLITE);
+      assert.ok(page.searchParams.get('__clerk_handshake_nonce'));
+      for (const url of ['http://x.sat.localhost:4000/page', 'http://sat.localhost:4001/page']) {
+        const refused = await primaryBrowserHandshake(url);
+        assert.equal(refused.status, 422, url);
+        const refusedOnPrimary = await h.browser().get('/client/handshake', {
+          redirect_url: url,
+          format: 'nonce',
+          __clerk_sync_primary: 'true',
+        });
+        assert.equal(refusedOnPrimary.status, 422, url);
+      }
+      const signIn = await h.browser({ origin: SATELLITE }).post('/client/sign_ins', {
+        identifier: uniqueEmail('x'),
+        redirect_url: `${SATELLITE}/after`,
+      });
+      assert.notEqual(
+        signIn.body?.errors?.[0]?.meta?.param_name,
+        'redirect_url',
+        JSON.stringify(signIn.body),
+      );
+      const offSatellite = await h.browser({ origin: SATELLITE }).post('/client/sign_ins', {
+        identifier: uniqueEmail('x'),
+        redirect_url: 'http://x.sat.localhost:4000/after',
+      });
+      assert.equal(offSatellite.status, 422);
+      assert.equal(offSatellite.body.errors[0].meta.param_name, 'redirect_url');
     });
 
     function primaryBrowserHandshake(redirectUrl: string) {

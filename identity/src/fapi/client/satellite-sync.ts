@@ -6,7 +6,7 @@ import { field } from '../form.ts';
 import { formInput } from '../form-input.ts';
 
 /** Marks the hop from a satellite's Frontend API to the primary's (the step that reads the primary's client). */
-const PRIMARY_STEP_PARAM = '__clerk_sync_primary';
+export const PRIMARY_STEP_PARAM = '__clerk_sync_primary';
 
 /**
  * `redirect_url` of a sync: an absolute http(s) URL exactly on one of the instance's satellite domains
