@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { ClerkClient } from '@clerk/backend';
 import { sha256 } from '../src/crypto/secrets.ts';
+import { derivedDomainId } from '../src/domains/domains.ts';
+import { InstanceSettingsError, parseInstanceSettings } from '../src/instance/settings/schema.ts';
 import { backendApiClient, rejectsWith } from './support/backend-api.ts';
 import { forEachBackend } from './support/backends.ts';
 import { signInWithPassword, signUp } from './support/flows.ts';
@@ -568,5 +570,32 @@ forEachBackend('Satellite domains with development keys (__domain, CORS to the p
     });
     assert.equal(client.statusCode, 200, client.body);
     assert.equal(client.headers['access-control-allow-origin'], SATELLITE);
+  });
+});
+
+describe('the domains settings slice', () => {
+  it('takes satellites by name (lower-cased), a proxy URL and an optional id', () => {
+    const parsed = parseInstanceSettings({
+      domains: { satellites: [{ name: 'App.Example.com', proxyUrl: 'https://app.example.com/__clerk' }] },
+    });
+    assert.deepEqual(parsed.domains, {
+      satellites: [{ name: 'app.example.com', proxyUrl: 'https://app.example.com/__clerk' }],
+    });
+    assert.match(derivedDomainId('app.example.com'), /^dmn_[0-9a-f]{27}$/);
+    assert.equal(derivedDomainId('app.example.com'), derivedDomainId('app.example.com'));
+  });
+
+  it('refuses two satellites with one name, a scheme in the name, a proxy URL with a query, unknown fields', () => {
+    for (const domains of [
+      { satellites: [{ name: 'a.example' }, { name: 'A.example' }] },
+      { satellites: [{ name: 'https://a.example' }] },
+      { satellites: [{ name: 'a.example', proxyUrl: 'https://a.example/p?x=1' }] },
+      { satellites: [{ name: 'a.example', proxyUrl: 'javascript:alert(1)' }] },
+      { satellites: [{ name: 'a.example', extra: true }] },
+      { satellites: [{ name: 'a.example', id: 'nope' }] },
+      { primary: 'x.example' },
+    ]) {
+      assert.throws(() => parseInstanceSettings({ domains }), InstanceSettingsError, JSON.stringify(domains));
+    }
   });
 });
