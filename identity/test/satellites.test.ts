@@ -452,7 +452,15 @@ forEachBackend('Satellite domains (domains Backend API, /v1/client/sync and /v1/
       const first = await sat.raw('GET', syncUrl('http://gone.localhost:4200/'));
       const second = await primaryBrowser.raw('GET', local(first.headers.location as string));
       const link = new URL(second.headers.location as string);
+      // A browser synced before the deletion.
+      const synced = h.browser({ origin: 'http://gone.localhost:4200' });
+      const f2 = await synced.raw('GET', syncUrl('http://gone.localhost:4200/'));
+      const s2 = await primaryBrowser.raw('GET', local(f2.headers.location as string));
+      await synced.raw('GET', local(s2.headers.location as string));
+      assert.equal((await synced.get('/client')).body.response.sessions.length, 1);
       await clerk.domains.delete(tmp.id);
+      assert.equal(await h.count('client_domain_tokens', 'domain_id = $1', [tmp.id]), 0);
+      assert.equal((await synced.get('/client')).body.response?.sessions?.length ?? 0, 0);
       const late = await sat.raw('GET', local(link.href));
       assert.equal(late.status, 422);
       assert.equal(late.setCookies.has('__client'), false);

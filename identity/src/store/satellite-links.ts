@@ -73,3 +73,9 @@ export async function rotateClientDomainToken(
   );
   return rows.length > 0;
 }
+
+/** A satellite domain removed: its links and its browsers' credentials go with it. */
+export async function forgetSatelliteDomain(db: Queryable, domainId: string): Promise<void> {
+  await db.query('DELETE FROM satellite_links WHERE domain_id = $1', [domainId]);
+  await db.query('DELETE FROM client_domain_tokens WHERE domain_id = $1', [domainId]);
+}

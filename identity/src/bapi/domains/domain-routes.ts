@@ -3,6 +3,7 @@ import { newId } from '../../ids.ts';
 import { domainName, proxyUrl, type SatelliteSettings } from '../../domains/domain-settings.ts';
 import { domainJSON, primaryDomain, satelliteDomain, satelliteDomains } from '../../domains/domains.ts';
 import type { IdentityDeps } from '../../deps.ts';
+import { forgetSatelliteDomain } from '../../store/satellite-links.ts';
 import { jsonInput } from '../json-input.ts';
 import type { BapiRequest, BapiRoute } from '../route.ts';
 
@@ -160,6 +161,8 @@ export const domainRoutes: BapiRoute[] = [
         if (!current.some((s) => satelliteDomain(s).id === id)) throw errors.notFound('domain');
         return { satellites: current.filter((s) => satelliteDomain(s).id !== id), answer: null };
       });
+      // Its browsers' credentials end with it: a cookie left on its domain finds no client.
+      await forgetSatelliteDomain(deps.db, id);
       return { object: 'domain', id, deleted: true };
     },
   },
