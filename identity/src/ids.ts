@@ -58,7 +58,8 @@ export type IdPrefix =
   | 'blid'
   | 'ru'
   // A JWT template (Clerk's jtmp_).
-  | 'jtmp';
+  | 'jtmp'
+  | 'dmn';
 
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${randomBase62(27)}`;

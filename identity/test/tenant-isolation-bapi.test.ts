@@ -56,6 +56,8 @@ interface World {
   oauthApp: { id: string; clientId: string };
   /** A JWT template of the first instance, named `hasura` (the name the token routes are sent). */
   jwtTemplateId: string;
+  /** A satellite domain of the first instance. */
+  domainId: string;
   kid: string;
   /** A's paid subscription item on the first instance. */
   itemId: string;
@@ -106,6 +108,7 @@ function pathOf(route: BapiRoute, w: World, org: string = w.a.org.id): string {
     if (route.path.startsWith('/v1/sign_ups/')) return w.signUpId;
     if (route.path.startsWith('/v1/oauth_applications/')) return oauthApp.id;
     if (route.path.startsWith('/v1/jwt_templates/')) return jwtTemplateId;
+    if (route.path.startsWith('/v1/domains/')) return w.domainId;
     return org;
   });
 }
@@ -171,6 +174,8 @@ function foreignAnswer(route: BapiRoute): Foreign {
       'POST /v1/blocklist_identifiers',
       'POST /v1/redirect_urls',
       'POST /v1/jwt_templates',
+      // A satellite domain's name is free text, left out too.
+      'POST /v1/domains',
     ].includes(keyOf(route))
   )
     return 'incomplete';
@@ -338,6 +343,12 @@ forEachBackend('Backend API tenant isolation', (backend) => {
       body: { name: 'hasura', claims: { user: '{{user.id}}', org: '{{org.id}}' } },
     });
     assert.equal(jwtTemplate.status, 200, JSON.stringify(jwtTemplate.body));
+    const domain = await call(first, first.identity.secretKey, {
+      method: 'POST',
+      path: '/v1/domains',
+      body: { name: 'satellite.first.test', is_satellite: true },
+    });
+    assert.equal(domain.status, 200, JSON.stringify(domain.body));
     const phone = await call(first, first.identity.secretKey, {
       method: 'POST',
       path: '/v1/phone_numbers',
@@ -375,6 +386,7 @@ forEachBackend('Backend API tenant isolation', (backend) => {
       )[0]!.id,
       oauthApp: { id: oauthApp.body.id, clientId: oauthApp.body.client_id },
       jwtTemplateId: jwtTemplate.body.id,
+      domainId: domain.body.id,
       kid: jwks.body.keys[0].kid,
       itemId: items.find((i) => i.plan.slug === 'business')!.id,
       emailAddressId: admin.body.email_addresses[0].id,
@@ -412,7 +424,8 @@ forEachBackend('Backend API tenant isolation', (backend) => {
       'billing_subscription_items',
       'billing_payment_attempts',
     ];
-    const all: Record<string, unknown> = {};
+    // Satellite domains are instance settings.
+    const all: Record<string, unknown> = { domains: h.identity.deps.settings.settings.domains ?? null };
     for (const table of tables) {
       const key = table === 'handshake_nonces' ? 'nonce_hash' : 'id';
       all[table] = await h.db.query(`SELECT * FROM ${table} ORDER BY ${key}`);
@@ -446,6 +459,8 @@ forEachBackend('Backend API tenant isolation', (backend) => {
       oauthApp.id,
       oauthApp.clientId,
       w.jwtTemplateId,
+      w.domainId,
+      'satellite.first.test',
       kid,
       itemId,
       w.handshakeNonce,

@@ -38,6 +38,7 @@ import { identifierListRoutes } from './identifier-lists/identifier-list-routes.
 import { redirectUrlRoutes } from './redirect-urls/redirect-url-routes.ts';
 import { jwtTemplateRoutes } from './jwt-templates/jwt-template-routes.ts';
 import { auditEventRoutes } from './audit-events/audit-event-routes.ts';
+import { domainRoutes } from './domains/domain-routes.ts';
 
 const jwksRoute: BapiRoute = {
   method: 'GET',
@@ -92,4 +93,5 @@ export const bapiRoutes: readonly BapiRoute[] = [
   ...signUpRoutes,
   ...cloudOnlyRoutes,
   ...auditEventRoutes,
+  ...domainRoutes,
 ];

@@ -105,7 +105,12 @@ export type FapiResult =
    * A browser navigation (ticket links) sent on with 303 (or `status`) to `redirect`; the transaction
    * commits.
    */
-  | { redirect: string; status?: 303 | 307 }
+  | {
+      redirect: string;
+      status?: 303 | 307;
+      /** A credential for the browser's `__client` cookie on this answer's domain (a satellite's link). */
+      clientCookie?: string;
+    }
   /** An error whose side effects (attempt counters, lockouts) must be kept: the transaction commits. */
   | { error: ClerkError };
 

@@ -15,6 +15,7 @@ import {
 } from '../http/body-limits.ts';
 import { setCookie } from '../http/cookies.ts';
 import { requestOriginGuard } from '../http/origins.ts';
+import { allSatelliteOrigins } from '../domains/domains.ts';
 import { countClientCreation } from '../abuse/client-creation.ts';
 import { AccountAttempts, AttemptRaced, MAX_ATTEMPT_RACES } from '../abuse/account-attempts.ts';
 import { hit, hitAll, waitIfReached, type RateLimitRule } from '../store/rate-limits.ts';
@@ -55,7 +56,27 @@ export async function fapiPlugin(app: FastifyInstance, opts: { deps: IdentityDep
   const apiKeyRouter = new FapiRouter(apiKeyRoutes);
   // Cross-site request forgery: a state-changing call from another origin is refused before its body is
   // read, its rate limits are counted or any handler runs, and the answer sets no cookie (see origins.ts).
-  const sameOrigin = requestOriginGuard(deps.config);
+  const satelliteOrigins = () => allSatelliteOrigins(deps.settings.settings);
+  // A satellite domain's pages call the Frontend API from their own origin (development keys always;
+  // production keys without a proxy): its exact origin, and only it, may read the answers with
+  // credentials. A preflight from it is answered here; any other origin gets no CORS header at all.
+  app.addHook('onRequest', async (req, reply) => {
+    const origin = req.headers.origin;
+    if (typeof origin !== 'string' || !satelliteOrigins().includes(origin)) return;
+    reply
+      .header('access-control-allow-origin', origin)
+      .header('access-control-allow-credentials', 'true')
+      .header('vary', 'Origin');
+    if (req.method === 'OPTIONS') {
+      return reply
+        .code(204)
+        .header('access-control-allow-methods', 'GET, POST')
+        .header('access-control-allow-headers', 'Content-Type')
+        .header('access-control-max-age', '600')
+        .send();
+    }
+  });
+  const sameOrigin = requestOriginGuard(deps.config, satelliteOrigins);
   app.addHook('onRequest', async (req, reply) => {
     if (!sameOrigin(req)) return sendError(reply, errors.originInvalid());
   });
@@ -371,7 +392,9 @@ async function runInTransaction(
     // Only the credential this browser presented is replaced: a session opened on another browser's
     // client (an email link opened elsewhere) cannot be handed to that browser from here.
     const rotated =
-      client && presented && rotations.has(client.id) ? await rotateClientToken(tx, client.id) : null;
+      client && presented && rotations.has(client.id)
+        ? await rotateClientToken(tx, client.id, presented.token)
+        : null;
     // The client as the handler left it (ctx.updateClient keeps the row as written; the row is locked
     // for the transaction), for both its cookie date and its JSON.
     const answersClient = !('bare' in result) && !('redirect' in result);
@@ -407,7 +430,14 @@ async function runInTransaction(
     // Tokens are the hot path (every ~45 s per tab): they carry no client.
     if ('bare' in result) return { ...base, status: result.status ?? 200, body: result.bare, error: null };
     if ('redirect' in result)
-      return { ...base, status: result.status ?? 303, body: null, error: null, location: result.redirect };
+      return {
+        ...base,
+        clientCookie: result.clientCookie ?? base.clientCookie,
+        status: result.status ?? 303,
+        body: null,
+        error: null,
+        location: result.redirect,
+      };
     if (ctx.client && !base.clientCookie) base.clientCookie = fromCookie;
     if ('error' in result)
       return { ...base, status: result.error.status, body: clientBody, error: result.error };

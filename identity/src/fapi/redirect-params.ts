@@ -1,4 +1,6 @@
 import type { IdentityConfig } from '../config.ts';
+import { allSatelliteOrigins } from '../domains/domains.ts';
+import type { InstanceSettings } from '../instance/settings/schema.ts';
 import { errors } from '../errors.ts';
 import { field, type FormBody } from './form.ts';
 import { isSocialStrategy } from './oauth/start-external-verification.ts';
@@ -18,7 +20,8 @@ const REDIRECT_PARAMS = ['redirect_url', 'action_complete_redirect_url', 'redire
 const POPUP_PARAMS: ReadonlySet<string> = new Set(['redirect_url', 'action_complete_redirect_url']);
 
 /**
- * Rejects any redirect parameter that points off the allowed origins (spec §5) and the operator's
+ * Rejects any redirect parameter that points off the allowed origins (spec §5; a satellite domain's
+ * origins exactly) and the operator's
  * allowed redirect URLs. With `popup` (a social
  * or enterprise SSO strategy, see mayRedirectToPopup), `redirect_url` and `action_complete_redirect_url` may also be this instance's popup-callback
  * page on its `accounts.` origin, and nothing else there.
@@ -26,12 +29,14 @@ const POPUP_PARAMS: ReadonlySet<string> = new Set(['redirect_url', 'action_compl
 export async function assertRedirectParams(
   db: Queryable,
   body: FormBody,
-  config: IdentityConfig,
+  deps: { config: IdentityConfig; settings: { settings: InstanceSettings } },
   opts: { popup?: boolean } = {},
 ): Promise<void> {
+  const { config } = deps;
+  const satellites = allSatelliteOrigins(deps.settings.settings);
   for (const name of REDIRECT_PARAMS) {
     const value = field(body, name);
-    if (value === undefined || isAllowed(value, config)) continue;
+    if (value === undefined || isAllowed(value, config, satellites)) continue;
     if (opts.popup && POPUP_PARAMS.has(name) && isPopupCallbackRedirect(value, config)) continue;
     // The operator's allowed redirect URLs (Backend API `redirectUrls`), read only past the origins.
     if (await isListedRedirect(db, value)) continue;

@@ -10,6 +10,7 @@ import {
 } from './client/client-routes.ts';
 import { createDevBrowserRoute } from './client/dev-browser.ts';
 import { handshakeRoute } from './client/handshake.ts';
+import { linkRoute, syncRoute } from './client/satellite-sync.ts';
 import { verifyClientCaptchaRoute } from './captcha/verify-client.ts';
 import { captchaChallengeRoute } from './captcha/captcha-challenge.ts';
 import { environmentRoutes } from './environment/environment-routes.ts';
@@ -55,6 +56,8 @@ export function fapiRoutes(config: IdentityConfig): AnyFapiRoute[] {
     getClientRoute,
     putClientRoute,
     handshakeRoute,
+    syncRoute,
+    linkRoute,
     deleteClientRoute,
     deleteClientSessionsRoute,
     verifyClientCaptchaRoute,

@@ -10,7 +10,8 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  * - Safe methods always pass. Two GET routes do change state, and are meant to be opened from another
  *   site (a mail client): the email link (`/v1/verify`) and the ticket link (`/v1/tickets/accept`). Each
  *   needs a secret token from the mail, which a forging page does not have.
- * - With an `Origin`, it must be exactly the product's origin or one of `ALLOWED_ORIGINS`. Unlike redirect
+ * - With an `Origin`, it must be exactly the product's origin, one of `ALLOWED_ORIGINS` or one of a satellite
+ *   domain's (docs/satellites.md). Unlike redirect
  *   targets, subdomains do not pass: a sibling host on the same site (user content, a staging app) is no
  *   reason to let it act with this site's cookies; list it to allow it. `Origin: null` (sandboxed frames,
  *   `file:`, some redirects) is no allowed origin.
@@ -29,6 +30,7 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  */
 export function requestOriginGuard(
   config: Pick<IdentityConfig, 'publicUrl' | 'allowedOrigins'> & Partial<Pick<IdentityConfig, 'fapiPath'>>,
+  satelliteOrigins: () => readonly string[] = () => [],
 ): (req: RequestHeadersOf) => boolean {
   const allowed = allowedOrigins(config);
   const formPostCallback = config.fapiPath === undefined ? null : `${config.fapiPath}/v1/oauth_callback`;
@@ -43,7 +45,11 @@ export function requestOriginGuard(
     }
     if (samlAcs !== null && req.method.toUpperCase() === 'POST' && samlAcs.test(req.url ?? '')) return true;
     const origin = single(req.headers.origin);
-    if (origin !== undefined) return allowed.has(origin.trim().toLowerCase());
+    if (origin !== undefined) {
+      const o = origin.trim().toLowerCase();
+      // The instance's satellite domains (settings `domains`), exactly, as they are now.
+      return allowed.has(o) || satelliteOrigins().includes(o);
+    }
     const site = single(req.headers['sec-fetch-site'])?.trim().toLowerCase();
     return site !== 'cross-site' && site !== 'same-site';
   };

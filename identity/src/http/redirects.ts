@@ -4,7 +4,11 @@ import type { IdentityConfig } from '../config.ts';
  * Whether a redirect target is on an allowed origin: the product's own origin, the configured extra
  * origins and their subdomains. Only http(s) is ever allowed, so `javascript:` and friends never pass.
  */
-export function isAllowedRedirect(target: string, config: IdentityConfig): boolean {
+export function isAllowedRedirect(
+  target: string,
+  config: IdentityConfig,
+  satelliteOrigins: readonly string[] = [],
+): boolean {
   let url: URL;
   try {
     url = new URL(target, config.publicUrl);
@@ -12,6 +16,8 @@ export function isAllowedRedirect(target: string, config: IdentityConfig): boole
     return false;
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return false;
+  // A satellite's origins pass exactly, never their subdomains.
+  if (!url.username && !url.password && satelliteOrigins.includes(url.origin)) return true;
   const allowed = [config.publicUrl, ...config.allowedOrigins].map((o) => new URL(o));
   return allowed.some(
     (o) =>
@@ -65,14 +71,18 @@ export function isPopupCallbackRedirect(target: string, config: IdentityConfig):
 
 /**
  * Whether `target` is an absolute http(s) URL on exactly one of the instance's origins (the product's own
- * or a configured extra one): no subdomain, no other port or scheme, no userinfo. For redirects that carry
+ * or a configured extra one, or a satellite's): no subdomain, no other port or scheme, no userinfo. For redirects that carry
  * a credential (the handshake's token or nonce), where "any host under an allowed one" would be too wide.
  */
-export function isExactOriginRedirect(target: string, config: IdentityConfig): boolean {
+export function isExactOriginRedirect(
+  target: string,
+  config: IdentityConfig,
+  satelliteOrigins: readonly string[] = [],
+): boolean {
   if (!URL.canParse(target)) return false;
   const url = new URL(target);
   if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password) return false;
-  return [config.publicUrl, ...config.allowedOrigins].some(
+  return [config.publicUrl, ...config.allowedOrigins, ...satelliteOrigins].some(
     (o) => URL.canParse(o) && new URL(o).origin === url.origin,
   );
 }

@@ -7,6 +7,8 @@ export const sessionsCapability: Capability = {
   retention: [
     // Handshake nonces live a minute and are taken once; each new one also clears the expired ones.
     { table: 'handshake_nonces', expired: 'expires_at < $1::timestamptz' },
+    // Satellite link tokens live a minute and are taken once, like the nonces (docs/satellites.md).
+    { table: 'satellite_links', expired: 'expires_at < $1::timestamptz' },
     // Codes live 10 minutes and are single use: a day later neither an attempt nor an audit needs them.
     { table: 'verification_codes', expired: `expire_at < $1::timestamptz - ${DAY}` },
     // Sign-ins and sign-ups a day past being abandoned, unless their browser still points at them.

@@ -2,6 +2,7 @@ import type { Queryable } from '../db/database.ts';
 import { newId } from '../ids.ts';
 import { randomToken, sha256 } from '../crypto/secrets.ts';
 import type { ClientRow, SessionRow, SignInRow, SignUpRow } from './rows.ts';
+import { rotateClientDomainToken } from './satellite-links.ts';
 
 /** `lock` holds the client row for the transaction, so one browser's writes happen one at a time. */
 export async function findClientByToken(
@@ -9,12 +10,21 @@ export async function findClientByToken(
   token: string,
   lock = false,
 ): Promise<ClientRow | null> {
+  const hash = sha256(token);
   const [row] = await db.query<ClientRow>(
     `SELECT id, sign_in_id, sign_up_id, last_active_session_id, created_at, updated_at
      FROM clients WHERE token_hash = $1${lock ? ' FOR UPDATE' : ''}`,
-    [sha256(token)],
+    [hash],
   );
-  return row ?? null;
+  if (row) return row;
+  // A satellite domain's cookie holds a credential of its own for the same client (satellites.md).
+  const [viaSatellite] = await db.query<ClientRow>(
+    `SELECT c.id, c.sign_in_id, c.sign_up_id, c.last_active_session_id, c.created_at, c.updated_at
+     FROM client_domain_tokens t JOIN clients c ON c.id = t.client_id
+     WHERE t.token_hash = $1${lock ? ' FOR UPDATE OF c' : ''}`,
+    [hash],
+  );
+  return viaSatellite ?? null;
 }
 
 /** Holds the client row for the transaction (GET requests read it without the lock). */
@@ -37,8 +47,11 @@ export async function createClient(db: Queryable, now: Date): Promise<{ client: 
  * Gives the client a new token and returns it; the old one finds nothing from now on. The row, and so the
  * client's id, attempts and sessions, stays: only who can present it changes (session fixation).
  */
-export async function rotateClientToken(db: Queryable, clientId: string): Promise<string> {
+export async function rotateClientToken(db: Queryable, clientId: string, presented: string): Promise<string> {
   const token = randomToken(32);
+  // A satellite's credential is replaced on its own: the primary domain's cookie keeps working.
+  const onSatellite = await rotateClientDomainToken(db, sha256(presented), sha256(token));
+  if (onSatellite) return token;
   await db.query('UPDATE clients SET previous_token_hash = token_hash, token_hash = $2 WHERE id = $1', [
     clientId,
     sha256(token),

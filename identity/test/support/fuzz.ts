@@ -257,6 +257,8 @@ export function realId(world: World, segment: string, name: string): string {
     redirect_urls: 'ru_2fuzzredirecturl00000000000000',
     // No JWT template exists here: a well-formed id of nothing.
     jwt_templates: 'jtmp_2fuzzjwttemplate000000000000',
+    // No satellite domain is declared here: a well-formed id of nothing.
+    domains: 'dmn_2fuzzdomain00000000000000000',
     // Billing: a plan of the catalogue; nobody has subscribed, so well-formed ids of nothing.
     plans: 'cplan_pro_user',
     subscription_items: 'csubi_2fuzzsubscriptionitem00000',

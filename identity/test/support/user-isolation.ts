@@ -890,6 +890,10 @@ export const UNSCOPED_ROUTES: Record<string, string> = {
   'POST /dev_browser': 'hands out a new, empty client',
   'GET /client/handshake':
     "the cookie directives of the caller's own client (its credential is the authorisation), sent only to the instance's own origins (handshake.test.ts)",
+  'GET /client/sync':
+    "reads the caller's own client (its credential is the authorisation) and sends a link only to a satellite domain of this instance (satellites.test.ts)",
+  'GET /client/link':
+    'a link token of this instance, single-use, for the satellite it was issued to; another instance finds none (satellites.test.ts)',
   'POST /client/sign_ins': 'starts a sign-in; rate limits and lockout in brute-force.test.ts',
   'POST /client/sign_ups': 'starts a sign-up',
   'POST /waitlist':

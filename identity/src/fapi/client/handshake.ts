@@ -1,7 +1,12 @@
 import { errors } from '../../errors.ts';
 import { isExactOriginRedirect } from '../../http/redirects.ts';
+import { allSatelliteOrigins } from '../../domains/domains.ts';
 import { handshakeDirectives, issueHandshakeNonce, signHandshakeToken } from '../../sessions/handshake.ts';
-import type { FapiRoute } from '../context.ts';
+import type { FapiContext, FapiRoute } from '../context.ts';
+import { satelliteOfOrigin } from '../../domains/domains.ts';
+import { primarySyncTarget } from '../../domains/satellite-sync.ts';
+import { signedInSessionsOfClient } from '../../store/sessions.ts';
+import { PRIMARY_STEP_PARAM } from './satellite-sync.ts';
 import { booleanField, field } from '../form.ts';
 import { formInput } from '../form-input.ts';
 
@@ -28,13 +33,16 @@ export const handshakeRoute: FapiRoute = {
       suffixed_cookies: 'bool',
       __clerk_hs_reason: 'text',
       __clerk_db_jwt: 'token',
+      [PRIMARY_STEP_PARAM]: 'bool',
     }),
   },
   rateLimits: (req) => [{ key: `handshake:ip:${req.ip}`, limit: 60, windowSeconds: 60 }],
   async handler(ctx) {
     const redirectUrl = field(ctx.query, 'redirect_url');
     if (redirectUrl === undefined) throw errors.paramMissing('redirect_url');
-    if (!isExactOriginRedirect(redirectUrl, ctx.deps.config)) {
+    if (
+      !isExactOriginRedirect(redirectUrl, ctx.deps.config, allSatelliteOrigins(ctx.deps.settings.settings))
+    ) {
       throw errors.paramValueInvalid(
         'redirect_url',
         'redirect_url must point to an allowed origin of this application.',
@@ -45,6 +53,19 @@ export const handshakeRoute: FapiRoute = {
       throw errors.paramValueInvalid('format', 'format must be token or nonce.');
     }
     const target = new URL(redirectUrl);
+    // A satellite's page (production keys: `@clerk/backend` hands a signed-out satellite to the handshake,
+    // reason `satellite-needs-syncing`): the satellite's own client answers when it is signed in, else
+    // the primary domain's, one hop away (docs/satellites.md).
+    const satellite = satelliteOfOrigin(ctx.deps.settings.settings, target.origin);
+    const primaryStep = field(ctx.query, PRIMARY_STEP_PARAM) === 'true';
+    if (satellite && !primaryStep && !(await hasSignedInSession(ctx))) {
+      const primary = new URL(`${ctx.deps.config.publicUrl}${ctx.deps.config.fapiPath}/v1/client/handshake`);
+      for (const [name, value] of Object.entries(ctx.query)) {
+        if (typeof value === 'string' && name !== '__clerk_db_jwt') primary.searchParams.set(name, value);
+      }
+      primary.searchParams.set(PRIMARY_STEP_PARAM, 'true');
+      return { redirect: primary.href, status: 307 };
+    }
     const directives = await handshakeDirectives(ctx.deps, ctx.tx, {
       client: ctx.client,
       suffixed: booleanField(ctx.query, 'suffixed_cookies') ?? false,
@@ -64,6 +85,22 @@ export const handshakeRoute: FapiRoute = {
     } else {
       target.searchParams.set('__clerk_handshake', await signHandshakeToken(ctx.deps, directives, ctx.now));
     }
+    // From the primary domain to a satellite: through the satellite's link, so that its clerk-js gets
+    // the same client, when the primary is signed in.
+    if (satellite && primaryStep) {
+      const next = await primarySyncTarget(ctx.tx, {
+        client: ctx.client,
+        satellite,
+        redirectUrl: target.href,
+        now: ctx.now,
+      });
+      return { redirect: next, status: 307 };
+    }
     return { redirect: target.href, status: 307 };
   },
 };
+
+async function hasSignedInSession(ctx: FapiContext): Promise<boolean> {
+  if (!ctx.client) return false;
+  return (await signedInSessionsOfClient(ctx.tx, ctx.client.id, ctx.now)).length > 0;
+}

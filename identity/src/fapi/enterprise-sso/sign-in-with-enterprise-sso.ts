@@ -59,7 +59,7 @@ export async function signInWithEnterpriseSso(
  */
 export async function prepareEnterpriseSso(ctx: FapiContext): Promise<FapiResult> {
   // Custom flows' `authenticateWithPopup({ strategy: 'enterprise_sso' })` points both at the popup page.
-  await assertRedirectParams(ctx.tx, ctx.body, ctx.deps.config, { popup: true });
+  await assertRedirectParams(ctx.tx, ctx.body, ctx.deps, { popup: true });
   if (!ctx.client) throw errors.notFound('sign in');
   const signIn = await findClientSignIn(ctx.tx, ctx.client.id, ctx.params.id!, ctx.now);
   if (!signIn) throw errors.notFound('sign in');

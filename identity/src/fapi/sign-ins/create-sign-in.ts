@@ -102,7 +102,7 @@ export const createSignInRoute: FapiRoute = {
     }
   },
   async handler(ctx) {
-    await assertRedirectParams(ctx.tx, ctx.body, ctx.deps.config, {
+    await assertRedirectParams(ctx.tx, ctx.body, ctx.deps, {
       popup: mayRedirectToPopup(field(ctx.body, 'strategy')),
     });
     // A client made by this request has no session yet, nor any account that knows it.

@@ -47,7 +47,7 @@ export const createSignUpRoute: FapiRoute = {
     ...(await prepareSignUpCaptcha(req, deps)),
   }),
   async handler(ctx) {
-    await assertRedirectParams(ctx.tx, ctx.body, ctx.deps.config, {
+    await assertRedirectParams(ctx.tx, ctx.body, ctx.deps, {
       popup: mayRedirectToPopup(field(ctx.body, 'strategy')),
     });
     const input = ctx.prepared.signUpInput ?? parseSignUpInput(ctx.body, ctx.deps.config.passwordPolicy);

@@ -19,7 +19,7 @@ export async function prepareSignUpInput(
   deps: IdentityDeps,
   update: { clientToken: string | null } | null,
 ): Promise<Prepared> {
-  await assertRedirectParams(deps.db, req.body, deps.config, {
+  await assertRedirectParams(deps.db, req.body, deps, {
     popup: mayRedirectToPopup(field(req.body, 'strategy')),
   });
   const input = parseSignUpInput(req.body, deps.config.passwordPolicy);

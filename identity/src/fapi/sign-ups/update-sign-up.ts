@@ -31,7 +31,7 @@ export const updateSignUpRoute: FapiRoute = {
   beforeTransaction: (req, deps, clientToken) => prepareSignUpInput(req, deps, { clientToken }),
   async handler(ctx) {
     const input = ctx.prepared.signUpInput ?? parseSignUpInput(ctx.body, ctx.deps.config.passwordPolicy);
-    await assertRedirectParams(ctx.tx, ctx.body, ctx.deps.config, { popup: input.enterpriseSso });
+    await assertRedirectParams(ctx.tx, ctx.body, ctx.deps, { popup: input.enterpriseSso });
     // A provider is chosen when the sign-up starts (or by a transfer), not added to one under way.
     if (input.socialStrategy) throw errors.paramValueInvalid('strategy', 'strategy cannot be changed here.');
     if (input.transfer) throw errors.paramValueInvalid('transfer', 'transfer cannot be changed here.');

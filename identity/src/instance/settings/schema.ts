@@ -14,6 +14,7 @@ import { billingSettings } from '../../billing/billing-settings.ts';
 import { socialSettings } from '../../social/social-settings.ts';
 import { enterpriseConnectionsSettings } from '../../enterprise-sso/enterprise-sso-settings.ts';
 import { auditLogSettings } from '../../audit/audit-settings.ts';
+import { domainsSettings } from '../../domains/domain-settings.ts';
 
 /**
  * The instance settings document: what the settings file declares, what the database keeps (one row,
@@ -80,6 +81,8 @@ export const instanceSettingsSchema = z
     billing: billingSettings.optional(),
     /** The audit log's retention (see audit/audit-settings.ts); 365 days when absent. */
     auditLog: auditLogSettings.optional(),
+    /** Satellite domains (see domains/domain-settings.ts, docs/satellites.md); none when absent. */
+    domains: domainsSettings.optional(),
   })
   .strict();
 

@@ -52,7 +52,7 @@ const createExternalAccountRoute: FapiRoute = refusedToActors({
   async handler(ctx) {
     const session = await currentSession(ctx);
     const provider = connectableProvider(ctx, field(ctx.body, 'strategy'));
-    await assertRedirectParams(ctx.tx, ctx.body, ctx.deps.config);
+    await assertRedirectParams(ctx.tx, ctx.body, ctx.deps);
     const redirectUrl = connectionRedirectUrl(ctx);
     const scopes = [...new Set([...provider.scopes, ...additionalScopes(ctx.body)])];
     await requireReverification(ctx, session);
@@ -85,7 +85,7 @@ const reauthorizeExternalAccountRoute: FapiRoute = refusedToActors({
     const account = await findOwnExternalAccount(ctx.tx, session.user_id, ctx.params.id!);
     if (!account) throw errors.notFound('external account');
     const provider = connectableProvider(ctx, account.provider);
-    await assertRedirectParams(ctx.tx, ctx.body, ctx.deps.config);
+    await assertRedirectParams(ctx.tx, ctx.body, ctx.deps);
     const redirectUrl = connectionRedirectUrl(ctx);
     const granted = account.approved_scopes.split(/\s+/).filter(Boolean);
     const scopes = [...new Set([...provider.scopes, ...granted, ...additionalScopes(ctx.body)])];
