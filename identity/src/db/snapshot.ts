@@ -126,7 +126,9 @@ export async function restoreSnapshot(
         `This store is not empty (${withRows.slice(0, 5).join(', ')}${withRows.length > 5 ? ', …' : ''} have rows). Restore onto a fresh store, or add --force to replace everything in it.`,
       );
     }
-    if (withRows.length) await tx.query(`TRUNCATE ${present.map(ident).join(', ')}`);
+    // Triggers off before anything is replaced: the restored rows are history (no webhook, no audit event
+    // of their own), and the audit log's append-only triggers would refuse the TRUNCATE of --force, which
+    // replaces that log with the backup's as it replaces everything else.
     try {
       await tx.query(`SET LOCAL session_replication_role = replica`);
     } catch (err) {
@@ -134,6 +136,7 @@ export async function restoreSnapshot(
         `Restoring needs a database role that may set session_replication_role (a superuser, or on PostgreSQL 15+ one granted SET on it): ${(err as Error).message}`,
       );
     }
+    if (withRows.length) await tx.query(`TRUNCATE ${present.map(ident).join(', ')}`);
     for (const { name, rows } of contents.tables) {
       if (name === MIGRATIONS_TABLE) continue;
       if (!present.includes(name)) {
