@@ -24,3 +24,18 @@ export { accountsPortalOrigin, isAllowedRedirect, POPUP_CALLBACK_PATH } from './
 export { deriveWebhookSecret, newWebhookSecret } from './webhooks/signing.ts';
 export type { ResolvedEndpoint as WebhookEndpoint } from './webhooks/delivery.ts';
 export { declaredRoutes, DEV_OUTBOX_PREFIX, type DeclaredRoute } from './declared-routes.ts';
+export { Metrics } from './observability/metrics.ts';
+export { metricsAccessFrom, metricsAllowed, type MetricsAccess } from './observability/metrics-access.ts';
+export {
+  healthzRoute,
+  metricsRoute,
+  readyzRoute,
+  type Dependency,
+  type OperationsDeps,
+  type OperationsRoute,
+} from './observability/operations-routes.ts';
+export {
+  loggerOptions,
+  registerRequestObservability,
+  requestIdOptions,
+} from './observability/request-observability.ts';
