@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
 import type { IdentityConfig } from './config.ts';
-import { openDatabase, type Database, type DatabaseOptions } from './db/database.ts';
+import { openDatabase, pingDatabase, type Database, type DatabaseOptions } from './db/database.ts';
 import { migrate } from './db/migrate.ts';
 import type { IdentityDeps } from './deps.ts';
 import { EnvironmentCache, environmentJSON } from './instance/environment.ts';
@@ -177,7 +177,7 @@ export async function createIdentity(
     // What waits is written before the database closes: a stop loses no activity.
     await activity.stop();
   };
-  const readiness: Dependency = { name: 'identity_database', check: () => db.query('SELECT 1') };
+  const readiness: Dependency = { name: 'identity_database', check: () => pingDatabase(db) };
   return {
     deps,
     publishableKey: keys.publishableKey,

@@ -2,6 +2,7 @@ export { createIdentity, cookieSuffixOf, type Identity } from './identity.ts';
 export { identityConfigFromEnv, type IdentityConfig } from './config.ts';
 export {
   openDatabase,
+  pingDatabase,
   DatabaseUnavailableError,
   type Database,
   type DatabaseOptions,

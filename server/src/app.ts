@@ -13,6 +13,7 @@ import {
   loggerOptions,
   Metrics,
   metricsAllowed,
+  pingDatabase,
   registerRequestObservability,
   requestIdOptions,
   type Dependency,
@@ -196,7 +197,7 @@ export async function createApp(config: ServerConfig, opts: AppOptions = {}): Pr
   metrics.observeDatabase('product', productDb);
   const dependencies: Dependency[] = [
     ...(identity ? [identity.readiness] : []),
-    { name: 'product_database', check: () => productDb.query('SELECT 1') },
+    { name: 'product_database', check: () => pingDatabase(productDb) },
   ];
   let backendApi: BackendApi | null = null;
   const backend = (): BackendApi => {

@@ -369,3 +369,8 @@ async function openPostgres(
     }),
   };
 }
+
+/** The cheapest round trip a database can make: what readiness probes (observability/operations-routes.ts). */
+export async function pingDatabase(db: Queryable): Promise<void> {
+  await db.query('SELECT 1');
+}

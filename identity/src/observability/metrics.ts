@@ -76,8 +76,11 @@ export class Metrics {
   });
 
   private readonly databases = new Map<string, () => ConnectionUse | undefined>();
-  private webhookQueue: (() => Promise<{ events: number; deliveries: number }>) | null = null;
-  private passwordHashing: WorkLimiter | null = null;
+  /** What the gauges below read at each scrape, given by the parts that own it. */
+  private readonly sources: {
+    webhookQueue: (() => Promise<{ events: number; deliveries: number }>) | null;
+    passwordHashing: WorkLimiter | null;
+  } = { webhookQueue: null, passwordHashing: null };
 
   constructor() {
     const databases = this.databases;
@@ -96,7 +99,7 @@ export class Metrics {
         }
       },
     });
-    const metrics = this;
+    const sources = this.sources;
     new Gauge({
       name: 'identity_webhook_queue_depth',
       help: 'Webhook work not done: events not fanned out to endpoints, deliveries pending (due or to retry).',
@@ -104,9 +107,10 @@ export class Metrics {
       registers: [this.registry],
       async collect() {
         this.reset();
-        if (!metrics.webhookQueue) return;
+        const pending = sources.webhookQueue;
+        if (!pending) return;
         // A database that is down is readiness's to say; the scrape still answers the other metrics.
-        const work = await metrics.webhookQueue().catch(() => null);
+        const work = await pending().catch(() => null);
         if (!work) return;
         this.set({ stage: 'fan_out' }, work.events);
         this.set({ stage: 'delivery' }, work.deliveries);
@@ -119,7 +123,7 @@ export class Metrics {
       registers: [this.registry],
       collect() {
         this.reset();
-        const limiter = metrics.passwordHashing;
+        const limiter = sources.passwordHashing;
         if (!limiter) return;
         this.set({ state: 'running' }, limiter.running);
         this.set({ state: 'waiting' }, limiter.waiting);
@@ -133,11 +137,11 @@ export class Metrics {
   }
 
   observeWebhookQueue(pending: () => Promise<{ events: number; deliveries: number }>): void {
-    this.webhookQueue = pending;
+    this.sources.webhookQueue = pending;
   }
 
   observePasswordHashing(limiter: WorkLimiter): void {
-    this.passwordHashing = limiter;
+    this.sources.passwordHashing = limiter;
   }
 
   /** The exposition, with Node's own metrics: Prometheus's text format. */
