@@ -225,3 +225,14 @@ export async function freePort(): Promise<number> {
     });
   });
 }
+
+/**
+ * An error body without its `clerk_trace_id` (the request id the whole server adds, docs/observability.md;
+ * absent where a test serves the product API alone), which must be a string when there.
+ */
+export function withoutTraceId(body: ApiBody): ApiBody {
+  const { clerk_trace_id: traceId, ...rest } = body as { clerk_trace_id?: unknown };
+  if (traceId !== undefined && (typeof traceId !== 'string' || !traceId))
+    throw new Error(`a clerk_trace_id that is not a request id in ${JSON.stringify(body)}`);
+  return rest;
+}
