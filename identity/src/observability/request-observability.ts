@@ -49,8 +49,8 @@ export function loggerOptions(level: string): Exclude<FastifyServerOptions['logg
 /** The Fastify options of request ids (pass them to `Fastify()`). */
 export const requestIdOptions = {
   genReqId: requestIdOf,
+  // Fastify's log label stays its default, `reqId`.
   requestIdHeader: false,
-  requestIdLogLabel: 'reqId',
 } as const;
 
 const ROUTE_LABEL = Symbol('metrics route label');
