@@ -1,3 +1,4 @@
+import { metricsAccessFrom, type MetricsAccess } from './observability/metrics-access.ts';
 import { resolve } from 'node:path';
 import { passwordPolicyFromEnv, type PasswordPolicy } from './passwords/policy.ts';
 import { emailLinkSettingsFromEnv, type EmailLinkSettings } from './email-links/settings.ts';
@@ -75,6 +76,8 @@ export interface IdentityConfig {
   deleteSelfEnabled: boolean;
   /** Reverse proxies whose X-Forwarded-For / -Proto are believed (`TRUST_PROXY`); see trusted-proxies.ts. */
   trustProxy: TrustedProxies;
+  /** Who may read /metrics (`METRICS_ALLOWED_FROM`): loopback in development, no one in production. */
+  metricsAccess: MetricsAccess;
   /** The development outbox answers every client, not only loopback ones (`IDENTITY_DEV_OUTBOX_PUBLIC`). */
   devOutboxPublic: boolean;
   passwordPolicy: PasswordPolicy;
@@ -147,6 +150,7 @@ export function identityConfigFromEnv(
     forceOrganizationSelection: env.IDENTITY_FORCE_ORGANIZATION === 'true',
     deleteSelfEnabled: env.IDENTITY_DELETE_SELF_ENABLED !== 'false',
     trustProxy: trustedProxiesFrom(env.TRUST_PROXY),
+    metricsAccess: metricsAccessFrom(env.METRICS_ALLOWED_FROM, mode === 'production'),
     devOutboxPublic: env.IDENTITY_DEV_OUTBOX_PUBLIC === 'true',
     instanceKeys: instanceKeysFromEnv(env),
     passwordPolicy: passwordPolicyFromEnv(env),

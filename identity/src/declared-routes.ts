@@ -3,6 +3,7 @@ import type { IdentityConfig } from './config.ts';
 import { devOutboxRoutes } from './dev/outbox-plugin.ts';
 import { besideRoutes } from './fapi/beside-routes.ts';
 import { directRoutes } from './fapi/direct-routes.ts';
+import { operationsRoutes } from './observability/operations-routes.ts';
 
 /** Where the development outbox's pages are (dev/outbox-plugin.ts). */
 export const DEV_OUTBOX_PREFIX = '/__dev';
@@ -45,6 +46,11 @@ export function declaredRoutes(config: Pick<IdentityConfig, 'fapiPath'>, bapiPat
       method: r.method,
       url: `${DEV_OUTBOX_PREFIX}${r.path}`,
       table: 'dev/outbox-plugin.ts',
+    })),
+    ...operationsRoutes.map((r) => ({
+      method: r.method,
+      url: r.path,
+      table: 'observability/operations-routes.ts',
     })),
   ];
 }

@@ -1,3 +1,4 @@
+import type { Metrics } from './observability/metrics.ts';
 import type Provider from 'oidc-provider';
 import type { BillingRuntime } from './billing/billing-runtime.ts';
 import type { IdentityConfig } from './config.ts';
@@ -43,4 +44,6 @@ export interface IdentityDeps {
   billing: BillingRuntime;
   /** The OAuth 2.1 / OpenID Connect authorization server (oauth-provider/), made on first use. */
   oauthProvider: () => Promise<Provider>;
+  /** The process's Prometheus metrics (observability/metrics.ts), shared with the product server. */
+  metrics: Metrics;
 }

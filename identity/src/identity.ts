@@ -1,11 +1,16 @@
 import { DEV_OUTBOX_PREFIX } from './declared-routes.ts';
-import { configurePasswordHashing } from './crypto/passwords.ts';
+import { configurePasswordHashing, passwordHashLimiter } from './crypto/passwords.ts';
+import { Metrics } from './observability/metrics.ts';
+import { metricsAllowed } from './observability/metrics-access.ts';
+import { operationsRoutes, type Dependency } from './observability/operations-routes.ts';
+import { registerRequestObservability } from './observability/request-observability.ts';
+import { pendingWebhookWork } from './store/webhooks.ts';
 import { createHash } from 'node:crypto';
 import { auditing } from './db/auditing.ts';
 import type { FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
 import type { IdentityConfig } from './config.ts';
-import { openDatabase, type Database, type DatabaseOptions } from './db/database.ts';
+import { openDatabase, pingDatabase, type Database, type DatabaseOptions } from './db/database.ts';
 import { migrate } from './db/migrate.ts';
 import type { IdentityDeps } from './deps.ts';
 import { EnvironmentCache, environmentJSON } from './instance/environment.ts';
@@ -39,8 +44,16 @@ export interface Identity {
   secretKey: string;
   /** True when mail is captured in the development outbox rather than sent. */
   devOutbox: boolean;
-  /** Mounts FAPI at `config.fapiPath`, BAPI at `bapiPath`, and the dev outbox at `/__dev`. */
-  register(app: FastifyInstance, opts: { bapiPath: string }): Promise<void>;
+  /**
+   * Mounts FAPI at `config.fapiPath`, BAPI at `bapiPath`, and the dev outbox at `/__dev`; unless
+   * `operations` is false (the product server serves its own), also /healthz, /readyz and /metrics with
+   * request ids and request metrics on the whole app (observability/): call it before any other route.
+   */
+  register(app: FastifyInstance, opts: { bapiPath: string; operations?: boolean }): Promise<void>;
+  /** The process's Prometheus metrics (docs/observability.md). */
+  metrics: Metrics;
+  /** What readiness probes of the provider: its database. */
+  readiness: Dependency;
   /** The scheduled purge of expired rows (`config.retention`). */
   retention: RetentionJob;
   /** Webhook endpoints and the delivery worker (docs/webhooks.md). */
@@ -78,7 +91,7 @@ export function cookieSuffixOf(publishableKey: string): string {
 export async function createIdentity(
   config: IdentityConfig,
   database: DatabaseOptions | Database,
-  opts: { clock?: () => Date; activity?: Partial<ActivityBatchOptions> } = {},
+  opts: { clock?: () => Date; activity?: Partial<ActivityBatchOptions>; metrics?: Metrics } = {},
 ): Promise<Identity> {
   if (config.mode === 'production' && !config.smtpUrl) {
     throw new Error('Production mode needs SMTP_URL: there is no development outbox in production.');
@@ -111,6 +124,11 @@ export async function createIdentity(
   });
   activity.start();
   let oauthProvider: Promise<Provider> | undefined;
+  const metrics = opts.metrics ?? new Metrics();
+  // The database as opened: wrappers (the webhooks' emit-on-commit) do not report their connections.
+  metrics.observeDatabase('identity', db);
+  metrics.observeWebhookQueue(() => pendingWebhookWork(db));
+  metrics.observePasswordHashing(passwordHashLimiter);
   const deps: IdentityDeps = {
     db,
     config,
@@ -141,6 +159,7 @@ export async function createIdentity(
     // The gateway reads deps.db when called, so it uses the connection wrapped by the webhooks below.
     billing: createBillingRuntime(settings, config, () => deps.db, clock),
     oauthProvider: () => (oauthProvider ??= createOidcProvider(deps)),
+    metrics,
   };
   // What clerk-js reads is built from the instance's settings: a change, here or in another process,
   // drops the cached copy.
@@ -174,12 +193,25 @@ export async function createIdentity(
     // What waits is written before the database closes: a stop loses no activity.
     await activity.stop();
   };
+  const readiness: Dependency = { name: 'identity_database', check: () => pingDatabase(db) };
   return {
     deps,
     publishableKey: keys.publishableKey,
     secretKey: keys.secretKey,
     devOutbox,
-    async register(app, { bapiPath }) {
+    metrics,
+    readiness,
+    async register(app, { bapiPath, operations = true }) {
+      if (operations) {
+        registerRequestObservability(app, metrics);
+        const operationsDeps = {
+          metrics,
+          metricsAllowed: metricsAllowed(config.metricsAccess, { proxied: config.trustProxy !== false }),
+          dependencies: [readiness],
+        };
+        for (const route of operationsRoutes)
+          app.route({ method: route.method, url: route.path, handler: route.handler(operationsDeps) });
+      }
       if (!app.hasDecorator('parseCookie')) await app.register(cookie);
       await app.register(fapiPlugin, { prefix: config.fapiPath, deps });
       // The routes under the Frontend API's path with body readers of their own (fapi/beside-routes.ts).

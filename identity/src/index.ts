@@ -2,6 +2,7 @@ export { createIdentity, cookieSuffixOf, type Identity } from './identity.ts';
 export { identityConfigFromEnv, type IdentityConfig } from './config.ts';
 export {
   openDatabase,
+  pingDatabase,
   DatabaseUnavailableError,
   type Database,
   type DatabaseOptions,
@@ -24,3 +25,18 @@ export { accountsPortalOrigin, isAllowedRedirect, POPUP_CALLBACK_PATH } from './
 export { deriveWebhookSecret, newWebhookSecret } from './webhooks/signing.ts';
 export type { ResolvedEndpoint as WebhookEndpoint } from './webhooks/delivery.ts';
 export { declaredRoutes, DEV_OUTBOX_PREFIX, type DeclaredRoute } from './declared-routes.ts';
+export { Metrics } from './observability/metrics.ts';
+export { metricsAccessFrom, metricsAllowed, type MetricsAccess } from './observability/metrics-access.ts';
+export {
+  healthzRoute,
+  metricsRoute,
+  readyzRoute,
+  type Dependency,
+  type OperationsDeps,
+  type OperationsRoute,
+} from './observability/operations-routes.ts';
+export {
+  loggerOptions,
+  registerRequestObservability,
+  requestIdOptions,
+} from './observability/request-observability.ts';

@@ -4,9 +4,11 @@ import { identityConfigFromEnv } from './config.ts';
 import { resolve } from 'node:path';
 import { fastifyTrustProxy } from './http/trusted-proxies.ts';
 import { outboxExposureWarning } from './dev/outbox-exposure.ts';
+import { loggerOptions, requestIdOptions } from './observability/request-observability.ts';
 
 /**
- * The identity provider on its own: FAPI at /__clerk, BAPI at /__clerk_backend, dev outbox at /__dev.
+ * The identity provider on its own: FAPI at /__clerk, BAPI at /__clerk_backend, dev outbox at /__dev,
+ * /healthz, /readyz and /metrics at the root (docs/observability.md).
  * Put it behind the product origin's /__clerk path (reverse proxy) so clerk-js can reach it.
  */
 const port = Number(process.env.IDENTITY_PORT ?? 4000);
@@ -18,7 +20,8 @@ const identity = await createIdentity(
     : { dataDir: resolve(process.env.DATA_DIR ?? '.data', 'pglite') },
 );
 const app = Fastify({
-  logger: { level: process.env.LOG_LEVEL ?? 'info' },
+  logger: loggerOptions(process.env.LOG_LEVEL ?? 'info'),
+  ...requestIdOptions,
   trustProxy: fastifyTrustProxy(config.trustProxy),
 });
 await identity.register(app, { bapiPath: '/__clerk_backend' });

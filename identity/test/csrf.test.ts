@@ -102,6 +102,7 @@ function assertRefused(res: FapiResponse) {
         meta: {},
       },
     ],
+    clerk_trace_id: res.headers['x-request-id'],
   });
   assert.equal(res.headers['set-cookie'], undefined, 'a refused call sets no cookie');
 }

@@ -10,6 +10,13 @@ import {
   type Identity,
   type Database,
   API_KEY_SECRET_SHAPE,
+  loggerOptions,
+  Metrics,
+  metricsAllowed,
+  pingDatabase,
+  registerRequestObservability,
+  requestIdOptions,
+  type Dependency,
 } from '@app/identity';
 import {
   ApiKeyFailures,
@@ -44,6 +51,8 @@ export interface App {
   hierarchy: ProductHierarchy;
   /** The organisations' subscription flags (docs/billing.md). */
   subscriptions: OrganizationSubscriptions;
+  /** The process's Prometheus metrics, shared with the embedded provider (docs/observability.md). */
+  metrics: Metrics;
   /** Starts listening, then the hierarchy's background work; returns the origin it listens on. */
   listen(): Promise<string>;
   close(): Promise<void>;
@@ -74,14 +83,10 @@ export interface AppOptions {
 
 export async function createApp(config: ServerConfig, opts: AppOptions = {}): Promise<App> {
   const fastify = Fastify({
-    logger:
-      opts.logger === false
-        ? false
-        : {
-            level: process.env.LOG_LEVEL ?? 'info',
-            // Paths only: query strings can carry tokens (dev-browser ids, email-link tokens).
-            serializers: { req: (req) => ({ method: req.method, path: req.url.split('?')[0] }) },
-          },
+    // Paths only: query strings can carry tokens (dev-browser ids, email-link tokens).
+    logger: opts.logger === false ? false : loggerOptions(process.env.LOG_LEVEL ?? 'info'),
+    // A request id on every log line, response and error answer (docs/observability.md).
+    ...requestIdOptions,
     trustProxy: fastifyTrustProxy(
       config.identity === 'embedded' ? config.identityConfig.trustProxy : config.trustProxy,
     ),
@@ -93,6 +98,9 @@ export async function createApp(config: ServerConfig, opts: AppOptions = {}): Pr
   });
 
   if (opts.onRoute) fastify.addHook('onRoute', opts.onRoute);
+  // Before any route: request ids and request metrics on all of them (the provider's too).
+  const metrics = new Metrics();
+  registerRequestObservability(fastify, metrics);
   // First: the popup page's host answers before anything of the product (its own headers, no SPA).
   if (config.identity === 'embedded' && opts.serveWeb !== false) {
     registerPopupCallback(fastify, { identityConfig: config.identityConfig });
@@ -109,8 +117,10 @@ export async function createApp(config: ServerConfig, opts: AppOptions = {}): Pr
       config.identityConfig,
       opts.database ??
         (config.databaseUrl ? { url: config.databaseUrl } : { dataDir: resolve(config.dataDir, 'pglite') }),
+      { metrics },
     );
-    await identity.register(fastify, { bapiPath: BAPI_PATH });
+    // The provider's /healthz, /readyz and /metrics are the server's own (server-routes.ts).
+    await identity.register(fastify, { bapiPath: BAPI_PATH, operations: false });
     publishableKey = identity.publishableKey;
     secretKey = identity.secretKey;
     proxyUrl = config.identityConfig.fapiPath;
@@ -184,6 +194,11 @@ export async function createApp(config: ServerConfig, opts: AppOptions = {}): Pr
     await fastify.register(async (scope) => registerFapiProxy(scope, { path, target, secretKey, publicUrl }));
   }
   const productDb = opts.productDatabase ?? (await openProductDatabase(config.productDatabase));
+  metrics.observeDatabase('product', productDb);
+  const dependencies: Dependency[] = [
+    ...(identity ? [identity.readiness] : []),
+    { name: 'product_database', check: () => pingDatabase(productDb) },
+  ];
   let backendApi: BackendApi | null = null;
   const backend = (): BackendApi => {
     const client: BackendApi = authenticatorNow().clerk;
@@ -252,6 +267,17 @@ export async function createApp(config: ServerConfig, opts: AppOptions = {}): Pr
     appConfig,
     protectedResource,
     webhooks: { secret: () => webhookSecret, hierarchy, subscriptions },
+    operations: {
+      metrics,
+      dependencies,
+      metricsAllowed: metricsAllowed(
+        config.identity === 'embedded' ? config.identityConfig.metricsAccess : config.metricsAccess,
+        {
+          proxied:
+            (config.identity === 'embedded' ? config.identityConfig.trustProxy : config.trustProxy) !== false,
+        },
+      ),
+    },
   });
   // The static files (clerk-js and the SPA, ~1.6 MB raw per cold load, ~0.4 MB brotli) are compressed once,
   // not per request: the SPA's at build (web/scripts/precompress.mjs), clerk-js's on first demand, each then
@@ -269,6 +295,7 @@ export async function createApp(config: ServerConfig, opts: AppOptions = {}): Pr
     identity,
     hierarchy,
     subscriptions,
+    metrics,
     async listen() {
       const address = await fastify.listen({ port: config.port, host: config.host });
       const port = new URL(address).port;

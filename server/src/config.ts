@@ -1,7 +1,9 @@
 import { resolve } from 'node:path';
 import {
   identityConfigFromEnv,
+  metricsAccessFrom,
   trustedProxiesFrom,
+  type MetricsAccess,
   type IdentityConfig,
   type TrustedProxies,
 } from '@app/identity';
@@ -31,6 +33,8 @@ export type ServerConfig =
       host: string;
       production: boolean;
       trustProxy: TrustedProxies;
+      /** Who may read /metrics (`METRICS_ALLOWED_FROM`); embedded, the provider's setting is the same. */
+      metricsAccess: MetricsAccess;
       publishableKey: string;
       secretKey: string;
       apiUrl: string | undefined;
@@ -63,6 +67,7 @@ export function serverConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Serve
       host: hostFrom(env, production),
       production,
       trustProxy: trustedProxiesFrom(env.TRUST_PROXY),
+      metricsAccess: metricsAccessFrom(env.METRICS_ALLOWED_FROM, production),
       publishableKey: env.CLERK_PUBLISHABLE_KEY,
       secretKey: env.CLERK_SECRET_KEY,
       apiUrl: env.CLERK_API_URL,

@@ -1,4 +1,7 @@
+import { metricsRoute as identityMetricsRoute, readyzRoute, type OperationsDeps } from '@app/identity';
 import type { ServerRoute } from './server-route.ts';
+
+type OperationsOf = { operations: OperationsDeps };
 
 /**
  * GET /healthz — 200 `{ "status": "ok" }` while the server answers, for load balancers and orchestrators.
@@ -15,4 +18,27 @@ export const healthRoute: ServerRoute<unknown> = {
     reply.header('cache-control', 'no-store');
     return { status: 'ok' };
   },
+};
+
+/**
+ * GET /readyz — 503 naming the dependency that does not answer (`identity_database` when the provider is
+ * embedded, `product_database`), 200 when all do (docs/observability.md).
+ */
+export const readinessRoute: ServerRoute<OperationsOf> = {
+  method: 'GET',
+  path: readyzRoute.path,
+  auth: 'none',
+  permission: null,
+  input: {},
+  handler: (deps) => readyzRoute.handler(deps.operations),
+};
+
+/** GET /metrics — Prometheus's text format, to METRICS_ALLOWED_FROM only (404 otherwise). */
+export const metricsRoute: ServerRoute<OperationsOf> = {
+  method: 'GET',
+  path: identityMetricsRoute.path,
+  auth: 'allowed_network',
+  permission: null,
+  input: {},
+  handler: (deps) => identityMetricsRoute.handler(deps.operations),
 };

@@ -10,8 +10,11 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod 
 export interface ServerRoute<Deps = never> {
   method: 'GET' | 'POST';
   path: string;
-  /** `none`: anyone; `webhook_signature`: a signature of the exact body by the sender (Svix's headers). */
-  auth: 'none' | 'webhook_signature';
+  /**
+   * `none`: anyone; `webhook_signature`: a signature of the exact body by the sender (Svix's headers);
+   * `allowed_network`: a caller in METRICS_ALLOWED_FROM (404 for any other).
+   */
+  auth: 'none' | 'webhook_signature' | 'allowed_network';
   /** Nothing beyond `auth`: none of these acts for a user or an organisation. */
   permission: null;
   /** What the route reads of the query (zod), checked before the handler; bodies are read by the handler. */

@@ -1,5 +1,6 @@
 import { protectedResourceRoute, type ProtectedResource } from './auth/protected-resource.ts';
-import { healthRoute } from './health.ts';
+import { healthRoute, metricsRoute, readinessRoute } from './health.ts';
+import type { OperationsDeps } from '@app/identity';
 import type { ServerRoute, ServerRouteFamily } from './server-route.ts';
 import { clerkWebhookFamily, type ClerkWebhookDeps } from './webhooks/clerk-webhooks.ts';
 
@@ -9,6 +10,8 @@ export interface ServerRouteDeps {
   appConfig: () => unknown;
   protectedResource: ProtectedResource;
   webhooks: ClerkWebhookDeps;
+  /** /readyz's dependencies and /metrics' registry and allowed addresses (docs/observability.md). */
+  operations: OperationsDeps;
 }
 
 /** GET /app-config.json — what the web app starts with (keys, proxy URL, captcha, billing); never cached. */
@@ -31,6 +34,7 @@ export const appConfigRoute: ServerRoute<ServerRouteDeps> = {
  */
 export const SERVER_ROUTE_FAMILIES: readonly ServerRouteFamily<ServerRouteDeps>[] = [
   { name: 'public documents', routes: [appConfigRoute, healthRoute, protectedResourceRoute] },
+  { name: 'operations', routes: [readinessRoute, metricsRoute] },
   clerkWebhookFamily,
 ];
 

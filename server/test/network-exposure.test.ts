@@ -64,7 +64,9 @@ describe('the development outbox answers clients on this machine only', () => {
   });
 
   it('anyone else gets exactly the answer of an unknown path', async () => {
-    const unknown = await get('/__dev/nothing-here', '203.0.113.5');
+    // One request id for all: it is in the envelope (clerk_trace_id), the rest must be the same.
+    const id = { 'x-request-id': 'same-request-id-for-each' };
+    const unknown = await get('/__dev/nothing-here', '203.0.113.5', id);
     assert.equal(unknown.statusCode, 404);
     for (const url of [
       '/__dev/mail',
@@ -73,7 +75,7 @@ describe('the development outbox answers clients on this machine only', () => {
       '/__dev/sms.html',
       '/__dev/mail?to=a@b.c',
     ]) {
-      const res = await get(url, '203.0.113.5');
+      const res = await get(url, '203.0.113.5', id);
       assert.equal(res.statusCode, 404, url);
       assert.equal(res.body, unknown.body, url);
     }

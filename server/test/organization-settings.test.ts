@@ -2,7 +2,12 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { MODULE_FLAGS, MODULE_SETTING_FLAGS, currentOrganizationSchema } from '@app/contract';
 import { defaultOrganizationMetadata } from '../src/organizations/default-metadata.ts';
-import { startEmbeddedServer, type EmbeddedServer, type User } from './support/embedded-server.ts';
+import {
+  startEmbeddedServer,
+  type EmbeddedServer,
+  type User,
+  withoutTraceId,
+} from './support/embedded-server.ts';
 import {
   backendApi,
   namedUser,
@@ -90,7 +95,7 @@ describe('PATCH /api/organizations/current/settings', () => {
     const before = await storedOrganization(server, org.id);
     const res = await patch(team.member, org, { modules: { compliance: true } });
     assert.equal(res.status, 403);
-    assert.deepEqual(res.body, {
+    assert.deepEqual(withoutTraceId(res.body), {
       errors: [{ code: 'forbidden', message: 'Your role in the active organisation does not allow this.' }],
     });
     assert.deepEqual(await storedOrganization(server, org.id), before);

@@ -12,6 +12,7 @@ import {
   startEmbeddedServer,
   type EmbeddedServer,
   type User,
+  withoutTraceId,
 } from './support/embedded-server.ts';
 import {
   backendApi,
@@ -71,7 +72,7 @@ describe('product API', () => {
       const res = await call(null, 'GET', '/api/me');
       assert.equal(res.status, 401);
       assert.equal(res.headers['www-authenticate'], 'Bearer');
-      assert.deepEqual(res.body, {
+      assert.deepEqual(withoutTraceId(res.body), {
         errors: [{ code: 'unauthenticated', message: 'Missing bearer session token.' }],
       });
       const real = await token(team.admin, acme);
@@ -182,7 +183,7 @@ describe('product API', () => {
     test('404 no_active_organization when the token has no active organisation', async () => {
       const res = await call(await token(team.admin, null), 'GET', '/api/organizations/current');
       assert.equal(res.status, 404);
-      assert.deepEqual(res.body, {
+      assert.deepEqual(withoutTraceId(res.body), {
         errors: [{ code: 'no_active_organization', message: 'The session has no active organisation.' }],
       });
     });
@@ -288,7 +289,7 @@ describe('product API', () => {
       faults.clear();
       assert.equal(res.status, 503, JSON.stringify(res.body));
       assert.equal(res.headers['retry-after'], '2');
-      assert.deepEqual(res.body, {
+      assert.deepEqual(withoutTraceId(res.body), {
         errors: [
           {
             code: 'service_unavailable',
@@ -307,7 +308,7 @@ describe('product API', () => {
       const res = await call(jwt, 'GET', '/api/me');
       faults.clear();
       assert.equal(res.status, 500, JSON.stringify(res.body));
-      assert.deepEqual(res.body, {
+      assert.deepEqual(withoutTraceId(res.body), {
         errors: [{ code: 'internal_error', message: 'The server could not complete the request.' }],
       });
     });
@@ -322,7 +323,7 @@ describe('product API', () => {
     test('403 forbidden for a member', async () => {
       const res = await call(await token(team.member, acme), 'GET', '/api/admin-only');
       assert.equal(res.status, 403);
-      assert.deepEqual(res.body, {
+      assert.deepEqual(withoutTraceId(res.body), {
         errors: [{ code: 'forbidden', message: 'Your role in the active organisation does not allow this.' }],
       });
     });
@@ -339,7 +340,7 @@ describe('product API', () => {
   test('an answer outside the contract is never sent: 500 internal_error instead', async () => {
     const res = await call(await token(team.admin, acme), 'GET', '/api/broken-me');
     assert.equal(res.status, 500);
-    assert.deepEqual(res.body, {
+    assert.deepEqual(withoutTraceId(res.body), {
       errors: [{ code: 'internal_error', message: 'The server could not complete the request.' }],
     });
   });

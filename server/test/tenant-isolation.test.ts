@@ -230,6 +230,10 @@ const SERVER_ROUTE_REASONS: Record<string, string> = {
   'GET /app-config.json': "the web app's start-up configuration: the same for everyone, public",
   'GET /healthz': 'reads nothing',
   'GET /.well-known/oauth-protected-resource': 'RFC 9728 metadata: the same for everyone, public',
+  'GET /readyz':
+    'which databases answer: names and up or down, the same for everyone (observability.test.ts)',
+  'GET /metrics':
+    'counts by route pattern, strategy and state, never an id or an address; 404 outside METRICS_ALLOWED_FROM (observability.test.ts)',
   'POST /api/webhooks/clerk':
     "the provider's events: the Svix signature is the only credential, and an event only makes the product ask the Backend API again (clerk-webhooks.test.ts)",
 };

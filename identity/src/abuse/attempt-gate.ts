@@ -85,6 +85,7 @@ export async function countFailedAttempt(ctx: AttemptContext, userId: string): P
     ctx.attempts.stateOf(userId),
   );
   if (!counted) throw new AttemptRaced();
+  if (counted === 'locked') ctx.deps.metrics.lockouts.inc();
   ctx.attempts.confirmed(userId);
 }
 

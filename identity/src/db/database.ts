@@ -24,6 +24,20 @@ export interface Database extends Queryable {
   /** Runs `fn` in one transaction: committed when it resolves, rolled back when it throws. */
   transaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T>;
   close(): Promise<void>;
+  /** How its connections are used now, for /metrics (observability/metrics.ts); absent on wrappers. */
+  connections?(): ConnectionUse;
+}
+
+/** A database's connections: PGlite has one, which queries take in turn; PostgreSQL a pool. */
+export interface ConnectionUse {
+  /** The most it opens. */
+  max: number;
+  /** Open now (PGlite: 1). */
+  open: number;
+  /** Open and running a query or a transaction. */
+  busy: number;
+  /** Queries and transactions waiting for a connection. */
+  waiting: number;
 }
 
 export type DatabaseOptions =
@@ -254,11 +268,22 @@ async function openPglite(
     throw err;
   }
   const run = statementRunner(new PreparedStatements(prepared));
-  const exclusive = oneAtATime();
+  const inTurn = oneAtATime();
+  // The work given to the one connection and not finished: the first runs, the others wait.
+  let given = 0;
+  const exclusive = async <R>(work: () => Promise<R>): Promise<R> => {
+    given++;
+    try {
+      return await inTurn(work);
+    } finally {
+      given--;
+    }
+  };
   return {
     kind: 'pglite',
     query: (sql, params) => exclusive(() => run(client, sql, params)),
     transaction: (fn) => exclusive(() => transactionOn(client, run, fn)),
+    connections: () => ({ max: 1, open: 1, busy: Math.min(given, 1), waiting: Math.max(given - 1, 0) }),
     async close() {
       try {
         await exclusive(async () => {
@@ -336,5 +361,16 @@ async function openPostgres(
       }
     },
     close: () => pool.end(),
+    connections: () => ({
+      max: poolMax,
+      open: pool.totalCount,
+      busy: pool.totalCount - pool.idleCount,
+      waiting: pool.waitingCount,
+    }),
   };
+}
+
+/** The cheapest round trip a database can make: what readiness probes (observability/operations-routes.ts). */
+export async function pingDatabase(db: Queryable): Promise<void> {
+  await db.query('SELECT 1');
 }

@@ -39,6 +39,8 @@ import { directRoutes } from './direct-routes.ts';
 import { FapiRouter } from './router.ts';
 import { fapiRoutes } from './route-table.ts';
 import { readUpload, registerUploadParsers } from './images/upload.ts';
+import { labelRoute } from '../observability/request-observability.ts';
+import { countSignInAttempt, markSignInAttempt, signInAttemptOf } from '../observability/sign-in-metrics.ts';
 
 const CLIENT_COOKIE = '__client';
 /** clerk-js 5.90.0 replaces its dev-browser token with this header of any answer (core/auth/devBrowser.ts). */
@@ -110,6 +112,8 @@ export async function fapiPlugin(app: FastifyInstance, opts: { deps: IdentityDep
     return sendError(reply, errors.internal());
   });
 
+  app.addHook('onResponse', async (req, reply) => countSignInAttempt(deps.metrics, req, reply));
+
   // The public reads Fastify answers itself, ahead of the router (direct-routes.ts).
   for (const route of directRoutes) app.get(`/v1${route.path}`, route.handler(deps));
 
@@ -139,6 +143,7 @@ export async function fapiPlugin(app: FastifyInstance, opts: { deps: IdentityDep
       const matched = apiKeyRouter.match(method, path);
       if (matched === null) return sendError(reply, errors.notFound('endpoint'));
       if (matched === 'method_not_allowed') return sendError(reply, errors.methodNotAllowed());
+      labelRoute(req, `${deps.config.fapiPath}${matched.route.path}`);
       try {
         const { status, body } = await matched.route.answer(req, deps, matched.params);
         return reply.code(status).send(body);
@@ -153,6 +158,8 @@ export async function fapiPlugin(app: FastifyInstance, opts: { deps: IdentityDep
     const matched = router.match(method, path.slice(3));
     if (matched === null) return sendError(reply, errors.notFound('endpoint'));
     if (matched === 'method_not_allowed') return sendError(reply, errors.methodNotAllowed());
+    // Requests counted by the route's pattern, not the path with its ids (observability/).
+    labelRoute(req, `${deps.config.fapiPath}/v1${matched.route.path}`);
 
     let uploaded: Awaited<ReturnType<typeof readUpload>>;
     try {
@@ -184,6 +191,8 @@ export async function fapiPlugin(app: FastifyInstance, opts: { deps: IdentityDep
 
     try {
       const route = matched.route;
+      const attempt = signInAttemptOf(method, route.path, info.body);
+      if (attempt) markSignInAttempt(req, attempt);
       if (query.__clerk_testing_token !== undefined) {
         info.botProtectionWaived = await waivesBotProtection(
           deps.db,

@@ -22,7 +22,9 @@ export type RouteAuth =
   /** The instance's secret key as a Bearer header (the Backend API). */
   | 'secret_key'
   /** A signature of the request's exact bytes by the sender (Stripe's webhook deliveries). */
-  | 'webhook_signature';
+  | 'webhook_signature'
+  /** The caller's address in the operator's list, `METRICS_ALLOWED_FROM` (/metrics); 404 for any other. */
+  | 'allowed_network';
 
 /**
  * What a route reads of a request besides its credential: zod objects of its path parameters, its query

@@ -76,6 +76,7 @@ export function tokenForSubject(
   },
 ): Promise<string> {
   const session = opts.session ?? subject.session;
+  deps.metrics.sessionTokens.inc();
   return mintSessionToken(deps.tokens, {
     session,
     user: subject.user,

@@ -242,7 +242,7 @@ export async function recordFailedVerification(
   now: Date,
   clientId: string | null = null,
   lockout?: LockoutState,
-): Promise<boolean> {
+): Promise<false | 'counted' | 'locked'> {
   // A lock that has run out starts a fresh count. Computed on the row as updated last (never from a
   // snapshot read before), so that concurrent failures each add one.
   const n = `(CASE WHEN locked_until IS NOT NULL AND locked_until <= $3 THEN 0 ELSE failed_verification_attempts END + 1)`;
@@ -251,12 +251,14 @@ export async function recordFailedVerification(
        locked_until = CASE WHEN ${n} >= $2 THEN $3::timestamptz + make_interval(secs => $4) ELSE NULL END,
        locked_by_failures = ${n} >= $2
      WHERE id = $1 AND ${lockoutUnchanged(5)}
-     RETURNING id`,
+     RETURNING failed_verification_attempts`,
     [userId, limits.maxFailedAttempts, now, limits.durationSeconds, ...lockoutParams(lockout)],
   );
-  if (rows.length === 0) return false;
+  const [row] = rows as { failed_verification_attempts: number }[];
+  if (!row) return false;
   if (clientId) await countBrowserFailure(db, userId, clientId, now);
-  return true;
+  // The failure that reached the limit locks the account; those after it extend the lock.
+  return row.failed_verification_attempts === limits.maxFailedAttempts ? 'locked' : 'counted';
 }
 
 export function lockedForSeconds(user: Pick<UserRow, 'locked_until'>, now: Date): number {

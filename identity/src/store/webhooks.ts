@@ -304,3 +304,15 @@ export async function endpointsOfEvent(db: Queryable, eventId: string): Promise<
   );
   return rows.map((r) => r.endpoint_id);
 }
+
+/**
+ * The webhook work not done yet, for /metrics: events not fanned out to their endpoints, and deliveries
+ * still pending (due now or waiting for a retry). Two index-backed counts, read at each scrape.
+ */
+export async function pendingWebhookWork(db: Queryable): Promise<{ events: number; deliveries: number }> {
+  const [row] = await db.query<{ events: string; deliveries: string }>(
+    `SELECT (SELECT count(*) FROM webhook_events WHERE fanned_out_at IS NULL) AS events,
+            (SELECT count(*) FROM webhook_deliveries WHERE status = 'pending') AS deliveries`,
+  );
+  return { events: Number(row?.events ?? 0), deliveries: Number(row?.deliveries ?? 0) };
+}

@@ -4,6 +4,7 @@ import { identityConfigFromEnv, type IdentityConfig } from '../../src/config.ts'
 import type { Database } from '../../src/db/database.ts';
 import { createIdentity, type Identity } from '../../src/identity.ts';
 import { clerkFrameworkErrors } from '../../src/http/framework-errors.ts';
+import { loggerOptions, requestIdOptions } from '../../src/observability/request-observability.ts';
 import { DEFAULT_SEND_LIMITS, type SendLimitSettings } from '../../src/mail/send-limits.ts';
 import { fastifyTrustProxy } from '../../src/http/trusted-proxies.ts';
 import type { Backend, Store } from './backends.ts';
@@ -111,7 +112,11 @@ export class Harness {
     const app = Fastify({
       trustProxy: fastifyTrustProxy(config.trustProxy),
       frameworkErrors: clerkFrameworkErrors([config.fapiPath, BAPI]),
-      ...(opts.logs ? { logger: { stream: { write: (line: string) => opts.logs!.push(line) } } } : {}),
+      ...requestIdOptions,
+      // The servers' own logger settings (what is logged of a request, what is censored), into `logs`.
+      ...(opts.logs
+        ? { logger: { ...loggerOptions('info'), stream: { write: (line: string) => opts.logs!.push(line) } } }
+        : {}),
     });
     if (opts.onRoute) app.addHook('onRoute', opts.onRoute);
     await identity.register(app, { bapiPath: BAPI });

@@ -31,6 +31,8 @@ export interface EmbeddedServer {
     url: string,
     body?: unknown,
   ): Promise<{ status: number; body: ApiBody }>;
+  /** Closes the provider's database under the running server, as an outage would; stop() still cleans up. */
+  closeDatabase(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -61,6 +63,7 @@ export async function startEmbeddedServer(
   const db = await openDatabase(
     opts.databaseUrl ? { url: opts.databaseUrl, schema } : { dataDir: join(dataDir, 'pglite') },
   );
+  let databaseClosed = false;
   const port = await freePort();
   const origin = `http://localhost:${port}`;
   const config = serverConfigFromEnv({
@@ -97,16 +100,23 @@ export async function startEmbeddedServer(
       });
       return { status: res.statusCode, body: res.body ? res.json() : null };
     },
+    async closeDatabase() {
+      databaseClosed = true;
+      await db.close();
+    },
     async stop() {
       await app.fastify.close();
       // What app.close() does (the provider's background work stopped, then its database closed), with
       // the test schema dropped before its connections close.
-      await app.identity?.stop();
+      const stopped = app.identity?.stop();
+      await (databaseClosed ? stopped?.catch(() => {}) : stopped);
       if (opts.databaseUrl) {
-        await db.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-        await db.query(`DROP SCHEMA IF EXISTS "${productSchema}" CASCADE`);
+        const admin = databaseClosed ? await openDatabase({ url: opts.databaseUrl }) : db;
+        await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+        await admin.query(`DROP SCHEMA IF EXISTS "${productSchema}" CASCADE`);
+        if (databaseClosed) await admin.close();
       }
-      await db.close();
+      if (!databaseClosed) await db.close();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
@@ -214,4 +224,15 @@ export async function freePort(): Promise<number> {
       );
     });
   });
+}
+
+/**
+ * An error body without its `clerk_trace_id` (the request id the whole server adds, docs/observability.md;
+ * absent where a test serves the product API alone), which must be a string when there.
+ */
+export function withoutTraceId(body: ApiBody): ApiBody {
+  const { clerk_trace_id: traceId, ...rest } = body as { clerk_trace_id?: unknown };
+  if (traceId !== undefined && (typeof traceId !== 'string' || !traceId))
+    throw new Error(`a clerk_trace_id that is not a request id in ${JSON.stringify(body)}`);
+  return rest;
 }

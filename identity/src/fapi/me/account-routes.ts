@@ -66,7 +66,8 @@ export const changePasswordRoute: FapiRoute = refusedToActors({
     const current = rawField(ctx.body, 'current_password');
     if (user.password_hash && current !== undefined) {
       if (!(await checkPassword(ctx.prepared, user.password_hash, current))) {
-        await recordFailedVerification(ctx.tx, user.id, ctx.deps.config.lockout, ctx.now);
+        if ((await recordFailedVerification(ctx.tx, user.id, ctx.deps.config.lockout, ctx.now)) === 'locked')
+          ctx.deps.metrics.lockouts.inc();
         return { error: errors.passwordIncorrect('current_password') };
       }
     }

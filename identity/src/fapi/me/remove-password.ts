@@ -44,7 +44,8 @@ export const removePasswordRoute: FapiRoute = refusedToActors({
     const current = rawField(ctx.body, 'current_password');
     if (current === undefined) throw errors.paramMissing('current_password');
     if (!(await checkPassword(ctx.prepared, user.password_hash, current))) {
-      await recordFailedVerification(ctx.tx, user.id, ctx.deps.config.lockout, ctx.now);
+      if ((await recordFailedVerification(ctx.tx, user.id, ctx.deps.config.lockout, ctx.now)) === 'locked')
+        ctx.deps.metrics.lockouts.inc();
       return { error: errors.passwordIncorrect('current_password') };
     }
     const emails = (await emailAddressesOf(ctx.tx, [user.id])).get(user.id) ?? [];
