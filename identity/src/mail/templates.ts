@@ -138,28 +138,26 @@ export function organizationInvitationMail(
 }
 
 /**
- * The invitation an operator sends to a waitlist entry (Clerk's `waitlist_invitation` template): its
- * link opens sign-up with the ticket, which the restricted and waitlist modes require.
+ * The invitation to the application an operator sends through the Backend API (Clerk's `invitation`
+ * template): its link opens sign-up with the ticket, which the restricted and waitlist modes require.
  */
-export function applicationInvitationMail(
-  to: string,
-  input: { url: string; expiresAt: Date; appName: string; language: MailLanguage },
-): MailMessage {
-  const words = MAIL_WORDS[input.language].applicationInvitation;
-  return linkWithActionMail(to, input.language, {
-    subject: words.subject(headerSafe(input.appName)),
-    intro: words.intro(input.appName),
-    action: words.signUp,
-    url: input.url,
-    expiry: words.expiry(input.expiresAt),
-  });
+export function applicationInvitationMail(to: string, input: InvitationLinkInput): MailMessage {
+  return invitationLinkMail(to, input, MAIL_WORDS[input.language].applicationInvitation);
 }
 
-export function waitlistInvitationMail(
+/** The invitation an operator sends to a waitlist entry (Clerk's `waitlist_invitation` template). */
+export function waitlistInvitationMail(to: string, input: InvitationLinkInput): MailMessage {
+  return invitationLinkMail(to, input, MAIL_WORDS[input.language].waitlist);
+}
+
+type InvitationLinkInput = { url: string; expiresAt: Date; appName: string; language: MailLanguage };
+
+/** A mail whose one action opens sign-up with an invitation's ticket. */
+function invitationLinkMail(
   to: string,
-  input: { url: string; expiresAt: Date; appName: string; language: MailLanguage },
+  input: InvitationLinkInput,
+  words: (typeof MAIL_WORDS)[MailLanguage]['waitlist'],
 ): MailMessage {
-  const words = MAIL_WORDS[input.language].waitlist;
   return linkWithActionMail(to, input.language, {
     subject: words.subject(headerSafe(input.appName)),
     intro: words.intro(input.appName),

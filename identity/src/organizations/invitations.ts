@@ -3,7 +3,7 @@ import { randomToken, sha256 } from '../crypto/secrets.ts';
 import type { Queryable } from '../db/database.ts';
 import type { IdentityDeps } from '../deps.ts';
 import { errors } from '../errors.ts';
-import { validateEmail } from '../users/email-format.ts';
+import { invitedEmail } from '../users/email-format.ts';
 import { isAllowedRedirect } from '../http/redirects.ts';
 import { newId } from '../ids.ts';
 import { isTestEmail } from '../instance/test-mode.ts';
@@ -137,14 +137,7 @@ interface ValidRequest {
 }
 
 function validateRequest(r: InvitationRequest, config: IdentityConfig): ValidRequest {
-  const rawEmail = r.emailAddress?.trim();
-  if (!rawEmail) throw errors.paramMissing('email_address');
-  let email: string;
-  try {
-    email = validateEmail(rawEmail);
-  } catch {
-    throw errors.invitationEmailInvalid(rawEmail);
-  }
+  const email = invitedEmail(r.emailAddress);
   const role = r.role?.trim();
   if (!role) throw errors.paramMissing('role');
   if (!roleByKey(role)) throw errors.paramValueInvalid('role', `${role} is not a role of this application.`);

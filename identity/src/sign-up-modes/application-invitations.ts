@@ -21,7 +21,7 @@ import {
   type InstanceInvitationRow,
 } from '../store/waitlist.ts';
 import { ticketUrl } from '../tickets/ticket-url.ts';
-import { validateEmail } from '../users/email-format.ts';
+import { invitedEmail } from '../users/email-format.ts';
 import { instanceInvitationJSON } from './waitlist.ts';
 
 /**
@@ -56,14 +56,7 @@ interface ValidRequest {
 }
 
 function validate(r: ApplicationInvitationRequest, deps: IdentityDeps): ValidRequest {
-  const rawEmail = r.emailAddress?.trim();
-  if (!rawEmail) throw errors.paramMissing('email_address');
-  let email: string;
-  try {
-    email = validateEmail(rawEmail);
-  } catch {
-    throw errors.invitationEmailInvalid(rawEmail);
-  }
+  const email = invitedEmail(r.emailAddress);
   const expiresInDays = r.expiresInDays ?? INVITATION_TTL_DAYS;
   if (!Number.isInteger(expiresInDays) || expiresInDays < 1 || expiresInDays > MAX_INVITATION_TTL_DAYS) {
     throw errors.paramValueInvalid(

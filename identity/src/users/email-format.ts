@@ -11,3 +11,17 @@ export function validateEmail(value: string): string {
     throw errors.paramFormatInvalid('email_address', 'a valid email address');
   return email;
 }
+
+/**
+ * The address an invitation names (to the application or to an organisation): required, and refused with
+ * Clerk's invitation-specific error when it is not an address.
+ */
+export function invitedEmail(raw: string | undefined): string {
+  const email = raw?.trim();
+  if (!email) throw errors.paramMissing('email_address');
+  try {
+    return validateEmail(email);
+  } catch {
+    throw errors.invitationEmailInvalid(email);
+  }
+}
