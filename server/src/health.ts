@@ -1,23 +1,25 @@
-import { metricsRoute as identityMetricsRoute, readyzRoute, type OperationsDeps } from '@app/identity';
+import {
+  healthzRoute,
+  metricsRoute as identityMetricsRoute,
+  readyzRoute,
+  type OperationsDeps,
+} from '@app/identity';
 import type { ServerRoute } from './server-route.ts';
 
 type OperationsOf = { operations: OperationsDeps };
 
 /**
- * GET /healthz — 200 `{ "status": "ok" }` while the server answers, for load balancers and orchestrators.
- * Unauthenticated and reading nothing (no database, no identity provider): it is also what the HTTP stack
- * alone costs per request, the baseline bench/api.ts sets `GET /api/me` against.
+ * GET /healthz — the provider's liveness answer (`{ "status": "ok" }`, reading nothing), the same on the
+ * product's origin. It is also what the HTTP stack alone costs per request, the baseline bench/api.ts sets
+ * `GET /api/me` against.
  */
-export const healthRoute: ServerRoute<unknown> = {
+export const healthRoute: ServerRoute<OperationsOf> = {
   method: 'GET',
-  path: '/healthz',
+  path: healthzRoute.path,
   auth: 'none',
   permission: null,
   input: {},
-  handler: () => async (_req, reply) => {
-    reply.header('cache-control', 'no-store');
-    return { status: 'ok' };
-  },
+  handler: (deps) => healthzRoute.handler(deps.operations),
 };
 
 /**

@@ -33,8 +33,8 @@ export const appConfigRoute: ServerRoute<ServerRouteDeps> = {
  * callback page) and the hosted Frontend API proxy are files and a pass-through, not API routes.
  */
 export const SERVER_ROUTE_FAMILIES: readonly ServerRouteFamily<ServerRouteDeps>[] = [
-  { name: 'public documents', routes: [appConfigRoute, healthRoute, protectedResourceRoute] },
-  { name: 'operations', routes: [readinessRoute, metricsRoute] },
+  { name: 'public documents', routes: [appConfigRoute, protectedResourceRoute] },
+  { name: 'operations', routes: [healthRoute, readinessRoute, metricsRoute] },
   clerkWebhookFamily,
 ];
 

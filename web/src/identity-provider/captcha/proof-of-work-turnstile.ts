@@ -19,6 +19,21 @@ const CRASHED = 'crashed';
 /** A solve longer than this shows the widget (the modal, or the space under the form) with its progress. */
 const SHOW_AFTER_MS = 300;
 
+type WidgetState = 'working' | 'done' | 'failed';
+
+const WIDGET_WORDS: Record<'fr' | 'en', Record<WidgetState, string>> = {
+  fr: { working: 'Vérification que vous êtes humain…', done: 'Vérifié', failed: 'La vérification a échoué' },
+  en: { working: 'Verifying you are human…', done: 'Verified', failed: 'Verification failed' },
+};
+
+/**
+ * What the widget says, in the page's language (`<html lang>`, which the product's i18n keeps): clerk-js
+ * shows the widget in its captcha modal, where Cloudflare's own would speak the reader's language.
+ */
+export function widgetWords(lang: string): Record<WidgetState, string> {
+  return lang.toLowerCase().startsWith('fr') ? WIDGET_WORDS.fr : WIDGET_WORDS.en;
+}
+
 export interface TurnstileRenderParams {
   sitekey?: string;
   callback?: (token: string) => void;
@@ -86,8 +101,8 @@ export function createProofOfWorkTurnstile(opts: {
   const find = (widgetId?: string): Widget | undefined =>
     widgetId === undefined ? [...widgets.values()].at(-1) : widgets.get(widgetId);
 
-  function show(widget: Widget, text: string, state: 'working' | 'done' | 'failed') {
-    widget.element.textContent = text;
+  function show(widget: Widget, state: WidgetState) {
+    widget.element.textContent = widgetWords(document.documentElement.lang)[state];
     widget.element.dataset.state = state;
   }
 
@@ -96,7 +111,7 @@ export function createProofOfWorkTurnstile(opts: {
     const controller = new AbortController();
     widget.controller = controller;
     widget.token = undefined;
-    show(widget, 'Verifying you are human…', 'working');
+    show(widget, 'working');
     const reveal = setTimeout(() => widget.params['before-interactive-callback']?.(), SHOW_AFTER_MS);
     void (async () => {
       try {
@@ -104,11 +119,11 @@ export function createProofOfWorkTurnstile(opts: {
         const token = await solve(challenge, controller.signal);
         if (controller.signal.aborted) return;
         widget.token = token;
-        show(widget, 'Verified', 'done');
+        show(widget, 'done');
         widget.params.callback?.(token);
       } catch {
         if (controller.signal.aborted) return;
-        show(widget, 'Verification failed', 'failed');
+        show(widget, 'failed');
         widget.params['error-callback']?.(CRASHED);
       } finally {
         clearTimeout(reveal);
