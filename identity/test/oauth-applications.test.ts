@@ -196,6 +196,10 @@ forEachBackend('OAuth applications', (backend) => {
       'http://localhost:9000/cb',
       '--scopes',
       'openid email',
+      '--client-uri',
+      'https://partner.example.com',
+      '--logo-url',
+      'https://partner.example.com/logo.png',
     );
     assert.equal(made.status, 0, made.err);
     const secret = /client_secret: ([0-9A-Za-z]{40})/.exec(made.out)![1]!;
@@ -206,6 +210,9 @@ forEachBackend('OAuth applications', (backend) => {
     )!;
     assert.deepEqual(app.redirectUris, [REDIRECT, 'http://localhost:9000/cb']);
     assert.equal(app.scopes, 'openid email');
+    const json = (await h.bapi(`/v1/oauth_applications/${app.id}`)).json();
+    assert.equal(json.client_uri, 'https://partner.example.com');
+    assert.equal(json.client_image_url, 'https://partner.example.com/logo.png');
     const row = await rowOf(app.id);
     assert.ok(clientSecretMatches(h.identity.deps.keys.codePepper, secret, row!.secret_hash as string));
 
@@ -228,6 +235,16 @@ forEachBackend('OAuth applications', (backend) => {
     const bad = await run('oauth-apps', 'create', 'Bad', '--redirect-uri', 'http://evil.example.com/cb');
     assert.equal(bad.status, 1);
     assert.match(bad.err, /must be https/);
+    const badLogo = await run(
+      'oauth-apps',
+      'create',
+      'Bad logo',
+      '--redirect-uri',
+      REDIRECT,
+      '--logo-url',
+      'javascript:alert(1)',
+    );
+    assert.equal(badLogo.status, 1);
     assert.equal((await run('oauth-apps', 'delete', app.id)).status, 0);
     assert.equal(await rowOf(app.id), undefined);
     const gone = await run('oauth-apps', 'delete', app.id);

@@ -110,6 +110,8 @@ export function backendApiOAuthAppsAdmin(apiUrl: string, secretKey: string): OAu
         scopes: input.scopes,
         redirect_uris: input.redirectUris,
         consent_screen_enabled: input.consentScreenEnabled,
+        client_uri: input.clientUri,
+        client_image_url: input.logoUrl,
       }),
     rotateSecret: (id) => call('POST', `${path(id)}/rotate_secret`),
     async remove(id) {

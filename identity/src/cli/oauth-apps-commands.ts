@@ -17,8 +17,8 @@ export const oauthAppsCommand: CliCommand = {
       The OAuth applications, oldest first: id, client id, kind, scopes, redirect URIs.
 
   oauth-apps create <name> --redirect-uri <uri> [--redirect-uri <uri>…] [--scopes "openid profile email"]
-                    [--public] [--no-consent]
-      Registers an application; prints its client id and, for a confidential one, its client secret,
+                    [--public] [--no-consent] [--client-uri <https://…>] [--logo-url <https://…>]
+      Registers an application (its home page and logo show on the consent screen); prints its client id and, for a confidential one, its client secret,
       shown this once (docs/oauth-provider.md).
 
   oauth-apps rotate-secret <oa_…>
@@ -41,6 +41,8 @@ function parseOAuthAppsCommand(rest: string[]): OAuthAppsCommand {
       scopes: { type: 'string' },
       public: { type: 'boolean' },
       'no-consent': { type: 'boolean' },
+      'client-uri': { type: 'string' },
+      'logo-url': { type: 'string' },
     },
     strict: true,
     allowPositionals: true,
@@ -57,6 +59,8 @@ function parseOAuthAppsCommand(rest: string[]): OAuthAppsCommand {
         scopes: values.scopes,
         public: values.public ?? false,
         consentScreenEnabled: !values['no-consent'],
+        clientUri: values['client-uri'],
+        logoUrl: values['logo-url'],
       },
     };
   }
