@@ -174,6 +174,7 @@ forEachBackend('Backend API: webhook endpoints and deliveries', (backend) => {
     // The other instance has deliveries of its own, with ids of the same shape.
     const theirs = await call(other, 'POST', '/v1/users', { email_address: [uniqueEmail('theirs')] });
     assert.equal(theirs.status, 200);
+    await until('the other instance’s delivery', async () => (await other.count('webhook_deliveries')) > 0);
     const before = [await deliveriesCount(), await other.count('webhook_deliveries')];
     for (const id of [
       'msg_2unknowndelivery000000000000',
