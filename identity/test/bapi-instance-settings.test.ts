@@ -2,7 +2,16 @@
 // effective document without any secret, validation with every refused field or the diff, the change
 // applied here and in another process, audited, guarded by its version, and written back to the file.
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, it } from 'node:test';
@@ -258,13 +267,16 @@ forEachBackend('Backend API: instance settings', (backend) => {
 forEachBackend('Backend API: instance settings written back to the settings file', (backend) => {
   it('writes the file atomically in its own layout, still valid, and a failed write changes nothing', async () => {
     const sub = mkdtempSync(join(dir, 'file-'));
+    // Mounted as a link (a Kubernetes ConfigMap's, a deployment's current/): the link stays, its target changes.
     const path = join(sub, 'settings.json');
+    const target = join(sub, 'real-settings.json');
     const original = {
       $schema: './settings.schema.json',
       apiKeys: { enabled: true },
       sessionToken: { claims: { email: '{{user.primary_email_address}}' } },
     };
-    writeFileSync(path, `${JSON.stringify(original, null, 4)}\n`);
+    writeFileSync(target, `${JSON.stringify(original, null, 4)}\n`);
+    symlinkSync('real-settings.json', path);
     const h = await Harness.start(backend, { config: { settingsFile: path } });
     try {
       const got = await call(h, 'GET', '/v1/instance_settings');
@@ -282,7 +294,12 @@ forEachBackend('Backend API: instance settings written back to the settings file
       assert.deepEqual(loadSettingsFile(path), h.identity.settings.settings);
       assert.equal(loadSettingsFile(path).auditLog?.retentionDays, 45);
       assert.equal(loadSettingsFile(path).apiKeys, undefined);
-      assert.deepEqual(readdirSync(sub), ['settings.json'], 'no temporary file left');
+      assert.deepEqual(
+        readdirSync(sub).sort(),
+        ['real-settings.json', 'settings.json'],
+        'no temporary file left',
+      );
+      assert.ok(lstatSync(path).isSymbolicLink());
 
       // The directory gone (a read-only or vanished volume): refused, nothing stored, nothing audited.
       const before = await stored(h);

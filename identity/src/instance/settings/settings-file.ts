@@ -4,6 +4,7 @@ import {
   fsyncSync,
   openSync,
   readFileSync,
+  realpathSync,
   renameSync,
   statSync,
   unlinkSync,
@@ -74,10 +75,13 @@ export interface PendingSettingsFile {
  * Prepares the write-back of `settings` to `path`, in the file's own format (JSON: the only one the file
  * may be written in) and layout. Throws the file system's error (EACCES, ENOSPC…) before anything moved.
  */
-export function prepareSettingsFile(path: string, settings: InstanceSettings): PendingSettingsFile {
+export function prepareSettingsFile(given: string, settings: InstanceSettings): PendingSettingsFile {
+  let path = given;
   let current = '';
   let mode = 0o600;
   try {
+    // A symbolic link stays one: the file it points to is replaced, beside itself.
+    path = realpathSync(given);
     current = readFileSync(path, 'utf8');
     mode = statSync(path).mode & 0o777;
   } catch (err) {
