@@ -11,6 +11,7 @@ import type { LiveInstanceSettings } from './instance/settings/live-settings.ts'
 import type { SessionActivityBatch } from './sessions/activity-batch.ts';
 import type { Mailer } from './mail/mailer.ts';
 import type { SmsSender } from './sms/sms-sender.ts';
+import type { ResolvedEndpoint } from './webhooks/delivery.ts';
 
 /**
  * Everything a request handler may use; built once at start-up, holds no per-user state but `activity`
@@ -46,4 +47,9 @@ export interface IdentityDeps {
   oauthProvider: () => Promise<Provider>;
   /** The process's Prometheus metrics (observability/metrics.ts), shared with the product server. */
   metrics: Metrics;
+  /**
+   * This process's webhook endpoints (the instance settings' and those added here) and a way to wake its
+   * delivery worker; set when the webhooks start (webhooks/webhooks.ts).
+   */
+  webhooks?: { endpoints(): ResolvedEndpoint[]; kick(): void };
 }

@@ -27,6 +27,8 @@ export const CLERK_ERROR_CODES = [
   'checkout_already_in_progress',
   'checkout_not_confirmable',
   'clerk_key_invalid',
+  // A write based on a version of a document that has moved since (the Backend API's instance settings).
+  'conflict',
   'default_plan_cannot_be_canceled',
   'duplicate_record',
   'enterprise_sso_email_address_domain_mismatch',
@@ -136,6 +138,9 @@ export class ClerkError extends Error {
     super(longMessage);
     this.name = 'ClerkError';
   }
+
+  /** Further errors answered with this one, in the same envelope (every field a document refuses). */
+  also: readonly ClerkError[] = [];
 
   toJSON(): ClerkErrorJSON {
     return { code: this.code, message: this.shortMessage, long_message: this.longMessage, meta: this.meta };
@@ -847,5 +852,5 @@ export const errors = {
 } as const;
 
 export function errorBody(err: ClerkError, extra: Record<string, unknown> = {}) {
-  return { errors: [err.toJSON()], ...extra };
+  return { errors: [err, ...err.also].map((e) => e.toJSON()), ...extra };
 }

@@ -10,6 +10,8 @@ import { forEachBackend } from './support/backends.ts';
 import { enableBilling, subscribe, subscriptionOf } from './support/billing-world.ts';
 import { BAPI, Harness, uniqueEmail, type Json } from './support/harness.ts';
 import { multipartBody, PNG } from './support/images.ts';
+import { WebhookReceiver } from './support/webhook-receiver.ts';
+import { newWebhookSecret } from '../src/webhooks/signing.ts';
 import { addMember, createOrganization, newMember, type Member } from './support/organizations.ts';
 
 /**
@@ -58,6 +60,8 @@ interface World {
   jwtTemplateId: string;
   /** A satellite domain of the first instance. */
   domainId: string;
+  /** A webhook delivery of the first instance (to its endpoint `ep_first`). */
+  deliveryId: string;
   kid: string;
   /** A's paid subscription item on the first instance. */
   itemId: string;
@@ -109,6 +113,7 @@ function pathOf(route: BapiRoute, w: World, org: string = w.a.org.id): string {
     if (route.path.startsWith('/v1/oauth_applications/')) return oauthApp.id;
     if (route.path.startsWith('/v1/jwt_templates/')) return jwtTemplateId;
     if (route.path.startsWith('/v1/domains/')) return w.domainId;
+    if (route.path.startsWith('/v1/webhook_deliveries/')) return w.deliveryId;
     return org;
   });
 }
@@ -294,6 +299,7 @@ async function call(
 forEachBackend('Backend API tenant isolation', (backend) => {
   let w: World;
   let firstSnapshot: string;
+  let receiver: WebhookReceiver;
   let secondSnapshot: string;
 
   before(async () => {
@@ -349,6 +355,37 @@ forEachBackend('Backend API tenant isolation', (backend) => {
       body: { name: 'satellite.first.test', is_satellite: true },
     });
     assert.equal(domain.status, 200, JSON.stringify(domain.body));
+    // A webhook endpoint of the first instance, and a delivery to it (delivered: its row settles).
+    receiver = await WebhookReceiver.start(newWebhookSecret());
+    process.env.TENANT_ISOLATION_WEBHOOK_SECRET = receiver.secret;
+    await first.identity.settings.set({
+      ...first.identity.settings.settings,
+      webhooks: {
+        endpoints: {
+          ep_first: {
+            url: receiver.url,
+            events: ['organization.updated'],
+            secret: { env: 'TENANT_ISOLATION_WEBHOOK_SECRET' },
+          },
+        },
+      },
+    });
+    const renamed = await call(first, first.identity.secretKey, {
+      method: 'PATCH',
+      path: `/v1/organizations/${a.org.id}`,
+      body: { name: `${a.org.name} renamed` },
+    });
+    assert.equal(renamed.status, 200, JSON.stringify(renamed.body));
+    a.org = renamed.body;
+    await receiver.waitFor(() => receiver.delivered.length > 0);
+    let delivery: { id: string } | undefined;
+    for (let i = 0; i < 200 && !delivery; i++) {
+      [delivery] = await first.db.query<{ id: string }>(
+        `SELECT id FROM webhook_deliveries WHERE endpoint_id = 'ep_first' AND status = 'delivered'`,
+      );
+      if (!delivery) await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    assert.ok(delivery, 'the first instance delivered its event');
     const phone = await call(first, first.identity.secretKey, {
       method: 'POST',
       path: '/v1/phone_numbers',
@@ -387,6 +424,7 @@ forEachBackend('Backend API tenant isolation', (backend) => {
       oauthApp: { id: oauthApp.body.id, clientId: oauthApp.body.client_id },
       jwtTemplateId: jwtTemplate.body.id,
       domainId: domain.body.id,
+      deliveryId: delivery.id,
       kid: jwks.body.keys[0].kid,
       itemId: items.find((i) => i.plan.slug === 'business')!.id,
       emailAddressId: admin.body.email_addresses[0].id,
@@ -401,6 +439,7 @@ forEachBackend('Backend API tenant isolation', (backend) => {
   after(async () => {
     await w?.second.close();
     await w?.first.close();
+    await receiver?.close();
   });
 
   /** Everything an instance stores that a Backend API call could change. */
@@ -424,12 +463,19 @@ forEachBackend('Backend API tenant isolation', (backend) => {
       'billing_subscription_items',
       'billing_payment_attempts',
     ];
-    // Satellite domains are instance settings.
-    const all: Record<string, unknown> = { domains: h.identity.deps.settings.settings.domains ?? null };
+    // Satellite domains and webhook endpoints are instance settings: the whole document, and its version.
+    const all: Record<string, unknown> = {
+      settings: h.identity.deps.settings.settings,
+      settingsVersion: (await h.db.query('SELECT version FROM instance_settings_document'))[0],
+    };
     for (const table of tables) {
       const key = table === 'handshake_nonces' ? 'nonce_hash' : 'id';
       all[table] = await h.db.query(`SELECT * FROM ${table} ORDER BY ${key}`);
     }
+    // Deliveries by id (a replay adds one); their attempts' times move with the worker, not with a call.
+    all.webhook_deliveries = await h.db.query(
+      'SELECT id, event_id, endpoint_id FROM webhook_deliveries ORDER BY id',
+    );
     return JSON.stringify(all);
   }
 
@@ -461,6 +507,8 @@ forEachBackend('Backend API tenant isolation', (backend) => {
       w.jwtTemplateId,
       w.domainId,
       'satellite.first.test',
+      w.deliveryId,
+      'ep_first',
       kid,
       itemId,
       w.handshakeNonce,

@@ -72,6 +72,10 @@ forEachBackend('identity CLI: webhooks', (backend) => {
       ['webhooks', 'replay', '--since', '2026-11-28T10:00:00Z', '--until', '2026-11-28T09:00:00Z'],
       ['webhooks', 'deliveries', '--limit', '0'],
       ['webhooks', 'replay', eventId, '--endpoint', 'https://elsewhere'],
+      ['webhooks', 'deliveries', '--status', 'lost'],
+      ['webhooks', 'deliveries', '--type', 'user'],
+      ['webhooks', 'replay', 'msg_abc', '--endpoint', 'ep_cli'],
+      ['webhooks', 'replay', 'msg_a-b'],
     ]) {
       const res = await cli(argv, env);
       assert.equal(res.status, 2, argv.join(' '));
@@ -94,6 +98,16 @@ forEachBackend('identity CLI: webhooks', (backend) => {
     assert.match(deliveries.out, /#1 .* 200 {2}\d+ ms {2}"answered 200"/);
     // Bodies are never printed: the user's id is in the payload only.
     assert.doesNotMatch(deliveries.out, new RegExp(userId));
+    // The Backend API's filters: event type and status.
+    const filtered = await cli(
+      ['webhooks', 'deliveries', '--type', 'user.created', '--status', 'delivered'],
+      env,
+    );
+    assert.equal(filtered.status, 0, filtered.err);
+    assert.match(filtered.out, new RegExp(`${eventId} {2}user\\.created`));
+    const none = await cli(['webhooks', 'deliveries', '--status', 'failed'], env);
+    assert.equal(none.status, 0, none.err);
+    assert.equal(none.out.trim(), 'No deliveries.');
   });
 
   it('replays one event, and a time range, with the same svix-id; an unknown event is refused', async () => {
@@ -119,8 +133,16 @@ forEachBackend('identity CLI: webhooks', (backend) => {
     assert.match(range.out, new RegExp(`${eventId} user\\.created → ep_cli`));
     // The range holds the sign-up's session and mail too; ep_cli subscribes to user.created only.
     assert.doesNotMatch(range.out, /session\.created|email\.created/);
+    const listed = await cli(['webhooks', 'deliveries', '--event', eventId, '--limit', '1'], env);
+    const first = { id: /\b(msg_\w+)\b/.exec(listed.out)![1]! };
+    const unknown = await cli(['webhooks', 'replay', 'msg_doesnotexist'], env);
+    assert.equal(unknown.status, 1);
+    assert.match(unknown.err, /no webhook delivery msg_doesnotexist/);
+    const delivery = await cli(['webhooks', 'replay', first!.id], env);
+    assert.equal(delivery.status, 0, delivery.err);
+    assert.match(delivery.out, new RegExp(`^msg_\\w+ ${eventId} user\\.created → ep_cli`));
     await start();
-    await receiver.waitFor((r) => r.delivered.filter((d) => d.id === eventId).length === 3);
+    await receiver.waitFor((r) => r.delivered.filter((d) => d.id === eventId).length === 4);
     assert.deepEqual(receiver.refused, []);
   });
 });

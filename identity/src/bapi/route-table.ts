@@ -39,6 +39,8 @@ import { redirectUrlRoutes } from './redirect-urls/redirect-url-routes.ts';
 import { jwtTemplateRoutes } from './jwt-templates/jwt-template-routes.ts';
 import { auditEventRoutes } from './audit-events/audit-event-routes.ts';
 import { domainRoutes } from './domains/domain-routes.ts';
+import { instanceSettingsRoutes } from './instance-settings/instance-settings-routes.ts';
+import { webhookDeliveryRoutes } from './webhooks/webhook-delivery-routes.ts';
 
 const jwksRoute: BapiRoute = {
   method: 'GET',
@@ -94,4 +96,7 @@ export const bapiRoutes: readonly BapiRoute[] = [
   ...cloudOnlyRoutes,
   ...auditEventRoutes,
   ...domainRoutes,
+  // Our extensions for operators (docs/backend-api.md § Extensions).
+  ...instanceSettingsRoutes,
+  ...webhookDeliveryRoutes,
 ];

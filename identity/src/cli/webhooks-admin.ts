@@ -5,9 +5,11 @@ import {
   attemptsOf,
   endpointsOfEvent,
   eventsBetween,
+  findDelivery,
   findWebhookEvent,
   insertDelivery,
   recentDeliveries,
+  type DeliveryFilter,
 } from '../store/webhooks.ts';
 import { subscribes } from '../webhooks/delivery.ts';
 import { endpointsOfSettings } from '../webhooks/webhooks.ts';
@@ -47,7 +49,7 @@ export async function listEndpoints(db: Database, env: NodeJS.ProcessEnv): Promi
 
 export async function listDeliveries(
   db: Database,
-  opts: { endpointId?: string; eventId?: string; limit: number },
+  opts: DeliveryFilter & { limit: number },
 ): Promise<string[]> {
   await migrate(db);
   const deliveries = await recentDeliveries(db, opts);
@@ -133,6 +135,17 @@ export async function replayRange(
     }
     return lines;
   });
+}
+
+/** Queues a delivery's event again to its own endpoint (as the Backend API's replay does). */
+export async function replayDelivery(db: Database, deliveryId: string): Promise<string[]> {
+  await migrate(db);
+  const delivery = await findDelivery(db, deliveryId);
+  if (!delivery) throw new CliError(`There is no webhook delivery ${deliveryId} (it may have been purged).`);
+  const id = await db.transaction((tx) =>
+    insertDelivery(tx, delivery.event_id, delivery.endpoint_id, new Date()),
+  );
+  return [`${id} ${delivery.event_id} ${delivery.type} → ${delivery.endpoint_id}`];
 }
 
 async function targetsOf(

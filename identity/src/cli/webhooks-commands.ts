@@ -4,14 +4,23 @@ import {
   listDeliveries,
   listEndpoints,
   openWebhooksTarget,
+  replayDelivery,
   replayEvent,
   replayRange,
 } from './webhooks-admin.ts';
 
 type WebhooksCommand =
   | { action: 'endpoints' }
-  | { action: 'deliveries'; endpointId?: string; eventId?: string; limit: number }
+  | {
+      action: 'deliveries';
+      endpointId?: string;
+      eventId?: string;
+      eventType?: string;
+      status?: string;
+      limit: number;
+    }
   | { action: 'replay'; eventId: string; endpointId?: string }
+  | { action: 'replay-delivery'; deliveryId: string }
   | { action: 'replay-range'; since: Date; until: Date; endpointId?: string };
 
 /** `webhooks`: the endpoints, the deliveries and their attempts, replays (docs/webhooks.md). */
@@ -20,8 +29,13 @@ export const webhooksCommand: CliCommand = {
   usage: `  webhooks endpoints
       Lists the webhook endpoints of the instance settings (docs/webhooks.md).
 
-  webhooks deliveries [--endpoint <ep_…>] [--event <evt_…>] [--limit <n>]
+  webhooks deliveries [--endpoint <ep_…>] [--event <evt_…>] [--type <event type>]
+                      [--status pending|delivered|failed] [--limit <n>]
       The newest deliveries (default 20) with every attempt: status, latency, the answer's start.
+
+  webhooks replay <msg_…>
+      Sends that delivery's event again to its endpoint (the Backend API's
+      POST /v1/webhook_deliveries/:id/replay).
 
   webhooks replay <evt_…> [--endpoint <ep_…>]
   webhooks replay --since <time> [--until <time>] [--endpoint <ep_…>]
@@ -42,6 +56,8 @@ function parseWebhooksCommand(rest: string[]): WebhooksCommand {
       endpoint: { type: 'string' },
       event: { type: 'string' },
       limit: { type: 'string' },
+      type: { type: 'string' },
+      status: { type: 'string' },
       since: { type: 'string' },
       until: { type: 'string' },
     },
@@ -69,7 +85,26 @@ function parseWebhooksCommand(rest: string[]): WebhooksCommand {
     if (values.event !== undefined && !/^evt_[A-Za-z0-9]+$/.test(values.event)) {
       throw new UsageError('--event must be an event id: evt_….');
     }
-    return { action, endpointId, eventId: values.event, limit };
+    if (values.type !== undefined && !/^[a-zA-Z]+\.[a-zA-Z_]+$/.test(values.type)) {
+      throw new UsageError('--type must be an event type: user.created, session.ended….');
+    }
+    if (values.status !== undefined && !['pending', 'delivered', 'failed'].includes(values.status)) {
+      throw new UsageError('--status must be pending, delivered or failed.');
+    }
+    return {
+      action,
+      endpointId,
+      eventId: values.event,
+      eventType: values.type,
+      status: values.status,
+      limit,
+    };
+  }
+  if (action === 'replay' && args.length === 1 && /^msg_/.test(args[0]!) && values.since === undefined) {
+    if (!/^msg_[A-Za-z0-9]{1,64}$/.test(args[0]!) || endpointId !== undefined) {
+      throw new UsageError('replay <msg_…> takes a delivery id and no --endpoint (it goes to its own).');
+    }
+    return { action: 'replay-delivery', deliveryId: args[0]! };
   }
   if (action === 'replay' && args.length === 1 && values.since === undefined) {
     if (!/^evt_[A-Za-z0-9]+$/.test(args[0]!)) throw new UsageError('replay takes an event id: evt_….');
@@ -82,7 +117,7 @@ function parseWebhooksCommand(rest: string[]): WebhooksCommand {
     return { action: 'replay-range', since, until, endpointId };
   }
   throw new UsageError(
-    'webhooks takes "endpoints", "deliveries", "replay <evt_…>" or "replay --since <time> [--until <time>]".',
+    'webhooks takes "endpoints", "deliveries", "replay <evt_…>", "replay <msg_…>" or "replay --since <time> [--until <time>]".',
   );
 }
 
@@ -95,9 +130,11 @@ async function webhooks(command: WebhooksCommand, io: CliIo): Promise<number> {
           ? await listDeliveries(db, command)
           : command.action === 'replay'
             ? await replayEvent(db, command.eventId, command.endpointId, io.env)
-            : await replayRange(db, command.since, command.until, command.endpointId, io.env);
+            : command.action === 'replay-delivery'
+              ? await replayDelivery(db, command.deliveryId)
+              : await replayRange(db, command.since, command.until, command.endpointId, io.env);
     for (const line of lines) io.out(line);
-    if (command.action === 'replay' || command.action === 'replay-range') {
+    if (command.action !== 'endpoints' && command.action !== 'deliveries') {
       io.err(`${lines.length} deliver${lines.length === 1 ? 'y' : 'ies'} queued.`);
     }
   });

@@ -235,20 +235,6 @@ export interface DeliveryListRow {
   updated_at: Date;
 }
 
-export async function recentDeliveries(
-  db: Queryable,
-  opts: { limit: number; endpointId?: string; eventId?: string },
-): Promise<DeliveryListRow[]> {
-  return db.query<DeliveryListRow>(
-    `SELECT d.id, d.event_id, e.type, d.endpoint_id, d.status, d.attempts, d.last_status_code, d.last_error,
-            d.next_attempt_at, d.created_at, d.updated_at
-       FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id
-       WHERE ($1::text IS NULL OR d.endpoint_id = $1) AND ($2::text IS NULL OR d.event_id = $2)
-       ORDER BY d.created_at DESC, d.id DESC LIMIT ${Math.floor(opts.limit)}`,
-    [opts.endpointId ?? null, opts.eventId ?? null],
-  );
-}
-
 export interface AttemptRow {
   delivery_id: string;
   attempt: number;
@@ -315,4 +301,63 @@ export async function pendingWebhookWork(db: Queryable): Promise<{ events: numbe
             (SELECT count(*) FROM webhook_deliveries WHERE status = 'pending') AS deliveries`,
   );
   return { events: Number(row?.events ?? 0), deliveries: Number(row?.deliveries ?? 0) };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Deliveries filtered and paged (the Backend API's list, the CLI, the development outbox)
+
+export interface DeliveryFilter {
+  endpointId?: string;
+  eventType?: string;
+  eventId?: string;
+  status?: string;
+}
+
+const FILTERED_DELIVERIES = `FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id
+   WHERE ($1::text IS NULL OR d.endpoint_id = $1) AND ($2::text IS NULL OR e.type = $2)
+     AND ($3::text IS NULL OR d.event_id = $3) AND ($4::text IS NULL OR d.status = $4)`;
+
+const filterParams = (f: DeliveryFilter) => [
+  f.endpointId ?? null,
+  f.eventType ?? null,
+  f.eventId ?? null,
+  f.status ?? null,
+];
+
+/** Deliveries matching `filter`, newest first, `limit` of them after `offset`. */
+export async function recentDeliveries(
+  db: Queryable,
+  filter: DeliveryFilter & { limit: number; offset?: number },
+): Promise<DeliveryListRow[]> {
+  return db.query<DeliveryListRow>(
+    `SELECT d.id, d.event_id, e.type, d.endpoint_id, d.status, d.attempts, d.last_status_code, d.last_error,
+            d.next_attempt_at, d.created_at, d.updated_at
+       ${FILTERED_DELIVERIES}
+       ORDER BY d.created_at DESC, d.id DESC
+       LIMIT ${Math.floor(filter.limit)} OFFSET ${Math.floor(filter.offset ?? 0)}`,
+    filterParams(filter),
+  );
+}
+
+/** How many deliveries match `filter` in all (a page's `total_count`). */
+export async function countDeliveries(db: Queryable, filter: DeliveryFilter): Promise<number> {
+  const [row] = await db.query<{ n: string }>(
+    `SELECT count(*) AS n ${FILTERED_DELIVERIES}`,
+    filterParams(filter),
+  );
+  return Number(row?.n ?? 0);
+}
+
+/** One delivery with its event's payload (the body every attempt sent). */
+export async function findDelivery(
+  db: Queryable,
+  id: string,
+): Promise<(DeliveryListRow & { payload: Record<string, unknown> }) | null> {
+  const [row] = await db.query<DeliveryListRow & { payload: Record<string, unknown> }>(
+    `SELECT d.id, d.event_id, e.type, d.endpoint_id, d.status, d.attempts, d.last_status_code, d.last_error,
+            d.next_attempt_at, d.created_at, d.updated_at, e.payload
+       FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id WHERE d.id = $1`,
+    [id],
+  );
+  return row ?? null;
 }

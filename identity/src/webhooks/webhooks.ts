@@ -63,6 +63,8 @@ export function startWebhooks(deps: IdentityDeps): Webhooks {
   deps.mailer = mailerEmittingEvents(deps.mailer, deps.clock, deps.config.mailFrom);
   if (deps.sms) deps.sms = smsEmittingEvents(deps.sms, deps.clock);
   worker.start();
+  // The Backend API's deliveries and replays (bapi/webhooks) read the endpoints and wake the worker.
+  deps.webhooks = { endpoints, kick: () => worker.kick() };
   return {
     endpoints,
     addEndpoint(endpoint) {

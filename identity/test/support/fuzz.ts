@@ -266,6 +266,8 @@ export function realId(world: World, segment: string, name: string): string {
     payment_attempts: 'cpa_2fuzzpaymentattempt000000000',
     checkouts: 'cchk_2fuzzcheckout000000000000000',
     payment_sources: 'cps_2fuzzpaymentsource0000000000',
+    // No webhook endpoint is configured here: a well-formed id of no delivery.
+    webhook_deliveries: 'msg_2fuzzwebhookdelivery000000000',
   };
   const id = bySegment[segment];
   if (!id) throw new Error(`no object in the fuzz world for :${name} after /${segment}/`);

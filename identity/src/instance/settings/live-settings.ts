@@ -5,6 +5,7 @@ import {
   readInstanceSettings,
   storedSettingsVersion,
   writeInstanceSettings,
+  writeInstanceSettingsAtVersion,
   type StoredInstanceSettings,
 } from '../../store/instance-settings.ts';
 
@@ -65,6 +66,27 @@ export class LiveInstanceSettings {
   async set(value: unknown): Promise<StoredInstanceSettings> {
     this.apply(await writeInstanceSettings(this.db, value, this.clock()));
     return this.state;
+  }
+
+  /**
+   * Stores `value` if the stored version is still `expectedVersion` (the Backend API's optimistic guard),
+   * through `db` (the caller's, which records the audit event with the change); `beforeCommit` runs last in
+   * its transaction. Applied here at once, as `set`; answers the version found instead when it moved.
+   */
+  async setAtVersion(
+    value: unknown,
+    expectedVersion: number | null,
+    opts: { db?: Database; beforeCommit?: (stored: StoredInstanceSettings) => void } = {},
+  ): Promise<{ stored: StoredInstanceSettings } | { conflict: number }> {
+    const result = await writeInstanceSettingsAtVersion(
+      opts.db ?? this.db,
+      value,
+      expectedVersion,
+      this.clock(),
+      opts.beforeCommit,
+    );
+    if ('stored' in result) this.apply(result.stored);
+    return result;
   }
 
   /** Reloads when the stored version differs from ours; answers whether it did. */
