@@ -39,6 +39,8 @@ import { redirectUrlRoutes } from './redirect-urls/redirect-url-routes.ts';
 import { jwtTemplateRoutes } from './jwt-templates/jwt-template-routes.ts';
 import { auditEventRoutes } from './audit-events/audit-event-routes.ts';
 import { domainRoutes } from './domains/domain-routes.ts';
+import { machineRoutes } from './machines/machine-routes.ts';
+import { m2mTokenRoutes } from './machines/m2m-token-routes.ts';
 
 const jwksRoute: BapiRoute = {
   method: 'GET',
@@ -94,4 +96,6 @@ export const bapiRoutes: readonly BapiRoute[] = [
   ...cloudOnlyRoutes,
   ...auditEventRoutes,
   ...domainRoutes,
+  ...machineRoutes,
+  ...m2mTokenRoutes,
 ];
