@@ -41,6 +41,7 @@ import { auditEventRoutes } from './audit-events/audit-event-routes.ts';
 import { domainRoutes } from './domains/domain-routes.ts';
 import { machineRoutes } from './machines/machine-routes.ts';
 import { m2mTokenRoutes } from './machines/m2m-token-routes.ts';
+import { instanceRoutes } from './instance/instance-routes.ts';
 
 const jwksRoute: BapiRoute = {
   method: 'GET',
@@ -98,4 +99,5 @@ export const bapiRoutes: readonly BapiRoute[] = [
   ...domainRoutes,
   ...machineRoutes,
   ...m2mTokenRoutes,
+  ...instanceRoutes,
 ];
