@@ -18,13 +18,7 @@ import { Harness } from './support/harness.ts';
  * Methods that still answer 404 because nothing serves their route yet, with why (docs/backend-api.md,
  * "Not served yet"). Keep this list short and shrinking: a method served removes its line.
  */
-const UNSERVED: Record<string, string> = {
-  'organizations.getInstanceOrganizationMembershipList': 'not served yet (issue #32)',
-  'organizations.getOrganizationDomainList': 'not served yet (issue #32)',
-  'organizations.createOrganizationDomain': 'not served yet (issue #32)',
-  'organizations.updateOrganizationDomain': 'not served yet (issue #32)',
-  'organizations.deleteOrganizationDomain': 'not served yet (issue #32)',
-};
+const UNSERVED: Record<string, string> = {};
 
 type Method = (...args: unknown[]) => Promise<unknown>;
 
