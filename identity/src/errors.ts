@@ -790,6 +790,14 @@ export const errors = {
       'No account for this invitation',
       'There is no account for the invited email address yet. Sign up to accept the invitation.',
     ),
+  /** `m2m.createToken` with the instance's secret key: a token is a machine's, made with its key. */
+  machineSecretKeyRequired: () =>
+    new ClerkError(
+      403,
+      'not_allowed_access',
+      'Machine secret key required',
+      'Creating a machine-to-machine token needs the secret key of the machine it is for (machineSecretKey), not the instance secret key.',
+    ),
   methodNotAllowed: () =>
     new ClerkError(
       405,

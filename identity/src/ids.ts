@@ -59,7 +59,10 @@ export type IdPrefix =
   | 'ru'
   // A JWT template (Clerk's jtmp_).
   | 'jtmp'
-  | 'dmn';
+  | 'dmn'
+  // A machine and a machine-to-machine token (Clerk's mch_; the token's secret is mt_…).
+  | 'mch'
+  | 'm2m';
 
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${randomBase62(27)}`;

@@ -391,4 +391,92 @@ forEachBackend('organisations through @clerk/backend 2.10.1', (backend) => {
     assert.equal(refused.statusCode, 401);
     assert.equal(refused.json().errors[0].code, 'clerk_key_invalid');
   });
+  it('getInstanceOrganizationMembershipList lists every organisation’s memberships, paged and ordered', async () => {
+    const first = await clerk.organizations.createOrganization({
+      name: 'Instance A',
+      createdBy: users[0]!.userId,
+    });
+    h.clock.advance(1);
+    const second = await clerk.organizations.createOrganization({
+      name: 'Instance B',
+      createdBy: users[1]!.userId,
+    });
+    h.clock.advance(1);
+    await clerk.organizations.createOrganizationMembership({
+      organizationId: second.id,
+      userId: users[2]!.userId,
+      role: 'org:member',
+    });
+    const all = await clerk.organizations.getInstanceOrganizationMembershipList({ limit: 500 });
+    const mine = all.data.filter((m) => [first.id, second.id].includes(m.organization.id));
+    assert.equal(mine.length, 3);
+    assert.ok(all.totalCount >= 3);
+    assert.deepEqual(
+      mine.map((m) => m.publicUserData!.userId),
+      [users[0]!.userId, users[1]!.userId, users[2]!.userId],
+      'oldest first by default',
+    );
+    const newest = await clerk.organizations.getInstanceOrganizationMembershipList({
+      orderBy: '-created_at',
+      limit: 1,
+    });
+    assert.equal(newest.data.length, 1);
+    assert.equal(newest.data[0]!.publicUserData!.userId, users[2]!.userId);
+    const byName = await clerk.organizations.getInstanceOrganizationMembershipList({
+      orderBy: '-first_name',
+      limit: 500,
+    });
+    const names = byName.data.map((m) => m.publicUserData!.firstName ?? '');
+    assert.deepEqual(names, [...names].sort().reverse());
+    await rejectsWith(
+      clerk.organizations.getInstanceOrganizationMembershipList({ orderBy: 'password' as 'created_at' }),
+      422,
+      'form_param_value_invalid',
+    );
+    await rejectsWith(
+      clerk.organizations.getInstanceOrganizationMembershipList({ limit: 501 }),
+      422,
+      'form_param_value_invalid',
+    );
+  });
+
+  it('organisation domains: none exist and none can be added (not offered here), said in Clerk’s envelope', async () => {
+    const org = await clerk.organizations.createOrganization({
+      name: 'No Domains',
+      createdBy: users[0]!.userId,
+    });
+    const list = await clerk.organizations.getOrganizationDomainList({ organizationId: org.id });
+    assert.deepEqual(list, { data: [], totalCount: 0 });
+    await assert.rejects(
+      clerk.organizations.createOrganizationDomain({
+        organizationId: org.id,
+        name: 'example.com',
+        enrollmentMode: 'automatic_invitation',
+      }),
+      (err: { status?: number; errors?: { code: string }[] }) => {
+        assert.equal(err.status, 422);
+        assert.equal(err.errors?.[0]?.code, 'not_supported_by_this_provider');
+        return true;
+      },
+    );
+    await rejectsWith(
+      clerk.organizations.updateOrganizationDomain({
+        organizationId: org.id,
+        domainId: 'orgdmn_x',
+        verified: true,
+      }),
+      404,
+      'resource_not_found',
+    );
+    await rejectsWith(
+      clerk.organizations.deleteOrganizationDomain({ organizationId: org.id, domainId: 'orgdmn_x' }),
+      404,
+      'resource_not_found',
+    );
+    await rejectsWith(
+      clerk.organizations.getOrganizationDomainList({ organizationId: 'org_doesnotexist' }),
+      404,
+      'resource_not_found',
+    );
+  });
 });

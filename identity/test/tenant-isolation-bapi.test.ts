@@ -70,6 +70,11 @@ interface World {
   phoneNumberId: string;
   /** A handshake nonce the first instance issued to A's admin's browser, not yet redeemed. */
   handshakeNonce: string;
+  /** Two machines of the first instance, the first scoped to the second, and a token of the first. */
+  machineId: string;
+  otherMachineId: string;
+  m2mTokenId: string;
+  m2mToken: string;
 }
 
 /** What the second instance answers, with its own key, to a request naming the first one's resources. */
@@ -83,7 +88,9 @@ type Foreign =
   /** Refused for a field the body lacks (422 form_param_nil): the body names nothing of the first instance. */
   | 'incomplete'
   /** What only Clerk's hosted service does (bapi/cloud-only): 422 not_supported_by_this_provider everywhere. */
-  | 'cloud_only';
+  | 'cloud_only'
+  /** Needs a machine's secret key, not the instance's (an M2M token's creation): 403 not_allowed_access. */
+  | 'machine_key_required';
 
 interface Case {
   /** `METHOD /v1/...` as declared; `+ …` marks extra cases for the same route. */
@@ -101,6 +108,7 @@ function pathOf(route: BapiRoute, w: World, org: string = w.a.org.id): string {
     if (name === 'userId') return a.member.userId;
     if (name === 'invitationId') return a.invitationId;
     if (name === 'template') return 'hasura';
+    if (name === 'other') return w.otherMachineId;
     if (route.path.startsWith('/v1/sessions/')) return a.admin.sessionId;
     if (route.path.startsWith('/v1/clients/')) return a.admin.client.id;
     if (route.path.startsWith('/v1/email_addresses/')) return w.emailAddressId;
@@ -114,6 +122,8 @@ function pathOf(route: BapiRoute, w: World, org: string = w.a.org.id): string {
     if (route.path.startsWith('/v1/jwt_templates/')) return jwtTemplateId;
     if (route.path.startsWith('/v1/domains/')) return w.domainId;
     if (route.path.startsWith('/v1/webhook_deliveries/')) return w.deliveryId;
+    if (route.path.startsWith('/v1/machines/')) return w.machineId;
+    if (route.path.startsWith('/m2m_tokens/')) return w.m2mTokenId;
     return org;
   });
 }
@@ -165,6 +175,8 @@ function foreignAnswer(route: BapiRoute): Foreign {
   if (cloudOnlyRoutes.some((r) => keyOf(r) === keyOf(route))) return 'cloud_only';
   // Inviting an address to the application invites it to the calling instance (nothing of the other).
   if (['POST /v1/invitations', 'POST /v1/invitations/bulk'].includes(keyOf(route))) return 'no_leak';
+  // The instance's own settings, asked to stay as they are: nothing of the other instance is named.
+  if (keyOf(route).startsWith('PATCH /v1/instance')) return 'no_leak';
   // A testing token is the calling instance's own (it waives nothing on another: bapi-sign-in-tokens.test.ts).
   if (keyOf(route) === 'POST /v1/testing_tokens') return 'no_leak';
   // Registering an OAuth application names nothing of another instance; the suite's body has no name.
@@ -181,9 +193,14 @@ function foreignAnswer(route: BapiRoute): Foreign {
       'POST /v1/jwt_templates',
       // A satellite domain's name is free text, left out too.
       'POST /v1/domains',
+      // So are a machine's name and the M2M token to verify (the extra case below sends A's).
+      'POST /v1/machines',
+      'POST /m2m_tokens/verify',
     ].includes(keyOf(route))
   )
     return 'incomplete';
+  // A token is made with its machine's key; the instance's key (either instance's) makes none.
+  if (keyOf(route) === 'POST /m2m_tokens') return 'machine_key_required';
   // The credential is free text, which the suite's body leaves out: the extra case below sends A's.
   if (keyOf(route) === 'POST /v1/clients/verify') return 'incomplete';
   // So is a handshake nonce: the extra case below sends one of the first instance.
@@ -233,6 +250,16 @@ const CASES: Case[] = [
     }),
   },
   {
+    route: "POST /m2m_tokens/verify + the first instance's M2M token",
+    foreign: 'not_found',
+    request: ({ m2mToken }) => ({ method: 'POST', path: '/m2m_tokens/verify', body: { token: m2mToken } }),
+  },
+  {
+    route: 'GET /v1/machines + everyone',
+    foreign: 'no_leak',
+    request: () => ({ method: 'GET', path: '/v1/machines?limit=500' }),
+  },
+  {
     route: 'GET /v1/organizations + everyone',
     foreign: 'no_leak',
     request: () => ({ method: 'GET', path: '/v1/organizations?limit=500&include_members_count=true' }),
@@ -272,8 +299,12 @@ it('the Backend API serves exactly the routes of its table, so every route serve
   assert.deepEqual(served, declared);
   assert.ok(CROSS_CASES.length >= 5, `routes with an organisation and a sub-resource: ${CROSS_CASES.length}`);
   assert.ok(
-    bapiRoutes.every((route) => route.permission === 'instance_secret_key'),
-    'every route needs the secret key',
+    bapiRoutes.every(
+      (route) =>
+        route.permission === 'instance_secret_key' ||
+        (route.permission === 'machine_or_instance_secret_key' && route.path.startsWith('/m2m_tokens')),
+    ),
+    'every route needs the secret key (the M2M token routes: a machine’s or the instance’s)',
   );
 });
 
@@ -408,6 +439,19 @@ forEachBackend('Backend API tenant isolation', (backend) => {
       body: { email_address: uniqueEmail('app-invitee') },
     });
     assert.equal(appInvitation.status, 200, JSON.stringify(appInvitation.body));
+    const receiver = await call(first, first.identity.secretKey, {
+      method: 'POST',
+      path: '/v1/machines',
+      body: { name: 'alpha receiver' },
+    });
+    const machine = await call(first, first.identity.secretKey, {
+      method: 'POST',
+      path: '/v1/machines',
+      body: { name: 'alpha sender', scoped_machines: [receiver.body.id] },
+    });
+    assert.equal(machine.status, 200, JSON.stringify(machine.body));
+    const m2m = await call(first, machine.body.secret_key, { method: 'POST', path: '/m2m_tokens', body: {} });
+    assert.equal(m2m.status, 200, JSON.stringify(m2m.body));
     w = {
       first,
       second,
@@ -432,6 +476,10 @@ forEachBackend('Backend API tenant isolation', (backend) => {
       handshakeNonce: new URL(handshake.headers.location as string).searchParams.get(
         '__clerk_handshake_nonce',
       )!,
+      machineId: machine.body.id,
+      otherMachineId: receiver.body.id,
+      m2mTokenId: m2m.body.id,
+      m2mToken: m2m.body.token,
     };
     firstSnapshot = await snapshot(first);
     secondSnapshot = await snapshot(second);
@@ -459,6 +507,9 @@ forEachBackend('Backend API tenant isolation', (backend) => {
       'api_keys',
       'oauth_applications',
       'jwt_templates',
+      'machines',
+      'machine_scopes',
+      'm2m_tokens',
       'billing_payers',
       'billing_subscription_items',
       'billing_payment_attempts',
@@ -469,7 +520,12 @@ forEachBackend('Backend API tenant isolation', (backend) => {
       settingsVersion: (await h.db.query('SELECT version FROM instance_settings_document'))[0],
     };
     for (const table of tables) {
-      const key = table === 'handshake_nonces' ? 'nonce_hash' : 'id';
+      const key =
+        table === 'handshake_nonces'
+          ? 'nonce_hash'
+          : table === 'machine_scopes'
+            ? 'from_machine_id, to_machine_id'
+            : 'id';
       all[table] = await h.db.query(`SELECT * FROM ${table} ORDER BY ${key}`);
     }
     // Deliveries by id (a replay adds one); their attempts' times move with the worker, not with a call.
@@ -512,6 +568,11 @@ forEachBackend('Backend API tenant isolation', (backend) => {
       kid,
       itemId,
       w.handshakeNonce,
+      w.machineId,
+      w.otherMachineId,
+      w.m2mTokenId,
+      w.m2mToken,
+      'alpha sender',
     ];
   }
 
@@ -532,6 +593,9 @@ forEachBackend('Backend API tenant isolation', (backend) => {
       } else if (c.foreign === 'incomplete') {
         assert.equal(res.status, 422, brief);
         assert.equal(res.body.errors[0].code, 'form_param_nil', brief);
+      } else if (c.foreign === 'machine_key_required') {
+        assert.equal(res.status, 403, brief);
+        assert.equal(res.body.errors[0].code, 'not_allowed_access', brief);
       } else if (c.foreign === 'cloud_only') {
         assert.equal(res.status, 422, brief);
         assert.equal(res.body.errors[0].code, 'not_supported_by_this_provider', brief);

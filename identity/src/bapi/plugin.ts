@@ -13,9 +13,14 @@ import { ClerkError, errorBody, errors } from '../errors.ts';
 import { BAPI_BODY_LIMIT, bodyRefusal, UPLOAD_BODY_LIMIT } from '../http/body-limits.ts';
 import { MAX_IMAGE_BYTES } from '../images/image-file.ts';
 import { registerJsonParser } from './body-parsers.ts';
-import { fieldsOf, type BapiRoute } from './route.ts';
+import { machineOfSecret } from '../machines/machines.ts';
+import type { MachineRow } from '../store/machines.ts';
+import { fieldsOf, type BapiPermission, type BapiRoute } from './route.ts';
 import { bapiRoutes } from './route-table.ts';
 import { sendJson } from './send-json.ts';
+
+/** The machine whose secret key authenticated a request (machine-to-machine token routes only). */
+const callingMachines = new WeakMap<FastifyRequest, MachineRow>();
 
 /** The Backend API subset @clerk/backend 2.10.1 calls, behind secret-key Bearer auth. Register under a prefix. */
 export async function bapiPlugin(app: FastifyInstance, opts: { deps: IdentityDeps }) {
@@ -24,9 +29,16 @@ export async function bapiPlugin(app: FastifyInstance, opts: { deps: IdentityDep
   app.addHook('onRequest', async (req, reply) => {
     const header = req.headers.authorization ?? '';
     const key = header.startsWith('Bearer ') ? header.slice(7).trim() : '';
-    if (!key || !deps.keys.verifySecretKey(key)) {
-      return sendJson(reply, 401, errorBody(errors.clerkKeyInvalid()));
+    if (key && deps.keys.verifySecretKey(key)) return;
+    const config = req.routeOptions.config as { bapiPermission?: BapiPermission };
+    if (key && config.bapiPermission === 'machine_or_instance_secret_key') {
+      const machine = await machineOfSecret(deps.db, deps, key, deps.clock());
+      if (machine) {
+        callingMachines.set(req, machine);
+        return;
+      }
     }
+    return sendJson(reply, 401, errorBody(errors.clerkKeyInvalid()));
   });
   // After the key check: a caller without the key learns nothing about its input.
   registerJsonParser(app);
@@ -65,7 +77,7 @@ function register(app: FastifyInstance, deps: IdentityDeps, route: BapiRoute): v
     method: route.method,
     url: route.path,
     bodyLimit: route.input.upload ? UPLOAD_BODY_LIMIT : BAPI_BODY_LIMIT,
-    config: { bapiInput: route.input },
+    config: { bapiInput: route.input, bapiPermission: route.permission },
     handler: async (req, reply) => {
       const params = req.params as Record<string, string>;
       const context = auditContextOf(req, route, params, deps);
@@ -77,6 +89,7 @@ function register(app: FastifyInstance, deps: IdentityDeps, route: BapiRoute): v
             body: req.body,
             fields: fieldsOf(route, req.body),
             raw: req,
+            machine: callingMachines.get(req) ?? null,
           },
           deps,
         ),

@@ -41,6 +41,9 @@ import { auditEventRoutes } from './audit-events/audit-event-routes.ts';
 import { domainRoutes } from './domains/domain-routes.ts';
 import { instanceSettingsRoutes } from './instance-settings/instance-settings-routes.ts';
 import { webhookDeliveryRoutes } from './webhooks/webhook-delivery-routes.ts';
+import { machineRoutes } from './machines/machine-routes.ts';
+import { m2mTokenRoutes } from './machines/m2m-token-routes.ts';
+import { instanceRoutes } from './instance/instance-routes.ts';
 
 const jwksRoute: BapiRoute = {
   method: 'GET',
@@ -99,4 +102,7 @@ export const bapiRoutes: readonly BapiRoute[] = [
   // Our extensions for operators (docs/backend-api.md § Extensions).
   ...instanceSettingsRoutes,
   ...webhookDeliveryRoutes,
+  ...machineRoutes,
+  ...m2mTokenRoutes,
+  ...instanceRoutes,
 ];

@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { IdentityDeps } from '../deps.ts';
 import type { z } from '@app/contract';
 import type { RouteDeclaration, RouteInput } from '../http/route-declaration.ts';
+import type { MachineRow } from '../store/machines.ts';
 import { JsonBody } from './request-input.ts';
 
 /** Everything a route reads of a request besides its path; it reads nothing else. */
@@ -19,8 +20,10 @@ export interface BapiInput extends RouteInput {
 /**
  * Who may call a route. The secret key stands for the instance's operator: every Backend API route
  * needs it, and it reaches this instance's data only (another instance has its own key and database).
+ * The machine-to-machine token routes also take a machine's secret key (`ak_…`), which acts for that
+ * machine only (bapi/machines/m2m-token-routes.ts).
  */
-export type BapiPermission = 'instance_secret_key';
+export type BapiPermission = 'instance_secret_key' | 'machine_or_instance_secret_key';
 
 export interface BapiRequest {
   params: Record<string, string>;
@@ -31,6 +34,8 @@ export interface BapiRequest {
   fields: JsonBody;
   /** The request itself, for a multipart upload. */
   raw: FastifyRequest;
+  /** The machine whose secret key called (routes that take one), else null: the instance's key. */
+  machine: MachineRow | null;
 }
 
 /** One Backend API route: the whole of what the plugin, the fuzz suite and the tenant suite know of it. */

@@ -245,6 +245,8 @@ const MEMBERSHIP_ORDERS: Record<string, string> = {
   '-username': 'u.username DESC NULLS LAST, m.id DESC',
   email_address: 'pe.email_address ASC NULLS LAST, m.id ASC',
   '-email_address': 'pe.email_address DESC NULLS LAST, m.id DESC',
+  phone_number: 'pp.phone_number ASC NULLS LAST, m.id ASC',
+  '-phone_number': 'pp.phone_number DESC NULLS LAST, m.id DESC',
 };
 
 /** The `order_by` values the membership lists accept (`+` or no sign: ascending). */
@@ -253,13 +255,14 @@ export const MEMBERSHIP_ORDER_KEYS = Object.keys(MEMBERSHIP_ORDERS);
 /** A page of an organisation's memberships and the count of all that match, oldest first by default. */
 export async function listOrganizationMemberships(
   db: Queryable,
-  organizationId: string,
+  /** Null: every organisation's (the Backend API's instance-wide list). */
+  organizationId: string | null,
   filter: MembershipFilter,
   page: { limit: number; offset: number },
   orderBy = 'created_at',
 ): Promise<{ data: MembershipRow[]; total: number }> {
-  const params: unknown[] = [organizationId];
-  const clauses = ['m.organization_id = $1'];
+  const params: unknown[] = organizationId === null ? [] : [organizationId];
+  const clauses = organizationId === null ? ['TRUE'] : ['m.organization_id = $1'];
   const add = (sql: (n: number) => string, value: unknown) => {
     params.push(value);
     clauses.push(sql(params.length));
@@ -285,6 +288,7 @@ export async function listOrganizationMemberships(
   }
   const from = `FROM organization_memberships m JOIN users u ON u.id = m.user_id
     LEFT JOIN email_addresses pe ON pe.id = u.primary_email_address_id
+    LEFT JOIN phone_numbers pp ON pp.id = u.primary_phone_number_id
     WHERE ${clauses.join(' AND ')}`;
   const order = ownValue(MEMBERSHIP_ORDERS, orderBy) ?? MEMBERSHIP_ORDERS.created_at;
   const data = await db.query<MembershipRow>(

@@ -259,6 +259,10 @@ export function realId(world: World, segment: string, name: string): string {
     jwt_templates: 'jtmp_2fuzzjwttemplate000000000000',
     // No satellite domain is declared here: a well-formed id of nothing.
     domains: 'dmn_2fuzzdomain00000000000000000',
+    // No machine exists here, nor any M2M token: well-formed ids of nothing.
+    machines: 'mch_2fuzzmachine0000000000000000',
+    scopes: 'mch_2fuzzothermachine00000000000',
+    m2m_tokens: 'm2m_2fuzzm2mtoken000000000000000',
     // Billing: a plan of the catalogue; nobody has subscribed, so well-formed ids of nothing.
     plans: 'cplan_pro_user',
     subscription_items: 'csubi_2fuzzsubscriptionitem00000',

@@ -254,6 +254,25 @@ export const organizationRoutes: BapiRoute[] = [
     },
   },
   {
+    // Every organisation's memberships at once (`getInstanceOrganizationMembershipList`).
+    method: 'GET',
+    path: '/v1/organization_memberships',
+    auth: 'secret_key',
+    permission: 'instance_secret_key',
+    input: { query: queryInput({ ...PAGE }) },
+    async handler(req, deps) {
+      const q = req.query;
+      const page = await listOrganizationMemberships(
+        deps.db,
+        null,
+        {},
+        pageOf(q),
+        orderOf(q, MEMBERSHIP_ORDER_KEYS, 'created_at'),
+      );
+      return { data: await membershipsJSON(deps.db, deps, page.data, include), total_count: page.total };
+    },
+  },
+  {
     method: 'POST',
     path: '/v1/organizations/:id/memberships',
     auth: 'secret_key',
@@ -320,4 +339,54 @@ export const organizationRoutes: BapiRoute[] = [
         return membershipJSONOf(tx, deps, membership, organization, include);
       }),
   },
+  // Verified organisation domains (automatic invitations or suggestions by address domain) are not
+  // offered here: an organisation has none, and none can be added (docs/backend-api.md).
+  {
+    method: 'GET',
+    path: '/v1/organizations/:id/domains',
+    auth: 'secret_key',
+    permission: 'instance_secret_key',
+    input: { query: queryInput({ limit: 'page', offset: 'page' }) },
+    async handler(req, deps) {
+      await organizationOf(deps.db, req.params.id!);
+      pageOf(req.query);
+      return { data: [], total_count: 0 };
+    },
+  },
+  {
+    method: 'POST',
+    path: '/v1/organizations/:id/domains',
+    auth: 'secret_key',
+    permission: 'instance_secret_key',
+    input: { body: jsonInput({ name: 'string', enrollment_mode: 'string', verified: 'boolean' }) },
+    async handler(req, deps) {
+      await organizationOf(deps.db, req.params.id!);
+      throw errors.notSupportedByThisProvider('organization_domains', ORGANIZATION_DOMAINS);
+    },
+  },
+  {
+    method: 'PATCH',
+    path: '/v1/organizations/:id/domains/:domainId',
+    auth: 'secret_key',
+    permission: 'instance_secret_key',
+    input: { body: jsonInput({ name: 'string', enrollment_mode: 'string', verified: 'boolean' }) },
+    async handler(req, deps) {
+      await organizationOf(deps.db, req.params.id!);
+      throw errors.notFound('organization_domain');
+    },
+  },
+  {
+    method: 'DELETE',
+    path: '/v1/organizations/:id/domains/:domainId',
+    auth: 'secret_key',
+    permission: 'instance_secret_key',
+    input: {},
+    async handler(req, deps) {
+      await organizationOf(deps.db, req.params.id!);
+      throw errors.notFound('organization_domain');
+    },
+  },
 ];
+
+const ORGANIZATION_DOMAINS =
+  'Verified organization domains (enrollment by email address domain) are not offered by this provider: members join by invitation or are added through the Backend API (docs/organizations.md).';
