@@ -439,7 +439,7 @@ forEachBackend('Backend API tenant isolation', (backend) => {
       body: { email_address: uniqueEmail('app-invitee') },
     });
     assert.equal(appInvitation.status, 200, JSON.stringify(appInvitation.body));
-    const receiver = await call(first, first.identity.secretKey, {
+    const receivingMachine = await call(first, first.identity.secretKey, {
       method: 'POST',
       path: '/v1/machines',
       body: { name: 'alpha receiver' },
@@ -447,7 +447,7 @@ forEachBackend('Backend API tenant isolation', (backend) => {
     const machine = await call(first, first.identity.secretKey, {
       method: 'POST',
       path: '/v1/machines',
-      body: { name: 'alpha sender', scoped_machines: [receiver.body.id] },
+      body: { name: 'alpha sender', scoped_machines: [receivingMachine.body.id] },
     });
     assert.equal(machine.status, 200, JSON.stringify(machine.body));
     const m2m = await call(first, machine.body.secret_key, { method: 'POST', path: '/m2m_tokens', body: {} });
@@ -477,7 +477,7 @@ forEachBackend('Backend API tenant isolation', (backend) => {
         '__clerk_handshake_nonce',
       )!,
       machineId: machine.body.id,
-      otherMachineId: receiver.body.id,
+      otherMachineId: receivingMachine.body.id,
       m2mTokenId: m2m.body.id,
       m2mToken: m2m.body.token,
     };
