@@ -176,7 +176,7 @@ function foreignAnswer(route: BapiRoute): Foreign {
   // Inviting an address to the application invites it to the calling instance (nothing of the other).
   if (['POST /v1/invitations', 'POST /v1/invitations/bulk'].includes(keyOf(route))) return 'no_leak';
   // The instance's own settings, asked to stay as they are: nothing of the other instance is named.
-  if (keyOf(route).startsWith('PATCH /v1/instance')) return 'no_leak';
+  if (/^PATCH \/v1\/instance(\/|$)/.test(keyOf(route))) return 'no_leak';
   // A testing token is the calling instance's own (it waives nothing on another: bapi-sign-in-tokens.test.ts).
   if (keyOf(route) === 'POST /v1/testing_tokens') return 'no_leak';
   // Registering an OAuth application names nothing of another instance; the suite's body has no name.
