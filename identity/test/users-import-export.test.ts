@@ -1,11 +1,14 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { after, before, it } from 'node:test';
 import { parse } from 'csv-parse/sync';
+import { readUsers } from '../src/cli/users-import.ts';
 import { CLERK_CSV_COLUMNS } from '../src/users/transfer/clerk-csv.ts';
+import { ImportFileError, readImportText } from '../src/users/transfer/read-import-file.ts';
 import { forEachBackend, type Backend } from './support/backends.ts';
 import { cli, cliStore } from './support/cli.ts';
 import { Harness, testConfig, uniqueEmail, type Browser } from './support/harness.ts';
@@ -99,6 +102,28 @@ async function signIn(
   }
   return { status: response.status };
 }
+
+it('oversized input is bounded: a file, a gzip bomb, a CSV record, a JSON line', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'users-import-'));
+  try {
+    const big = join(dir, 'big.jsonl');
+    writeFileSync(big, 'x'.repeat(5000));
+    assert.throws(() => readImportText(big, 4096), ImportFileError);
+    const bomb = join(dir, 'bomb.json.gz');
+    writeFileSync(bomb, gzipSync(Buffer.alloc(1024 * 1024)));
+    assert.ok(statSync(bomb).size < 4096);
+    assert.throws(() => readImportText(bomb, 4096), /larger than 4096 bytes unpacked/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const long = csv([clerkRow({ id: 'user_a', first_name: 'x'.repeat(70_000) }), clerkRow({ id: 'user_b' })]);
+  const read = readUsers(long, 'clerk-csv');
+  assert.deepEqual(read.unreadable, [{ where: 'line 2', reason: 'the record is longer than 65536 bytes' }]);
+  assert.deepEqual(
+    read.records.map((r) => r.body.id),
+    ['user_b'],
+  );
+});
 
 forEachBackend('users import and export (npm run identity -- users …)', (backend) => {
   let a: Instance;
