@@ -5,64 +5,7 @@ import { backendApiClient, rejectsWith } from './support/backend-api.ts';
 import { forEachBackend } from './support/backends.ts';
 import { signInWithPassword } from './support/flows.ts';
 import { Harness, uniqueEmail } from './support/harness.ts';
-
-const PASSWORD = 'correct horse battery';
-
-/**
- * Digests of PASSWORD in each scheme, in Clerk's documented formats (made once with bcryptjs, argon2,
- * node:crypto's pbkdf2 and sha256). scrypt_firebase is Firebase's own published test vector
- * (github.com/firebase/scrypt), whose password is `user1password`.
- */
-const VECTORS: { hasher: string; digest: string; password: string }[] = [
-  {
-    hasher: 'bcrypt',
-    digest: '$2b$04$jIIu1BhvDVH37LjpPlNThOn77vjdyRh.D3oWQaMmMOblECNprrnZO',
-    password: PASSWORD,
-  },
-  {
-    hasher: 'argon2i',
-    digest: '$argon2i$v=19$m=64,t=1,p=1$nGUJyJc2rQjO5YdzJMqteA$2uomOrpP7Bp/lMXoRDoEU0/9/en2kaAjfUMNxptTuEg',
-    password: PASSWORD,
-  },
-  {
-    hasher: 'argon2id',
-    digest: '$argon2id$v=19$m=128,t=2,p=1$Iur0En3iTQ8Jdh+EMLNQAg$6JjKpbTaLH8hgzBuqxq7ufvid4JOACHVqmlPipGJVkU',
-    password: PASSWORD,
-  },
-  {
-    hasher: 'pbkdf2_sha256_django',
-    digest: 'pbkdf2_sha256$1000$seasalt$DrdiWD40lyBuydnjvZiDrdQMx1S1mOA9O0QYex0R6ww=',
-    password: PASSWORD,
-  },
-  {
-    hasher: 'pbkdf2_sha256',
-    digest: 'pbkdf2_sha256$1000$MDEyMzQ1Njc4OWFiY2RlZg==$BVALGMmC/K/8ELErc5VgJxyPFApArIZRCQsqjEgZWJ4=',
-    password: PASSWORD,
-  },
-  {
-    hasher: 'pbkdf2_sha1',
-    digest: 'pbkdf2_sha1$1000$seasalt$2cf4db627f7ff402e3cedc740edab957e0cb60b8',
-    password: PASSWORD,
-  },
-  {
-    hasher: 'sha256',
-    digest: '9028ea0d15decaa35b2da21c0290af3b1a5ba0a30a591906f89b5074e209ea72',
-    password: PASSWORD,
-  },
-  { hasher: 'md5', digest: '88e4ddd2402d92d50e1879d6ecd9ffd4', password: PASSWORD },
-  {
-    hasher: 'scrypt_firebase',
-    digest: [
-      'lSrfV15cpx95/sZS2W9c9Kp6i/LVgQNDNC/qzrCnh1SAyZvqmZqAjTdn3aoItz+VHjoZilo78198JAdRuid5lQ==',
-      '42xEC+ixf3L2lw==',
-      'jxspr8Ki0RYycVU8zykbdLGjFQ3McFUH0uiiTvC8pVMXAn210wjLNmdZJzxUECKbm0QsEmYUSDzZvpjeJ9WmXA==',
-      'Bw==',
-      '8',
-      '14',
-    ].join('$'),
-    password: 'user1password',
-  },
-];
+import { PASSWORD, VECTORS } from './support/password-vectors.ts';
 
 forEachBackend('Password import: password_digest + password_hasher', (backend) => {
   let h: Harness;
@@ -138,6 +81,12 @@ forEachBackend('Password import: password_digest + password_hasher', (backend) =
       ['scrypt_firebase', 'only$three$parts'],
       ['scrypt_firebase', 'aGFzaA==$c2FsdA==$a2V5$Bw==$8$40'],
       ['sha256', 'x'.repeat(5000)],
+      ['phpass', '$P$zIQRaTwmfeRo7ud9Fh4E2PdI0S3r.L0'],
+      ['scrypt_werkzeug', 'scrypt:1048576:8:1$salt$b85894086c83cd29b30da3cdb46d07d1'],
+      ['ldap_ssha', '{SSHA}c2hvcnQ='],
+      ['sha512_symfony', 'sha512_symfony$9999999$s$aGFzaA=='],
+      ['bcrypt_sha256_django', 'bcrypt_sha256$not-bcrypt'],
+      ['pbkdf2_sha512_hex', 'pbkdf2_sha512_hex$1000$nothex$abcd'],
     ];
     for (const [hasher, digest] of bad) {
       await rejectsWith(

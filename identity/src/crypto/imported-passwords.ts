@@ -14,13 +14,26 @@ export const PASSWORD_HASHERS = [
   'argon2i',
   'argon2id',
   'bcrypt',
+  'bcrypt_sha256_django',
+  'ldap_ssha',
   'md5',
+  'md5_phpass',
   'pbkdf2_sha1',
   'pbkdf2_sha256',
   'pbkdf2_sha256_django',
+  'pbkdf2_sha512',
+  'pbkdf2_sha512_hex',
+  'phpass',
   'scrypt_firebase',
+  'scrypt_werkzeug',
   'sha256',
+  'sha512_symfony',
 ] as const;
+/*
+ * Clerk also names awscognito (checked against the user pool by Cognito itself), bcrypt_peppered and
+ * hmac_sha256_utf16_b64 (a secret pepper or key of the old system's), md5_salted and sha256_salted (whose salt
+ * placement Clerk does not document): a digest alone cannot be checked, so they are refused as unknown.
+ */
 export type PasswordHasher = (typeof PASSWORD_HASHERS)[number];
 
 const PREFIX = 'imported:';
@@ -33,6 +46,10 @@ const MAX_SCRYPT_MEM_COST = 17;
 const MAX_SCRYPT_ROUNDS = 16;
 const MAX_ARGON2_MEMORY_KIB = 262_144;
 const MAX_ARGON2_PASSES = 10;
+const MAX_PHPASS_LOG2_ROUNDS = 20;
+const MAX_SYMFONY_ITERATIONS = 200_000;
+const MAX_WERKZEUG_N = 2 ** 17;
+const PHPASS_ITOA = './0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
 interface Pbkdf2Digest {
   iterations: number;
@@ -70,13 +87,15 @@ function pbkdf2Digest(
   digest: string,
   hasher: string,
   name: string,
-  salt: 'base64' | 'raw',
+  salt: 'base64' | 'raw' | 'hex',
   hash: 'base64' | 'hex',
 ): Pbkdf2Digest {
   const parts = digest.split('$');
   if (parts.length !== 4 || parts[0] !== name || !parts[2]) invalid(hasher);
   const iterations = integer(parts[1], 1, MAX_PBKDF2_ITERATIONS, hasher);
-  const saltBytes = salt === 'base64' ? base64(parts[2], hasher) : Buffer.from(parts[2]!, 'utf8');
+  if (salt === 'hex' && !/^(?:[0-9a-fA-F]{2})+$/.test(parts[2])) invalid(hasher);
+  const saltBytes =
+    salt === 'base64' ? base64(parts[2], hasher) : Buffer.from(parts[2], salt === 'hex' ? 'hex' : 'utf8');
   if (hash === 'hex' && !/^(?:[0-9a-fA-F]{2}){16,64}$/.test(parts[3] ?? '')) invalid(hasher);
   const hashBytes = hash === 'hex' ? Buffer.from(parts[3]!, 'hex') : base64(parts[3], hasher);
   if (hashBytes.length < 16 || hashBytes.length > 64) invalid(hasher);
@@ -98,6 +117,70 @@ function firebaseDigest(digest: string): FirebaseDigest {
   };
 }
 
+/** The PBKDF2 variants: their digest's layout and their hash function. */
+const PBKDF2: Record<
+  string,
+  { name: string; salt: 'base64' | 'raw' | 'hex'; hash: 'base64' | 'hex'; algo: string }
+> = {
+  pbkdf2_sha1: { name: 'pbkdf2_sha1', salt: 'raw', hash: 'hex', algo: 'sha1' },
+  pbkdf2_sha256: { name: 'pbkdf2_sha256', salt: 'base64', hash: 'base64', algo: 'sha256' },
+  pbkdf2_sha256_django: { name: 'pbkdf2_sha256', salt: 'raw', hash: 'base64', algo: 'sha256' },
+  pbkdf2_sha512: { name: 'pbkdf2_sha512', salt: 'raw', hash: 'hex', algo: 'sha512' },
+  pbkdf2_sha512_hex: { name: 'pbkdf2_sha512_hex', salt: 'hex', hash: 'hex', algo: 'sha512' },
+};
+
+function pbkdf2Of(hasher: string, digest: string): Pbkdf2Digest & { algo: string } {
+  const v = PBKDF2[hasher]!;
+  return { ...pbkdf2Digest(digest, hasher, v.name, v.salt, v.hash), algo: v.algo };
+}
+
+const BCRYPT_DIGEST = /^\$2[abxy]?\$(\d{2})\$[./A-Za-z0-9]{53}$/;
+
+function checkBcrypt(digest: string, hasher: string): void {
+  const match = BCRYPT_DIGEST.exec(digest);
+  if (!match || Number(match[1]) < 4 || Number(match[1]) > MAX_BCRYPT_COST) invalid(hasher);
+}
+
+/** phpass's portable hash (WordPress, phpBB): `$P$` or `$H$`, the rounds' log2, 8 salt characters, 22 of hash. */
+function phpassDigest(digest: string, hasher: string): { log2: number; salt: string } {
+  if (!/^\$[PH]\$[./0-9A-Za-z]{31}$/.test(digest)) invalid(hasher);
+  const log2 = PHPASS_ITOA.indexOf(digest[3]!);
+  if (log2 < 7 || log2 > MAX_PHPASS_LOG2_ROUNDS) invalid(hasher);
+  return { log2, salt: digest.slice(4, 12) };
+}
+
+/** Werkzeug's `scrypt:<N>:<r>:<p>$<salt>$<hex hash>` (the salt used as its text). */
+function werkzeugDigest(digest: string): { N: number; r: number; p: number; salt: string; hash: Buffer } {
+  const h = 'scrypt_werkzeug';
+  const match = /^scrypt:(\d{1,7}):(\d{1,2}):(\d{1,2})\$([^$]{1,128})\$((?:[0-9a-f]{2}){16,64})$/.exec(
+    digest,
+  );
+  if (!match) invalid(h);
+  const [N, r, p] = match.slice(1, 4).map(Number) as [number, number, number];
+  if (N < 2 || N > MAX_WERKZEUG_N || (N & (N - 1)) !== 0 || r < 1 || r > 16 || p < 1 || p > 4) invalid(h);
+  return { N, r, p, salt: match[4]!, hash: Buffer.from(match[5]!, 'hex') };
+}
+
+/** OpenLDAP's `{SSHA}` + base64(SHA-1(password + salt) + salt). */
+function sshaDigest(digest: string): { hash: Buffer; salt: Buffer } {
+  const h = 'ldap_ssha';
+  if (!digest.startsWith('{SSHA}')) invalid(h);
+  const bytes = base64(digest.slice(6), h);
+  if (bytes.length <= 20 || bytes.length > 20 + 64) invalid(h);
+  return { hash: bytes.subarray(0, 20), salt: bytes.subarray(20) };
+}
+
+/** Symfony's legacy message digest hasher: `sha512_symfony$<iterations>$<salt>$<base64 hash>`. */
+function symfonyDigest(digest: string): { iterations: number; salt: string; hash: Buffer } {
+  const h = 'sha512_symfony';
+  const parts = digest.split('$');
+  if (parts.length !== 4 || parts[0] !== 'sha512_symfony' || /[{}]/.test(parts[2] ?? '')) invalid(h);
+  const iterations = integer(parts[1], 1, MAX_SYMFONY_ITERATIONS, h);
+  const hash = base64(parts[3], h);
+  if (hash.length !== 64) invalid(h);
+  return { iterations, salt: parts[2]!, hash };
+}
+
 /** Checks a digest against its hasher's format; throws 422 `form_param_format_invalid` when it is not one. */
 function checkDigest(hasher: PasswordHasher, digest: string): void {
   switch (hasher) {
@@ -112,11 +195,26 @@ function checkDigest(hasher: PasswordHasher, digest: string): void {
         invalid(hasher);
       return;
     }
-    case 'bcrypt': {
-      const match = /^\$2[abxy]?\$(\d{2})\$[./A-Za-z0-9]{53}$/.exec(digest);
-      if (!match || Number(match[1]) < 4 || Number(match[1]) > MAX_BCRYPT_COST) invalid(hasher);
+    case 'bcrypt':
+      checkBcrypt(digest, hasher);
       return;
-    }
+    case 'bcrypt_sha256_django':
+      if (!digest.startsWith('bcrypt_sha256$')) invalid(hasher);
+      checkBcrypt(digest.slice('bcrypt_sha256$'.length), hasher);
+      return;
+    case 'phpass':
+    case 'md5_phpass':
+      phpassDigest(digest, hasher);
+      return;
+    case 'scrypt_werkzeug':
+      werkzeugDigest(digest);
+      return;
+    case 'ldap_ssha':
+      sshaDigest(digest);
+      return;
+    case 'sha512_symfony':
+      symfonyDigest(digest);
+      return;
     case 'md5':
       if (!HEX(32).test(digest)) invalid(hasher);
       return;
@@ -124,13 +222,11 @@ function checkDigest(hasher: PasswordHasher, digest: string): void {
       if (!HEX(64).test(digest)) invalid(hasher);
       return;
     case 'pbkdf2_sha1':
-      pbkdf2Digest(digest, hasher, 'pbkdf2_sha1', 'raw', 'hex');
-      return;
     case 'pbkdf2_sha256':
-      pbkdf2Digest(digest, hasher, 'pbkdf2_sha256', 'base64', 'base64');
-      return;
     case 'pbkdf2_sha256_django':
-      pbkdf2Digest(digest, hasher, 'pbkdf2_sha256', 'raw', 'base64');
+    case 'pbkdf2_sha512':
+    case 'pbkdf2_sha512_hex':
+      pbkdf2Of(hasher, digest);
       return;
     case 'scrypt_firebase':
       firebaseDigest(digest);
@@ -172,6 +268,32 @@ function sameBytes(a: Buffer, b: Buffer): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
+/** phpass's portable hash of `password` with the setting (rounds and salt) of `digest`. */
+function phpassHash(password: string, digest: string): string {
+  const { log2, salt } = phpassDigest(digest, 'phpass');
+  const pw = Buffer.from(password, 'utf8');
+  let hash = createHash('md5').update(salt, 'ascii').update(pw).digest();
+  for (let i = 0; i < 2 ** log2; i++) hash = createHash('md5').update(hash).update(pw).digest();
+  return digest.slice(0, 12) + phpassEncode(hash);
+}
+
+/** phpass's own base64 (its alphabet, little-endian groups of three bytes). */
+function phpassEncode(input: Buffer): string {
+  let out = '';
+  for (let i = 0; i < input.length;) {
+    let value = input[i++]!;
+    out += PHPASS_ITOA[value & 0x3f];
+    if (i < input.length) value |= input[i]! << 8;
+    out += PHPASS_ITOA[(value >> 6) & 0x3f];
+    if (i++ >= input.length) break;
+    if (i < input.length) value |= input[i]! << 16;
+    out += PHPASS_ITOA[(value >> 12) & 0x3f];
+    if (i++ >= input.length) break;
+    out += PHPASS_ITOA[(value >> 18) & 0x3f];
+  }
+  return out;
+}
+
 /** Firebase's modified scrypt: the scrypt key encrypts the project's signer key (AES-256-CTR, zero IV). */
 async function firebaseHash(password: string, d: FirebaseDigest): Promise<Buffer> {
   const N = 2 ** d.memCost;
@@ -199,17 +321,43 @@ export async function verifyImportedDigest(stored: string, password: string): Pr
       const mine = createHash(hasher).update(password, 'utf8').digest();
       return sameBytes(mine, Buffer.from(digest, 'hex'));
     }
+    case 'bcrypt_sha256_django': {
+      // Django hashes the password with SHA-256 first (hex), so bcrypt's 72-byte limit does not cut it.
+      const prehashed = createHash('sha256').update(password, 'utf8').digest('hex');
+      return bcrypt.compare(prehashed, digest.slice('bcrypt_sha256$'.length));
+    }
+    case 'phpass':
+    case 'md5_phpass':
+      return sameBytes(Buffer.from(phpassHash(password, digest), 'ascii'), Buffer.from(digest, 'ascii'));
+    case 'scrypt_werkzeug': {
+      const d = werkzeugDigest(digest);
+      const mine = await scryptAsync(password, Buffer.from(d.salt, 'utf8'), d.hash.length, {
+        N: d.N,
+        r: d.r,
+        p: d.p,
+        maxmem: 128 * d.N * d.r * d.p + 1024 * 1024,
+      });
+      return sameBytes(mine, d.hash);
+    }
+    case 'ldap_ssha': {
+      const d = sshaDigest(digest);
+      const mine = createHash('sha1').update(password, 'utf8').update(d.salt).digest();
+      return sameBytes(mine, d.hash);
+    }
+    case 'sha512_symfony': {
+      const d = symfonyDigest(digest);
+      const salted = Buffer.from(d.salt ? `${password}{${d.salt}}` : password, 'utf8');
+      let mine = createHash('sha512').update(salted).digest();
+      for (let i = 1; i < d.iterations; i++) mine = createHash('sha512').update(mine).update(salted).digest();
+      return sameBytes(mine, d.hash);
+    }
     case 'pbkdf2_sha1':
     case 'pbkdf2_sha256':
-    case 'pbkdf2_sha256_django': {
-      const d =
-        hasher === 'pbkdf2_sha1'
-          ? pbkdf2Digest(digest, hasher, 'pbkdf2_sha1', 'raw', 'hex')
-          : hasher === 'pbkdf2_sha256'
-            ? pbkdf2Digest(digest, hasher, 'pbkdf2_sha256', 'base64', 'base64')
-            : pbkdf2Digest(digest, hasher, 'pbkdf2_sha256', 'raw', 'base64');
-      const algo = hasher === 'pbkdf2_sha1' ? 'sha1' : 'sha256';
-      return sameBytes(await pbkdf2Async(password, d.salt, d.iterations, d.hash.length, algo), d.hash);
+    case 'pbkdf2_sha256_django':
+    case 'pbkdf2_sha512':
+    case 'pbkdf2_sha512_hex': {
+      const d = pbkdf2Of(hasher, digest);
+      return sameBytes(await pbkdf2Async(password, d.salt, d.iterations, d.hash.length, d.algo), d.hash);
     }
     case 'scrypt_firebase': {
       const d = firebaseDigest(digest);

@@ -1,9 +1,45 @@
-import { auditEventId, currentAuditContext } from '../audit/audit-context.ts';
+import { auditEventId, currentAuditContext, type AuditContext } from '../audit/audit-context.ts';
 import { insertAuditEvent, setAuditContext } from '../store/audit-events.ts';
 import type { Database, Transaction } from './database.ts';
 
 const WRITE = /^\s*(INSERT|UPDATE|DELETE|WITH|MERGE)\b/i;
 const WRAPPED = Symbol('auditing database');
+
+function pendingEvent(context: AuditContext, pending: NonNullable<AuditContext['pending']>) {
+  return {
+    id: auditEventId(),
+    actor_kind: context.actor.kind,
+    actor_id: context.actor.id,
+    action: pending.action,
+    object_type: pending.objectType,
+    object_id: pending.objectId,
+    summary: pending.summary,
+    ip_address: context.ip,
+    user_agent: context.userAgent,
+    request_id: context.requestId,
+    created_at: context.clock(),
+  };
+}
+
+/**
+ * Records the work's event although it changed nothing, with `summary`: for a command whose effect is
+ * outside the database (`users export` writes a file of users). Outside an audit context, nothing.
+ */
+export async function recordWithoutChange(db: Database, summary: Record<string, unknown>): Promise<void> {
+  const context = currentAuditContext();
+  if (!context?.pending || context.recorded) return;
+  const pending = { ...context.pending, summary };
+  await db.transaction(async (tx) => {
+    // Marked first: the insert is this transaction's write, after which `auditing` would add the event again.
+    context.recorded = true;
+    try {
+      await insertAuditEvent(tx, pendingEvent(context, pending));
+    } catch (err) {
+      context.recorded = false;
+      throw err;
+    }
+  });
+}
 
 /**
  * `db` whose transactions, in an audit context, tell the database who acts (for the triggers of migration
@@ -46,20 +82,10 @@ export function auditing(db: Database): Database {
           // Recorded only when the work changed a row: an UPDATE that matched nothing (a 404) records none.
           context.recorded = recordedHere = await insertAuditEvent(
             tx,
+            pendingEvent(context, context.pending),
             {
-              id: auditEventId(),
-              actor_kind: context.actor.kind,
-              actor_id: context.actor.id,
-              action: context.pending.action,
-              object_type: context.pending.objectType,
-              object_id: context.pending.objectId,
-              summary: context.pending.summary,
-              ip_address: context.ip,
-              user_agent: context.userAgent,
-              request_id: context.requestId,
-              created_at: context.clock(),
+              ifChanged: true,
             },
-            { ifChanged: true },
           );
         }
         return result;

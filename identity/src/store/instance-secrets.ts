@@ -25,6 +25,14 @@ export async function codePepperOr(db: Queryable, candidate: string): Promise<st
 }
 
 /** The stored hash of the Backend API secret key, if the instance has started once. */
+/** The pepper of one-time code hashes, as the server made it at its first start; null before. */
+export async function storedCodePepper(db: Queryable): Promise<string | null> {
+  const [row] = await db.query<{ value: string }>(
+    `SELECT value FROM instance_settings WHERE key = 'code_pepper'`,
+  );
+  return row?.value ?? null;
+}
+
 export async function storedSecretKeyHash(db: Queryable): Promise<string | null> {
   const [row] = await db.query<{ value: string }>(
     `SELECT value FROM instance_settings WHERE key = 'secret_key_sha256'`,

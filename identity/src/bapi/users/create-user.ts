@@ -1,26 +1,13 @@
-import { seal } from '../../crypto/sealing.ts';
-import type { Queryable } from '../../db/database.ts';
 import type { IdentityDeps } from '../../deps.ts';
 import { errors } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { validatePhoneNumber } from '../../phone-numbers/phone-number.ts';
-import { totpSealingKey } from '../../second-factors/totp.ts';
-import {
-  addAdminVerifiedEmail,
-  addAdminVerifiedPhone,
-  externalIdTaken,
-  insertAdminUser,
-  replaceVerifiedTotpSecret,
-  setPrimaryIdentifiers,
-} from '../../store/admin-users.ts';
-import { replaceBackupCodes } from '../../store/backup-codes.ts';
-import { phoneNumberTaken } from '../../store/phone-numbers.ts';
-import { usernameTaken } from '../../store/user-profile.ts';
-import { emailAddressTaken } from '../../store/users.ts';
 import { validateEmail } from '../../users/email-format.ts';
+import { insertNewUser, takenByAnotherUser, type NewUser } from '../../users/new-user.ts';
 import { validateUsername } from '../../users/usernames.ts';
 import { jsonInput } from '../json-input.ts';
 import type { BapiRoute } from '../route.ts';
+import type { JsonBody } from '../request-input.ts';
 import {
   backupCodesField,
   dateField,
@@ -34,29 +21,76 @@ import { userAnswer } from './user-routes.ts';
 
 const MAX_IDENTIFIERS = 10;
 
-/** A verified authenticator app (and backup codes) given by the operator, as if the user had set them up. */
-export async function setSecondFactors(
-  tx: Queryable,
-  deps: IdentityDeps,
-  userId: string,
-  input: { totpSecret?: string; backupCodes?: string[] },
-  now: Date,
-): Promise<void> {
-  if (input.totpSecret !== undefined) {
-    const id = newId('totp');
-    const sealedSecret = seal(totpSealingKey(deps.keys.secretKey), input.totpSecret, id);
-    await replaceVerifiedTotpSecret(tx, { id, userId, sealedSecret, now });
-  }
-  if (input.backupCodes !== undefined) {
-    await replaceBackupCodes(tx, { userId, codes: input.backupCodes, pepper: deps.keys.codePepper, now });
-  }
-}
-
 function listField(values: string[] | undefined, name: string): string[] {
   if (!values) return [];
   if (values.length > MAX_IDENTIFIERS)
     throw errors.paramValueInvalid(name, `At most ${MAX_IDENTIFIERS} ${name} values.`);
   return values;
+}
+
+/**
+ * The user a `users.createUser` body describes, validated as hosted Clerk does (the password hashed here,
+ * before any transaction, so no connection waits on argon2). `users import` reads each of its users with
+ * it too; it adds `id` (a user id to keep) and the unverified identifiers, which the route does not declare.
+ */
+export async function newUserOf(
+  f: JsonBody,
+  deps: Pick<IdentityDeps, 'config'>,
+  opts: { id?: string; unverifiedEmails?: string[]; unverifiedPhones?: string[] } = {},
+): Promise<NewUser> {
+  const emails = [...new Set(listField(f.strings('email_address'), 'email_address').map(validateEmail))];
+  const testMode = deps.config.mode === 'development';
+  const phones = [
+    ...new Set(
+      listField(f.strings('phone_number'), 'phone_number').map((p) => validatePhoneNumber(p, { testMode })),
+    ),
+  ];
+  const rawUsername = f.string('username');
+  const username = rawUsername === undefined ? undefined : validateUsername(rawUsername);
+  const firstName = nameField(f, 'first_name');
+  const lastName = nameField(f, 'last_name');
+  const externalId = externalIdField(f);
+  const createdAt = dateField(f, 'created_at');
+  const legalAcceptedAt = dateField(f, 'legal_accepted_at');
+  const totpSecret = totpSecretField(f);
+  const backupCodes = backupCodesField(f);
+  const metadata = {
+    public_metadata: f.object('public_metadata') ?? {},
+    private_metadata: f.object('private_metadata') ?? {},
+    unsafe_metadata: f.object('unsafe_metadata') ?? {},
+  };
+  // An import keeping a user's id keeps the user even when the old system had verified nothing of theirs.
+  if (!emails.length && !phones.length && !username && !externalId && !opts.id)
+    throw errors.paramMissing('email_address');
+  const passwordHash = await passwordHashOf(f, deps);
+  if (
+    passwordHash === undefined &&
+    !f.boolean('skip_password_requirement') &&
+    !emails.length &&
+    !phones.length
+  ) {
+    // Nothing else to sign in with: a password is needed.
+    throw errors.paramMissing('password');
+  }
+  return {
+    id: opts.id ?? newId('user'),
+    externalId: externalId ?? null,
+    firstName: firstName ?? null,
+    lastName: lastName ?? null,
+    username: username ?? null,
+    passwordHash: passwordHash ?? null,
+    emails,
+    phones,
+    unverifiedEmails: (opts.unverifiedEmails ?? []).map(validateEmail).filter((e) => !emails.includes(e)),
+    unverifiedPhones: (opts.unverifiedPhones ?? [])
+      .map((p) => validatePhoneNumber(p, { testMode }))
+      .filter((p) => !phones.includes(p)),
+    metadata,
+    legalAcceptedAt: legalAcceptedAt ?? null,
+    createdAt: createdAt ?? null,
+    totpSecret,
+    backupCodes,
+  };
 }
 
 /**
@@ -79,78 +113,18 @@ export const createUserRoute: BapiRoute = {
     }),
   },
   async handler(req, deps) {
-    const f = req.fields;
-    const emails = [...new Set(listField(f.strings('email_address'), 'email_address').map(validateEmail))];
-    const testMode = deps.config.mode === 'development';
-    const phones = [
-      ...new Set(
-        listField(f.strings('phone_number'), 'phone_number').map((p) => validatePhoneNumber(p, { testMode })),
-      ),
-    ];
-    const rawUsername = f.string('username');
-    const username = rawUsername === undefined ? undefined : validateUsername(rawUsername);
-    const firstName = nameField(f, 'first_name');
-    const lastName = nameField(f, 'last_name');
-    const externalId = externalIdField(f);
-    const createdAt = dateField(f, 'created_at');
-    const legalAcceptedAt = dateField(f, 'legal_accepted_at');
-    const totpSecret = totpSecretField(f);
-    const backupCodes = backupCodesField(f);
-    const metadata = {
-      public_metadata: f.object('public_metadata') ?? {},
-      private_metadata: f.object('private_metadata') ?? {},
-      unsafe_metadata: f.object('unsafe_metadata') ?? {},
-    };
-    if (!emails.length && !phones.length && !username && !externalId)
-      throw errors.paramMissing('email_address');
-    // The slow hash before the transaction, so no connection waits on argon2.
-    const passwordHash = await passwordHashOf(f, deps);
-    if (
-      passwordHash === undefined &&
-      !f.boolean('skip_password_requirement') &&
-      !emails.length &&
-      !phones.length
-    ) {
-      // Nothing else to sign in with: a password is needed.
-      throw errors.paramMissing('password');
-    }
+    const user = await newUserOf(req.fields, deps);
     const now = deps.clock();
-    const userId = newId('user');
     await deps.db.transaction(async (tx) => {
-      for (const email of emails)
-        if (await emailAddressTaken(tx, email)) throw errors.identifierExists('email_address');
-      for (const phone of phones)
-        if (await phoneNumberTaken(tx, phone)) throw errors.identifierExists('phone_number');
-      if (username && (await usernameTaken(tx, username))) throw errors.identifierExists('username');
-      if (externalId && (await externalIdTaken(tx, externalId, null))) {
+      const taken = await takenByAnotherUser(tx, user);
+      if (taken === 'external_id') {
         throw errors.paramValueInvalid('external_id', 'That external ID is taken. Please try another.');
       }
-      const emailIds = emails.map(() => newId('idn'));
-      const phoneIds = phones.map(() => newId('idn'));
-      const created = createdAt ?? now;
-      await insertAdminUser(tx, {
-        id: userId,
-        externalId: externalId ?? null,
-        firstName: firstName ?? null,
-        lastName: lastName ?? null,
-        username: username ?? null,
-        passwordHash: passwordHash ?? null,
-        publicMetadata: JSON.stringify(metadata.public_metadata),
-        privateMetadata: JSON.stringify(metadata.private_metadata),
-        unsafeMetadata: JSON.stringify(metadata.unsafe_metadata),
-        legalAcceptedAt: legalAcceptedAt ?? null,
-        createdAt: created,
-        now,
-      });
-      for (const [i, email] of emails.entries()) {
-        await addAdminVerifiedEmail(tx, { id: emailIds[i]!, userId, email, now });
+      if (taken === 'email_address' || taken === 'phone_number' || taken === 'username') {
+        throw errors.identifierExists(taken);
       }
-      for (const [i, phone] of phones.entries()) {
-        await addAdminVerifiedPhone(tx, { id: phoneIds[i]!, userId, phone, now });
-      }
-      await setPrimaryIdentifiers(tx, userId, emailIds[0] ?? null, phoneIds[0] ?? null);
-      await setSecondFactors(tx, deps, userId, { totpSecret, backupCodes }, now);
+      await insertNewUser(tx, deps.keys, user, now);
     });
-    return userAnswer(deps, userId, now);
+    return userAnswer(deps, user.id, now);
   },
 };

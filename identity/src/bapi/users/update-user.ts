@@ -8,7 +8,7 @@ import { validateUsername } from '../../users/usernames.ts';
 import { jsonInput } from '../json-input.ts';
 import type { BapiRoute } from '../route.ts';
 import { externalIdTaken, updateAdminUser, type AdminUserColumn } from '../../store/admin-users.ts';
-import { setSecondFactors } from './create-user.ts';
+import { setSecondFactors } from '../../users/new-user.ts';
 import {
   backupCodesField,
   dateField,
@@ -120,7 +120,7 @@ export const updateUserRoute: BapiRoute = {
         changes.password_reset_required = false;
       }
       await updateAdminUser(tx, id, changes, now);
-      await setSecondFactors(tx, deps, id, { totpSecret, backupCodes }, now);
+      await setSecondFactors(tx, deps.keys, id, { totpSecret, backupCodes }, now);
       if (passwordHash !== undefined && signOut) await revokeSessionsOfUser(tx, id, now);
     });
     return userAnswer(deps, id, now);

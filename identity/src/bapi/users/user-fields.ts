@@ -61,7 +61,10 @@ export function externalIdField(fields: JsonBody): string | null | undefined {
  * `password_digest` with its `password_hasher` (stored as it is, checked at sign-in). Both at once is
  * refused, as Clerk does; undefined: no password given.
  */
-export async function passwordHashOf(fields: JsonBody, deps: IdentityDeps): Promise<string | undefined> {
+export async function passwordHashOf(
+  fields: JsonBody,
+  deps: Pick<IdentityDeps, 'config'>,
+): Promise<string | undefined> {
   const password = fields.string('password');
   const digest = fields.string('password_digest');
   const hasher = fields.string('password_hasher');
