@@ -1,4 +1,7 @@
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, it } from 'node:test';
 import { decodeJwt } from 'jose';
 import { USAGE } from '../src/cli/run-cli.ts';
@@ -33,6 +36,7 @@ forEachBackend('identity CLI: settings show and set', (backend) => {
   it('the usage names the settings commands; a malformed command line is exit 2', async () => {
     assert.match(USAGE, /settings show/);
     assert.match(USAGE, /settings set <field> <JSON value>/);
+    assert.match(USAGE, /settings diff <settings file>/);
     for (const argv of [
       ['settings'],
       ['settings', 'set', 'sessionToken.claims'],
@@ -41,7 +45,7 @@ forEachBackend('identity CLI: settings show and set', (backend) => {
     ]) {
       const res = await cli(argv, env);
       assert.equal(res.status, 2, argv.join(' '));
-      assert.match(res.err, /settings takes "show", or "set <field> <JSON value>"/);
+      assert.match(res.err, /settings takes "show", "set <field> <JSON value>" or "diff <settings file>"/);
     }
   });
 
@@ -83,6 +87,33 @@ forEachBackend('identity CLI: settings show and set', (backend) => {
     }
     const shown = await cli(['settings', 'show'], env);
     assert.match(shown.err, /^version 1,/);
+  });
+
+  it('diff prints what a settings file would change, refuses a bad one by field, and changes nothing', async () => {
+    if (backend.name === 'pglite') await stop();
+    const dir = mkdtempSync(join(tmpdir(), 'cli-settings-diff-'));
+    try {
+      const good = join(dir, 'good.json');
+      writeFileSync(
+        good,
+        JSON.stringify({ ...DEFAULT_INSTANCE_SETTINGS, auditLog: { retentionDays: 30 }, apiKeys: undefined }),
+      );
+      const res = await cli(['settings', 'diff', good], env);
+      assert.equal(res.status, 0, res.err);
+      assert.deepEqual(res.out.trim().split('\n').sort(), [
+        `apiKeys: ${JSON.stringify(DEFAULT_INSTANCE_SETTINGS.apiKeys)} → (absent)`,
+        'auditLog: (absent) → {"retentionDays":30}',
+      ]);
+      assert.match(res.err, /^2 changes against version 1\./);
+      const bad = join(dir, 'bad.json');
+      writeFileSync(bad, JSON.stringify({ sessionToken: { claims: { sub: 'x' } } }));
+      const refused = await cli(['settings', 'diff', bad], env);
+      assert.equal(refused.status, 1);
+      assert.match(refused.err, /sessionToken\.claims\.sub: "sub" is a claim the provider sets itself/);
+      assert.match((await cli(['settings', 'show'], env)).err, /^version 1,/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('set changes the field; the running server follows it and mints with the new claims', async () => {

@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { purgeExpired } from '../retention/purge.ts';
 import { onDatabase, UsageError, type CliCommand } from './cli-command.ts';
 import { openPurgeTarget } from './purge-database.ts';
-import { openSettingsTarget, setSetting, showSettings } from './settings-admin.ts';
+import { diffSettingsFile, openSettingsTarget, setSetting, showSettings } from './settings-admin.ts';
 
 /** `settings`: the instance settings, shown or changed one field at a time (docs/instance-settings.md). */
 export const settingsCommand: CliCommand = {
@@ -14,14 +14,27 @@ export const settingsCommand: CliCommand = {
       Changes one field, e.g. settings set sessionToken.claims '{"email": "{{user.primary_email_address}}"}'.
       The document is validated as the settings file is; running servers follow within a few seconds.
       A server started with IDENTITY_SETTINGS_FILE puts the file's settings back when it starts again.
+
+  settings diff <settings file>
+      Validates a settings file and prints what it would change, one field a line (path: before → after),
+      as the Backend API's POST /v1/instance_settings/validate does; changes nothing.
 `,
   parse(rest) {
     const { positionals } = parseArgs({ args: rest, options: {}, strict: true, allowPositionals: true });
     const [action, ...args] = positionals;
     let set: { field: string; value: string } | null;
+    if (action === 'diff' && args.length === 1) {
+      const file = args[0]!;
+      return (io) =>
+        onDatabase(io, io.openSettings ?? openSettingsTarget, async (db) => {
+          const { lines, version } = await diffSettingsFile(db, file);
+          for (const line of lines) io.out(line);
+          io.err(`${lines.length} change${lines.length === 1 ? '' : 's'} against version ${version}.`);
+        });
+    }
     if (action === 'show' && args.length === 0) set = null;
     else if (action === 'set' && args.length === 2) set = { field: args[0]!, value: args[1]! };
-    else throw new UsageError('settings takes "show", or "set <field> <JSON value>".');
+    else throw new UsageError('settings takes "show", "set <field> <JSON value>" or "diff <settings file>".');
     return (io) =>
       onDatabase(io, io.openSettings ?? openSettingsTarget, async (db) => {
         const stored = set ? await setSetting(db, set.field, set.value) : await showSettings(db);

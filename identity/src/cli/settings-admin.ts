@@ -1,6 +1,8 @@
 import type { Database } from '../db/database.ts';
 import { migrate } from '../db/migrate.ts';
 import { DEFAULT_INSTANCE_SETTINGS, InstanceSettingsError } from '../instance/settings/schema.ts';
+import { settingsDiff } from '../instance/settings/settings-diff.ts';
+import { loadSettingsFile } from '../instance/settings/settings-file.ts';
 import {
   readInstanceSettings,
   seedInstanceSettings,
@@ -64,4 +66,28 @@ export async function setSetting(db: Database, field: string, json: string): Pro
     if (err instanceof InstanceSettingsError) throw new CliError(err.message);
     throw err;
   }
+}
+
+/**
+ * What a settings file would change in the stored settings (the next start with it, or the Backend API's
+ * validate), one field a line; a file refused is the error naming each field.
+ */
+export async function diffSettingsFile(
+  db: Database,
+  path: string,
+): Promise<{ lines: string[]; version: number }> {
+  let proposed;
+  try {
+    proposed = loadSettingsFile(path);
+  } catch (err) {
+    throw new CliError((err as Error).message);
+  }
+  const current = await showSettings(db);
+  const shown = (v: unknown) => (v === undefined ? '(absent)' : JSON.stringify(v));
+  return {
+    lines: settingsDiff(current.settings, proposed).map(
+      (c) => `${c.path}: ${shown(c.before)} → ${shown(c.after)}`,
+    ),
+    version: current.version,
+  };
 }

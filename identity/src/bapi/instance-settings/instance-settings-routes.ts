@@ -44,7 +44,7 @@ function conflict(current: number): ClerkError {
     409,
     'conflict',
     'Settings changed meanwhile',
-    `The instance settings changed since version you read; they are at version ${current} now. Read them again and reapply your change.`,
+    `The instance settings changed since the version you read; they are at version ${current} now. Read them again and reapply your change.`,
     { current_version: current },
   );
 }
