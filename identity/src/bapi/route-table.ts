@@ -39,6 +39,7 @@ import { redirectUrlRoutes } from './redirect-urls/redirect-url-routes.ts';
 import { jwtTemplateRoutes } from './jwt-templates/jwt-template-routes.ts';
 import { auditEventRoutes } from './audit-events/audit-event-routes.ts';
 import { domainRoutes } from './domains/domain-routes.ts';
+import { consoleOperatorRoutes } from './console/console-operator-routes.ts';
 
 const jwksRoute: BapiRoute = {
   method: 'GET',
@@ -94,4 +95,5 @@ export const bapiRoutes: readonly BapiRoute[] = [
   ...cloudOnlyRoutes,
   ...auditEventRoutes,
   ...domainRoutes,
+  ...consoleOperatorRoutes,
 ];
