@@ -87,8 +87,7 @@ forEachBackend('console operators', (backend) => {
     // The security events of the same transaction (the lockout) name the operator too.
     const byOperator = await bapi('GET', `/v1/audit_events?actor_type=operator&actor_id=${operator}&limit=50`);
     const actions = (byOperator.json().data as Json[]).map((e) => e.action);
-    assert.ok(actions.includes('user.lock'), actions.join());
-    assert.ok(actions.every((a) => a === 'user.lock' || a === 'user.locked_out' || a.startsWith('user.')), actions.join());
+    assert.ok(actions.includes('user.lock') && actions.includes('user.locked_out'), actions.join());
   });
 
   it('refuses a malformed operator header or reason, and changes nothing', async () => {

@@ -12,12 +12,12 @@ import { userAnswer } from '../users/user-routes.ts';
 export const consoleOperatorRoutes: BapiRoute[] = [
   {
     method: 'GET',
-    path: '/v1/console/operators/:user_id',
+    path: '/v1/console/operators/:userId',
     auth: 'secret_key',
     permission: 'instance_secret_key',
     input: {},
     async handler(req, deps) {
-      const id = req.params.user_id!;
+      const id = req.params.userId!;
       const settings = deps.settings.settings.console;
       if (!settings?.operators.length || !/^user_[0-9A-Za-z]{1,64}$/.test(id)) {
         throw errors.notFound('console_operator');
