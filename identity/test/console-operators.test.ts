@@ -61,7 +61,10 @@ forEachBackend('console operators', (backend) => {
     assert.equal((await check(userId)).statusCode, 404);
     assert.equal((await check(other.userId)).statusCode, 200);
     // Without the secret key, nothing.
-    const anonymous = await h.app.inject({ method: 'GET', url: `${BAPI}/v1/console/operators/${other.userId}` });
+    const anonymous = await h.app.inject({
+      method: 'GET',
+      url: `${BAPI}/v1/console/operators/${other.userId}`,
+    });
     assert.equal(anonymous.statusCode, 401);
     await setOperators([]);
   });
@@ -85,7 +88,10 @@ forEachBackend('console operators', (backend) => {
     assert.equal(event!.summary.reason, reason);
     assert.equal(event!.summary.secret_key_fingerprint, secretKeyFingerprint(h.identity.secretKey));
     // The security events of the same transaction (the lockout) name the operator too.
-    const byOperator = await bapi('GET', `/v1/audit_events?actor_type=operator&actor_id=${operator}&limit=50`);
+    const byOperator = await bapi(
+      'GET',
+      `/v1/audit_events?actor_type=operator&actor_id=${operator}&limit=50`,
+    );
     const actions = (byOperator.json().data as Json[]).map((e) => e.action);
     assert.ok(actions.includes('user.lock') && actions.includes('user.locked_out'), actions.join());
   });

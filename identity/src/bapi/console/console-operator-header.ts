@@ -21,7 +21,10 @@ export function consoleOperatorOf(req: FastifyRequest): { userId: string; reason
   const encodedReason = req.headers[CONSOLE_REASON_HEADER];
   if (operator === undefined) {
     if (encodedReason !== undefined) {
-      throw errors.paramValueInvalid(CONSOLE_REASON_HEADER, `${CONSOLE_REASON_HEADER} needs ${CONSOLE_OPERATOR_HEADER}.`);
+      throw errors.paramValueInvalid(
+        CONSOLE_REASON_HEADER,
+        `${CONSOLE_REASON_HEADER} needs ${CONSOLE_OPERATOR_HEADER}.`,
+      );
     }
     return null;
   }
@@ -36,7 +39,10 @@ export function consoleOperatorOf(req: FastifyRequest): { userId: string; reason
     reason = '';
   }
   if (!reason || reason.length > MAX_REASON || /[\u0000-\u001f\u007f]/.test(reason)) {
-    throw errors.paramValueInvalid(CONSOLE_REASON_HEADER, `${CONSOLE_REASON_HEADER} must be 1 to ${MAX_REASON} characters of text.`);
+    throw errors.paramValueInvalid(
+      CONSOLE_REASON_HEADER,
+      `${CONSOLE_REASON_HEADER} must be 1 to ${MAX_REASON} characters of text.`,
+    );
   }
   return { userId: operator, reason };
 }
