@@ -98,14 +98,15 @@ forEachBackend('console operators', (backend) => {
 
   it('refuses a malformed operator header or reason, and changes nothing', async () => {
     const { userId } = await signUp(h, h.browser(), uniqueEmail('untouched'));
-    for (const headers of [
+    const malformed: Record<string, string>[] = [
       { 'x-console-operator': 'admin' },
       { 'x-console-operator': `user_${'a'.repeat(80)}` },
       { 'x-console-reason': 'no operator' },
       { 'x-console-operator': 'user_abc', 'x-console-reason': '%E0%A4%A' },
       { 'x-console-operator': 'user_abc', 'x-console-reason': encodeURIComponent('x'.repeat(501)) },
       { 'x-console-operator': 'user_abc', 'x-console-reason': encodeURIComponent('a\nb') },
-    ]) {
+    ];
+    for (const headers of malformed) {
       const res = await bapi('POST', `/v1/users/${userId}/lock`, headers);
       assert.equal(res.statusCode, 422, `${JSON.stringify(headers)}: ${res.body}`);
       assert.ok(res.json().errors[0].code.startsWith('form_param'), res.body);

@@ -79,7 +79,7 @@ export function consoleBackend(target: () => BackendTarget): ConsoleBackend {
         throw new BackendCallError(503, [], null);
       }
       const text = await response.text();
-      let body: unknown = null;
+      let body: unknown;
       try {
         body = text ? JSON.parse(text) : null;
       } catch {

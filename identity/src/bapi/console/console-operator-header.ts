@@ -38,11 +38,20 @@ export function consoleOperatorOf(req: FastifyRequest): { userId: string; reason
   } catch {
     reason = '';
   }
-  if (!reason || reason.length > MAX_REASON || /[\u0000-\u001f\u007f]/.test(reason)) {
+  if (!reason || reason.length > MAX_REASON || hasControlCharacter(reason)) {
     throw errors.paramValueInvalid(
       CONSOLE_REASON_HEADER,
       `${CONSOLE_REASON_HEADER} must be 1 to ${MAX_REASON} characters of text.`,
     );
   }
   return { userId: operator, reason };
+}
+
+/** A line break, a tab or any other C0 control character, or DEL: a reason is one line of text. */
+function hasControlCharacter(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x20 || code === 0x7f) return true;
+  }
+  return false;
 }

@@ -149,7 +149,7 @@ export const impersonateUserRoute = consoleRoute({
           .trim()
           .min(3)
           .max(500)
-          .regex(/^[^\u0000-\u001f\u007f]*$/, 'one line of text'),
+          .refine((text) => ![...text].some((c) => c < ' ' || c === '\u007f'), 'one line of text'),
       })
       .strict(),
   },
