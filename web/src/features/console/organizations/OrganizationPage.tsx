@@ -47,7 +47,7 @@ export function OrganizationPage() {
       <h2>{organization.name}</h2>
       <p className="muted">
         <code>{organization.id}</code> · {organization.slug ?? '—'} ·{' '}
-        {t('console.user.createdAt', { date: formatInstant(organization.created_at, language) })}
+        {t('console.organization.createdAt', { date: formatInstant(organization.created_at, language) })}
       </p>
 
       <h3>{t('console.organization.members')}</h3>
