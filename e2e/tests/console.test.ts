@@ -39,6 +39,8 @@ describe('the operator console', () => {
   const suite = useSuite();
   let operator: WireSignedIn;
   let customer: TestUser;
+  /** The operator's authenticator app, added in the first test. */
+  let operatorSecret: string;
 
   before(async () => {
     operator = await signedUpPage(suite, 'console-operator');
@@ -59,6 +61,7 @@ describe('the operator console', () => {
     await page.getByRole('button', { name: 'Add two-step verification' }).click();
     await page.getByRole('menuitem', { name: 'Authenticator application' }).click();
     const secret = ((await (await created).json()) as { response: { secret: string } }).response.secret;
+    operatorSecret = secret;
     await page.getByRole('button', { name: 'Continue', exact: true }).click();
     const verified = nextFapiResponse(page, 'POST', /\/v1\/me\/totp\/attempt_verification$/);
     await enterCode(page, totpCode(secret));
@@ -133,6 +136,49 @@ describe('the operator console', () => {
       .map((line) => JSON.parse(line) as { action: string; actor: { id: string } });
     assert.ok(events.some((e) => e.action === 'user.lock'));
     assert.ok(events.every((e) => e.actor.id === operator.user.id));
+  });
+
+  test('banning asks a session that proved its factors long ago to verify again (Clerk’s modal)', async () => {
+    const { page } = operator;
+    await page.goto(`${suite.server.origin}/console/users/${customer.id}`);
+    await page.getByTestId('console-user-ban').waitFor();
+    // As if the operator had signed in an hour ago: Clerk's `strict` window (10 minutes) is past.
+    await suite.server.app.identity!.deps.db.query(
+      `UPDATE sessions SET first_factor_verified_at = first_factor_verified_at - interval '1 hour',
+         second_factor_verified_at = COALESCE(second_factor_verified_at, created_at) - interval '1 hour',
+         created_at = created_at - interval '1 hour' WHERE id = $1`,
+      [operator.session.sessionId],
+    );
+    await page.evaluate(() =>
+      (
+        window as unknown as { Clerk: { session: { getToken(o: object): Promise<string> } } }
+      ).Clerk.session.getToken({ skipCache: true }),
+    );
+
+    const refused = page.waitForResponse((r) => r.url().endsWith(`/console/api/users/${customer.id}/ban`));
+    await page.getByTestId('console-user-ban').click();
+    const first = await refused;
+    assert.equal(first.status(), 403);
+    assert.equal(
+      ((await first.json()) as { clerk_error: { reason: string } }).clerk_error.reason,
+      'reverification-error',
+    );
+
+    // Clerk's <UserVerification/>: the authenticator app's code (after the password, if it asks for it).
+    const password = page.locator('input[name=password]');
+    const code = page.locator('input[autocomplete="one-time-code"]');
+    await password.or(code).first().waitFor();
+    if (await password.isVisible()) {
+      await password.fill(PASSWORD);
+      await page.getByRole('button', { name: 'Continue', exact: true }).click();
+    }
+    await code.first().waitFor();
+    const retried = page.waitForResponse(
+      (r) => r.url().endsWith(`/console/api/users/${customer.id}/ban`) && r.status() === 200,
+    );
+    await enterCode(page, totpCode(operatorSecret, 1));
+    await retried;
+    await page.getByTestId('console-user-state').filter({ hasText: 'Banned' }).waitFor();
   });
 
   test('in French, with French dates', async () => {
