@@ -35,6 +35,22 @@ export const API_ERRORS = {
     status: 409,
     message: 'The organisation has reached its maximum number of members.',
   },
+  /** The operator console (docs/console.md): the caller is not one of the instance's operators. */
+  not_an_operator: { status: 403, message: 'The console is for the instance’s operators.' },
+  /** An operator without a second factor: the console sends them to set one up. */
+  second_factor_required: {
+    status: 403,
+    message: 'Set up a second factor on your account to use the console.',
+  },
+  /** A destructive console action on a session that has not proven its factors recently (Clerk's `strict`). */
+  session_reverification_required: {
+    status: 403,
+    message: 'You need to provide additional verification to perform this operation.',
+  },
+  /** A user, organisation or session the Backend API does not know (or that belongs to someone else). */
+  resource_not_found: { status: 404, message: 'Not found.' },
+  /** The Backend API refused the change; the message is its own. */
+  change_refused: { status: 422, message: 'The identity provider refused this change.' },
   internal_error: { status: 500, message: 'The server could not complete the request.' },
   service_unavailable: {
     status: 503,

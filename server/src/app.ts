@@ -28,6 +28,8 @@ import { resourceMetadataUrl } from './auth/protected-resource.ts';
 import { Authenticator } from './auth/authenticate.ts';
 import { PRODUCT_ROUTES, registerProductApi } from './api/product-api.ts';
 import { registerServerRoutes } from './server-route.ts';
+import { consoleBackend, type ConsoleBackend } from './console/backend-client.ts';
+import { CONSOLE_API_PREFIX, registerConsoleApi } from './console/console-api.ts';
 import { SERVER_ROUTE_FAMILIES } from './server-routes.ts';
 import { CLERK_JS_URL, registerClerkJs } from './static/clerk-js.ts';
 import { registerSpa } from './static/spa.ts';
@@ -43,6 +45,8 @@ import { OrganizationSubscriptions } from './billing/organization-subscriptions.
 import { BILLING_WEBHOOK_EVENTS, CLERK_WEBHOOK_PATH } from './webhooks/clerk-webhooks.ts';
 
 export const BAPI_PATH = '/__clerk_backend';
+/** @clerk/backend's default Backend API, hosted Clerk's. */
+const HOSTED_BACKEND_API = 'https://api.clerk.com';
 
 export interface App {
   fastify: FastifyInstance;
@@ -65,6 +69,8 @@ export interface AppOptions {
   productDatabase?: Database;
   /** Wraps the Backend API client the product uses (tests inject failures into the real one). */
   backendApi?: (client: BackendApi) => BackendApi;
+  /** Wraps the console's Backend API client (tests count or fail its calls). */
+  consoleBackend?: (client: ConsoleBackend) => ConsoleBackend;
   outboxTiming?: Partial<OutboxTiming>;
   /** The limit of failed API keys per address (api-key-failures.ts; tests use a small one). */
   apiKeyFailureLimit?: ApiKeyFailureLimit;
@@ -255,6 +261,16 @@ export async function createApp(config: ServerConfig, opts: AppOptions = {}): Pr
     hierarchy,
   };
   await fastify.register(async (api) => registerProductApi(api, deps), { prefix: '/api' });
+  // The operator console's API (docs/console.md): a client of the Backend API with the secret key.
+  const consoleClient = consoleBackend(() => ({ apiUrl: apiUrl ?? HOSTED_BACKEND_API, secretKey }));
+  await fastify.register(
+    async (scope) =>
+      registerConsoleApi(scope, {
+        authenticator: deps,
+        backend: opts.consoleBackend ? opts.consoleBackend(consoleClient) : consoleClient,
+      }),
+    { prefix: CONSOLE_API_PREFIX },
+  );
   // The identity provider's events (docs/webhooks.md): the secret of CLERK_WEBHOOK_SIGNING_SECRET (hosted
   // Clerk's dashboard shows it); embedded without it, one derived from the instance's secret key, which
   // this process gives its own provider with the endpoint below: `npm start` needs no setup.

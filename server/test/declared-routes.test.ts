@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import type { RouteOptions } from 'fastify';
 import { declaredRoutes } from '@app/identity';
 import { PRODUCT_ROUTES } from '../src/api/product-api.ts';
+import { CONSOLE_API_PREFIX, CONSOLE_ROUTES } from '../src/console/console-api.ts';
 import { BAPI_PATH } from '../src/app.ts';
 import { SERVER_ROUTES } from '../src/server-routes.ts';
 import { CLERK_JS_PREFIX } from '../src/static/clerk-js.ts';
@@ -10,7 +11,8 @@ import { startEmbeddedServer, type EmbeddedServer } from './support/embedded-ser
 
 /**
  * The route tables are the only place a route is declared: every route the product server puts on
- * Fastify (seen by its onRoute hook) is declared by the product API's table (PRODUCT_ROUTES), the
+ * Fastify (seen by its onRoute hook) is declared by the product API's table (PRODUCT_ROUTES), the console's
+ * (CONSOLE_ROUTES), the
  * server's own (SERVER_ROUTES) or one of the embedded provider's (declaredRoutes). Besides those, only
  * static files: one GET per file of the web build, and clerk-js's files.
  */
@@ -42,6 +44,7 @@ for (const backend of backends) {
       const identityConfig = server.app.identity!.deps.config;
       const declared = [
         ...PRODUCT_ROUTES.map((r) => ({ method: r.method, url: `/api${r.path}` })),
+        ...CONSOLE_ROUTES.map((r) => ({ method: r.method, url: `${CONSOLE_API_PREFIX}${r.path}` })),
         ...SERVER_ROUTES.map((r) => ({ method: r.method, url: r.path })),
         ...declaredRoutes(identityConfig, BAPI_PATH),
         // The web build of embedded-server.ts (its placeholder index.html) and clerk-js's files.
@@ -96,6 +99,7 @@ for (const backend of backends) {
       const keys = new Set(registered.map((r) => `${r.method} ${r.url}`));
       const missing = [
         ...PRODUCT_ROUTES.map((r) => `${r.method} /api${r.path}`),
+        ...CONSOLE_ROUTES.map((r) => `${r.method} ${CONSOLE_API_PREFIX}${r.path}`),
         ...SERVER_ROUTES.map((r) => `${r.method} ${r.path}`),
       ].filter((k) => !keys.has(k));
       assert.deepEqual(missing, []);

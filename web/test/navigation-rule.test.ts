@@ -55,6 +55,16 @@ describe('decideNavigation: a signed-in user without any organisation', () => {
     }
   });
 
+  test('stays in the operator console, which is about the instance (and is sent to sign in there)', () => {
+    for (const path of ['/console', '/console/users', '/console/users/user_1']) {
+      assert.deepEqual(decide(state, path), { type: 'none' });
+      assert.deepEqual(decide(signedIn(userWith('org_a')), path), { type: 'none' });
+      assert.deepEqual(decide(initialAuthState, path), { type: 'signIn' });
+    }
+    // A path that merely starts alike is not the console.
+    assert.deepEqual(decide(state, '/consoles'), navigateTo('/create-organization'));
+  });
+
   test('is left to clerk-js on its own pages: sign-in (ticket links too), sign-up and tasks', () => {
     for (const path of ['/sign-in', '/sign-up', '/tasks/choose-organization'])
       assert.deepEqual(decide(state, path, { access: 'identity' }), { type: 'none' });

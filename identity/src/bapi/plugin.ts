@@ -7,6 +7,7 @@ import {
   type AuditContext,
 } from '../audit/audit-context.ts';
 import { auditOf } from './route-audit.ts';
+import { consoleOperatorOf } from './console/console-operator-header.ts';
 import { DatabaseUnavailableError } from '../db/database.ts';
 import type { IdentityDeps } from '../deps.ts';
 import { ClerkError, errorBody, errors } from '../errors.ts';
@@ -112,8 +113,12 @@ function auditContextOf(
 ): AuditContext {
   const header = req.headers.authorization ?? '';
   const audit = auditOf(route, params);
+  const keyFingerprint = secretKeyFingerprint(header.slice(7).trim());
+  const operator = consoleOperatorOf(req);
+  const summary = audit && !route.input.array ? changeSummary(req.body) : {};
   return {
-    actor: { kind: 'secret_key', id: secretKeyFingerprint(header.slice(7).trim()) },
+    // The console's calls name the operator who acts; the secret key they came with stays in the summary.
+    actor: operator ? { kind: 'operator', id: operator.userId } : { kind: 'secret_key', id: keyFingerprint },
     ip: req.ip,
     userAgent: typeof req.headers['user-agent'] === 'string' ? req.headers['user-agent'].slice(0, 500) : null,
     requestId: req.id,
@@ -123,7 +128,13 @@ function auditContextOf(
           action: audit.action,
           objectType: audit.objectType,
           objectId: audit.objectId,
-          summary: route.input.array ? {} : changeSummary(req.body),
+          summary: operator
+            ? {
+                ...summary,
+                secret_key_fingerprint: keyFingerprint,
+                ...(operator.reason ? { reason: operator.reason } : {}),
+              }
+            : summary,
         }
       : undefined,
     recorded: false,

@@ -44,6 +44,7 @@ import { webhookDeliveryRoutes } from './webhooks/webhook-delivery-routes.ts';
 import { machineRoutes } from './machines/machine-routes.ts';
 import { m2mTokenRoutes } from './machines/m2m-token-routes.ts';
 import { instanceRoutes } from './instance/instance-routes.ts';
+import { consoleOperatorRoutes } from './console/console-operator-routes.ts';
 
 const jwksRoute: BapiRoute = {
   method: 'GET',
@@ -99,10 +100,11 @@ export const bapiRoutes: readonly BapiRoute[] = [
   ...cloudOnlyRoutes,
   ...auditEventRoutes,
   ...domainRoutes,
-  // Our extensions for operators (docs/backend-api.md § Extensions).
-  ...instanceSettingsRoutes,
-  ...webhookDeliveryRoutes,
   ...machineRoutes,
   ...m2mTokenRoutes,
   ...instanceRoutes,
+  // Our extensions for operators (docs/backend-api.md § Extensions).
+  ...instanceSettingsRoutes,
+  ...webhookDeliveryRoutes,
+  ...consoleOperatorRoutes,
 ];

@@ -34,6 +34,11 @@ export interface AuthContext {
    * `email`: the instance's session-token template); null when the token does not carry all three.
    */
   profile?: SessionProfile | null;
+  /**
+   * The token's `fva`: minutes since the session last proved its first and second factor (-1: never,
+   * or no such factor); null when the token has none. Read for re-verification (console/reverification.ts).
+   */
+  factorVerificationAge?: readonly [number, number] | null;
 }
 
 /** What the session-token template puts in every token about its user. */
@@ -299,6 +304,9 @@ export class Authenticator implements RequestAuthenticator {
         orgPermissions: auth.orgId ? (auth.orgPermissions ?? []) : [],
         actorId: typeof auth.actor?.sub === 'string' ? auth.actor.sub : null,
         profile: profileOf(claims),
+        factorVerificationAge: auth.factorVerificationAge
+          ? Object.freeze([auth.factorVerificationAge[0], auth.factorVerificationAge[1]] as const)
+          : null,
       },
     };
   }

@@ -4,6 +4,7 @@ import { ApiKeysNavLink } from '../features/api-keys/ApiKeysNavLink.tsx';
 import { PricingNavLink } from '../features/billing/PricingNavLink.tsx';
 import { ModuleNavLinks } from '../features/modules/ModuleNavLinks.tsx';
 import { ClientsNavLink } from '../features/vciso/ClientsNavLink.tsx';
+import { ConsoleNavLink } from '../features/console/ConsoleNavLink.tsx';
 import { useAuthState } from '../state/auth/AuthStateProvider.tsx';
 import { selectHasAdminRights } from '../state/auth/selectors.ts';
 
@@ -35,6 +36,7 @@ export function MainNav() {
       <ClientsNavLink />
       <ApiKeysNavLink />
       <PricingNavLink />
+      <ConsoleNavLink />
       <NavLink to="/help" className="main-nav__link" data-testid="nav-help">
         {t('nav.help')}
       </NavLink>

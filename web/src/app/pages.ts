@@ -63,3 +63,6 @@ export const PricingPage = lazyPage(() =>
   import('../features/billing/PricingPage.tsx').then((m) => m.PricingPage),
 );
 export const NotFoundPage = lazyPage(() => import('./NotFoundPage.tsx').then((m) => m.NotFoundPage));
+export const ConsolePage = lazyPage(() =>
+  import('../features/console/ConsolePage.tsx').then((m) => m.ConsolePage),
+);

@@ -11,6 +11,7 @@ import {
   AuthorizedApplicationsPage,
   ChooseOrganizationTaskPage,
   ClientOrganizationsPage,
+  ConsolePage,
   CreateOrganizationPage,
   DashboardPage,
   DiagnosticsPage,
@@ -72,6 +73,8 @@ export const router = createBrowserRouter([
           { path: 'oauth/consent', ...signedIn(<OAuthConsentPage />) },
           // The applications the user allowed, each withdrawable; needs no organisation either.
           { path: 'authorized-applications', ...signedIn(<AuthorizedApplicationsPage />) },
+          // The operator console (docs/console.md): its own chunk and its own routes; operators only.
+          { path: 'console/*', ...signedIn(<ConsolePage />) },
           // One route per module, so an unknown /modules/<slug> falls through to the not-found page.
           ...MODULES.map((module) => ({
             path: modulePath(module).slice(1),

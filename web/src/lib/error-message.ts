@@ -23,6 +23,12 @@ export const PRODUCT_API_ERROR_KEYS: Readonly<Partial<Record<ApiErrorCode, strin
   already_member: 'errors.api.alreadyMember',
   already_invited: 'errors.api.alreadyInvited',
   membership_quota_exceeded: 'errors.api.membershipQuotaExceeded',
+  not_an_operator: 'errors.api.notAnOperator',
+  second_factor_required: 'errors.api.secondFactorRequired',
+  session_reverification_required: 'errors.api.reverificationRequired',
+  resource_not_found: 'errors.api.resourceNotFound',
+  change_refused: 'errors.api.changeRefused',
+  too_many_requests: 'errors.clerk.tooManyRequests',
 };
 
 /**

@@ -15,6 +15,7 @@ import { socialSettings } from '../../social/social-settings.ts';
 import { enterpriseConnectionsSettings } from '../../enterprise-sso/enterprise-sso-settings.ts';
 import { auditLogSettings } from '../../audit/audit-settings.ts';
 import { domainsSettings } from '../../domains/domain-settings.ts';
+import { consoleSettings } from '../../console/console-settings.ts';
 
 /**
  * The instance settings document: what the settings file declares, what the database keeps (one row,
@@ -83,6 +84,8 @@ export const instanceSettingsSchema = z
     auditLog: auditLogSettings.optional(),
     /** Satellite domains (see domains/domain-settings.ts, docs/satellites.md); none when absent. */
     domains: domainsSettings.optional(),
+    /** The operator console's operators (see console/console-settings.ts, docs/console.md); none when absent. */
+    console: consoleSettings.optional(),
   })
   .strict();
 

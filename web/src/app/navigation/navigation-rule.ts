@@ -16,6 +16,13 @@ export const ORGANIZATION_CHOICE_PATHS: readonly string[] = [CREATE_ORGANIZATION
 /** Signed-in pages about the user alone: the rule neither activates nor asks for an organisation there. */
 export const ORGANIZATION_FREE_PATHS: readonly string[] = ['/oauth/consent', '/authorized-applications'];
 
+/** Signed-in sections about the instance, not an organisation (the operator console): the same, below them. */
+export const ORGANIZATION_FREE_SECTIONS: readonly string[] = ['/console'];
+
+const isOrganizationFree = (pathname: string) =>
+  ORGANIZATION_FREE_PATHS.includes(pathname) ||
+  ORGANIZATION_FREE_SECTIONS.some((section) => pathname === section || pathname.startsWith(`${section}/`));
+
 /**
  * Who a route is for, declared on the route (see route-access.ts):
  * - `public`: anyone (landing, help, not found);
@@ -79,7 +86,7 @@ export function decideNavigation(input: NavigationInput): NavigationAction {
     return input.sessionEndedHere ? { type: 'navigate', to: AFTER_SIGN_OUT_PATH } : { type: 'signIn' };
   }
 
-  if (ORGANIZATION_FREE_PATHS.includes(pathname)) return NONE;
+  if (isOrganizationFree(pathname)) return NONE;
   const hasOrganization = state.organization !== null || state.user.organizationMemberships.length > 0;
   if (pathname === LANDING_PATH)
     return { type: 'navigate', to: hasOrganization ? HOME_PATH : CREATE_ORGANIZATION_PATH };

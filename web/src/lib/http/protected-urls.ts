@@ -1,5 +1,5 @@
-/** The product API: every path under it needs the session token (the server verifies it). */
-export const PRODUCT_PROTECTED_URLS: readonly string[] = ['/api/'];
+/** The product API and the operator console's API: every path under them needs the session token (the server verifies it). */
+export const PRODUCT_PROTECTED_URLS: readonly string[] = ['/api/', '/console/api/'];
 
 /**
  * Whether `url` is on the protected list. Patterns are path prefixes resolved against the page origin,

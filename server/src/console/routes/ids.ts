@@ -1,0 +1,18 @@
+import { z } from '@app/contract';
+
+/** Ids as Clerk makes them (a prefix, then base62): checked before any Backend API call names one. */
+const idOf = (prefix: string) =>
+  z.string().regex(new RegExp(`^${prefix}_[0-9A-Za-z]{1,64}$`), `a ${prefix}_ id`);
+
+export const userIdParam = idOf('user');
+export const organizationIdParam = idOf('org');
+export const sessionIdParam = idOf('sess');
+
+/** A list's page, as the console asks it: at most 100 rows from `offset`. */
+export const pageQuery = {
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+  offset: z.coerce.number().int().min(0).max(100_000).default(0),
+};
+
+/** A search text (email, phone, username, name or id): what `getUserList({ query })` takes. */
+export const searchText = z.string().trim().max(200).optional();

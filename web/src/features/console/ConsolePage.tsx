@@ -1,0 +1,31 @@
+import { Navigate, Route, Routes } from 'react-router';
+import { AuditLogPage } from './audit-log/AuditLogPage.tsx';
+import { ConsoleGate } from './layout/ConsoleGate.tsx';
+import { ConsoleLayout } from './layout/ConsoleLayout.tsx';
+import { OrganizationPage } from './organizations/OrganizationPage.tsx';
+import { OrganizationsPage } from './organizations/OrganizationsPage.tsx';
+import { UserPage } from './users/UserPage.tsx';
+import { UsersPage } from './users/UsersPage.tsx';
+import './console.css';
+
+/**
+ * /console/* — the operator console (docs/console.md): one chunk, loaded only when opened. Its pages
+ * call the console API (/console/api), a client of the Backend API with the secret key.
+ */
+export function ConsolePage() {
+  return (
+    <ConsoleGate>
+      <ConsoleLayout>
+        <Routes>
+          <Route index element={<Navigate to="users" replace />} />
+          <Route path="users" element={<UsersPage />} />
+          <Route path="users/:userId" element={<UserPage />} />
+          <Route path="organizations" element={<OrganizationsPage />} />
+          <Route path="organizations/:organizationId" element={<OrganizationPage />} />
+          <Route path="audit-log" element={<AuditLogPage />} />
+          <Route path="*" element={<Navigate to="users" replace />} />
+        </Routes>
+      </ConsoleLayout>
+    </ConsoleGate>
+  );
+}

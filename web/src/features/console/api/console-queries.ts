@@ -1,0 +1,101 @@
+import { queryOptions } from '@tanstack/react-query';
+import type { HttpClient } from '../../../lib/http/index.ts';
+import { CONSOLE_API, consoleGet, withQuery } from './console-api.ts';
+import type {
+  AuditEvent,
+  ConsoleMe,
+  ConsoleOrganization,
+  ConsoleUser,
+  OrganizationDetails,
+  Page,
+  UserDetails,
+} from './types.ts';
+
+/** Every console query's key starts here, with the signed-in user: another account never reads them. */
+export const consoleKey = (userId: string | null) => ['console', userId] as const;
+
+/** GET /console/api/me: whether the user is an operator (403 otherwise), and has a second factor. */
+export const consoleMeQuery = (client: HttpClient, userId: string | null) =>
+  queryOptions({
+    queryKey: [...consoleKey(userId), 'me'],
+    queryFn: ({ signal }) => consoleGet<ConsoleMe>(client, `${CONSOLE_API}/me`, signal),
+    enabled: userId !== null,
+    retry: false,
+    staleTime: 60_000,
+  });
+
+export const PAGE_SIZE = 20;
+
+export const usersQuery = (client: HttpClient, userId: string | null, search: string, offset: number) =>
+  queryOptions({
+    queryKey: [...consoleKey(userId), 'users', search, offset],
+    queryFn: ({ signal }) =>
+      consoleGet<Page<ConsoleUser>>(
+        client,
+        withQuery('/users', { query: search, limit: PAGE_SIZE, offset }),
+        signal,
+      ),
+  });
+
+export const userQuery = (client: HttpClient, userId: string | null, id: string) =>
+  queryOptions({
+    queryKey: [...consoleKey(userId), 'user', id],
+    queryFn: ({ signal }) =>
+      consoleGet<UserDetails>(client, `${CONSOLE_API}/users/${encodeURIComponent(id)}`, signal),
+  });
+
+export const organizationsQuery = (
+  client: HttpClient,
+  userId: string | null,
+  search: string,
+  offset: number,
+) =>
+  queryOptions({
+    queryKey: [...consoleKey(userId), 'organizations', search, offset],
+    queryFn: ({ signal }) =>
+      consoleGet<Page<ConsoleOrganization>>(
+        client,
+        withQuery('/organizations', { query: search, limit: PAGE_SIZE, offset }),
+        signal,
+      ),
+  });
+
+export const organizationQuery = (client: HttpClient, userId: string | null, id: string) =>
+  queryOptions({
+    queryKey: [...consoleKey(userId), 'organization', id],
+    queryFn: ({ signal }) =>
+      consoleGet<OrganizationDetails>(
+        client,
+        `${CONSOLE_API}/organizations/${encodeURIComponent(id)}`,
+        signal,
+      ),
+  });
+
+/** The audit log's filters, as GET /v1/audit_events takes them (dates as Unix milliseconds). */
+export interface AuditFilters {
+  actor_type?: string;
+  actor_id?: string;
+  action?: string;
+  object_type?: string;
+  object_id?: string;
+  created_at_after?: string;
+  created_at_before?: string;
+}
+
+export const AUDIT_PAGE_SIZE = 25;
+
+export const auditEventsQuery = (
+  client: HttpClient,
+  userId: string | null,
+  filters: AuditFilters,
+  offset: number,
+) =>
+  queryOptions({
+    queryKey: [...consoleKey(userId), 'audit-events', filters, offset],
+    queryFn: ({ signal }) =>
+      consoleGet<Page<AuditEvent>>(
+        client,
+        withQuery('/audit-events', { ...filters, limit: AUDIT_PAGE_SIZE, offset }),
+        signal,
+      ),
+  });

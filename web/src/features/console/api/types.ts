@@ -1,0 +1,112 @@
+/**
+ * The Backend API's objects as the console API passes them on (Clerk's JSON, snake_case), reduced to
+ * what the console's pages read.
+ */
+export interface ConsoleMe {
+  userId: string;
+  twoFactorEnabled: boolean;
+}
+
+export interface Page<T> {
+  data: T[];
+  total_count: number;
+}
+
+export interface Identifier {
+  id: string;
+  verification: { status: string; strategy?: string | null } | null;
+}
+
+export interface ConsoleUser {
+  id: string;
+  first_name: string | null;
+  last_name: string | null;
+  username: string | null;
+  image_url?: string;
+  primary_email_address_id: string | null;
+  email_addresses: (Identifier & { email_address: string })[];
+  phone_numbers: (Identifier & { phone_number: string; reserved_for_second_factor?: boolean })[];
+  web3_wallets?: (Identifier & { web3_wallet: string })[];
+  external_accounts?: { id: string; provider: string; email_address?: string }[];
+  passkeys?: { id: string; name: string }[];
+  two_factor_enabled: boolean;
+  totp_enabled: boolean;
+  backup_code_enabled: boolean;
+  banned: boolean;
+  locked: boolean;
+  lockout_expires_in_seconds?: number | null;
+  public_metadata: Record<string, unknown>;
+  private_metadata?: Record<string, unknown>;
+  unsafe_metadata: Record<string, unknown>;
+  created_at: number;
+  last_sign_in_at: number | null;
+  last_active_at?: number | null;
+}
+
+export interface ConsoleSession {
+  id: string;
+  user_id: string;
+  status: string;
+  last_active_at: number;
+  expire_at: number;
+  created_at: number;
+  actor?: Record<string, unknown> | null;
+  latest_activity?: { browser_name?: string; device_type?: string; city?: string; country?: string } | null;
+}
+
+export interface ConsoleOrganization {
+  id: string;
+  name: string;
+  slug: string | null;
+  members_count?: number;
+  public_metadata: Record<string, unknown> | null;
+  private_metadata?: Record<string, unknown> | null;
+  created_at: number;
+}
+
+export interface ConsoleMembership {
+  id: string;
+  role: string;
+  created_at: number;
+  organization: ConsoleOrganization;
+  public_user_data?: {
+    user_id: string;
+    identifier: string;
+    first_name: string | null;
+    last_name: string | null;
+  };
+}
+
+export interface ConsoleInvitation {
+  id: string;
+  email_address: string;
+  role: string;
+  status: string;
+  created_at: number;
+}
+
+export interface UserDetails {
+  user: ConsoleUser;
+  sessions: ConsoleSession[];
+  organization_memberships: ConsoleMembership[];
+}
+
+export interface OrganizationDetails {
+  organization: ConsoleOrganization;
+  memberships: ConsoleMembership[];
+  invitations: ConsoleInvitation[];
+  parent_id: string | null;
+  children_ids: string[];
+}
+
+export interface AuditEvent {
+  id: string;
+  actor: { type: string; id: string | null };
+  action: string;
+  subject: { type: string | null; id: string | null };
+  summary: Record<string, unknown>;
+  ip_address: string | null;
+  user_agent: string | null;
+  request_id: string | null;
+  created_at: number;
+}

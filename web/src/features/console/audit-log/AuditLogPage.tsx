@@ -1,0 +1,206 @@
+import { useMutation, useQuery } from '@tanstack/react-query';
+import type { FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useSearchParams } from 'react-router';
+import { useLanguage } from '../../../lib/i18n/useLanguage.ts';
+import { LoadError } from '../../../ui/LoadError.tsx';
+import { Loading } from '../../../ui/Loading.tsx';
+import { AUDIT_PAGE_SIZE, auditEventsQuery, type AuditFilters } from '../api/console-queries.ts';
+import type { AuditEvent } from '../api/types.ts';
+import { useConsoleErrorText } from '../ConsoleErrorText.tsx';
+import { formatInstant } from '../format.ts';
+import { Pager } from '../layout/Pager.tsx';
+import { useConsole } from '../useConsole.ts';
+import { exportAuditEvents } from './export-audit-events.ts';
+
+const ACTOR_TYPES = ['operator', 'secret_key', 'api_key', 'cli', 'user', 'system'] as const;
+const TEXT_FILTERS = ['actor_id', 'action', 'object_type', 'object_id'] as const;
+
+/** The filters in the address: text as is, the dates as days (`2026-12-06`), turned into Unix milliseconds. */
+function filtersOf(params: URLSearchParams): AuditFilters {
+  const day = (name: string, end: boolean) => {
+    const value = params.get(name);
+    if (!value || !/^\d{4}-\d{2}-\d{2}$/.test(value)) return undefined;
+    const start = new Date(`${value}T00:00:00`).getTime();
+    return String(end ? start + 86_400_000 : start);
+  };
+  return {
+    actor_type: params.get('actor_type') || undefined,
+    ...Object.fromEntries(TEXT_FILTERS.map((name) => [name, params.get(name) || undefined])),
+    created_at_after: day('from', false),
+    created_at_before: day('to', true),
+  };
+}
+
+/** /console/audit-log — the audit log (docs/audit-log.md), newest first, with its filters and an export. */
+export function AuditLogPage() {
+  const { t } = useTranslation();
+  const { language } = useLanguage();
+  const { client, userId } = useConsole();
+  const [params, setParams] = useSearchParams();
+  const filters = filtersOf(params);
+  const offset = Number(params.get('offset')) || 0;
+  const events = useQuery(auditEventsQuery(client, userId, filters, offset));
+  const exporting = useMutation({ mutationFn: () => exportAuditEvents(client, filters) });
+  const errorText = useConsoleErrorText();
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const next: Record<string, string> = {};
+    for (const [name, value] of form)
+      if (typeof value === 'string' && value.trim()) next[name] = value.trim();
+    setParams(next);
+  };
+  return (
+    <div data-testid="console-audit-log">
+      <h2>{t('console.audit.title')}</h2>
+      <form className="console__filters" onSubmit={submit} key={params.toString()}>
+        <label>
+          <span>{t('console.audit.actorType')}</span>
+          <select
+            name="actor_type"
+            defaultValue={params.get('actor_type') ?? ''}
+            data-testid="console-audit-actor-type"
+          >
+            <option value="">{t('console.audit.any')}</option>
+            {ACTOR_TYPES.map((type) => (
+              <option key={type} value={type}>
+                {t(`console.audit.actorTypes.${type}`)}
+              </option>
+            ))}
+          </select>
+        </label>
+        {TEXT_FILTERS.map((name) => (
+          <label key={name}>
+            <span>{t(`console.audit.filters.${name}`)}</span>
+            <input
+              name={name}
+              maxLength={255}
+              defaultValue={params.get(name) ?? ''}
+              data-testid={`console-audit-${name}`}
+            />
+          </label>
+        ))}
+        <label>
+          <span>{t('console.audit.from')}</span>
+          <input
+            type="date"
+            name="from"
+            defaultValue={params.get('from') ?? ''}
+            lang={language.toLowerCase()}
+          />
+        </label>
+        <label>
+          <span>{t('console.audit.to')}</span>
+          <input type="date" name="to" defaultValue={params.get('to') ?? ''} lang={language.toLowerCase()} />
+        </label>
+        <button type="submit" className="button" data-testid="console-audit-filter">
+          {t('console.audit.filter')}
+        </button>
+        <button
+          type="button"
+          className="button button--secondary"
+          data-testid="console-audit-export"
+          disabled={exporting.isPending}
+          onClick={() => exporting.mutate()}
+        >
+          {t('console.audit.export')}
+        </button>
+      </form>
+      {exporting.isError && (
+        <p className="status status--error" role="alert">
+          {errorText(exporting.error)}
+        </p>
+      )}
+      {events.isPending ? (
+        <Loading testId="console-audit-loading" />
+      ) : events.isError ? (
+        <LoadError
+          what={t('console.audit.what')}
+          message={errorText(events.error)}
+          testId="console-audit-error"
+          onRetry={() => void events.refetch()}
+        />
+      ) : events.data.data.length === 0 ? (
+        <p className="muted" data-testid="console-audit-empty">
+          {t('console.audit.none')}
+        </p>
+      ) : (
+        <>
+          <table className="console__table" data-testid="console-audit-table">
+            <thead>
+              <tr>
+                <th>{t('console.audit.when')}</th>
+                <th>{t('console.audit.who')}</th>
+                <th>{t('console.audit.what')}</th>
+                <th>{t('console.audit.object')}</th>
+                <th>{t('console.audit.summary')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {events.data.data.map((event) => (
+                <AuditRow key={event.id} event={event} language={language} />
+              ))}
+            </tbody>
+          </table>
+          <Pager
+            offset={offset}
+            size={AUDIT_PAGE_SIZE}
+            total={events.data.total_count}
+            onChange={(next) => {
+              const copy = new URLSearchParams(params);
+              copy.set('offset', String(next));
+              setParams(copy);
+            }}
+          />
+        </>
+      )}
+    </div>
+  );
+}
+
+function AuditRow({
+  event,
+  language,
+}: {
+  event: AuditEvent;
+  language: ReturnType<typeof useLanguage>['language'];
+}) {
+  const { t } = useTranslation();
+  const subject = event.subject.id;
+  return (
+    <tr data-testid="console-audit-row" data-action={event.action}>
+      <td>{formatInstant(event.created_at, language)}</td>
+      <td>
+        {t(`console.audit.actorTypes.${event.actor.type}`, { defaultValue: event.actor.type })}
+        {event.actor.id && (
+          <>
+            {' '}
+            {event.actor.type === 'operator' || event.actor.type === 'user' ? (
+              <Link to={`/console/users/${event.actor.id}`}>
+                <code>{event.actor.id}</code>
+              </Link>
+            ) : (
+              <code>{event.actor.id}</code>
+            )}
+          </>
+        )}
+      </td>
+      <td>
+        <code>{event.action}</code>
+      </td>
+      <td>
+        {subject && event.subject.type === 'user' ? (
+          <Link to={`/console/users/${subject}`}>{subject}</Link>
+        ) : subject && event.subject.type === 'organization' ? (
+          <Link to={`/console/organizations/${subject}`}>{subject}</Link>
+        ) : (
+          (subject ?? event.subject.type ?? '—')
+        )}
+      </td>
+      <td>
+        <code className="console__summary">{JSON.stringify(event.summary)}</code>
+      </td>
+    </tr>
+  );
+}
