@@ -16,27 +16,35 @@ interface RunningSatellite {
   close(): Promise<void>;
 }
 
-async function startSatellite(host: string, product: { origin: string; pk: string; sk: string }) {
-  const port = await freePort();
-  const origin = `http://${host}:${port}`;
-  const app = createSatelliteApp({
-    productUrl: product.origin,
-    ownUrl: origin,
-    publishableKey: product.pk,
-    secretKey: product.sk,
-  });
-  const server = await new Promise<Server>((resolve, reject) => {
-    const s = app.listen(port, '127.0.0.1', (err?: Error) => (err ? reject(err) : resolve(s)));
-  });
-  return {
-    origin,
-    port,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  } satisfies RunningSatellite;
+async function startSatellite(
+  host: string,
+  product: { origin: string; pk: string; sk: string },
+): Promise<RunningSatellite> {
+  // The origin names the port, so it is picked before listening; another test file may take it in
+  // between, and then another is picked (as startServer does).
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    const origin = `http://${host}:${port}`;
+    const app = createSatelliteApp({
+      productUrl: product.origin,
+      ownUrl: origin,
+      publishableKey: product.pk,
+      secretKey: product.sk,
+    });
+    try {
+      const server = await new Promise<Server>((resolve, reject) => {
+        const s = app.listen(port, '127.0.0.1', (err?: Error) => (err ? reject(err) : resolve(s)));
+      });
+      const close = () =>
+        new Promise<void>((resolve) => {
+          server.closeAllConnections();
+          server.close(() => resolve());
+        });
+      return { origin, port, close };
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE' || attempt === 3) throw err;
+    }
+  }
 }
 
 /** What the satellite's server rendered: the user id and active organisation it saw, or signed out. */

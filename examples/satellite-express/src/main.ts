@@ -20,6 +20,11 @@ const secretKey =
     'utf8',
   ).trim();
 const port = Number(new URL(ownUrl).port || 80);
-createSatelliteApp({ productUrl, ownUrl, publishableKey, secretKey }).listen(port, '127.0.0.1', () => {
-  console.warn(`Satellite on ${ownUrl}, product ${productUrl}`);
-});
+createSatelliteApp({ productUrl, ownUrl, publishableKey, secretKey }).listen(
+  port,
+  '127.0.0.1',
+  (err?: Error) => {
+    if (err) throw err;
+    console.warn(`Satellite on ${ownUrl}, product ${productUrl}`);
+  },
+);
