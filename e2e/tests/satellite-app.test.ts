@@ -166,6 +166,14 @@ describe('a satellite application on another origin (examples/satellite-express)
     await page.goto(`${satellite.origin}/?lang=en`);
     await page.getByTestId('signed-out').waitFor({ timeout: UI_WAIT_MS });
     assert.equal(await openSatellite(page, satellite.origin), null);
+
+    // The page's two languages: the browser's (en-US here) unless `?lang=` says otherwise.
+    await page.goto(satellite.origin);
+    await page.getByRole('heading', { name: 'Satellite application' }).waitFor();
+    await page.goto(`${satellite.origin}/?lang=fr`);
+    await page.getByRole('heading', { name: 'Application satellite' }).waitFor();
+    await page.getByTestId('signed-out').filter({ hasText: 'Vous n’êtes pas connecté.' }).waitFor();
+    assert.equal(await page.getAttribute('html', 'lang'), 'fr');
   });
 
   test('an origin that is not a satellite domain gets no session (exact origin, not a suffix)', async () => {
