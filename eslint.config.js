@@ -24,6 +24,11 @@ export default tseslint.config(
     rules: reactHooks.configs.recommended.rules,
   },
   { files: ['bench/**', 'scripts/**', 'e2e/**'], rules: { 'no-console': 'off' } },
+  // The satellite example's page script runs in the browser, next to clerk-js.
+  {
+    files: ['examples/satellite-express/public/**/*.js'],
+    languageOptions: { globals: { ...globals.browser } },
+  },
   // The layers of docs/identity-internals.md: the provider's domain (capabilities, instance, serializers,
   // store, foundation) never imports its HTTP layer or the assembly above it. A capability's declaration
   // (`<name>-capability.ts`, and its type in capability.ts) is assembly: it names its CLI commands.

@@ -354,6 +354,98 @@ forEachBackend('Handshake (GET /v1/client/handshake, clients.getHandshakePayload
       assert.equal(res.status, 401);
     });
   });
+
+  describe('organization_id: the SDK’s organizationSyncOptions', () => {
+    const organizationSyncOptions = {
+      organizationPatterns: ['/orgs/:id', '/orgs/:id/(.*)'],
+      personalAccountPatterns: ['/me', '/me/(.*)'],
+    };
+    const withOrgSync = (url: string, cookies: Record<string, string>) =>
+      clerk.authenticateRequest(pageRequest(url, cookies), { proxyUrl, organizationSyncOptions });
+    const cookiesOf = (setCookies: string[]) => ({
+      __session: cookieValue(cookieNamed(setCookies, '__session'))!,
+      __client_uat: cookieValue(cookieNamed(setCookies, '__client_uat'))!,
+    });
+
+    /** The page's round trip: its handshake (asserted to carry `organization_id`), then the page again. */
+    async function visit(path: string, cookies: Record<string, string>, organizationId: string) {
+      const first = await withOrgSync(`${origin}${path}`, cookies);
+      assert.equal(first.status, 'handshake', first.message ?? '');
+      const location = new URL(first.headers.get('location')!);
+      assert.equal(location.searchParams.get('organization_id'), organizationId);
+      assert.equal(location.searchParams.get('__clerk_hs_reason'), 'active-organization-mismatch');
+      const second = await withOrgSync((await handshakeFrom(location.href)).href, cookies);
+      assert.equal(second.status, 'signed-in', second.message ?? '');
+      return { auth: second.toAuth(), cookies: cookiesOf(second.headers.getSetCookie()) };
+    }
+
+    it('a page naming one of the user’s organisations (id or slug) makes it the session’s, the personal account too', async () => {
+      const alpha = await clerk.organizations.createOrganization({
+        name: 'Alpha',
+        slug: 'alpha-handshake',
+        createdBy: user.userId,
+      });
+      const beta = await clerk.organizations.createOrganization({
+        name: 'Beta',
+        slug: 'beta-handshake',
+        createdBy: user.userId,
+      });
+      // Cookies the SDK trusts: a first handshake's.
+      const fresh = await authenticate(
+        (await handshakeFrom((await authenticate(`${origin}/`, staleCookies())).headers.get('location')!))
+          .href,
+        staleCookies(),
+      );
+      let cookies = cookiesOf(fresh.headers.getSetCookie());
+
+      let seen = await visit(`/orgs/${alpha.id}/settings`, cookies, alpha.id);
+      assert.equal(seen.auth.orgId, alpha.id);
+      assert.equal(seen.auth.sessionId, user.sessionId);
+      cookies = seen.cookies;
+      // Settled: the same page needs no handshake now.
+      const again = await withOrgSync(`${origin}/orgs/${alpha.id}/settings`, cookies);
+      assert.equal(again.status, 'signed-in', again.message ?? '');
+      assert.equal(again.toAuth().orgId, alpha.id);
+
+      seen = await visit(`/orgs/${beta.slug}`, cookies, beta.slug!);
+      assert.equal(seen.auth.orgId, beta.id);
+      cookies = seen.cookies;
+      // The session itself changed, as setActive would: the next token of any tab carries it.
+      const session = await h.db.query<Json>(
+        'SELECT last_active_organization_id FROM sessions WHERE id = $1',
+        [user.sessionId],
+      );
+      assert.equal(session[0].last_active_organization_id, beta.id);
+
+      seen = await visit('/me', cookies, '');
+      assert.equal(seen.auth.orgId, undefined);
+    });
+
+    it('an organisation the user is not a member of, or none at all, changes nothing', async () => {
+      const stranger = await signUp(h, h.browser({ origin }), uniqueEmail('hs-stranger'));
+      const theirs = await clerk.organizations.createOrganization({
+        name: 'Theirs',
+        slug: 'theirs-handshake',
+        createdBy: stranger.userId,
+      });
+      const fresh = await authenticate(
+        (await handshakeFrom((await authenticate(`${origin}/`, staleCookies())).headers.get('location')!))
+          .href,
+        staleCookies(),
+      );
+      const cookies = cookiesOf(fresh.headers.getSetCookie());
+      const previous = fresh.toAuth()!.orgId ?? null;
+      for (const named of [theirs.id, theirs.slug!, 'org_doesnotexist000000000000', 'no-such-slug']) {
+        const seen = await visit(`/orgs/${named}`, cookies, named);
+        assert.equal(seen.auth.orgId ?? null, previous, named);
+      }
+      const session = await h.db.query<Json>(
+        'SELECT last_active_organization_id FROM sessions WHERE id = $1',
+        [user.sessionId],
+      );
+      assert.equal(session[0].last_active_organization_id, previous);
+    });
+  });
 });
 
 forEachBackend('Handshake with development keys (__clerk_db_jwt)', (backend) => {

@@ -3,10 +3,10 @@ import { randomToken, sha256 } from '../crypto/secrets.ts';
 import { sealingKey, seal, unseal } from '../crypto/sealing.ts';
 import type { Queryable } from '../db/database.ts';
 import type { IdentityDeps } from '../deps.ts';
-import { tokenForSubject } from '../organizations/active-organization.ts';
+import { organizationClaims, tokenForSubject } from '../organizations/active-organization.ts';
 import { insertHandshakeNonce, takeHandshakeNonce } from '../store/handshake-nonces.ts';
 import type { ClientRow } from '../store/rows.ts';
-import { isSignedIn, signedInSessionsOfClient } from '../store/sessions.ts';
+import { isSignedIn, setActiveOrganization, signedInSessionsOfClient } from '../store/sessions.ts';
 import { tokenSubjectBySessionId } from '../store/token-subjects.ts';
 import { clientUatOf } from './client-uat.ts';
 import type { SessionRequest } from '../store/session-activities.ts';
@@ -50,9 +50,7 @@ export async function handshakeDirectives(
   input: HandshakeInput,
 ): Promise<string[]> {
   const { client, now, secure } = input;
-  const sessions = client ? await signedInSessionsOfClient(db, client.id, now) : [];
-  const session =
-    sessions.find((s) => s.id === client?.last_active_session_id) ?? sessions[sessions.length - 1];
+  const { sessions, session } = await lastActiveSession(db, client, now);
   const subject = session
     ? await tokenSubjectBySessionId(db, session.id, { session: true }, deps.billing.catalogue() !== null)
     : null;
@@ -79,6 +77,39 @@ export async function handshakeDirectives(
       directives.push(directive(n, input.devBrowserToken, COOKIE_MAX_AGE_SECONDS, secure));
   }
   return directives;
+}
+
+/** The client's signed-in sessions, and the one the handshake speaks for: its last active, else its latest. */
+async function lastActiveSession(db: Queryable, client: ClientRow | null, now: Date) {
+  const sessions = client ? await signedInSessionsOfClient(db, client.id, now) : [];
+  const session =
+    sessions.find((s) => s.id === client?.last_active_session_id) ?? sessions[sessions.length - 1];
+  return { sessions, session };
+}
+
+/**
+ * `organization_id` of a handshake, what `@clerk/backend`'s `organizationSyncOptions` sends when a page's
+ * URL names an organisation other than the session token's: an organisation's id or slug makes it the
+ * session's active organisation (as `setActive` would), `""` the personal account. A user who is not a
+ * member of it, an unknown one, or the personal account where the instance requires an organisation,
+ * changes nothing (the SDK then stops asking after a few rounds). True when the session changed.
+ */
+export async function activateRequestedOrganization(
+  deps: IdentityDeps,
+  db: Queryable,
+  input: { client: ClientRow | null; organization: string; now: Date },
+): Promise<boolean> {
+  const { session } = await lastActiveSession(db, input.client, input.now);
+  if (!session) return false;
+  const claims = input.organization
+    ? await organizationClaims(db, session.user_id, input.organization)
+    : null;
+  if (input.organization && !claims) return false;
+  if (!claims && deps.config.forceOrganizationSelection) return false;
+  const organizationId = claims?.id ?? null;
+  if (organizationId === session.last_active_organization_id && session.status === 'active') return false;
+  await setActiveOrganization(db, session.id, organizationId, 'active', input.now);
+  return true;
 }
 
 /** `format=token`: the directives in the `handshake` claim of a JWT signed with the instance's key. */

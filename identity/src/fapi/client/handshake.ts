@@ -1,13 +1,18 @@
 import { errors } from '../../errors.ts';
 import { isExactOriginRedirect } from '../../http/redirects.ts';
 import { allSatelliteOrigins } from '../../domains/domains.ts';
-import { handshakeDirectives, issueHandshakeNonce, signHandshakeToken } from '../../sessions/handshake.ts';
+import {
+  activateRequestedOrganization,
+  handshakeDirectives,
+  issueHandshakeNonce,
+  signHandshakeToken,
+} from '../../sessions/handshake.ts';
 import type { FapiContext, FapiRoute } from '../context.ts';
 import { satelliteOfOrigin } from '../../domains/domains.ts';
 import { primarySyncTarget } from '../../domains/satellite-sync.ts';
 import { signedInSessionsOfClient } from '../../store/sessions.ts';
 import { PRIMARY_STEP_PARAM } from './satellite-sync.ts';
-import { booleanField, field } from '../form.ts';
+import { booleanField, field, has } from '../form.ts';
 import { formInput } from '../form-input.ts';
 
 const HANDSHAKE_PARAMS = ['__clerk_handshake', '__clerk_handshake_nonce'] as const;
@@ -33,6 +38,7 @@ export const handshakeRoute: FapiRoute = {
       suffixed_cookies: 'bool',
       __clerk_hs_reason: 'text',
       __clerk_db_jwt: 'token',
+      organization_id: 'text',
       [PRIMARY_STEP_PARAM]: 'bool',
     }),
   },
@@ -65,6 +71,17 @@ export const handshakeRoute: FapiRoute = {
       }
       primary.searchParams.set(PRIMARY_STEP_PARAM, 'true');
       return { redirect: primary.href, status: 307 };
+    }
+    // The page names an organisation (the SDK's organizationSyncOptions): made active before the token.
+    if (
+      has(ctx.query, 'organization_id') &&
+      (await activateRequestedOrganization(ctx.deps, ctx.tx, {
+        client: ctx.client,
+        organization: field(ctx.query, 'organization_id') ?? '',
+        now: ctx.now,
+      }))
+    ) {
+      ctx.signInStateChanged();
     }
     const directives = await handshakeDirectives(ctx.deps, ctx.tx, {
       client: ctx.client,
