@@ -322,7 +322,8 @@ async function runGroup(group) {
 /**
  * Files that may share a process go in groups of about GROUP_SECONDS of their last durations (at most
  * TEST_GROUP files; TEST_GROUP=1 gives every file a process of its own), taken from the head of the
- * queue, longest first, so that the groups at the end, which balance the slots, are short.
+ * queue, longest first; near its end the groups shrink to a quarter of what is left per slot, so that the
+ * slots finish together.
  */
 const GROUP_SIZE = Math.max(1, Number(process.env.TEST_GROUP ?? 12));
 const GROUP_SECONDS = 60;
@@ -331,13 +332,16 @@ async function worker(list) {
   for (let next = list.shift(); next; next = list.shift()) {
     const group = [next.job];
     let seconds = expected(next.job);
+    // Near the end of the queue, smaller groups, so that the slots finish together.
+    const left = list.reduce((sum, q) => sum + Math.min(expected(q.job), GROUP_SECONDS), seconds);
+    const limit = Math.max(20, Math.min(GROUP_SECONDS * 1.25, left / (2 * concurrency)));
     while (
       !next.job.own &&
       group.length < GROUP_SIZE &&
       list[0] &&
       !list[0].job.own &&
       JSON.stringify(list[0].job.env) === JSON.stringify(next.job.env) &&
-      seconds + expected(list[0].job) <= GROUP_SECONDS * 1.25
+      seconds + expected(list[0].job) <= limit
     ) {
       seconds += expected(list[0].job);
       group.push(list.shift().job);
