@@ -1,6 +1,8 @@
 #!/usr/bin/env node
-// Runs every *.test.ts under the given workspaces (or the given test files), each file in its own Node
-// test-runner process (TypeScript through tsx), a few files at a time.
+// Runs every *.test.ts under the given workspaces (or the given test files), a few processes at a time:
+// files in groups, one after the other in one Node process each (scripts/test-group.mjs), each file's
+// output, duration and CPU reported as if it had run alone; a file alone, or marked (below), in a Node
+// test-runner process of its own. The files run as bundles (scripts/test-bundle.mjs), or through tsx.
 //
 //   node scripts/run-tests.mjs identity server            every test file under these folders
 //   node scripts/run-tests.mjs e2e IDENTITY_KEYS=development e2e/tests/sign-in.test.ts
@@ -15,6 +17,8 @@
 // that no long file starts last and runs alone. A file's output is
 // printed whole when it ends (streamed when only one file runs), then a table of durations.
 //
+// A file with a line beginning `// run-tests: own-process`, or one that sets process.env at its top level
+// (e.g. the password hashing cost, read by every test of the process), runs in a process of its own.
 // A file with a line beginning `// run-tests: alone` runs with no other file beside it: those start
 // several server processes and PostgreSQL clusters of their own and wait for them with deadlines, which
 // a second file's load on a 2-core machine could push past. They run first, one after the other.
@@ -34,12 +38,17 @@ import { dirname, join, relative } from 'node:path';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { bundleTests } from './test-bundle.mjs';
+import { END_MARK, writeGroupEntry } from './test-group.mjs';
+import { REPORT_MARK } from './test-group-reporter.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const DURATIONS = join(ROOT, 'scripts', 'test-durations.json');
 const ALONE = /^\/\/ run-tests: alone\b/m;
+// A file that changes what the whole process shares (process.env read by every test, e.g. the password
+// hashing cost) at its top level runs in a process of its own.
+const OWN_PROCESS = /^\/\/ run-tests: own-process\b|^process\.env\b/m;
 
-/** @type {{ file: string, env: Record<string, string>, label: string, alone: boolean }[]} */
+/** @type {{ file: string, env: Record<string, string>, label: string, alone: boolean, own: boolean }[]} */
 const jobs = [];
 let env = {};
 const walk = (dir, found) => {
@@ -61,13 +70,17 @@ for (const arg of process.argv.slice(2)) {
   const tag = Object.entries(env)
     .map(([k, v]) => `${k}=${v}`)
     .join(' ');
-  for (const file of files)
+  for (const file of files) {
+    const text = readFileSync(file, 'utf8');
+    const alone = ALONE.test(text);
     jobs.push({
       file,
       env,
       label: tag ? `${file} [${tag}]` : file,
-      alone: ALONE.test(readFileSync(file, 'utf8')),
+      alone,
+      own: alone || OWN_PROCESS.test(text),
     });
+  }
 }
 if (jobs.length === 0) {
   console.error(`no test files found in ${process.argv.slice(2).join(', ')}`);
@@ -158,55 +171,184 @@ function childrenCpu() {
 }
 let lastChildrenCpu = childrenCpu();
 
-function run(job) {
+// Node refuses --test-name-pattern in NODE_OPTIONS; TEST_NAME_PATTERN passes it to every file.
+const only = process.env.TEST_NAME_PATTERN ? [`--test-name-pattern=${process.env.TEST_NAME_PATTERN}`] : [];
+
+/** Starts one test process with its own TMPDIR; `output` collects what it prints unless streamed. */
+function spawnTest(args, jobEnv, onOutput) {
+  const tmp = TMP_ROOT && join(TMP_ROOT, String(++tmpCount));
+  if (tmp) {
+    mkdirSync(tmp, { recursive: true });
+    // tsx keeps its compiled files in TMPDIR/tsx-<uid>: the processes a file starts through tsx share the
+    // system's, which outlives the file, instead of compiling everything again.
+    const tsxCache = `tsx-${process.getuid?.() ?? 0}`;
+    mkdirSync(join(tmpdir(), tsxCache), { recursive: true });
+    symlinkSync(join(tmpdir(), tsxCache), join(tmp, tsxCache));
+  }
+  const child = spawn(process.execPath, args, {
+    cwd: process.cwd(),
+    env: { ...process.env, NODE_ENV: 'test', ...(tmp ? { TMPDIR: tmp } : {}), ...jobEnv },
+    stdio: stream ? 'inherit' : ['ignore', 'pipe', 'pipe'],
+  });
+  children.add(child);
+  if (!stream) {
+    child.stdout.on('data', (c) => onOutput(c, 'stdout'));
+    child.stderr.on('data', (c) => onOutput(c, 'stderr'));
+  }
   return new Promise((resolve) => {
-    const t0 = Date.now();
-    const bundle = bundles?.get(job.file);
-    const args = bundle ? ['--enable-source-maps', bundle] : ['--import', 'tsx', job.file];
-    // Node refuses --test-name-pattern in NODE_OPTIONS; TEST_NAME_PATTERN passes it to every file.
-    const only = process.env.TEST_NAME_PATTERN
-      ? [`--test-name-pattern=${process.env.TEST_NAME_PATTERN}`]
-      : [];
-    const tmp = TMP_ROOT && join(TMP_ROOT, String(++tmpCount));
-    if (tmp) {
-      mkdirSync(tmp, { recursive: true });
-      // tsx keeps its compiled files in TMPDIR/tsx-<uid>: the processes a file starts through tsx share the
-      // system's, which outlives the file, instead of compiling everything again.
-      const tsxCache = `tsx-${process.getuid?.() ?? 0}`;
-      mkdirSync(join(tmpdir(), tsxCache), { recursive: true });
-      symlinkSync(join(tmpdir(), tsxCache), join(tmp, tsxCache));
-    }
-    const child = spawn(process.execPath, ['--test', '--test-reporter=spec', ...only, ...args], {
-      cwd: process.cwd(),
-      env: { ...process.env, NODE_ENV: 'test', ...(tmp ? { TMPDIR: tmp } : {}), ...job.env },
-      stdio: stream ? 'inherit' : ['ignore', 'pipe', 'pipe'],
-    });
-    children.add(child);
-    const chunks = [];
-    if (!stream) {
-      child.stdout.on('data', (c) => chunks.push(c));
-      child.stderr.on('data', (c) => chunks.push(c));
-    }
     child.on('close', (code, signal) => {
       children.delete(child);
       if (tmp) rmSync(tmp, { recursive: true, force: true });
-      const seconds = (Date.now() - t0) / 1000;
       const cpuNow = childrenCpu();
       const cpu = cpuNow === null || lastChildrenCpu === null ? null : cpuNow - lastChildrenCpu;
       lastChildrenCpu = cpuNow;
-      const ok = code === 0;
-      if (!stream) {
-        process.stdout.write(`\n━━ ${ok ? 'pass' : 'FAIL'} ${job.label} (${seconds.toFixed(1)} s)\n`);
-        process.stdout.write(Buffer.concat(chunks));
-      }
-      results.push({ job, seconds, cpu, ok, why: ok ? '' : (signal ?? `exit ${code}`) });
-      resolve();
+      resolve({ code, signal, cpu });
     });
   });
 }
 
+const moduleOf = (job) => bundles?.get(job.file) ?? job.file;
+const runtime = () => (bundles ? ['--enable-source-maps'] : ['--import', 'tsx']);
+
+function report(job, seconds, cpu, ok, why, output) {
+  if (!stream) {
+    process.stdout.write(`\n━━ ${ok ? 'pass' : 'FAIL'} ${job.label} (${seconds.toFixed(1)} s)\n`);
+    process.stdout.write(output);
+  }
+  results.push({ job, seconds, cpu, ok, why });
+}
+
+/** One file in a Node test-runner process of its own. */
+async function run(job) {
+  const t0 = Date.now();
+  const chunks = [];
+  const { code, signal, cpu } = await spawnTest(
+    ['--test', '--test-reporter=spec', ...only, ...runtime(), moduleOf(job)],
+    job.env,
+    (c) => chunks.push(c),
+  );
+  const ok = code === 0;
+  report(job, (Date.now() - t0) / 1000, cpu, ok, ok ? '' : (signal ?? `exit ${code}`), Buffer.concat(chunks));
+}
+
+/**
+ * Several files one after the other in one process (scripts/test-group.mjs), each with its own output,
+ * duration and CPU as if alone. A file the group did not finish (the process died) runs again alone, so
+ * that the file at fault is named by its own run.
+ */
+async function runGroup(group) {
+  const t0 = Date.now();
+  const id = ++groupCount;
+  const entry = join(BUILD_DIR, 'groups', `${id}.mjs`);
+  const reportFile = join(BUILD_DIR, 'groups', `${id}.out`);
+  mkdirSync(dirname(entry), { recursive: true });
+  writeGroupEntry(
+    entry,
+    group.map((job) => ({ name: job.label, module: moduleOf(job) })),
+  );
+  // Each file's output: what it printed (cut at the marks the entry writes after each file), in order.
+  const pieces = group.map(() => []);
+  const marks = [];
+  const current = { stdout: 0, stderr: 0 };
+  const pending = { stdout: '', stderr: '' };
+  const onOutput = (chunk, name) => {
+    let text = pending[name] + chunk.toString('utf8');
+    for (let at = text.indexOf(END_MARK); at !== -1; at = text.indexOf(END_MARK)) {
+      const eol = text.indexOf('\n', at);
+      if (eol === -1) break;
+      pieces[Math.min(current[name], group.length - 1)].push(text.slice(0, at));
+      const mark = JSON.parse(text.slice(at + END_MARK.length, eol));
+      if (name === 'stdout') marks[mark.index] = mark;
+      current[name] = mark.index + 1;
+      text = text.slice(eol + 1);
+    }
+    // Keep a possible start of a mark for the next chunk.
+    const keep = text.lastIndexOf('\x1e');
+    pending[name] = keep === -1 ? '' : text.slice(keep);
+    pieces[Math.min(current[name], group.length - 1)].push(keep === -1 ? text : text.slice(0, keep));
+  };
+  const { code, signal, cpu } = await spawnTest(
+    [
+      `--test-reporter=${join(ROOT, 'scripts', 'test-group-reporter.mjs')}`,
+      `--test-reporter-destination=${reportFile}`,
+      ...only,
+      ...runtime(),
+      entry,
+    ],
+    group[0].env,
+    onOutput,
+  );
+  for (const name of ['stdout', 'stderr'])
+    pieces[Math.min(current[name], group.length - 1)].push(pending[name]);
+  const reports = new Map();
+  let text = '';
+  try {
+    text = readFileSync(reportFile, 'utf8');
+  } catch {
+    // the process died before its reporter wrote anything
+  }
+  for (const part of text.split(REPORT_MARK).slice(1)) {
+    const eol = part.indexOf('\n');
+    const head = JSON.parse(part.slice(0, eol));
+    reports.set(head.index, { ok: head.ok, output: part.slice(eol + 1) });
+  }
+  const again = [];
+  let seconds = 0;
+  let used = 0;
+  group.forEach((job, index) => {
+    const done = reports.get(index);
+    if (!done || !marks[index]) {
+      again.push(job);
+      return;
+    }
+    seconds += marks[index].seconds;
+    used += marks[index].cpu;
+    const last = index === group.length - 1;
+    // The last file also carries the process's exit (and all of its CPU the marks did not see).
+    const wall = last ? (Date.now() - t0) / 1000 - seconds + marks[index].seconds : marks[index].seconds;
+    const fileCpu = last && cpu !== null ? Math.max(0, cpu - used + marks[index].cpu) : marks[index].cpu;
+    report(job, wall, fileCpu, done.ok, done.ok ? '' : 'failed', done.output + pieces[index].join(''));
+  });
+  if (again.length > 0) {
+    process.stdout.write(
+      `\n━━ group process ended (${signal ?? `exit ${code}`}) before ${again.map((j) => j.label).join(', ')}` +
+        ` ${again.length === 1 ? 'was' : 'were'} done: running ${again.length === 1 ? 'it' : 'them'} alone\n` +
+        again.map((job) => pieces[group.indexOf(job)].join('')).join(''),
+    );
+    for (const job of again) await run(job);
+  }
+}
+
+/**
+ * Files that may share a process go in groups of about GROUP_SECONDS of their last durations (at most
+ * TEST_GROUP files; TEST_GROUP=1 gives every file a process of its own), taken from the head of the
+ * queue, longest first; near its end the groups shrink to a quarter of what is left per slot, so that the
+ * slots finish together.
+ */
+const GROUP_SIZE = Math.max(1, Number(process.env.TEST_GROUP ?? 12));
+const GROUP_SECONDS = 60;
+let groupCount = 0;
 async function worker(list) {
-  for (let next = list.shift(); next; next = list.shift()) await run(next.job);
+  for (let next = list.shift(); next; next = list.shift()) {
+    const group = [next.job];
+    let seconds = expected(next.job);
+    // Near the end of the queue, smaller groups, so that the slots finish together.
+    const left = list.reduce((sum, q) => sum + Math.min(expected(q.job), GROUP_SECONDS), seconds);
+    const limit = Math.max(20, Math.min(GROUP_SECONDS * 1.25, left / (2 * concurrency)));
+    while (
+      !next.job.own &&
+      group.length < GROUP_SIZE &&
+      list[0] &&
+      !list[0].job.own &&
+      JSON.stringify(list[0].job.env) === JSON.stringify(next.job.env) &&
+      seconds + expected(list[0].job) <= limit
+    ) {
+      seconds += expected(list[0].job);
+      group.push(list.shift().job);
+    }
+    if (group.length === 1) await run(group[0]);
+    else await runGroup(group);
+  }
 }
 await worker(queue.filter((q) => q.job.alone));
 const shared = queue.filter((q) => !q.job.alone);
