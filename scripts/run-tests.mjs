@@ -215,7 +215,22 @@ function report(job, seconds, cpu, ok, why, output) {
     process.stdout.write(`\n━━ ${ok ? 'pass' : 'FAIL'} ${job.label} (${seconds.toFixed(1)} s)\n`);
     process.stdout.write(output);
   }
-  results.push({ job, seconds, cpu, ok, why });
+  results.push({ job, seconds, cpu, ok, why, excerpt: ok ? '' : failureExcerpt(String(output)) });
+}
+
+/** How many lines of a failed file's own account the closing summary repeats. */
+const EXCERPT_LINES = 40;
+
+/**
+ * The start of the test runner's "failing tests" account of a failed file (the assertion and where), or
+ * the output's last lines without one: repeated at the very end, where a CI log cut to its tail keeps it.
+ */
+function failureExcerpt(output) {
+  // eslint-disable-next-line no-control-regex
+  const lines = output.replace(/\x1b\[[0-9;]*m/g, '').split('\n');
+  const start = lines.findIndex((l) => l.includes('failing tests:'));
+  const picked = start >= 0 ? lines.slice(start + 1, start + 1 + EXCERPT_LINES) : lines.slice(-EXCERPT_LINES);
+  return picked.filter((l) => l.trim() !== '').join('\n');
 }
 
 /** One file in a Node test-runner process of its own. */
@@ -379,6 +394,7 @@ if (!stream) {
   if (cpus.every((c) => c !== null))
     console.log(`CPU of all files: ${(cpus.reduce((a, b) => a + b, 0) / 60).toFixed(1)} min`);
 }
+for (const r of failed) console.log(`\n━━ why ${r.job.label} failed\n${r.excerpt}`);
 console.log(
   `\n${results.length - failed.length}/${results.length} files passed in ${(wall / 60).toFixed(1)} min` +
     (failed.length ? `; failed:\n${failed.map((r) => `  ${r.job.label} (${r.why})`).join('\n')}` : ''),
