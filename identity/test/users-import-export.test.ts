@@ -11,7 +11,7 @@ import { CLERK_CSV_COLUMNS } from '../src/users/transfer/clerk-csv.ts';
 import { ImportFileError, readImportText } from '../src/users/transfer/read-import-file.ts';
 import { forEachBackend, type Backend } from './support/backends.ts';
 import { cli, cliStore } from './support/cli.ts';
-import { Harness, testConfig, uniqueEmail, type Browser } from './support/harness.ts';
+import { Harness, PUBLIC_URL, testConfig, uniqueEmail, type Browser } from './support/harness.ts';
 import { PASSWORD, VECTORS } from './support/password-vectors.ts';
 import { totpCode } from './support/second-factors.ts';
 
@@ -21,37 +21,60 @@ const BCRYPT = VECTORS.find((v) => v.hasher === 'bcrypt')!.digest;
 /** A user id as hosted Clerk makes them. */
 const clerkId = () => `user_${randomBytes(12).toString('hex')}`;
 
-/** One instance's store, the server on it and the command line pointed at it. */
+/**
+ * One instance's store, the server on it and the command line pointed at it. By default the store is the
+ * harness's own (in memory on PGlite) and the command gets the server's database handed in (`openUsers`),
+ * so nothing restarts around a command. `onDisk` lays the store out as the server keeps it (DATA_DIR's
+ * PGlite directory, or DATABASE_URL) and the command opens it itself, as `npm run identity` does: on
+ * PGlite, which opens in one process at a time, the server stops around each command.
+ */
 class Instance {
   h: Harness | null = null;
   private constructor(
     private readonly backend: Backend,
-    private readonly cs: Awaited<ReturnType<typeof cliStore>>,
+    private readonly onDisk: Awaited<ReturnType<typeof cliStore>> | null,
+    readonly dir: string,
     readonly env: NodeJS.ProcessEnv,
     private readonly secretKey: string,
   ) {}
 
-  static async start(backend: Backend, secretKey = testConfig().secretKey!): Promise<Instance> {
-    const cs = await cliStore(backend);
-    const instance = new Instance(backend, cs, { ...cs.env, IDENTITY_SECRET_KEY: secretKey }, secretKey);
+  static async start(
+    backend: Backend,
+    { secretKey = testConfig().secretKey!, onDisk = false }: { secretKey?: string; onDisk?: boolean } = {},
+  ): Promise<Instance> {
+    let instance: Instance;
+    if (onDisk) {
+      const cs = await cliStore(backend, { migrated: true });
+      instance = new Instance(
+        backend,
+        cs,
+        cs.dataDir,
+        { ...cs.env, IDENTITY_SECRET_KEY: secretKey },
+        secretKey,
+      );
+    } else {
+      const dir = mkdtempSync(join(tmpdir(), 'users-import-'));
+      const env = { DATA_DIR: dir, PUBLIC_URL, IDENTITY_SECRET_KEY: secretKey };
+      instance = new Instance(backend, null, dir, env, secretKey);
+    }
     await instance.server();
     return instance;
   }
 
-  get dir(): string {
-    return this.cs.dataDir;
-  }
-
   async server(): Promise<Harness> {
     this.h ??= await Harness.start(this.backend, {
-      store: this.cs.store,
+      ...(this.onDisk ? { store: this.onDisk.store } : {}),
       config: { secretKey: this.secretKey },
     });
     return this.h;
   }
 
-  /** `npm run identity -- …`; PGlite opens in one process at a time, so the server stops first. */
+  /** `npm run identity -- …`, on the server's database, or on disk as the command opens it itself. */
   async cli(argv: string[]) {
+    if (!this.onDisk) {
+      const h = await this.server();
+      return cli(argv, this.env, { openUsers: async () => ({ db: h.db, close: async () => {} }) });
+    }
     if (this.backend.name === 'pglite') {
       await this.h?.close();
       this.h = null;
@@ -61,7 +84,8 @@ class Instance {
 
   async close(): Promise<void> {
     await this.h?.close();
-    await this.cs.dispose();
+    if (this.onDisk) await this.onDisk.dispose();
+    else rmSync(this.dir, { recursive: true, force: true });
   }
 }
 
@@ -458,8 +482,12 @@ forEachBackend('users import and export (npm run identity -- users …)', (backe
     assert.equal(event!.summary.include_totp_secrets, true);
     assert.ok(!JSON.stringify(event!.summary).includes(TOTP_SECRET));
 
-    // Another instance, with its own secret key: the TOTP secret is sealed again under it.
-    const b = await Instance.start(backend, 'sk_live_anotherinstancekey000000000000000000000');
+    // Another instance with its own secret key (the TOTP secret is sealed again under it), on disk as the
+    // server keeps it, the command opening it itself: the real path, end to end.
+    const b = await Instance.start(backend, {
+      secretKey: 'sk_live_anotherinstancekey000000000000000000000',
+      onDisk: true,
+    });
     try {
       const imported = await b.cli(['users', 'import', full]);
       assert.equal(imported.status, 0, imported.err);

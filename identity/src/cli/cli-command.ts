@@ -1,7 +1,7 @@
 import type { ActorTokenAdmin } from './actor-token-admin.ts';
 import { CliError } from './actor-token-admin.ts';
 import type { OAuthAppsAdmin } from './oauth-apps-admin.ts';
-import type { PurgeTarget } from './purge-database.ts';
+import type { PurgeTarget, UsersTarget } from './purge-database.ts';
 import type { SettingsTarget } from './settings-admin.ts';
 import type { WaitlistAdmin } from './waitlist-admin.ts';
 import type { WebhooksTarget } from './webhooks-admin.ts';
@@ -24,6 +24,8 @@ export interface CliIo {
   openWaitlist?: (env: NodeJS.ProcessEnv) => Promise<WaitlistAdmin>;
   /** Tests hand in their own way to the OAuth applications. */
   openOAuthApps?: (env: NodeJS.ProcessEnv) => Promise<OAuthAppsAdmin>;
+  /** Tests hand in their own database for `users import` and `users export`. */
+  openUsers?: (env: NodeJS.ProcessEnv) => Promise<UsersTarget>;
 }
 
 /**

@@ -12,6 +12,8 @@ export interface DatabaseTarget {
   close(): Promise<void>;
 }
 export type PurgeTarget = DatabaseTarget;
+/** For `users import` / `users export`. */
+export type UsersTarget = DatabaseTarget;
 
 /**
  * The instance's database: DATABASE_URL (shared by design), or the PGlite directory when no server holds

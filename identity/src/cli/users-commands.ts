@@ -101,13 +101,14 @@ async function instanceSecretKeyOf(io: CliIo, db: Database): Promise<string> {
 async function users(command: UsersCommand, io: CliIo): Promise<number> {
   return onDatabase(
     io,
-    (env) =>
-      openInstanceDatabase(
-        env,
-        (pgliteDir, holder) =>
-          `The database in ${pgliteDir} is in use by process ${holder}. Stop it and run users ${command.action} again ` +
-          `(PGlite opens in one process at a time), or use DATABASE_URL.`,
-      ),
+    io.openUsers ??
+      ((env) =>
+        openInstanceDatabase(
+          env,
+          (pgliteDir, holder) =>
+            `The database in ${pgliteDir} is in use by process ${holder}. Stop it and run users ${command.action} again ` +
+            `(PGlite opens in one process at a time), or use DATABASE_URL.`,
+        )),
     async (db) => {
       const secretKey = await instanceSecretKeyOf(io, db);
       if (command.action === 'export') await exportCommand(command, io, db, secretKey);

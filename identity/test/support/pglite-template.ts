@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -54,8 +55,10 @@ function asDatabase(lite: PGlite): Database {
   };
 }
 
+const dumpPath = () => join(CACHE_DIR, `pglite-migrated-${migrationsHash()}.tar`);
+
 async function migratedDump(engine: Omit<PgliteStart, 'loadDataDir'>): Promise<Blob> {
-  const path = join(CACHE_DIR, `pglite-migrated-${migrationsHash()}.tar`);
+  const path = dumpPath();
   try {
     return new Blob([readFileSync(path)]);
   } catch {
@@ -85,4 +88,14 @@ export function migratedPglite(): Promise<PgliteStart> {
     return { ...engine, loadDataDir: await migratedDump(engine) };
   })();
   return start;
+}
+
+/**
+ * Lays the migrated dump out as an on-disk PGlite data directory `dir` (the dump is a tar of one), for a
+ * store the command line opens itself that need not test the migrations: opened, it starts migrated.
+ */
+export async function migratedPgliteDir(dir: string): Promise<void> {
+  await migratedPglite();
+  mkdirSync(dir, { recursive: true });
+  execFileSync('tar', ['-xf', dumpPath(), '-C', dir], { stdio: 'ignore' });
 }
