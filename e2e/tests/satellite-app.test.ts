@@ -1,89 +1,21 @@
 import assert from 'node:assert/strict';
-import type { Server } from 'node:http';
 import { after, before, describe, test } from 'node:test';
-import type { BrowserContext, Page, Response } from 'playwright-core';
-import { createSatelliteApp } from '../../examples/satellite-express/src/app.ts';
+import type { BrowserContext, Response } from 'playwright-core';
 import { backendClient, createOrganizationFor, createUser, type TestUser } from '../support/backend.ts';
-import { signInUntilSettled, signOutFromUserButton, waitForClerkSession } from '../support/flows.ts';
-import { freePort } from '../support/server.ts';
+import {
+  signInOnCard,
+  signInUntilSettled,
+  signOutFromUserButton,
+  waitForClerkSession,
+} from '../support/flows.ts';
+import {
+  openSatellite,
+  seenBySatellite,
+  startSatellite,
+  type RunningSatellite,
+} from '../support/satellite.ts';
 import { useSuite } from '../support/suite.ts';
 import { UI_WAIT_MS } from '../support/timeouts.ts';
-
-/** One instance of the example application, listening on loopback under a `*.localhost` name. */
-interface RunningSatellite {
-  origin: string;
-  port: number;
-  close(): Promise<void>;
-}
-
-async function startSatellite(
-  host: string,
-  product: { origin: string; pk: string; sk: string },
-): Promise<RunningSatellite> {
-  // The origin names the port, so it is picked before listening; another test file may take it in
-  // between, and then another is picked (as startServer does).
-  for (let attempt = 1; ; attempt++) {
-    const port = await freePort();
-    const origin = `http://${host}:${port}`;
-    const app = createSatelliteApp({
-      productUrl: product.origin,
-      ownUrl: origin,
-      publishableKey: product.pk,
-      secretKey: product.sk,
-    });
-    try {
-      const server = await new Promise<Server>((resolve, reject) => {
-        const s = app.listen(port, '127.0.0.1', (err?: Error) => (err ? reject(err) : resolve(s)));
-      });
-      const close = () =>
-        new Promise<void>((resolve) => {
-          server.closeAllConnections();
-          server.close(() => resolve());
-        });
-      return { origin, port, close };
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE' || attempt === 3) throw err;
-    }
-  }
-}
-
-/** What the satellite's server rendered: the user id and active organisation it saw, or signed out. */
-async function seenBySatellite(page: Page): Promise<{ userId: string; orgId: string } | null> {
-  const shown = page.getByTestId('user-id').or(page.getByTestId('signed-out'));
-  await shown.first().waitFor({ timeout: UI_WAIT_MS });
-  if (await page.getByTestId('signed-out').isVisible()) return null;
-  return {
-    userId: (await page.getByTestId('user-id').textContent()) ?? '',
-    orgId: (await page.getByTestId('organization').getAttribute('data-organization-id')) ?? '',
-  };
-}
-
-/** Opens the satellite and waits until its server and its clerk-js agree on who is signed in. */
-async function openSatellite(page: Page, origin: string) {
-  await page.goto(`${origin}/?lang=en`);
-  await page.waitForFunction(
-    () => {
-      const clerk = (
-        window as unknown as {
-          Clerk?: {
-            loaded: boolean;
-            user: { id: string } | null;
-            organization: { id: string } | null;
-          };
-        }
-      ).Clerk;
-      return (
-        document.body?.dataset.clerkLoaded === 'true' &&
-        !!clerk?.loaded &&
-        (clerk.user?.id ?? '') === (document.body.dataset.userId ?? '') &&
-        (clerk.organization?.id ?? '') === (document.body.dataset.orgId ?? '')
-      );
-    },
-    null,
-    { timeout: UI_WAIT_MS },
-  );
-  return seenBySatellite(page);
-}
 
 /** The Clerk credentials and session cookies a browser holds for `url` (not the SDK's redirect counter). */
 async function sessionCookies(context: BrowserContext, url: string) {
@@ -174,6 +106,31 @@ describe('a satellite application on another origin (examples/satellite-express)
     await page.getByRole('heading', { name: 'Application satellite' }).waitFor();
     await page.getByTestId('signed-out').filter({ hasText: 'Vous n’êtes pas connecté.' }).waitFor();
     assert.equal(await page.getAttribute('html', 'lang'), 'fr');
+  });
+
+  test('signed out on the satellite, its sign-in link leads to the product’s <SignIn/> and back, signed in there', async () => {
+    const { page } = await suite.newPage();
+    assert.equal(await openSatellite(page, satellite.origin), null);
+
+    // clerk-js (a satellite) sends the browser to the product's sign-in with this page as redirect_url.
+    await page.getByTestId('sign-in').click();
+    await page.waitForURL((url) => url.origin === suite.server.origin && url.pathname === '/sign-in', {
+      timeout: UI_WAIT_MS,
+    });
+    await signInOnCard(page, user.email);
+
+    // Back on the satellite, whose server sees the user (through the handshake and the primary's client).
+    await page.waitForURL((url) => url.origin === satellite.origin, { timeout: UI_WAIT_MS });
+    await page.getByTestId('user-id').waitFor({ timeout: UI_WAIT_MS });
+    // No organisation is active yet: the product makes one active when its dashboard first opens.
+    assert.equal((await seenBySatellite(page))?.userId, user.id);
+    assert.equal((await openSatellite(page, satellite.origin))?.userId, user.id);
+
+    // The product is signed in too (the sign-in happened there), and the organisation it makes active is
+    // the one the satellite's server then sees.
+    await page.goto(`${suite.server.origin}/dashboard`);
+    await page.getByTestId('dashboard-org-name').filter({ hasText: 'Satellite team' }).waitFor();
+    assert.deepEqual(await openSatellite(page, satellite.origin), { userId: user.id, orgId });
   });
 
   test('an origin that is not a satellite domain gets no session (exact origin, not a suffix)', async () => {

@@ -22,6 +22,7 @@ export { googleOneTapClientId } from './social/google-one-tap.ts';
 export { API_KEY_SECRET_SHAPE } from './api-keys/api-key-secret.ts';
 export { captchaProviderInUse } from './captcha/captcha-settings.ts';
 export { accountsPortalOrigin, isAllowedRedirect, POPUP_CALLBACK_PATH } from './http/redirects.ts';
+export { allSatelliteOrigins } from './domains/domains.ts';
 export { deriveWebhookSecret, newWebhookSecret } from './webhooks/signing.ts';
 export type { ResolvedEndpoint as WebhookEndpoint } from './webhooks/delivery.ts';
 export { declaredRoutes, DEV_OUTBOX_PREFIX, type DeclaredRoute } from './declared-routes.ts';

@@ -9,6 +9,7 @@ import {
   deriveWebhookSecret,
   type Identity,
   type Database,
+  allSatelliteOrigins,
   API_KEY_SECRET_SHAPE,
   loggerOptions,
   Metrics,
@@ -194,6 +195,9 @@ export async function createApp(config: ServerConfig, opts: AppOptions = {}): Pr
     devOutbox: identity?.devOutbox ?? false,
     captcha: captchaProvider(),
     billing: billingInUse(),
+    // The satellite domains' origins, where the product's clerk-js may send a browser back after signing in
+    // (a sign-in started on a satellite: docs/satellites.md).
+    allowedRedirectOrigins: identity ? allSatelliteOrigins(identity.settings.settings) : [],
   });
   if (config.identity === 'hosted' && config.fapiProxyTarget && config.proxyUrl?.startsWith('/')) {
     const { proxyUrl: path, fapiProxyTarget: target, publicUrl } = config;

@@ -18,6 +18,15 @@ async function start() {
     if (session) await session.getToken({ skipCache: true });
     location.reload();
   });
+  // Signing in happens on the product's <SignIn/>; clerk-js adds this page as its redirect_url, so the
+  // browser comes back here once signed in (the product allows the satellite's origin as a redirect).
+  const signIn = document.getElementById('sign-in');
+  if (signIn) {
+    signIn.addEventListener('click', (event) => {
+      event.preventDefault();
+      void clerk.redirectToSignIn();
+    });
+  }
   const signOut = document.getElementById('sign-out');
   if (signOut) {
     signOut.disabled = false;

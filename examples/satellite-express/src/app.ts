@@ -80,7 +80,7 @@ export function createSatelliteApp(opts: SatelliteOptions): Express {
       } else {
         details = `
     <p data-testid="signed-out">${words.signedOut}</p>
-    <p><a href="${escape(signInUrl)}">${words.signIn}</a></p>`;
+    <p><a id="sign-in" data-testid="sign-in" href="${escape(signInUrl)}">${words.signIn}</a></p>`;
       }
       const other: Language = language === 'fr' ? 'en' : 'fr';
       res

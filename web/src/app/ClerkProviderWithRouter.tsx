@@ -42,7 +42,7 @@ function commitNavigation(navigate: NavigateFunction, to: string, replace: boole
  * hash-routed sign-in steps and post-sign-in redirects then stay client-side instead of reloading the page.
  */
 export function ClerkProviderWithRouter() {
-  const { publishableKey, proxyUrl, clerkJSUrl } = useAppConfig();
+  const { publishableKey, proxyUrl, clerkJSUrl, allowedRedirectOrigins = [] } = useAppConfig();
   const navigate = useNavigate();
   const { language } = useLanguage();
   // The Clerk components speak the product's language.
@@ -54,6 +54,8 @@ export function ClerkProviderWithRouter() {
     <ClerkProvider
       publishableKey={publishableKey}
       {...(proxyUrl !== null ? { proxyUrl } : {})}
+      // A sign-in started on a satellite goes back there; without satellites, clerk-js's own default.
+      {...(allowedRedirectOrigins.length > 0 ? { allowedRedirectOrigins } : {})}
       // Always our own copy of clerk-js, never the CDN default.
       clerkJSUrl={clerkJSUrl}
       telemetry={false}

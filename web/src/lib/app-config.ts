@@ -15,6 +15,8 @@ export interface AppConfig {
    * stand-in (identity-provider/offline-stripe/). Hosted Clerk: its settings are Clerk's, the gateway always Stripe.
    */
   billing?: { enabled: boolean; gateway: 'offline' | 'stripe' };
+  /** The satellite domains' origins, where a sign-in started on a satellite may return (docs/satellites.md). */
+  allowedRedirectOrigins?: string[];
 }
 
 export class AppConfigError extends Error {
@@ -95,5 +97,8 @@ function parseAppConfig(body: unknown): AppConfig {
     devOutbox: raw.devOutbox === true,
     captcha,
     billing,
+    allowedRedirectOrigins: Array.isArray(raw.allowedRedirectOrigins)
+      ? raw.allowedRedirectOrigins.filter((o): o is string => typeof o === 'string' && o !== '')
+      : [],
   };
 }
