@@ -51,6 +51,11 @@ export const API_ERRORS = {
   resource_not_found: { status: 404, message: 'Not found.' },
   /** The Backend API refused the change; the message is its own. */
   change_refused: { status: 422, message: 'The identity provider refused this change.' },
+  /** The instance settings changed since the console read them (the Backend API's version guard): read again. */
+  settings_conflict: {
+    status: 409,
+    message: 'Someone else changed the settings since you read them. Reload them and try again.',
+  },
   internal_error: { status: 500, message: 'The server could not complete the request.' },
   service_unavailable: {
     status: 503,

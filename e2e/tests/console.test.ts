@@ -1,14 +1,17 @@
-import { before, describe, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Secret, TOTP } from 'otpauth';
 import { nextFapiResponse, useSuite } from '../support/suite.ts';
 import { signedUpPage, type WireSignedIn } from '../support/wire-session.ts';
-import { backendClient, createOrganizationFor, type TestUser } from '../support/backend.ts';
+import { newWebhookSecret } from '../../identity/src/webhooks/signing.ts';
+import { WebhookReceiver } from '../../identity/test/support/webhook-receiver.ts';
+import { backendClient, createOrganizationFor, createUser, type TestUser } from '../support/backend.ts';
 import { testModeEmail } from '../support/fapi-client.ts';
 import { enterCode, PASSWORD, waitForPath } from '../support/flows.ts';
 import type { TestServer } from '../support/server.ts';
 
 const STEP_MS = 30_000;
+const RECEIVER_SECRET_ENV = 'E2E_CONSOLE_WEBHOOK_SECRET';
 
 /** What an authenticator app shows for `secret` now, `steps` periods of 30 s later. */
 function totpCode(secret: string, steps = 0): string {
@@ -41,6 +44,10 @@ describe('the operator console', () => {
   let customer: TestUser;
   /** The operator's authenticator app, added in the first test. */
   let operatorSecret: string;
+  /** A real endpoint of the instance (`ep_console`), verifying every signature. */
+  let receiver: WebhookReceiver;
+
+  after(() => receiver?.close());
 
   before(async () => {
     operator = await signedUpPage(suite, 'console-operator');
@@ -136,6 +143,76 @@ describe('the operator console', () => {
       .map((line) => JSON.parse(line) as { action: string; actor: { id: string } });
     assert.ok(events.some((e) => e.action === 'user.lock'));
     assert.ok(events.every((e) => e.actor.id === operator.user.id));
+  });
+
+  test('changes a setting (checked, then applied) and replays a webhook delivery a real receiver gets', async () => {
+    const { page } = operator;
+    const settings = suite.server.app.identity!.settings;
+    const secret = newWebhookSecret();
+    process.env[RECEIVER_SECRET_ENV] = secret;
+    receiver = await WebhookReceiver.start(secret);
+    await settings.set({
+      ...settings.settings,
+      webhooks: {
+        endpoints: {
+          ep_console: { url: receiver.url, events: ['user.created'], secret: { env: RECEIVER_SECRET_ENV } },
+        },
+      },
+    });
+    const environmentMode = async () => {
+      const res = await fetch(`${suite.server.origin}/__clerk/v1/environment`);
+      return ((await res.json()) as { user_settings: { sign_up: { mode: string } } }).user_settings.sign_up
+        .mode;
+    };
+    assert.equal(await environmentMode(), 'public');
+
+    // The settings page: the document, edited; the check shows the change; applying stores it.
+    await page.getByTestId('console-nav-settings').click();
+    const editor = page.getByTestId('console-settings-text');
+    await editor.waitFor();
+    const document = JSON.parse(await editor.inputValue()) as Record<string, Record<string, unknown>>;
+    document.signUp = { ...document.signUp, mode: 'restricted' };
+    await editor.fill(JSON.stringify(document, null, 2));
+    await page.getByTestId('console-settings-check').click();
+    // `signUp.mode: "public" → "restricted"`, or the whole section when the document had none.
+    await page.getByTestId('console-settings-change').filter({ hasText: 'restricted' }).waitFor();
+    assert.match(
+      (await page.getByTestId('console-settings-diff').textContent())!,
+      /signUp(\.mode)?: .* → .*"restricted"/,
+    );
+    await page.getByTestId('console-settings-apply').click();
+    await page.getByTestId('console-settings-applied').filter({ hasText: 'without a restart' }).waitFor();
+    // Applied at once: the environment clerk-js reads says so (<SignUp/> shows "Access restricted").
+    assert.equal(await environmentMode(), 'restricted');
+    await settings.set({ ...settings.settings, signUp: { ...settings.settings.signUp, mode: 'public' } });
+
+    // A user made now is delivered to the receiver; the console replays that delivery.
+    const hooked = await createUser(suite.server, 'console-hooked');
+    await receiver.waitFor((r) => r.delivered.some((d) => d.data.id === hooked.id));
+    await page.getByTestId('console-nav-webhooks').click();
+    await page.getByTestId('console-webhook-endpoint').filter({ hasText: 'ep_console' }).waitFor();
+    await page.getByTestId('console-deliveries-endpoint').selectOption('ep_console');
+    await page.getByTestId('console-deliveries-status').selectOption('delivered');
+    await page.getByTestId('console-deliveries-event-type').fill('user.created');
+    await page.getByTestId('console-deliveries-filter').click();
+    await page.getByTestId('console-delivery-row').first().getByRole('link').click();
+    await page.getByTestId('console-delivery-payload').filter({ hasText: hooked.id }).waitFor();
+    const before = receiver.delivered.filter((d) => d.data.id === hooked.id).length;
+    await page.getByTestId('console-delivery-replay').click();
+    await page.getByTestId('console-delivery-replayed').waitFor();
+    await receiver.waitFor((r) => r.delivered.filter((d) => d.data.id === hooked.id).length > before);
+
+    // Both in the audit log, as the operator's.
+    await page.getByTestId('console-nav-audit-log').click();
+    await page.getByTestId('console-audit-actor-type').selectOption('operator');
+    await page.getByTestId('console-audit-filter').click();
+    for (const action of ['instance_settings.updated', 'webhook_delivery.replay']) {
+      await page
+        .locator(`[data-testid="console-audit-row"][data-action="${action}"]`)
+        .filter({ hasText: operator.user.id })
+        .first()
+        .waitFor();
+    }
   });
 
   test('banning asks a session that proved its factors long ago to verify again (Clerk’s modal)', async () => {

@@ -11,6 +11,8 @@ import {
   type EmbeddedServer,
   type User,
 } from './support/embedded-server.ts';
+import { newWebhookSecret } from '../../identity/src/webhooks/signing.ts';
+import { WebhookReceiver } from '../../identity/test/support/webhook-receiver.ts';
 import { enrolTotp } from './support/totp.ts';
 
 /**
@@ -26,6 +28,7 @@ const backends = [
     : []),
 ];
 
+const RECEIVER_SECRET_ENV = 'CONSOLE_API_TEST_WEBHOOK_SECRET';
 const USER_ZERO = 'user_0000000000000000000000000000';
 const ORG_ZERO = 'org_0000000000000000000000000000';
 
@@ -36,7 +39,8 @@ function requests(target: string, organization: string) {
     url: `/console/api${route.path
       .replace(':userId', target)
       .replace(':organizationId', organization)
-      .replace(':sessionId', 'sess_0000000000000000000000000000')}`,
+      .replace(':sessionId', 'sess_0000000000000000000000000000')
+      .replace(':deliveryId', 'msg_0000000000000000000000000000')}`,
     body: route.method === 'POST' ? { reason: 'support ticket 42' } : undefined,
   }));
 }
@@ -48,10 +52,14 @@ for (const backend of backends) {
     let enrolling: User;
     let orgAdmin: User & { organizationId: string };
     let target: User & { organizationId: string };
+    let receiver: WebhookReceiver;
     const token = (user: User, org: string | null = null) => sessionToken(user, org);
     const get = async (user: User, url: string) => server.api(await token(user), 'GET', url);
 
     before(async () => {
+      const secret = newWebhookSecret();
+      process.env[RECEIVER_SECRET_ENV] = secret;
+      receiver = await WebhookReceiver.start(secret);
       server = await startEmbeddedServer({ databaseUrl: backend.databaseUrl });
       operator = await signUpUser(server, 'operator');
       await enrolTotp(operator);
@@ -63,9 +71,17 @@ for (const backend of backends) {
       await settings.set({
         ...settings.settings,
         console: { operators: [operator.userId, enrolling.email] },
+        webhooks: {
+          endpoints: {
+            ep_console: { url: receiver.url, events: ['user.created'], secret: { env: RECEIVER_SECRET_ENV } },
+          },
+        },
       });
     });
-    after(() => server.stop());
+    after(async () => {
+      await server.stop();
+      await receiver.close();
+    });
 
     const events = async (query: string): Promise<ApiBody[]> => {
       const res = await get(operator, `/console/api/audit-events?${query}`);
@@ -238,6 +254,124 @@ for (const backend of backends) {
       assert.equal(res.status, 403);
     });
 
+    it('shows, checks and applies a settings change with its version, as the operator’s, and refuses malformed ones', async () => {
+      const bearer = await token(operator);
+      const read = await get(operator, '/console/api/settings');
+      assert.equal(read.status, 200, JSON.stringify(read.body));
+      const { version } = read.body;
+      const retention: number | undefined = read.body.settings.auditLog?.retentionDays;
+      for (const body of [
+        {},
+        { settings: {} },
+        { settings: [], version },
+        { settings: { auditLog: { retentionDays: 30 } }, version: 'x' },
+        { settings: { auditLog: { retentionDays: 30 } }, version, extra: true },
+        { settings: { auditLog: { retentionDays: 30 } }, version: -1 },
+      ]) {
+        for (const url of ['/console/api/settings/validate', '/console/api/settings/apply']) {
+          const res = await server.api(bearer, 'POST', url, body);
+          assert.equal(res.status, 422, `${url} ${JSON.stringify(body)}: ${JSON.stringify(res.body)}`);
+          assert.equal(res.body.errors[0].code, 'invalid_request');
+        }
+      }
+      const refused = await server.api(bearer, 'POST', '/console/api/settings/validate', {
+        settings: { auditLog: { retentionDays: 'forever' }, nonsense: 1 },
+        version,
+      });
+      assert.equal(refused.status, 200, JSON.stringify(refused.body));
+      assert.equal(refused.body.valid, false);
+      assert.ok(refused.body.errors.some((e: ApiBody) => e.path === 'auditLog.retentionDays'));
+      const refusedApply = await server.api(bearer, 'POST', '/console/api/settings/apply', {
+        settings: { auditLog: { retentionDays: 'forever' } },
+        version,
+      });
+      assert.equal(refusedApply.status, 422, JSON.stringify(refusedApply.body));
+      assert.equal(refusedApply.body.settings_errors[0].path, 'auditLog.retentionDays');
+
+      const next = retention === 90 ? 91 : 90;
+      const change = { settings: { auditLog: { retentionDays: next } }, version };
+      const checked = await server.api(bearer, 'POST', '/console/api/settings/validate', change);
+      assert.equal(checked.status, 200, JSON.stringify(checked.body));
+      // The test's settings have no auditLog section yet: the change is the whole section, or the field.
+      assert.equal(checked.body.changes.length, 1, JSON.stringify(checked.body));
+      assert.match(checked.body.changes[0].path, /^auditLog(\.retentionDays)?$/);
+      assert.match(JSON.stringify(checked.body.changes[0].after), new RegExp(`${next}`));
+      assert.equal(
+        (await get(operator, '/console/api/settings')).body.version,
+        version,
+        'validate stores nothing',
+      );
+      const stale = await server.api(bearer, 'POST', '/console/api/settings/apply', {
+        ...change,
+        version: version + 1000,
+      });
+      assert.equal(stale.status, 409, JSON.stringify(stale.body));
+      assert.equal(stale.body.errors[0].code, 'settings_conflict');
+      const applied = await server.api(bearer, 'POST', '/console/api/settings/apply', change);
+      assert.equal(applied.status, 200, JSON.stringify(applied.body));
+      assert.equal(applied.body.settings.auditLog.retentionDays, next);
+      assert.deepEqual(applied.body.restart_required, []);
+      const [event] = await events('action=instance_settings.updated');
+      assert.deepEqual(event.actor, { type: 'operator', id: operator.userId });
+      const again = await server.api(bearer, 'POST', '/console/api/settings/apply', change);
+      assert.equal(again.status, 409, 'the version read is stale once applied');
+    });
+
+    it('lists webhook endpoints and deliveries, shows one and replays it as the operator’s', async () => {
+      const bearer = await token(operator);
+      const endpoints = await get(operator, '/console/api/webhooks/endpoints');
+      assert.equal(endpoints.status, 200, JSON.stringify(endpoints.body));
+      assert.ok(endpoints.body.data.every((e: ApiBody) => !('secret' in e)));
+      for (const url of [
+        '/console/api/webhooks/deliveries?status=lost',
+        '/console/api/webhooks/deliveries?endpoint_id=../x',
+        '/console/api/webhooks/deliveries?event_type=user',
+        '/console/api/webhooks/deliveries?limit=1000',
+        '/console/api/webhooks/deliveries/not-a-delivery',
+      ]) {
+        const res = await server.api(bearer, 'GET', url);
+        assert.equal(res.status, 422, `${url}: ${JSON.stringify(res.body)}`);
+      }
+      const bad = await server.api(bearer, 'POST', '/console/api/webhooks/deliveries/msg_%2e%2e/replay');
+      assert.ok([404, 422].includes(bad.status), JSON.stringify(bad.body));
+      const unknown = await server.api(
+        bearer,
+        'POST',
+        '/console/api/webhooks/deliveries/msg_0000000000000000000000000000/replay',
+      );
+      assert.equal(unknown.status, 404, JSON.stringify(unknown.body));
+      const hooked = await signUpUser(server, 'hooked');
+      await receiver.waitFor(() => receiver.delivered.some((r) => r.data.id === hooked.userId));
+      let delivery: ApiBody | undefined;
+      for (let i = 0; i < 50 && !delivery; i++) {
+        const list = await get(
+          operator,
+          '/console/api/webhooks/deliveries?event_type=user.created&status=delivered&endpoint_id=ep_console',
+        );
+        assert.equal(list.status, 200, JSON.stringify(list.body));
+        assert.ok(list.body.data.every((d: ApiBody) => d.event_type === 'user.created'));
+        delivery = list.body.data[0];
+        if (!delivery) await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      assert.ok(delivery, 'the delivery is listed');
+      const details = await get(operator, `/console/api/webhooks/deliveries/${delivery.id}`);
+      assert.equal(details.status, 200, JSON.stringify(details.body));
+      assert.ok(Array.isArray(details.body.attempts));
+      const received = receiver.delivered.filter((r) => r.data.id === hooked.userId).length;
+      const replayed = await server.api(
+        bearer,
+        'POST',
+        `/console/api/webhooks/deliveries/${delivery.id}/replay`,
+      );
+      assert.equal(replayed.status, 200, JSON.stringify(replayed.body));
+      assert.notEqual(replayed.body.id, delivery.id);
+      await receiver.waitFor(
+        () => receiver.delivered.filter((r) => r.data.id === hooked.userId).length > received,
+      );
+      const [event] = await events(`action=webhook_delivery.replay&object_id=${delivery.id}`);
+      assert.deepEqual(event.actor, { type: 'operator', id: operator.userId });
+    });
+
     it('asks for re-verification before a destructive action on a session that proved its factors long ago', async () => {
       assert.equal(isRecentlyVerified(null), false);
       assert.equal(isRecentlyVerified([1, -1]), true);
@@ -254,6 +388,7 @@ for (const backend of backends) {
         ['DELETE', `/console/api/users/${target.userId}/mfa`],
         ['POST', `/console/api/users/${target.userId}/ban`],
         ['DELETE', `/console/api/users/${target.userId}`],
+        ['POST', '/console/api/settings/apply'],
       ] as const) {
         const res = await server.api(bearer, method, url);
         assert.equal(res.status, 403, `${method} ${url}: ${JSON.stringify(res.body)}`);

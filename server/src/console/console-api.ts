@@ -8,7 +8,9 @@ import { requireOperator } from './require-operator.ts';
 import { auditConsoleRoutes } from './routes/audit-events.ts';
 import { consoleMeRoute } from './routes/me.ts';
 import { organizationConsoleRoutes } from './routes/organizations.ts';
+import { settingsConsoleRoutes } from './routes/settings.ts';
 import { userConsoleRoutes } from './routes/users.ts';
+import { webhookConsoleRoutes } from './routes/webhooks.ts';
 
 /** Where the console's API lives on the product server (the page itself is the SPA's `/console`). */
 export const CONSOLE_API_PREFIX = '/console/api';
@@ -23,6 +25,8 @@ export const CONSOLE_ROUTES: readonly ConsoleRoute[] = [
   ...userConsoleRoutes,
   ...organizationConsoleRoutes,
   ...auditConsoleRoutes,
+  ...settingsConsoleRoutes,
+  ...webhookConsoleRoutes,
 ];
 
 /** Registers CONSOLE_ROUTES in the scope (prefixed CONSOLE_API_PREFIX), each behind its operator check. */

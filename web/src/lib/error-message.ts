@@ -28,6 +28,7 @@ export const PRODUCT_API_ERROR_KEYS: Readonly<Partial<Record<ApiErrorCode, strin
   session_reverification_required: 'errors.api.reverificationRequired',
   resource_not_found: 'errors.api.resourceNotFound',
   change_refused: 'errors.api.changeRefused',
+  settings_conflict: 'errors.api.settingsConflict',
   too_many_requests: 'errors.clerk.tooManyRequests',
 };
 

@@ -4,8 +4,11 @@ import { ConsoleGate } from './layout/ConsoleGate.tsx';
 import { ConsoleLayout } from './layout/ConsoleLayout.tsx';
 import { OrganizationPage } from './organizations/OrganizationPage.tsx';
 import { OrganizationsPage } from './organizations/OrganizationsPage.tsx';
+import { SettingsPage } from './settings/SettingsPage.tsx';
 import { UserPage } from './users/UserPage.tsx';
 import { UsersPage } from './users/UsersPage.tsx';
+import { WebhookDeliveryPage } from './webhooks/WebhookDeliveryPage.tsx';
+import { WebhooksPage } from './webhooks/WebhooksPage.tsx';
 import './console.css';
 
 /**
@@ -22,6 +25,9 @@ export function ConsolePage() {
           <Route path="users/:userId" element={<UserPage />} />
           <Route path="organizations" element={<OrganizationsPage />} />
           <Route path="organizations/:organizationId" element={<OrganizationPage />} />
+          <Route path="settings" element={<SettingsPage />} />
+          <Route path="webhooks" element={<WebhooksPage />} />
+          <Route path="webhooks/deliveries/:deliveryId" element={<WebhookDeliveryPage />} />
           <Route path="audit-log" element={<AuditLogPage />} />
           <Route path="*" element={<Navigate to="users" replace />} />
         </Routes>

@@ -6,9 +6,13 @@ import type {
   ConsoleMe,
   ConsoleOrganization,
   ConsoleUser,
+  InstanceSettingsDocument,
   OrganizationDetails,
   Page,
   UserDetails,
+  WebhookDelivery,
+  WebhookDeliveryDetails,
+  WebhookEndpoint,
 } from './types.ts';
 
 /** Every console query's key starts here, with the signed-in user: another account never reads them. */
@@ -96,6 +100,55 @@ export const auditEventsQuery = (
       consoleGet<Page<AuditEvent>>(
         client,
         withQuery('/audit-events', { ...filters, limit: AUDIT_PAGE_SIZE, offset }),
+        signal,
+      ),
+  });
+
+/** GET /console/api/settings: read afresh each time the page opens (another operator may have changed them). */
+export const settingsQuery = (client: HttpClient, userId: string | null) =>
+  queryOptions({
+    queryKey: [...consoleKey(userId), 'settings'],
+    queryFn: ({ signal }) => consoleGet<InstanceSettingsDocument>(client, `${CONSOLE_API}/settings`, signal),
+    staleTime: 0,
+  });
+
+export const webhookEndpointsQuery = (client: HttpClient, userId: string | null) =>
+  queryOptions({
+    queryKey: [...consoleKey(userId), 'webhook-endpoints'],
+    queryFn: ({ signal }) =>
+      consoleGet<Page<WebhookEndpoint>>(client, `${CONSOLE_API}/webhooks/endpoints`, signal),
+  });
+
+/** The deliveries' filters, as GET /v1/webhook_deliveries takes them. */
+export interface DeliveryFilters {
+  endpoint_id?: string;
+  event_type?: string;
+  status?: string;
+}
+
+export const webhookDeliveriesQuery = (
+  client: HttpClient,
+  userId: string | null,
+  filters: DeliveryFilters,
+  offset: number,
+) =>
+  queryOptions({
+    queryKey: [...consoleKey(userId), 'webhook-deliveries', filters, offset],
+    queryFn: ({ signal }) =>
+      consoleGet<Page<WebhookDelivery>>(
+        client,
+        withQuery('/webhooks/deliveries', { ...filters, limit: PAGE_SIZE, offset }),
+        signal,
+      ),
+  });
+
+export const webhookDeliveryQuery = (client: HttpClient, userId: string | null, id: string) =>
+  queryOptions({
+    queryKey: [...consoleKey(userId), 'webhook-delivery', id],
+    queryFn: ({ signal }) =>
+      consoleGet<WebhookDeliveryDetails>(
+        client,
+        `${CONSOLE_API}/webhooks/deliveries/${encodeURIComponent(id)}`,
         signal,
       ),
   });

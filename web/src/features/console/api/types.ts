@@ -110,3 +110,70 @@ export interface AuditEvent {
   request_id: string | null;
   created_at: number;
 }
+
+/** GET /console/api/settings: the effective instance settings (docs/instance-settings.md). */
+export interface InstanceSettingsDocument {
+  version: number;
+  updated_at: number | null;
+  settings: Record<string, unknown>;
+  settings_file: boolean;
+  applied_at_start: string[];
+}
+
+/** One leaf the change would change (`before`/`after` absent when the field is added or removed). */
+export interface SettingsChange {
+  path: string;
+  before?: unknown;
+  after?: unknown;
+}
+
+/** POST /console/api/settings/validate: what applying would do, or every field refused. */
+export type SettingsValidation =
+  | { valid: true; version: number; changes: SettingsChange[]; restart_required: string[] }
+  | { valid: false; errors: { path: string; message: string }[] };
+
+/** POST /console/api/settings/apply: the document as stored, with what changed. */
+export interface AppliedSettings extends InstanceSettingsDocument {
+  changes: SettingsChange[];
+  restart_required: string[];
+}
+
+/** GET /console/api/webhooks/endpoints (never the secret). */
+export interface WebhookEndpoint {
+  id: string;
+  url: string;
+  events: string[] | null;
+  enabled: boolean;
+  description: string | null;
+  source: string;
+  secret_set: boolean;
+}
+
+export interface WebhookDelivery {
+  id: string;
+  event_id: string;
+  event_type: string;
+  endpoint_id: string;
+  status: 'pending' | 'delivered' | 'failed';
+  attempt_count: number;
+  last_status_code: number | null;
+  last_error: string | null;
+  next_attempt_at?: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface WebhookAttempt {
+  attempt: number;
+  started_at: number;
+  status_code: number | null;
+  latency_ms: number | null;
+  response_excerpt: string | null;
+  error: string | null;
+}
+
+/** GET /console/api/webhooks/deliveries/:id: with the body sent and every attempt. */
+export interface WebhookDeliveryDetails extends WebhookDelivery {
+  payload: unknown;
+  attempts: WebhookAttempt[];
+}
