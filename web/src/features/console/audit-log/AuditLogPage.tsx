@@ -3,8 +3,7 @@ import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { useLanguage } from '../../../lib/i18n/useLanguage.ts';
-import { LoadError } from '../../../ui/LoadError.tsx';
-import { Loading } from '../../../ui/Loading.tsx';
+import { QueryBody } from '../layout/QueryBody.tsx';
 import { AUDIT_PAGE_SIZE, auditEventsQuery, type AuditFilters } from '../api/console-queries.ts';
 import type { AuditEvent } from '../api/types.ts';
 import { useConsoleErrorText } from '../ConsoleErrorText.tsx';
@@ -112,49 +111,43 @@ export function AuditLogPage() {
           {errorText(exporting.error)}
         </p>
       )}
-      {events.isPending ? (
-        <Loading testId="console-audit-loading" />
-      ) : events.isError ? (
-        <LoadError
-          what={t('console.audit.what')}
-          message={errorText(events.error)}
-          testId="console-audit-error"
-          onRetry={() => void events.refetch()}
-        />
-      ) : events.data.data.length === 0 ? (
-        <p className="muted" data-testid="console-audit-empty">
-          {t('console.audit.none')}
-        </p>
-      ) : (
-        <>
-          <table className="console__table" data-testid="console-audit-table">
-            <thead>
-              <tr>
-                <th>{t('console.audit.when')}</th>
-                <th>{t('console.audit.who')}</th>
-                <th>{t('console.audit.what')}</th>
-                <th>{t('console.audit.object')}</th>
-                <th>{t('console.audit.summary')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {events.data.data.map((event) => (
-                <AuditRow key={event.id} event={event} language={language} />
-              ))}
-            </tbody>
-          </table>
-          <Pager
-            offset={offset}
-            size={AUDIT_PAGE_SIZE}
-            total={events.data.total_count}
-            onChange={(next) => {
-              const copy = new URLSearchParams(params);
-              copy.set('offset', String(next));
-              setParams(copy);
-            }}
-          />
-        </>
-      )}
+      <QueryBody
+        query={events}
+        what={t('console.audit.what')}
+        empty={t('console.audit.none')}
+        testId="console-audit"
+      >
+        {(data) => (
+          <>
+            <table className="console__table" data-testid="console-audit-table">
+              <thead>
+                <tr>
+                  <th>{t('console.audit.when')}</th>
+                  <th>{t('console.audit.who')}</th>
+                  <th>{t('console.audit.what')}</th>
+                  <th>{t('console.audit.object')}</th>
+                  <th>{t('console.audit.summary')}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {data.data.map((event) => (
+                  <AuditRow key={event.id} event={event} language={language} />
+                ))}
+              </tbody>
+            </table>
+            <Pager
+              offset={offset}
+              size={AUDIT_PAGE_SIZE}
+              total={data.total_count}
+              onChange={(next) => {
+                const copy = new URLSearchParams(params);
+                copy.set('offset', String(next));
+                setParams(copy);
+              }}
+            />
+          </>
+        )}
+      </QueryBody>
     </div>
   );
 }

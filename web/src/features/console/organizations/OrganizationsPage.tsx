@@ -2,10 +2,8 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { useLanguage } from '../../../lib/i18n/useLanguage.ts';
-import { LoadError } from '../../../ui/LoadError.tsx';
-import { Loading } from '../../../ui/Loading.tsx';
+import { QueryBody } from '../layout/QueryBody.tsx';
 import { organizationsQuery, PAGE_SIZE } from '../api/console-queries.ts';
-import { useConsoleErrorText } from '../ConsoleErrorText.tsx';
 import { formatInstant } from '../format.ts';
 import { Pager } from '../layout/Pager.tsx';
 import { SearchForm } from '../layout/SearchForm.tsx';
@@ -20,7 +18,6 @@ export function OrganizationsPage() {
   const search = params.get('query') ?? '';
   const offset = Number(params.get('offset')) || 0;
   const organizations = useQuery(organizationsQuery(client, userId, search, offset));
-  const errorText = useConsoleErrorText();
   return (
     <div data-testid="console-organizations">
       <h2>{t('console.organizations.title')}</h2>
@@ -31,49 +28,45 @@ export function OrganizationsPage() {
         testId="console-organizations-search"
         onSearch={(query) => setParams(query ? { query } : {})}
       />
-      {organizations.isPending ? (
-        <Loading testId="console-organizations-loading" />
-      ) : organizations.isError ? (
-        <LoadError
-          what={t('console.organizations.what')}
-          message={errorText(organizations.error)}
-          testId="console-organizations-error"
-          onRetry={() => void organizations.refetch()}
-        />
-      ) : organizations.data.data.length === 0 ? (
-        <p className="muted">{t('console.organizations.none')}</p>
-      ) : (
-        <>
-          <table className="console__table" data-testid="console-organizations-table">
-            <thead>
-              <tr>
-                <th>{t('console.organizations.name')}</th>
-                <th>{t('console.organizations.slug')}</th>
-                <th>{t('console.organizations.members')}</th>
-                <th>{t('console.organizations.createdAt')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {organizations.data.data.map((o) => (
-                <tr key={o.id}>
-                  <td>
-                    <Link to={`/console/organizations/${o.id}`}>{o.name}</Link>
-                  </td>
-                  <td>{o.slug ?? '—'}</td>
-                  <td>{o.members_count ?? '—'}</td>
-                  <td>{formatInstant(o.created_at, language)}</td>
+      <QueryBody
+        query={organizations}
+        what={t('console.organizations.what')}
+        empty={t('console.organizations.none')}
+        testId="console-organizations"
+      >
+        {(data) => (
+          <>
+            <table className="console__table" data-testid="console-organizations-table">
+              <thead>
+                <tr>
+                  <th>{t('console.organizations.name')}</th>
+                  <th>{t('console.organizations.slug')}</th>
+                  <th>{t('console.organizations.members')}</th>
+                  <th>{t('console.organizations.createdAt')}</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-          <Pager
-            offset={offset}
-            size={PAGE_SIZE}
-            total={organizations.data.total_count}
-            onChange={(next) => setParams({ ...(search ? { query: search } : {}), offset: String(next) })}
-          />
-        </>
-      )}
+              </thead>
+              <tbody>
+                {data.data.map((o) => (
+                  <tr key={o.id}>
+                    <td>
+                      <Link to={`/console/organizations/${o.id}`}>{o.name}</Link>
+                    </td>
+                    <td>{o.slug ?? '—'}</td>
+                    <td>{o.members_count ?? '—'}</td>
+                    <td>{formatInstant(o.created_at, language)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+            <Pager
+              offset={offset}
+              size={PAGE_SIZE}
+              total={data.total_count}
+              onChange={(next) => setParams({ ...(search ? { query: search } : {}), offset: String(next) })}
+            />
+          </>
+        )}
+      </QueryBody>
     </div>
   );
 }

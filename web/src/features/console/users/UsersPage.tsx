@@ -2,10 +2,8 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { useLanguage } from '../../../lib/i18n/useLanguage.ts';
-import { LoadError } from '../../../ui/LoadError.tsx';
-import { Loading } from '../../../ui/Loading.tsx';
+import { QueryBody } from '../layout/QueryBody.tsx';
 import { PAGE_SIZE, usersQuery } from '../api/console-queries.ts';
-import { useConsoleErrorText } from '../ConsoleErrorText.tsx';
 import { displayName, formatInstant, primaryEmail } from '../format.ts';
 import { Pager } from '../layout/Pager.tsx';
 import { SearchForm } from '../layout/SearchForm.tsx';
@@ -20,7 +18,6 @@ export function UsersPage() {
   const search = params.get('query') ?? '';
   const offset = Number(params.get('offset')) || 0;
   const users = useQuery(usersQuery(client, userId, search, offset));
-  const errorText = useConsoleErrorText();
   return (
     <div data-testid="console-users">
       <h2>{t('console.users.title')}</h2>
@@ -31,61 +28,55 @@ export function UsersPage() {
         testId="console-users-search"
         onSearch={(query) => setParams(query ? { query } : {})}
       />
-      {users.isPending ? (
-        <Loading testId="console-users-loading" />
-      ) : users.isError ? (
-        <LoadError
-          what={t('console.users.what')}
-          message={errorText(users.error)}
-          testId="console-users-error"
-          onRetry={() => void users.refetch()}
-        />
-      ) : users.data.data.length === 0 ? (
-        <p className="muted" data-testid="console-users-empty">
-          {t('console.users.none')}
-        </p>
-      ) : (
-        <>
-          <table className="console__table" data-testid="console-users-table">
-            <thead>
-              <tr>
-                <th>{t('console.users.name')}</th>
-                <th>{t('console.users.email')}</th>
-                <th>{t('console.users.state')}</th>
-                <th>{t('console.users.createdAt')}</th>
-                <th>{t('console.users.lastSignIn')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {users.data.data.map((user) => (
-                <tr key={user.id} data-testid="console-user-row">
-                  <td>
-                    <Link to={`/console/users/${user.id}`}>{displayName(user)}</Link>
-                  </td>
-                  <td>{primaryEmail(user) ?? '—'}</td>
-                  <td>
-                    {[
-                      user.banned && t('console.users.banned'),
-                      user.locked && t('console.users.locked'),
-                      user.two_factor_enabled && t('console.users.twoFactor'),
-                    ]
-                      .filter(Boolean)
-                      .join(', ') || '—'}
-                  </td>
-                  <td>{formatInstant(user.created_at, language)}</td>
-                  <td>{formatInstant(user.last_sign_in_at, language)}</td>
+      <QueryBody
+        query={users}
+        what={t('console.users.what')}
+        empty={t('console.users.none')}
+        testId="console-users"
+      >
+        {(data) => (
+          <>
+            <table className="console__table" data-testid="console-users-table">
+              <thead>
+                <tr>
+                  <th>{t('console.users.name')}</th>
+                  <th>{t('console.users.email')}</th>
+                  <th>{t('console.users.state')}</th>
+                  <th>{t('console.users.createdAt')}</th>
+                  <th>{t('console.users.lastSignIn')}</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-          <Pager
-            offset={offset}
-            size={PAGE_SIZE}
-            total={users.data.total_count}
-            onChange={(next) => setParams({ ...(search ? { query: search } : {}), offset: String(next) })}
-          />
-        </>
-      )}
+              </thead>
+              <tbody>
+                {data.data.map((user) => (
+                  <tr key={user.id} data-testid="console-user-row">
+                    <td>
+                      <Link to={`/console/users/${user.id}`}>{displayName(user)}</Link>
+                    </td>
+                    <td>{primaryEmail(user) ?? '—'}</td>
+                    <td>
+                      {[
+                        user.banned && t('console.users.banned'),
+                        user.locked && t('console.users.locked'),
+                        user.two_factor_enabled && t('console.users.twoFactor'),
+                      ]
+                        .filter(Boolean)
+                        .join(', ') || '—'}
+                    </td>
+                    <td>{formatInstant(user.created_at, language)}</td>
+                    <td>{formatInstant(user.last_sign_in_at, language)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+            <Pager
+              offset={offset}
+              size={PAGE_SIZE}
+              total={data.total_count}
+              onChange={(next) => setParams({ ...(search ? { query: search } : {}), offset: String(next) })}
+            />
+          </>
+        )}
+      </QueryBody>
     </div>
   );
 }

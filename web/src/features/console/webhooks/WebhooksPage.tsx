@@ -3,15 +3,13 @@ import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { useLanguage } from '../../../lib/i18n/useLanguage.ts';
-import { LoadError } from '../../../ui/LoadError.tsx';
-import { Loading } from '../../../ui/Loading.tsx';
+import { QueryBody } from '../layout/QueryBody.tsx';
 import {
   PAGE_SIZE,
   webhookDeliveriesQuery,
   webhookEndpointsQuery,
   type DeliveryFilters,
 } from '../api/console-queries.ts';
-import { useConsoleErrorText } from '../ConsoleErrorText.tsx';
 import { formatInstant } from '../format.ts';
 import { Pager } from '../layout/Pager.tsx';
 import { useConsole } from '../useConsole.ts';
@@ -36,7 +34,6 @@ export function WebhooksPage() {
   const offset = Number(params.get('offset')) || 0;
   const endpoints = useQuery(webhookEndpointsQuery(client, userId));
   const deliveries = useQuery(webhookDeliveriesQuery(client, userId, filters, offset));
-  const errorText = useConsoleErrorText();
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const next: Record<string, string> = {};
@@ -47,49 +44,45 @@ export function WebhooksPage() {
   return (
     <div data-testid="console-webhooks">
       <h2>{t('console.webhooks.endpoints')}</h2>
-      {endpoints.isPending ? (
-        <Loading />
-      ) : endpoints.isError ? (
-        <LoadError
-          what={t('console.webhooks.endpoints')}
-          message={errorText(endpoints.error)}
-          testId="console-webhook-endpoints-error"
-          onRetry={() => void endpoints.refetch()}
-        />
-      ) : endpoints.data.data.length === 0 ? (
-        <p className="muted">{t('console.webhooks.noEndpoint')}</p>
-      ) : (
-        <table className="console__table" data-testid="console-webhook-endpoints">
-          <thead>
-            <tr>
-              <th>{t('console.webhooks.id')}</th>
-              <th>{t('console.webhooks.url')}</th>
-              <th>{t('console.webhooks.events')}</th>
-              <th>{t('console.webhooks.state')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {endpoints.data.data.map((endpoint) => (
-              <tr key={endpoint.id} data-testid="console-webhook-endpoint">
-                <td>
-                  <code>{endpoint.id}</code>
-                </td>
-                <td>
-                  <code>{endpoint.url}</code>
-                  {endpoint.description && <div className="muted">{endpoint.description}</div>}
-                </td>
-                <td>
-                  {endpoint.events?.length ? endpoint.events.join(', ') : t('console.webhooks.allEvents')}
-                </td>
-                <td>
-                  {endpoint.enabled ? t('console.webhooks.enabled') : t('console.webhooks.disabled')}
-                  {!endpoint.secret_set && ` · ${t('console.webhooks.noSecret')}`}
-                </td>
+      <QueryBody
+        query={endpoints}
+        what={t('console.webhooks.endpoints')}
+        empty={t('console.webhooks.noEndpoint')}
+        testId="console-webhook-endpoints"
+      >
+        {(data) => (
+          <table className="console__table" data-testid="console-webhook-endpoints">
+            <thead>
+              <tr>
+                <th>{t('console.webhooks.id')}</th>
+                <th>{t('console.webhooks.url')}</th>
+                <th>{t('console.webhooks.events')}</th>
+                <th>{t('console.webhooks.state')}</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+            </thead>
+            <tbody>
+              {data.data.map((endpoint) => (
+                <tr key={endpoint.id} data-testid="console-webhook-endpoint">
+                  <td>
+                    <code>{endpoint.id}</code>
+                  </td>
+                  <td>
+                    <code>{endpoint.url}</code>
+                    {endpoint.description && <div className="muted">{endpoint.description}</div>}
+                  </td>
+                  <td>
+                    {endpoint.events?.length ? endpoint.events.join(', ') : t('console.webhooks.allEvents')}
+                  </td>
+                  <td>
+                    {endpoint.enabled ? t('console.webhooks.enabled') : t('console.webhooks.disabled')}
+                    {!endpoint.secret_set && ` · ${t('console.webhooks.noSecret')}`}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </QueryBody>
 
       <h2>{t('console.webhooks.deliveries')}</h2>
       <form className="console__filters" onSubmit={submit} key={params.toString()}>
@@ -133,71 +126,65 @@ export function WebhooksPage() {
           {t('console.webhooks.filter')}
         </button>
       </form>
-      {deliveries.isPending ? (
-        <Loading testId="console-deliveries-loading" />
-      ) : deliveries.isError ? (
-        <LoadError
-          what={t('console.webhooks.deliveries')}
-          message={errorText(deliveries.error)}
-          testId="console-deliveries-error"
-          onRetry={() => void deliveries.refetch()}
-        />
-      ) : deliveries.data.data.length === 0 ? (
-        <p className="muted" data-testid="console-deliveries-empty">
-          {t('console.webhooks.noDelivery')}
-        </p>
-      ) : (
-        <>
-          <table className="console__table" data-testid="console-deliveries">
-            <thead>
-              <tr>
-                <th>{t('console.webhooks.when')}</th>
-                <th>{t('console.webhooks.eventType')}</th>
-                <th>{t('console.webhooks.endpoint')}</th>
-                <th>{t('console.webhooks.status')}</th>
-                <th>{t('console.webhooks.attempts')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {deliveries.data.data.map((delivery) => (
-                <tr
-                  key={delivery.id}
-                  data-testid="console-delivery-row"
-                  data-event-type={delivery.event_type}
-                  data-status={delivery.status}
-                >
-                  <td>
-                    <Link to={`/console/webhooks/deliveries/${delivery.id}`}>
-                      {formatInstant(delivery.created_at, language)}
-                    </Link>
-                  </td>
-                  <td>
-                    <code>{delivery.event_type}</code>
-                  </td>
-                  <td>
-                    <code>{delivery.endpoint_id}</code>
-                  </td>
-                  <td>
-                    {t(`console.webhooks.statuses.${delivery.status}`)}
-                    {delivery.last_status_code !== null && ` (${delivery.last_status_code})`}
-                  </td>
-                  <td>{delivery.attempt_count}</td>
+      <QueryBody
+        query={deliveries}
+        what={t('console.webhooks.deliveries')}
+        empty={t('console.webhooks.noDelivery')}
+        testId="console-deliveries"
+      >
+        {(data) => (
+          <>
+            <table className="console__table" data-testid="console-deliveries">
+              <thead>
+                <tr>
+                  <th>{t('console.webhooks.when')}</th>
+                  <th>{t('console.webhooks.eventType')}</th>
+                  <th>{t('console.webhooks.endpoint')}</th>
+                  <th>{t('console.webhooks.status')}</th>
+                  <th>{t('console.webhooks.attempts')}</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-          <Pager
-            offset={offset}
-            size={PAGE_SIZE}
-            total={deliveries.data.total_count}
-            onChange={(next) => {
-              const copy = new URLSearchParams(params);
-              copy.set('offset', String(next));
-              setParams(copy);
-            }}
-          />
-        </>
-      )}
+              </thead>
+              <tbody>
+                {data.data.map((delivery) => (
+                  <tr
+                    key={delivery.id}
+                    data-testid="console-delivery-row"
+                    data-event-type={delivery.event_type}
+                    data-status={delivery.status}
+                  >
+                    <td>
+                      <Link to={`/console/webhooks/deliveries/${delivery.id}`}>
+                        {formatInstant(delivery.created_at, language)}
+                      </Link>
+                    </td>
+                    <td>
+                      <code>{delivery.event_type}</code>
+                    </td>
+                    <td>
+                      <code>{delivery.endpoint_id}</code>
+                    </td>
+                    <td>
+                      {t(`console.webhooks.statuses.${delivery.status}`)}
+                      {delivery.last_status_code !== null && ` (${delivery.last_status_code})`}
+                    </td>
+                    <td>{delivery.attempt_count}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+            <Pager
+              offset={offset}
+              size={PAGE_SIZE}
+              total={data.total_count}
+              onChange={(next) => {
+                const copy = new URLSearchParams(params);
+                copy.set('offset', String(next));
+                setParams(copy);
+              }}
+            />
+          </>
+        )}
+      </QueryBody>
     </div>
   );
 }
