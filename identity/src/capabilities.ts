@@ -8,6 +8,7 @@ import { devOutboxCapability } from './dev/dev-outbox-capability.ts';
 import { emailLinksCapability } from './email-links/email-links-capability.ts';
 import { enterpriseSsoCapability } from './enterprise-sso/enterprise-sso-capability.ts';
 import { impersonationCapability } from './impersonation/impersonation-capability.ts';
+import { machinesCapability } from './machines/machines-capability.ts';
 import { oauthProviderCapability } from './oauth-provider/oauth-provider-capability.ts';
 import { passkeysCapability } from './passkeys/passkeys-capability.ts';
 import { reverificationCapability } from './reverification/reverification-capability.ts';
@@ -31,6 +32,7 @@ export const CAPABILITIES = [
   passkeysCapability,
   enterpriseSsoCapability,
   impersonationCapability,
+  machinesCapability,
   oauthProviderCapability,
   signUpModesCapability,
   abuseCapability,

@@ -4,6 +4,7 @@ import { after, before, it } from 'node:test';
 import { createClerkClient, type ClerkClient } from '@clerk/backend';
 import { backendApiClient, rejectsWith } from './support/backend-api.ts';
 import { forEachBackend } from './support/backends.ts';
+import { purgeExpired } from '../src/retention/purge.ts';
 import { BAPI, Harness } from './support/harness.ts';
 
 /**
@@ -171,7 +172,7 @@ forEachBackend('Backend API machines and M2M tokens through @clerk/backend 2.10.
     assert.deepEqual(made.scopes, [receiver.id]);
     assert.deepEqual(made.claims, { job: 'nightly' });
     assert.equal(made.revoked, false);
-    assert.ok(Math.abs(made.expiration! - (Date.now() + 600_000)) < 60_000);
+    assert.ok(Math.abs(made.expiration! - (h.clock.now.getTime() + 600_000)) < 60_000);
     // Stored hashed: the token is nowhere in the database.
     const stored = await h.db.query<{ t: string }>('SELECT row_to_json(m)::text AS t FROM m2m_tokens m');
     assert.ok(stored.every((r) => !r.t.includes(made.token!.slice(3))));
@@ -240,7 +241,10 @@ forEachBackend('Backend API machines and M2M tokens through @clerk/backend 2.10.
 
     // A scope removed stops the sender's live tokens at once.
     const second = await machineClient(sender.secretKey!).m2m.createToken();
-    assert.ok(Math.abs(second.expiration! - (Date.now() + 3_600_000)) < 60_000, 'the machine’s default ttl');
+    assert.ok(
+      Math.abs(second.expiration! - (h.clock.now.getTime() + 3_600_000)) < 60_000,
+      'the machine’s default ttl',
+    );
     await clerk.machines.deleteScope(sender.id, receiver.id);
     await rejectsWith(
       machineClient(receiver.secretKey!).m2m.verifyToken({ token: second.token! }),
@@ -285,6 +289,33 @@ forEachBackend('Backend API machines and M2M tokens through @clerk/backend 2.10.
     }
     // Another instance knows nothing of this one's tokens.
     await rejectsWith(otherClerk.m2m.verifyToken({ token: short.token! }), 404, 'resource_not_found');
+  });
+
+  it('the purge deletes tokens a day after they expired or were revoked, and keeps the live ones', async () => {
+    const receiver = await clerk.machines.create({ name: 'r-purge' });
+    const sender = await clerk.machines.create({ name: 's-purge', scopedMachines: [receiver.id] });
+    const asSender = machineClient(sender.secretKey!);
+    const expiring = await asSender.m2m.createToken({ secondsUntilExpiration: 30 });
+    const revoked = await asSender.m2m.createToken();
+    await asSender.m2m.revokeToken({ m2mTokenId: revoked.id });
+    const present = async (id: string) =>
+      (await h.db.query('SELECT 1 FROM m2m_tokens WHERE id = $1', [id])).length === 1;
+    const step = 86_400 + 60;
+    try {
+      // Within the day after: nothing goes yet.
+      await purgeExpired(h.db, h.clock.now);
+      assert.ok((await present(expiring.id)) && (await present(revoked.id)));
+      h.clock.advance(step);
+      const live = await asSender.m2m.createToken();
+      await purgeExpired(h.db, h.clock.now);
+      assert.equal(await present(expiring.id), false, 'expired a day ago: purged');
+      assert.equal(await present(revoked.id), false, 'revoked a day ago: purged');
+      assert.equal(await present(live.id), true, 'live: kept');
+      const verified = await machineClient(receiver.secretKey!).m2m.verifyToken({ token: live.token! });
+      assert.equal(verified.id, live.id);
+    } finally {
+      h.clock.advance(-step);
+    }
   });
 
   it('getSecretKey shows the key; a rotation replaces it, the old one kept only for the delay asked', async () => {
