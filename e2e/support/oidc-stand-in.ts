@@ -3,6 +3,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { OAuth2Server } from 'oauth2-mock-server';
 
 /**
@@ -30,10 +32,14 @@ export function useGoogleStandIn(
   const settingsDir = mkdtempSync(join(tmpdir(), `e2e-${name}-`));
   const settingsFile = join(settingsDir, 'settings.json');
   const provider = new OAuth2Server();
+  // Its own HTTP server rather than provider.start(): provider.stop() waits for the browser's idle keep-alive
+  // connections to time out (≈ 70 s a file), where this one closes them.
+  const http = createServer(provider.service.requestHandler);
   before(async () => {
     process.env[secretEnv] = 'e2e-provider-secret';
     await provider.issuer.keys.generate('RS256');
-    await provider.start(0, '127.0.0.1');
+    await new Promise<void>((resolve, reject) => http.listen(0, '127.0.0.1', resolve).once('error', reject));
+    provider.issuer.url = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
     provider.service.on('beforeTokenSigning', (token: { payload: Record<string, unknown> }) => {
       Object.assign(token.payload, person);
     });
@@ -52,7 +58,8 @@ export function useGoogleStandIn(
     );
   });
   after(async () => {
-    await provider.stop();
+    http.closeAllConnections();
+    await new Promise((resolve) => http.close(resolve));
     rmSync(settingsDir, { recursive: true, force: true });
   });
   return {
