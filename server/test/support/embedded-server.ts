@@ -64,25 +64,38 @@ export async function startEmbeddedServer(
     opts.databaseUrl ? { url: opts.databaseUrl, schema } : { dataDir: join(dataDir, 'pglite') },
   );
   let databaseClosed = false;
-  const port = await freePort();
-  const origin = `http://localhost:${port}`;
-  const config = serverConfigFromEnv({
-    DATA_DIR: dataDir,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    PUBLIC_URL: origin,
-    WEB_DIST: webDist,
-    IDENTITY_MODE: 'development',
-    ...(opts.databaseUrl ? { DATABASE_URL: opts.databaseUrl, PRODUCT_DATABASE_SCHEMA: productSchema } : {}),
-    ...opts.env,
-  });
-  const app = await createApp(config, {
-    ...opts.app,
-    database: opts.wrapDatabase?.(db) ?? db,
-    logger: false,
-  });
-  opts.beforeListen?.(app);
-  await app.listen();
+  // The port is picked before the app is made (it is the public URL the provider checks redirects against);
+  // another process may take it before the app listens: then the app stops and another port is tried.
+  let origin = '';
+  let app: App | undefined;
+  for (let attempt = 1; !app; attempt++) {
+    const port = await freePort();
+    origin = `http://localhost:${port}`;
+    const config = serverConfigFromEnv({
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PUBLIC_URL: origin,
+      WEB_DIST: webDist,
+      IDENTITY_MODE: 'development',
+      ...(opts.databaseUrl ? { DATABASE_URL: opts.databaseUrl, PRODUCT_DATABASE_SCHEMA: productSchema } : {}),
+      ...opts.env,
+    });
+    const made = await createApp(config, {
+      ...opts.app,
+      database: opts.wrapDatabase?.(db) ?? db,
+      logger: false,
+    });
+    opts.beforeListen?.(made);
+    try {
+      await made.listen();
+      app = made;
+    } catch (err) {
+      await made.fastify.close();
+      await made.identity?.stop();
+      if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE' || attempt === 3) throw err;
+    }
+  }
   const server: EmbeddedServer = {
     app,
     db,
