@@ -24,6 +24,23 @@ export async function enterCode(page: Page, code: string) {
 }
 
 /** Fills the real Clerk <SignUp/> card and stops on the verify-email-address step. */
+/**
+ * Ticks a checkbox of the Clerk UI. A click that lands while the form re-renders (clerk-js settles its
+ * fields after the first keystrokes; slower on a loaded machine) leaves it unticked, which Playwright's
+ * check() reports at once: the click is tried again, and the box must end up ticked.
+ */
+export async function tick(checkbox: Locator, tries = 3) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await checkbox.check();
+      return;
+    } catch (err) {
+      if (attempt === tries || !/did not change its state/.test((err as Error).message)) throw err;
+      await checkbox.page().waitForTimeout(250);
+    }
+  }
+}
+
 export async function startSignUp(page: Page, origin: string, email: string, password = PASSWORD) {
   await page.goto(`${origin}/sign-up`);
   await page.locator('input[name=emailAddress]').fill(email);

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { backendClient } from '../support/backend.ts';
-import { clickUntilRequest, PASSWORD } from '../support/flows.ts';
+import { clickUntilRequest, PASSWORD, tick } from '../support/flows.ts';
 import { connectSamlIdp, startSamlIdp } from '../support/saml-idp.ts';
 import { useSuite } from '../support/suite.ts';
 import { UI_WAIT_MS } from '../support/timeouts.ts';
@@ -46,7 +46,7 @@ describe('enterprise SSO with legal consent required, through the Clerk UI', () 
     await signingUp.goto(`${suite.server.origin}/sign-up`);
     await signingUp.locator('input[name=emailAddress]').fill(employee.email);
     await signingUp.locator('input[name=password]').fill(PASSWORD);
-    await signingUp.getByRole('checkbox').check();
+    await tick(signingUp.getByRole('checkbox'));
     await clickUntilRequest(
       signingUp,
       signingUp.getByRole('button', { name: 'Continue', exact: true }),
@@ -69,7 +69,7 @@ describe('enterprise SSO with legal consent required, through the Clerk UI', () 
       0,
       'no account before the consent',
     );
-    await checkbox.check();
+    await tick(checkbox);
     await signingIn.getByRole('button', { name: 'Continue', exact: true }).click();
     await signedInAs(signingIn, employee.email);
     assert.ok(await legalAcceptedAt(employee.email), 'the consent given after the IdP is recorded');

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { backendClient } from '../support/backend.ts';
-import { PASSWORD, uniqueEmail, waitForPath } from '../support/flows.ts';
+import { PASSWORD, tick, uniqueEmail, waitForPath } from '../support/flows.ts';
 import { waitForInvitationLink } from '../support/outbox.ts';
 import { nextFapiResponse, useSuite } from '../support/suite.ts';
 import { UI_WAIT_MS } from '../support/timeouts.ts';
@@ -112,7 +112,7 @@ describe('waitlist mode with legal consent, through the Clerk UI', () => {
     page.off('request', watch);
     assert.equal(sent, false, 'no sign-up request without the terms accepted');
 
-    await checkbox.check();
+    await tick(checkbox);
     await page.getByRole('button', { name: 'Continue', exact: true }).click();
     await page
       .getByTestId('create-organization-page')
