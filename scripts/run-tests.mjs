@@ -33,13 +33,14 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { bundleTests } from './test-bundle.mjs';
 import { END_MARK, writeGroupEntry } from './test-group.mjs';
 import { REPORT_MARK } from './test-group-reporter.mjs';
+import { TEST_SETS } from './test-sets.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const DURATIONS = join(ROOT, 'scripts', 'test-durations.json');
@@ -60,7 +61,23 @@ const walk = (dir, found) => {
   }
   return found;
 };
-for (const arg of process.argv.slice(2)) {
+// `@name` stands for a named set of arguments (scripts/test-sets.mjs); its settings end with it.
+const args = process.argv.slice(2).flatMap((arg) => {
+  if (!arg.startsWith('@')) return [arg];
+  const set = TEST_SETS[arg.slice(1)];
+  if (!set) throw new Error(`unknown test set ${arg} (scripts/test-sets.mjs)`);
+  return ['@begin', ...set, '@end'];
+});
+let outside = env;
+for (const arg of args) {
+  if (arg === '@begin') {
+    outside = env;
+    continue;
+  }
+  if (arg === '@end') {
+    env = outside;
+    continue;
+  }
   const setting = /^([A-Z][A-Z0-9_]*)=(.*)$/.exec(arg);
   if (setting) {
     env = { ...env, [setting[1]]: setting[2] };
@@ -173,6 +190,11 @@ let lastChildrenCpu = childrenCpu();
 
 // Node refuses --test-name-pattern in NODE_OPTIONS; TEST_NAME_PATTERN passes it to every file.
 const only = process.env.TEST_NAME_PATTERN ? [`--test-name-pattern=${process.env.TEST_NAME_PATTERN}`] : [];
+// Node options NODE_OPTIONS refuses too, for every test process: TEST_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof'.
+const nodeArgs = process.env.TEST_NODE_ARGS ? process.env.TEST_NODE_ARGS.split(/\s+/).filter(Boolean) : [];
+
+/** How long one test process may run: a group is about a minute, the longest file under two. */
+const PROCESS_TIMEOUT_S = Number(process.env.TEST_PROCESS_TIMEOUT ?? 600);
 
 /** Starts one test process with its own TMPDIR; `output` collects what it prints unless streamed. */
 function spawnTest(args, jobEnv, onOutput) {
@@ -185,7 +207,7 @@ function spawnTest(args, jobEnv, onOutput) {
     mkdirSync(join(tmpdir(), tsxCache), { recursive: true });
     symlinkSync(join(tmpdir(), tsxCache), join(tmp, tsxCache));
   }
-  const child = spawn(process.execPath, args, {
+  const child = spawn(process.execPath, [...nodeArgs, ...args], {
     cwd: process.cwd(),
     env: { ...process.env, NODE_ENV: 'test', ...(tmp ? { TMPDIR: tmp } : {}), ...jobEnv },
     stdio: stream ? 'inherit' : ['ignore', 'pipe', 'pipe'],
@@ -195,14 +217,23 @@ function spawnTest(args, jobEnv, onOutput) {
     child.stdout.on('data', (c) => onOutput(c, 'stdout'));
     child.stderr.on('data', (c) => onOutput(c, 'stderr'));
   }
+  // A process that outlives PROCESS_TIMEOUT_S hangs (a handle left open, a wait that never ends): it is
+  // stopped (SIGTERM lets Playwright close its Chromium; SIGKILL 10 s later) instead of holding the run.
+  let timedOut = false;
+  const watchdog = setTimeout(() => {
+    timedOut = true;
+    child.kill('SIGTERM');
+    setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
+  }, PROCESS_TIMEOUT_S * 1000);
   return new Promise((resolve) => {
     child.on('close', (code, signal) => {
+      clearTimeout(watchdog);
       children.delete(child);
       if (tmp) rmSync(tmp, { recursive: true, force: true });
       const cpuNow = childrenCpu();
       const cpu = cpuNow === null || lastChildrenCpu === null ? null : cpuNow - lastChildrenCpu;
       lastChildrenCpu = cpuNow;
-      resolve({ code, signal, cpu });
+      resolve({ code, signal, cpu, timedOut });
     });
   });
 }
@@ -237,13 +268,14 @@ function failureExcerpt(output) {
 async function run(job) {
   const t0 = Date.now();
   const chunks = [];
-  const { code, signal, cpu } = await spawnTest(
+  const { code, signal, cpu, timedOut } = await spawnTest(
     ['--test', '--test-reporter=spec', ...only, ...runtime(), moduleOf(job)],
     job.env,
     (c) => chunks.push(c),
   );
-  const ok = code === 0;
-  report(job, (Date.now() - t0) / 1000, cpu, ok, ok ? '' : (signal ?? `exit ${code}`), Buffer.concat(chunks));
+  const ok = code === 0 && !timedOut;
+  const why = timedOut ? `stopped after ${PROCESS_TIMEOUT_S} s` : (signal ?? `exit ${code}`);
+  report(job, (Date.now() - t0) / 1000, cpu, ok, ok ? '' : why, Buffer.concat(chunks));
 }
 
 /**
@@ -282,7 +314,7 @@ async function runGroup(group) {
     pending[name] = keep === -1 ? '' : text.slice(keep);
     pieces[Math.min(current[name], group.length - 1)].push(keep === -1 ? text : text.slice(0, keep));
   };
-  const { code, signal, cpu } = await spawnTest(
+  const { code, signal, cpu, timedOut } = await spawnTest(
     [
       `--test-reporter=${join(ROOT, 'scripts', 'test-group-reporter.mjs')}`,
       `--test-reporter-destination=${reportFile}`,
@@ -310,10 +342,16 @@ async function runGroup(group) {
   const again = [];
   let seconds = 0;
   let used = 0;
+  const stopped = `stopped after ${PROCESS_TIMEOUT_S} s`;
+  let hungFile = null;
   group.forEach((job, index) => {
     const done = reports.get(index);
     if (!done || !marks[index]) {
-      again.push(job);
+      // Stopped by the watchdog: the first file not done is the one that hung; the others run again.
+      if (timedOut && !hungFile) {
+        hungFile = job;
+        report(job, (Date.now() - t0) / 1000 - seconds, null, false, stopped, pieces[index].join(''));
+      } else again.push(job);
       return;
     }
     seconds += marks[index].seconds;
@@ -322,7 +360,17 @@ async function runGroup(group) {
     // The last file also carries the process's exit (and all of its CPU the marks did not see).
     const wall = last ? (Date.now() - t0) / 1000 - seconds + marks[index].seconds : marks[index].seconds;
     const fileCpu = last && cpu !== null ? Math.max(0, cpu - used + marks[index].cpu) : marks[index].cpu;
-    report(job, wall, fileCpu, done.ok, done.ok ? '' : 'failed', done.output + pieces[index].join(''));
+    // Every file done, yet the process had to be stopped: the last one left something open.
+    const hung = last && timedOut;
+    const why = hung ? `${stopped}: the process did not exit` : 'failed';
+    report(
+      job,
+      wall,
+      fileCpu,
+      done.ok && !hung,
+      done.ok && !hung ? '' : why,
+      done.output + pieces[index].join(''),
+    );
   });
   if (again.length > 0) {
     process.stdout.write(
@@ -343,31 +391,93 @@ async function runGroup(group) {
 const GROUP_SIZE = Math.max(1, Number(process.env.TEST_GROUP ?? 12));
 const GROUP_SECONDS = 60;
 let groupCount = 0;
-async function worker(list) {
-  for (let next = list.shift(); next; next = list.shift()) {
-    const group = [next.job];
-    let seconds = expected(next.job);
-    // Near the end of the queue, smaller groups, so that the slots finish together.
-    const left = list.reduce((sum, q) => sum + Math.min(expected(q.job), GROUP_SECONDS), seconds);
-    const limit = Math.max(20, Math.min(GROUP_SECONDS * 1.25, left / (2 * concurrency)));
-    while (
-      !next.job.own &&
-      group.length < GROUP_SIZE &&
-      list[0] &&
-      !list[0].job.own &&
-      JSON.stringify(list[0].job.env) === JSON.stringify(next.job.env) &&
-      seconds + expected(list[0].job) <= limit
-    ) {
-      seconds += expected(list[0].job);
-      group.push(list.shift().job);
+function takeGroup(list) {
+  const next = list.shift();
+  const group = [next.job];
+  let seconds = expected(next.job);
+  // Near the end of the queue, smaller groups, so that the slots finish together.
+  const left = list.reduce((sum, q) => sum + Math.min(expected(q.job), GROUP_SECONDS), seconds);
+  const limit = Math.max(20, Math.min(GROUP_SECONDS * 1.25, left / (2 * concurrency)));
+  while (
+    !next.job.own &&
+    group.length < GROUP_SIZE &&
+    list[0] &&
+    !list[0].job.own &&
+    JSON.stringify(list[0].job.env) === JSON.stringify(next.job.env) &&
+    seconds + expected(list[0].job) <= limit
+  ) {
+    seconds += expected(list[0].job);
+    group.push(list.shift().job);
+  }
+  return group;
+}
+const runOne = (group) => (group.length === 1 ? run(group[0]) : runGroup(group));
+
+/**
+ * The machine's idle cores, averaged over the last IDLE_WINDOW samples of /proc/stat (one a second);
+ * null where there is no /proc/stat. A test process that waits (a token lifetime, a server's restart, a
+ * PostgreSQL round trip) leaves its core idle while the other slots cannot use it: then one more process
+ * starts, up to TEST_MAX_CONCURRENCY, so that the machine stays busy without more processes than cores
+ * fighting over it the rest of the time.
+ */
+const IDLE_WINDOW = 6;
+const cores = availableParallelism();
+const idleSamples = [];
+let lastStat = null;
+function sampleIdle() {
+  try {
+    const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+    const idle = fields[3] + (fields[4] ?? 0);
+    const total = fields.reduce((a, b) => a + b, 0);
+    if (lastStat && total > lastStat.total) {
+      idleSamples.push(((idle - lastStat.idle) / (total - lastStat.total)) * cores);
+      if (idleSamples.length > IDLE_WINDOW) idleSamples.shift();
     }
-    if (group.length === 1) await run(group[0]);
-    else await runGroup(group);
+    lastStat = { idle, total };
+  } catch {
+    // not Linux: no extra slots
   }
 }
-await worker(queue.filter((q) => q.job.alone));
-const shared = queue.filter((q) => !q.job.alone);
-await Promise.all(Array.from({ length: Math.min(concurrency, shared.length) }, () => worker(shared)));
+const idleCores = () =>
+  idleSamples.length < IDLE_WINDOW ? 0 : idleSamples.reduce((a, b) => a + b, 0) / idleSamples.length;
+const maxConcurrency = Math.max(concurrency, Number(process.env.TEST_MAX_CONCURRENCY ?? concurrency + 1));
+/** An extra process starts when at least this much of a core was idle over the window. */
+const IDLE_TO_START = 0.6;
+let peak = 0;
+
+/** Runs the groups of `list` in up to `concurrency` processes, and more while cores sit idle. */
+function runPool(list) {
+  return new Promise((done) => {
+    let running = 0;
+    const start = () => {
+      running += 1;
+      peak = Math.max(peak, running);
+      // A new process needs a few seconds to load before its load shows: the window starts again.
+      idleSamples.length = 0;
+      void runOne(takeGroup(list)).then(() => {
+        running -= 1;
+        pump();
+      });
+    };
+    const pump = () => {
+      while (list.length > 0 && running < concurrency) start();
+      if (list.length > 0 && running < maxConcurrency && idleCores() >= IDLE_TO_START) start();
+      if (list.length === 0 && running === 0) {
+        clearInterval(ticker);
+        done();
+      }
+    };
+    const ticker = setInterval(() => {
+      sampleIdle();
+      pump();
+    }, 1000);
+    sampleIdle();
+    pump();
+  });
+}
+// `alone` files one after the other, nothing beside them; then the rest.
+for (const q of queue.filter((q) => q.job.alone)) await run(q.job);
+await runPool(queue.filter((q) => !q.job.alone));
 
 removeBuild();
 
@@ -385,7 +495,9 @@ try {
 const failed = results.filter((r) => !r.ok);
 const wall = (Date.now() - started) / 1000;
 if (!stream) {
-  console.log(`\n━━ durations (${results.length} files, ${concurrency} at a time): wall, then CPU`);
+  console.log(
+    `\n━━ durations (${results.length} files, ${concurrency} at a time, up to ${peak} while cores sat idle): wall, then CPU`,
+  );
   for (const r of [...results].sort((a, b) => b.seconds - a.seconds)) {
     const cpu = r.cpu === null ? '' : `${r.cpu.toFixed(1).padStart(7)} s cpu`;
     console.log(`${r.seconds.toFixed(1).padStart(7)} s ${cpu}  ${r.ok ? '' : 'FAIL '}${r.job.label}`);
