@@ -2,7 +2,13 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useSuite, nextFapiResponse } from '../support/suite.ts';
 import { createUser } from '../support/backend.ts';
-import { settledUrl, signInWithPassword, signOutFromUserButton, waitForPath } from '../support/flows.ts';
+import {
+  clickUntilRequest,
+  settledUrl,
+  signInWithPassword,
+  signOutFromUserButton,
+  waitForPath,
+} from '../support/flows.ts';
 import { signedInPage, signedUpPage } from '../support/wire-session.ts';
 import type { Page } from 'playwright-core';
 
@@ -28,7 +34,8 @@ describe('account management in the Clerk <UserProfile/>', () => {
     await page.locator('input[name=newPassword]').fill('a-brand-new-passphrase');
     await page.locator('input[name=confirmPassword]').fill('a-brand-new-passphrase');
     const change = nextFapiResponse(page, 'POST', /\/me\/change_password$/);
-    await page.getByRole('button', { name: 'Save' }).click();
+    // Under load the strength check, loaded as the password is typed, can swallow the first click.
+    await clickUntilRequest(page, page.getByRole('button', { name: 'Save' }), /\/me\/change_password$/);
     assert.equal((await change).status(), 200);
     await page.keyboard.press('Escape');
     await signOutFromUserButton(page);
