@@ -195,6 +195,7 @@ const nodeArgs = process.env.TEST_NODE_ARGS ? process.env.TEST_NODE_ARGS.split(/
 
 /** How long one test process may run: a group is about a minute, the longest file under two. */
 const PROCESS_TIMEOUT_S = Number(process.env.TEST_PROCESS_TIMEOUT ?? 600);
+const STOPPED = `stopped after ${PROCESS_TIMEOUT_S} s`;
 
 /** Starts one test process with its own TMPDIR; `output` collects what it prints unless streamed. */
 function spawnTest(args, jobEnv, onOutput) {
@@ -274,7 +275,7 @@ async function run(job) {
     (c) => chunks.push(c),
   );
   const ok = code === 0 && !timedOut;
-  const why = timedOut ? `stopped after ${PROCESS_TIMEOUT_S} s` : (signal ?? `exit ${code}`);
+  const why = timedOut ? STOPPED : (signal ?? `exit ${code}`);
   report(job, (Date.now() - t0) / 1000, cpu, ok, ok ? '' : why, Buffer.concat(chunks));
 }
 
@@ -342,7 +343,6 @@ async function runGroup(group) {
   const again = [];
   let seconds = 0;
   let used = 0;
-  const stopped = `stopped after ${PROCESS_TIMEOUT_S} s`;
   let hungFile = null;
   group.forEach((job, index) => {
     const done = reports.get(index);
@@ -350,7 +350,7 @@ async function runGroup(group) {
       // Stopped by the watchdog: the first file not done is the one that hung; the others run again.
       if (timedOut && !hungFile) {
         hungFile = job;
-        report(job, (Date.now() - t0) / 1000 - seconds, null, false, stopped, pieces[index].join(''));
+        report(job, (Date.now() - t0) / 1000 - seconds, null, false, STOPPED, pieces[index].join(''));
       } else again.push(job);
       return;
     }
@@ -362,7 +362,7 @@ async function runGroup(group) {
     const fileCpu = last && cpu !== null ? Math.max(0, cpu - used + marks[index].cpu) : marks[index].cpu;
     // Every file done, yet the process had to be stopped: the last one left something open.
     const hung = last && timedOut;
-    const why = hung ? `${stopped}: the process did not exit` : 'failed';
+    const why = hung ? `${STOPPED}: the process did not exit` : 'failed';
     report(
       job,
       wall,
