@@ -32,16 +32,38 @@ const RECEIVER_SECRET_ENV = 'CONSOLE_API_TEST_WEBHOOK_SECRET';
 const USER_ZERO = 'user_0000000000000000000000000000';
 const ORG_ZERO = 'org_0000000000000000000000000000';
 
-/** Every console route with its path filled in for `target` (a user) and `organization`. */
-function requests(target: string, organization: string) {
+/** A well-formed body for a console POST: a refusal then shows the caller, not the input, was refused. */
+function validBody(path: string) {
+  if (path === '/sign-up/invitations') return { email_address: 'refused+clerk_test@example.com' };
+  if (/^\/sign-up\/(allow|block)list$/.test(path)) return { identifier: 'refused+clerk_test@example.com' };
+  return { reason: 'support ticket 42' };
+}
+
+/**
+ * Every console route with its path filled in for `target` (a user), `organization` and, in the sign-up
+ * area, `signUp`'s waitlist entry, invitation and listed identifiers (unknown ids when not given).
+ */
+function requests(
+  target: string,
+  organization: string,
+  signUp: { entryId?: string; invitationId?: string; allowlistId?: string; blocklistId?: string } = {},
+) {
   return CONSOLE_ROUTES.map((route) => ({
     method: route.method,
     url: `/console/api${route.path
       .replace(':userId', target)
       .replace(':organizationId', organization)
       .replace(':sessionId', 'sess_0000000000000000000000000000')
-      .replace(':deliveryId', 'msg_0000000000000000000000000000')}`,
-    body: route.method === 'POST' ? { reason: 'support ticket 42' } : undefined,
+      .replace(':deliveryId', 'msg_0000000000000000000000000000')
+      .replace(':entryId', signUp.entryId ?? 'wle_0000000000000000000000000000')
+      .replace(':invitationId', signUp.invitationId ?? 'inv_0000000000000000000000000000')
+      .replace(
+        ':identifierId',
+        route.path.includes('allowlist')
+          ? (signUp.allowlistId ?? 'alid_0000000000000000000000000000')
+          : (signUp.blocklistId ?? 'blid_0000000000000000000000000000'),
+      )}`,
+    body: route.method === 'POST' ? validBody(route.path) : undefined,
   }));
 }
 
@@ -372,6 +394,245 @@ for (const backend of backends) {
       assert.deepEqual(event.actor, { type: 'operator', id: operator.userId });
     });
 
+    /** Joins the waitlist as <Waitlist/> does (the Frontend API), and answers the entry's id. */
+    const joinWaitlist = async (label: string) => {
+      const email = `${label}-${Date.now().toString(36)}@waitlist.example`;
+      const joined = await server.browser().call('POST', '/waitlist', { email_address: email });
+      assert.equal(joined.status, 200, JSON.stringify(joined.body));
+      const found = await get(operator, `/console/api/sign-up/waitlist?query=${encodeURIComponent(email)}`);
+      assert.equal(found.body.data.length, 1, JSON.stringify(found.body));
+      return { id: found.body.data[0].id as string, email };
+    };
+    /** The operator's audit events of `action`, newest first. */
+    const operatorEvents = (action: string, objectId?: string) =>
+      events(
+        `actor_type=operator&actor_id=${operator.userId}&action=${action}${objectId ? `&object_id=${objectId}` : ''}`,
+      );
+
+    it('lists the waitlist by status, address and page, invites and rejects entries, as the operator’s', async () => {
+      const bearer = await token(operator);
+      const first = await joinWaitlist('first');
+      const second = await joinWaitlist('second');
+      const pending = await get(operator, '/console/api/sign-up/waitlist?status=pending&limit=1');
+      assert.equal(pending.status, 200, JSON.stringify(pending.body));
+      assert.equal(pending.body.total_count, 2);
+      assert.deepEqual(
+        pending.body.data.map((e: ApiBody) => e.id),
+        [second.id],
+        'newest first, one a page',
+      );
+      const next = await get(operator, '/console/api/sign-up/waitlist?status=pending&limit=1&offset=1');
+      assert.deepEqual(
+        next.body.data.map((e: ApiBody) => e.id),
+        [first.id],
+      );
+
+      const invited = await server.api(bearer, 'POST', `/console/api/sign-up/waitlist/${first.id}/invite`);
+      assert.equal(invited.status, 200, JSON.stringify(invited.body));
+      assert.equal(invited.body.status, 'invited');
+      assert.equal(invited.body.email_address, first.email);
+      const [invite] = await operatorEvents('waitlist_entry.invite', first.id);
+      assert.ok(invite, 'the invitation is in the audit log as the operator’s');
+      const rejected = await server.api(bearer, 'POST', `/console/api/sign-up/waitlist/${second.id}/reject`);
+      assert.equal(rejected.status, 200, JSON.stringify(rejected.body));
+      assert.equal(rejected.body.status, 'rejected');
+      assert.equal((await operatorEvents('waitlist_entry.reject', second.id)).length, 1);
+      const byStatus = await get(operator, '/console/api/sign-up/waitlist?status=invited');
+      assert.deepEqual(
+        byStatus.body.data.map((e: ApiBody) => e.id),
+        [first.id],
+      );
+      // The invitation sent to the entry is an invitation to the application, listed with the others.
+      const invitations = await get(
+        operator,
+        `/console/api/sign-up/invitations?query=${encodeURIComponent(first.email)}`,
+      );
+      assert.equal(invitations.body.data[0]?.email_address, first.email, JSON.stringify(invitations.body));
+    });
+
+    it('creates, lists and revokes invitations to the application, as the operator’s', async () => {
+      const bearer = await token(operator);
+      const email = `invited-${Date.now().toString(36)}@invitations.example`;
+      const created = await server.api(bearer, 'POST', '/console/api/sign-up/invitations', {
+        email_address: email,
+        redirect_url: `${server.origin}/dashboard`,
+      });
+      assert.equal(created.status, 200, JSON.stringify(created.body));
+      assert.equal(created.body.status, 'pending');
+      assert.match(created.body.url, /ticket=/);
+      const [event] = await operatorEvents('invitation.created');
+      assert.equal(event.summary.after.email_address, email);
+      const listed = await get(operator, `/console/api/sign-up/invitations?status=pending&limit=100`);
+      assert.equal(listed.status, 200, JSON.stringify(listed.body));
+      assert.ok(listed.body.data.some((i: ApiBody) => i.id === created.body.id));
+      assert.ok(listed.body.total_count >= 1);
+
+      const revoked = await server.api(
+        bearer,
+        'POST',
+        `/console/api/sign-up/invitations/${created.body.id}/revoke`,
+      );
+      assert.equal(revoked.status, 200, JSON.stringify(revoked.body));
+      assert.equal(revoked.body.status, 'revoked');
+      assert.equal((await operatorEvents('invitation.revoke', created.body.id)).length, 1);
+      const again = await server.api(
+        bearer,
+        'POST',
+        `/console/api/sign-up/invitations/${created.body.id}/revoke`,
+      );
+      assert.equal(again.status, 422, `a revoked invitation stays revoked: ${JSON.stringify(again.body)}`);
+      assert.equal(again.body.errors[0].code, 'change_refused');
+      const byStatus = await get(operator, `/console/api/sign-up/invitations?status=revoked`);
+      assert.ok(byStatus.body.data.some((i: ApiBody) => i.id === created.body.id));
+    });
+
+    it('adds and removes allow list and block list identifiers, as the operator’s', async () => {
+      const bearer = await token(operator);
+      for (const list of ['allowlist', 'blocklist'] as const) {
+        const object = `${list}_identifier`;
+        const added = await server.api(bearer, 'POST', `/console/api/sign-up/${list}`, {
+          identifier: '@Listed.Example',
+        });
+        assert.equal(added.status, 200, JSON.stringify(added.body));
+        assert.equal(added.body.identifier, '*@listed.example');
+        assert.equal(added.body.object, object);
+        assert.equal((await operatorEvents(`${object}.created`)).length, 1);
+        const duplicate = await server.api(bearer, 'POST', `/console/api/sign-up/${list}`, {
+          identifier: '*@listed.example',
+        });
+        assert.equal(duplicate.status, 422, JSON.stringify(duplicate.body));
+        assert.equal(duplicate.body.errors[0].code, 'change_refused');
+        const listed = await get(operator, `/console/api/sign-up/${list}`);
+        assert.equal(listed.status, 200, JSON.stringify(listed.body));
+        assert.deepEqual(
+          listed.body.data.map((i: ApiBody) => i.id),
+          [added.body.id],
+        );
+        assert.equal(listed.body.total_count, 1);
+        const removed = await server.api(bearer, 'DELETE', `/console/api/sign-up/${list}/${added.body.id}`);
+        assert.equal(removed.status, 200, JSON.stringify(removed.body));
+        assert.equal(removed.body.deleted, true);
+        assert.equal((await operatorEvents(`${object}.deleted`, added.body.id)).length, 1);
+        assert.equal((await get(operator, `/console/api/sign-up/${list}`)).body.total_count, 0);
+      }
+    });
+
+    it('in the sign-up area, lets no one else change anything and refuses bad input before any change', async () => {
+      const bearer = await token(operator);
+      const entry = await joinWaitlist('untouched');
+      const invitation = await server.api(bearer, 'POST', '/console/api/sign-up/invitations', {
+        email_address: `untouched-${Date.now().toString(36)}@invitations.example`,
+      });
+      const blocked = await server.api(bearer, 'POST', '/console/api/sign-up/blocklist', {
+        identifier: 'untouched@blocked.example',
+      });
+      assert.equal(blocked.status, 200, JSON.stringify(blocked.body));
+      /** What the sign-up area holds and what the log says was done to it: neither may move below. */
+      const state = async () => {
+        const read = async (url: string) => {
+          const res = await get(operator, url);
+          assert.equal(res.status, 200, `${url}: ${JSON.stringify(res.body)}`);
+          return res.body;
+        };
+        const [waitlist, invitations, allowlist, blocklist, audit] = await Promise.all([
+          read('/console/api/sign-up/waitlist?limit=100'),
+          read('/console/api/sign-up/invitations?limit=100'),
+          read('/console/api/sign-up/allowlist?limit=100'),
+          read('/console/api/sign-up/blocklist?limit=100'),
+          read('/console/api/audit-events?limit=100'),
+        ]);
+        return JSON.stringify({
+          waitlist: waitlist.data.map((e: ApiBody) => [e.id, e.status]),
+          invitations: invitations.data.map((i: ApiBody) => [i.id, i.status]),
+          allowlist: allowlist.data.map((i: ApiBody) => i.id),
+          blocklist: blocklist.data.map((i: ApiBody) => i.id),
+          audit: audit.total_count,
+        });
+      };
+      const before = await state();
+      const real = requests(target.userId, target.organizationId, {
+        entryId: entry.id,
+        invitationId: invitation.body.id,
+        blocklistId: blocked.body.id,
+      }).filter((r) => r.url.includes('/sign-up/'));
+      for (const r of real) {
+        for (const [who, bearer, code] of [
+          ['an organisation admin', await token(orgAdmin, orgAdmin.organizationId), 'not_an_operator'],
+          ['an operator without a second factor', await token(enrolling), 'second_factor_required'],
+        ] as const) {
+          const res = await server.api(bearer, r.method, r.url, r.body);
+          assert.equal(res.status, 403, `${who}: ${r.method} ${r.url}: ${JSON.stringify(res.body)}`);
+          assert.equal(res.body.errors[0].code, code);
+        }
+      }
+      assert.equal(await state(), before, 'nothing changed, nothing recorded');
+
+      const malformed: [method: 'GET' | 'POST' | 'DELETE', url: string, body?: unknown][] = [
+        ['GET', '/console/api/sign-up/waitlist?status=lost'],
+        ['GET', '/console/api/sign-up/waitlist?limit=0'],
+        ['GET', '/console/api/sign-up/waitlist?limit=101'],
+        ['GET', `/console/api/sign-up/waitlist?query=${'a'.repeat(201)}`],
+        ['GET', '/console/api/sign-up/invitations?status=accepted,revoked'],
+        ['GET', '/console/api/sign-up/allowlist?offset=-1'],
+        ['POST', '/console/api/sign-up/waitlist/not-an-entry/invite'],
+        ['POST', `/console/api/sign-up/waitlist/${invitation.body.id}/reject`],
+        ['POST', `/console/api/sign-up/invitations/${entry.id}/revoke`],
+        ['DELETE', `/console/api/sign-up/allowlist/${blocked.body.id}`],
+        ['DELETE', '/console/api/sign-up/blocklist/blid_%2e%2e'],
+        ['POST', '/console/api/sign-up/invitations', {}],
+        ['POST', '/console/api/sign-up/invitations', { email_address: 'not an address' }],
+        [
+          'POST',
+          '/console/api/sign-up/invitations',
+          { email_address: 'x@invitations.example', role: 'admin' },
+        ],
+        [
+          'POST',
+          '/console/api/sign-up/invitations',
+          { email_address: 'x@invitations.example', redirect_url: 'javascript:alert(1)' },
+        ],
+        ['POST', '/console/api/sign-up/invitations', [{ email_address: 'x@invitations.example' }]],
+        ['POST', '/console/api/sign-up/allowlist', {}],
+        ['POST', '/console/api/sign-up/allowlist', { identifier: '' }],
+        ['POST', '/console/api/sign-up/allowlist', { identifier: 'a@b.example\nc@d.example' }],
+        ['POST', '/console/api/sign-up/blocklist', { identifier: 'x'.repeat(255) }],
+        ['POST', '/console/api/sign-up/blocklist', { identifier: 42 }],
+      ];
+      for (const [method, url, body] of malformed) {
+        const res = await server.api(bearer, method, url, body);
+        assert.equal(
+          res.status,
+          422,
+          `${method} ${url} ${JSON.stringify(body)}: ${JSON.stringify(res.body)}`,
+        );
+        assert.equal(res.body.errors[0].code, 'invalid_request', url);
+      }
+      // Well formed, refused by the Backend API: its message kept, nothing stored.
+      for (const [url, body] of [
+        [
+          '/console/api/sign-up/invitations',
+          { email_address: 'x@invitations.example', redirect_url: 'https://elsewhere.example/welcome' },
+        ],
+        ['/console/api/sign-up/allowlist', { identifier: 'no-at-sign' }],
+      ] as const) {
+        const res = await server.api(bearer, 'POST', url, body);
+        assert.equal(res.status, 422, `${url} ${JSON.stringify(body)}: ${JSON.stringify(res.body)}`);
+        assert.equal(res.body.errors[0].code, 'change_refused');
+        assert.ok(res.body.errors[0].message, 'the Backend API’s reason is kept');
+      }
+      for (const [method, url] of [
+        ['POST', '/console/api/sign-up/waitlist/wle_0000000000000000000000000000/invite'],
+        ['POST', '/console/api/sign-up/invitations/inv_0000000000000000000000000000/revoke'],
+        ['DELETE', '/console/api/sign-up/blocklist/blid_0000000000000000000000000000'],
+      ] as const) {
+        const res = await server.api(bearer, method, url);
+        assert.equal(res.status, 404, `${method} ${url}: ${JSON.stringify(res.body)}`);
+        assert.equal(res.body.errors[0].code, 'resource_not_found');
+      }
+      assert.equal(await state(), before, 'nothing changed, nothing recorded');
+      await server.api(bearer, 'DELETE', `/console/api/sign-up/blocklist/${blocked.body.id}`);
+    });
+
     it('asks for re-verification before a destructive action on a session that proved its factors long ago', async () => {
       assert.equal(isRecentlyVerified(null), false);
       assert.equal(isRecentlyVerified([1, -1]), true);
@@ -389,6 +650,10 @@ for (const backend of backends) {
         ['POST', `/console/api/users/${target.userId}/ban`],
         ['DELETE', `/console/api/users/${target.userId}`],
         ['POST', '/console/api/settings/apply'],
+        ['POST', '/console/api/sign-up/waitlist/wle_0000000000000000000000000000/reject'],
+        ['POST', '/console/api/sign-up/invitations/inv_0000000000000000000000000000/revoke'],
+        ['DELETE', '/console/api/sign-up/allowlist/alid_0000000000000000000000000000'],
+        ['DELETE', '/console/api/sign-up/blocklist/blid_0000000000000000000000000000'],
       ] as const) {
         const res = await server.api(bearer, method, url);
         assert.equal(res.status, 403, `${method} ${url}: ${JSON.stringify(res.body)}`);

@@ -9,6 +9,7 @@ import { auditConsoleRoutes } from './routes/audit-events.ts';
 import { consoleMeRoute } from './routes/me.ts';
 import { organizationConsoleRoutes } from './routes/organizations.ts';
 import { settingsConsoleRoutes } from './routes/settings.ts';
+import { signUpConsoleRoutes } from './routes/sign-up.ts';
 import { userConsoleRoutes } from './routes/users.ts';
 import { webhookConsoleRoutes } from './routes/webhooks.ts';
 
@@ -24,6 +25,7 @@ export const CONSOLE_ROUTES: readonly ConsoleRoute[] = [
   consoleMeRoute,
   ...userConsoleRoutes,
   ...organizationConsoleRoutes,
+  ...signUpConsoleRoutes,
   ...auditConsoleRoutes,
   ...settingsConsoleRoutes,
   ...webhookConsoleRoutes,

@@ -16,3 +16,8 @@ export const pageQuery = {
 
 /** A search text (email, phone, username, name or id): what `getUserList({ query })` takes. */
 export const searchText = z.string().trim().max(200).optional();
+
+export const waitlistEntryIdParam = idOf('wle');
+export const invitationIdParam = idOf('inv');
+export const allowlistIdentifierIdParam = idOf('alid');
+export const blocklistIdentifierIdParam = idOf('blid');
