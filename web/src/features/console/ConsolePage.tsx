@@ -5,6 +5,10 @@ import { ConsoleLayout } from './layout/ConsoleLayout.tsx';
 import { OrganizationPage } from './organizations/OrganizationPage.tsx';
 import { OrganizationsPage } from './organizations/OrganizationsPage.tsx';
 import { SettingsPage } from './settings/SettingsPage.tsx';
+import { IdentifierListsPage } from './sign-up/IdentifierListsPage.tsx';
+import { InvitationsPage } from './sign-up/InvitationsPage.tsx';
+import { SignUpArea } from './sign-up/SignUpArea.tsx';
+import { WaitlistPage } from './sign-up/WaitlistPage.tsx';
 import { UserPage } from './users/UserPage.tsx';
 import { UsersPage } from './users/UsersPage.tsx';
 import { WebhookDeliveryPage } from './webhooks/WebhookDeliveryPage.tsx';
@@ -25,6 +29,12 @@ export function ConsolePage() {
           <Route path="users/:userId" element={<UserPage />} />
           <Route path="organizations" element={<OrganizationsPage />} />
           <Route path="organizations/:organizationId" element={<OrganizationPage />} />
+          <Route path="sign-up" element={<SignUpArea />}>
+            <Route index element={<Navigate to="waitlist" replace />} />
+            <Route path="waitlist" element={<WaitlistPage />} />
+            <Route path="invitations" element={<InvitationsPage />} />
+            <Route path="lists" element={<IdentifierListsPage />} />
+          </Route>
           <Route path="settings" element={<SettingsPage />} />
           <Route path="webhooks" element={<WebhooksPage />} />
           <Route path="webhooks/deliveries/:deliveryId" element={<WebhookDeliveryPage />} />

@@ -2,14 +2,17 @@ import { queryOptions } from '@tanstack/react-query';
 import type { HttpClient } from '../../../lib/http/index.ts';
 import { CONSOLE_API, consoleGet, withQuery } from './console-api.ts';
 import type {
+  ApplicationInvitation,
   AuditEvent,
   ConsoleMe,
   ConsoleOrganization,
   ConsoleUser,
   InstanceSettingsDocument,
+  ListedIdentifier,
   OrganizationDetails,
   Page,
   UserDetails,
+  WaitlistEntry,
   WebhookDelivery,
   WebhookDeliveryDetails,
   WebhookEndpoint,
@@ -149,6 +152,62 @@ export const webhookDeliveryQuery = (client: HttpClient, userId: string | null, 
       consoleGet<WebhookDeliveryDetails>(
         client,
         `${CONSOLE_API}/webhooks/deliveries/${encodeURIComponent(id)}`,
+        signal,
+      ),
+  });
+
+/** The sign-up area's lists' filters: a status and an address (the allow and block lists take neither). */
+export interface SignUpFilters {
+  status?: string;
+  query?: string;
+}
+
+export const waitlistQuery = (
+  client: HttpClient,
+  userId: string | null,
+  filters: SignUpFilters,
+  offset: number,
+) =>
+  queryOptions({
+    queryKey: [...consoleKey(userId), 'waitlist', filters, offset],
+    queryFn: ({ signal }) =>
+      consoleGet<Page<WaitlistEntry>>(
+        client,
+        withQuery('/sign-up/waitlist', { ...filters, limit: PAGE_SIZE, offset }),
+        signal,
+      ),
+  });
+
+export const invitationsQuery = (
+  client: HttpClient,
+  userId: string | null,
+  filters: SignUpFilters,
+  offset: number,
+) =>
+  queryOptions({
+    queryKey: [...consoleKey(userId), 'invitations', filters, offset],
+    queryFn: ({ signal }) =>
+      consoleGet<Page<ApplicationInvitation>>(
+        client,
+        withQuery('/sign-up/invitations', { ...filters, limit: PAGE_SIZE, offset }),
+        signal,
+      ),
+  });
+
+export type IdentifierList = 'allowlist' | 'blocklist';
+
+export const identifierListQuery = (
+  client: HttpClient,
+  userId: string | null,
+  list: IdentifierList,
+  offset: number,
+) =>
+  queryOptions({
+    queryKey: [...consoleKey(userId), list, offset],
+    queryFn: ({ signal }) =>
+      consoleGet<Page<ListedIdentifier>>(
+        client,
+        withQuery(`/sign-up/${list}`, { limit: PAGE_SIZE, offset }),
         signal,
       ),
   });

@@ -177,3 +177,31 @@ export interface WebhookDeliveryDetails extends WebhookDelivery {
   payload: unknown;
   attempts: WebhookAttempt[];
 }
+
+/** An invitation to the application (`GET /v1/invitations`); `url` only in the answer that made it. */
+export interface ApplicationInvitation {
+  id: string;
+  email_address: string;
+  status: 'pending' | 'accepted' | 'revoked' | 'expired';
+  url: string | null;
+  expires_at: number | null;
+  created_at: number;
+}
+
+/** A waitlist entry (`GET /v1/waitlist_entries`), with the invitation it was sent, if any. */
+export interface WaitlistEntry {
+  id: string;
+  email_address: string;
+  status: 'pending' | 'invited' | 'completed' | 'rejected';
+  invitation: ApplicationInvitation | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** An identifier of the allow list or the block list (`GET /v1/allowlist_identifiers`…). */
+export interface ListedIdentifier {
+  id: string;
+  identifier: string;
+  identifier_type: string;
+  created_at: number;
+}
