@@ -7,7 +7,8 @@ import { newWebhookSecret } from '../../identity/src/webhooks/signing.ts';
 import { WebhookReceiver } from '../../identity/test/support/webhook-receiver.ts';
 import { backendClient, createOrganizationFor, createUser, type TestUser } from '../support/backend.ts';
 import { testModeEmail } from '../support/fapi-client.ts';
-import { enterCode, PASSWORD, waitForPath } from '../support/flows.ts';
+import { enterCode, PASSWORD, uniqueEmail, waitForPath } from '../support/flows.ts';
+import { waitForInvitationLink } from '../support/outbox.ts';
 import type { TestServer } from '../support/server.ts';
 
 const STEP_MS = 30_000;
@@ -213,6 +214,26 @@ describe('the operator console', () => {
         .first()
         .waitFor();
     }
+  });
+
+  test('invites a waitlist entry from the sign-up area, and the person is mailed the invitation', async () => {
+    const { page } = operator;
+    const email = uniqueEmail('console-waitlist');
+    await backendClient(suite.server).waitlistEntries.create({ emailAddress: email });
+    const since = new Date();
+    await page.getByTestId('console-nav-sign-up').click();
+    await page.getByTestId('console-waitlist-status').selectOption('pending');
+    await page.getByTestId('console-waitlist-query').fill(email);
+    await page.getByTestId('console-waitlist-filter').click();
+    const row = page.locator(`[data-testid="console-waitlist-row"][data-email="${email}"]`);
+    await row.getByTestId('console-waitlist-invite').click();
+    await page.getByTestId('console-waitlist-action-done').filter({ hasText: email }).waitFor();
+    assert.match(await waitForInvitationLink(suite.server.origin, email, since), /ticket=/);
+    await page.getByTestId('console-waitlist-status').selectOption('invited');
+    await page.getByTestId('console-waitlist-filter').click();
+    await page
+      .locator(`[data-testid="console-waitlist-row"][data-status="invited"][data-email="${email}"]`)
+      .waitFor();
   });
 
   test('banning asks a session that proved its factors long ago to verify again (Clerk’s modal)', async () => {
