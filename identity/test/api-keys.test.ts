@@ -385,6 +385,34 @@ forEachBackend('API keys', (backend) => {
   });
 
   describe('the Backend API (@clerk/backend 2.10.1)', () => {
+    it("lists a subject's live keys (GET /api_keys?subject=, hosted Clerk's list), never their secrets", async () => {
+      const kept = await clerk.apiKeys.create({ name: 'kept', subject: other.userId, scopes: ['read:x'] });
+      const gone = await clerk.apiKeys.create({ name: 'gone', subject: other.userId });
+      await clerk.apiKeys.create({ name: 'elsewhere', subject: org.id });
+      await clerk.apiKeys.revoke({ apiKeyId: gone.id });
+      const res = await h.bapi(`/api_keys?subject=${other.userId}`);
+      assert.equal(res.statusCode, 200, res.body);
+      const listed = res.json();
+      assert.deepEqual(
+        listed.data.map((k: Json) => [k.id, k.name, k.subject, k.scopes]),
+        [[kept.id, 'kept', other.userId, ['read:x']]],
+      );
+      assert.equal(listed.total_count, 1);
+      assert.equal(res.body.includes(kept.secret!), false);
+      assert.equal('secret' in listed.data[0], false);
+      await clerk.apiKeys.revoke({ apiKeyId: kept.id });
+      assert.deepEqual((await h.bapi(`/api_keys?subject=${other.userId}`)).json().data, []);
+      for (const [query, code] of [
+        ['', 'form_param_nil'],
+        ['?subject=sess_x', 'form_param_value_invalid'],
+      ] as const) {
+        const refused = await h.bapi(`/api_keys${query}`);
+        assert.equal(refused.statusCode, 422, refused.body);
+        assert.equal(refused.json().errors[0].code, code);
+      }
+      assert.equal((await h.bapi(`/api_keys?subject=${other.userId}`, null)).statusCode, 401);
+    });
+
     it('create answers the secret; getSecret, verifySecret, revoke', async () => {
       const created = await clerk.apiKeys.create({
         name: 'server',

@@ -2,6 +2,7 @@ import { apiKeyJSON } from '../../api-keys/api-key-json.ts';
 import {
   createApiKey,
   findApiKeyById,
+  listApiKeys,
   ownerOfSubject,
   revealApiKeySecret,
   revokeApiKey,
@@ -11,7 +12,8 @@ import {
 import { apiKeyErrors } from '../../api-keys/api-key-errors.ts';
 import { errors } from '../../errors.ts';
 import type { BapiRoute } from '../route.ts';
-import { jsonInput } from '../json-input.ts';
+import { queryString } from '../request-input.ts';
+import { jsonInput, queryInput } from '../json-input.ts';
 
 /**
  * Backend API: API keys as `@clerk/backend` 2.10.1's `apiKeys` calls them. Its client skips the API
@@ -21,6 +23,22 @@ import { jsonInput } from '../json-input.ts';
  * reason.
  */
 export const apiKeyBapiRoutes: BapiRoute[] = [
+  {
+    // Hosted Clerk's `GET /api_keys?subject=` (`apiKeys.list` of later @clerk/backend releases; 2.10.1 has
+    // none): the subject's keys that are not revoked, newest first, as <APIKeys/> lists them. The
+    // operator console reads a user's keys with it (docs/console.md).
+    method: 'GET',
+    path: '/api_keys',
+    auth: 'secret_key',
+    permission: 'instance_secret_key',
+    input: { query: queryInput({ subject: 'text' }) },
+    async handler(req, deps) {
+      const owner = ownerOfSubject(queryString(req.query, 'subject'));
+      const now = deps.clock();
+      const keys = await listApiKeys(deps.db, owner);
+      return { data: keys.map((k) => apiKeyJSON(k, now)), total_count: keys.length };
+    },
+  },
   {
     method: 'POST',
     path: '/api_keys',
