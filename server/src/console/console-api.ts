@@ -7,9 +7,11 @@ import type { ConsoleDeps, ConsoleRoute } from './console-route.ts';
 import { requireOperator } from './require-operator.ts';
 import { auditConsoleRoutes } from './routes/audit-events.ts';
 import { consoleMeRoute } from './routes/me.ts';
+import { organizationDetailConsoleRoutes } from './routes/organization-details.ts';
 import { organizationConsoleRoutes } from './routes/organizations.ts';
 import { settingsConsoleRoutes } from './routes/settings.ts';
 import { signUpConsoleRoutes } from './routes/sign-up.ts';
+import { userCredentialConsoleRoutes } from './routes/user-credentials.ts';
 import { userConsoleRoutes } from './routes/users.ts';
 import { webhookConsoleRoutes } from './routes/webhooks.ts';
 
@@ -24,7 +26,9 @@ export const CONSOLE_API_PREFIX = '/console/api';
 export const CONSOLE_ROUTES: readonly ConsoleRoute[] = [
   consoleMeRoute,
   ...userConsoleRoutes,
+  ...userCredentialConsoleRoutes,
   ...organizationConsoleRoutes,
+  ...organizationDetailConsoleRoutes,
   ...signUpConsoleRoutes,
   ...auditConsoleRoutes,
   ...settingsConsoleRoutes,

@@ -21,3 +21,5 @@ export const waitlistEntryIdParam = idOf('wle');
 export const invitationIdParam = idOf('inv');
 export const allowlistIdentifierIdParam = idOf('alid');
 export const blocklistIdentifierIdParam = idOf('blid');
+export const passkeyIdParam = idOf('idn');
+export const apiKeyIdParam = idOf('ak');

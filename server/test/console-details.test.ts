@@ -1,0 +1,326 @@
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import type { ClerkClient } from '@clerk/backend';
+import {
+  sessionToken,
+  signUpUser,
+  signUpWithOrganization,
+  startEmbeddedServer,
+  type ApiBody,
+  type EmbeddedServer,
+  type User,
+} from './support/embedded-server.ts';
+import { backendApi } from './support/product-api-world.ts';
+import { enrolTotp } from './support/totp.ts';
+
+/**
+ * The console's user and organisation details (docs/console.md): a user's passkeys and API keys, removed
+ * and revoked re-verified; an organisation's roles, modules and subscription, its modules switched as the
+ * admins' settings do. Against the real server and its embedded provider: what the operator sees, each
+ * change in the audit log as the operator's, and the abuse cases (an organisation admin, an operator
+ * without a second factor, malformed input, unknown ids, another user's or organisation's ids).
+ */
+const backends = [
+  { name: 'pglite', databaseUrl: undefined },
+  ...(process.env.TEST_DATABASE_URL
+    ? [{ name: 'postgres', databaseUrl: process.env.TEST_DATABASE_URL }]
+    : []),
+];
+
+const BILLING = {
+  enabled: true,
+  currency: 'usd',
+  gateway: { kind: 'offline' },
+  features: {},
+  plans: {
+    free_org: { name: 'Free', payerType: 'org', monthlyFee: 0, isDefault: true },
+    pro: { name: 'Pro', payerType: 'org', monthlyFee: 2900 },
+  },
+};
+
+const MODULES_OFF = { vCiso: false, compliance: false, qompanion: false, hexadiag: false, passport: false };
+
+for (const backend of backends) {
+  describe(`console details [${backend.name}]`, () => {
+    let server: EmbeddedServer;
+    let clerk: ClerkClient;
+    let operator: User;
+    let enrolling: User;
+    let orgAdmin: User & { organizationId: string };
+    let target: User & { organizationId: string };
+    let targetPasskey: string;
+    let otherPasskey: string;
+    let targetKey: string;
+    let otherKey: string;
+    const token = (user: User, org: string | null = null) => sessionToken(user, org);
+    const get = async (user: User, url: string) => server.api(await token(user), 'GET', url);
+
+    /** A verified passkey of `userId`'s (written directly: registering one is the passkey suite's). */
+    const passkeyOf = async (userId: string, name: string) => {
+      const id = `idn_${randomBytes(12).toString('hex')}`;
+      const now = new Date();
+      await server.db.query(
+        `INSERT INTO passkeys (id, user_id, name, credential_id, public_key, verified_at, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, '\\x00'::bytea, $5, $5, $5)`,
+        [id, userId, name, `cred-${id}`, now],
+      );
+      return id;
+    };
+
+    before(async () => {
+      server = await startEmbeddedServer({ databaseUrl: backend.databaseUrl });
+      clerk = backendApi(server);
+      operator = await signUpUser(server, 'operator');
+      await enrolTotp(operator);
+      enrolling = await signUpUser(server, 'enrolling');
+      orgAdmin = await signUpWithOrganization(server, 'org-admin', 'Admin Org');
+      target = await signUpWithOrganization(server, 'target', 'Target Org');
+      const settings = server.app.identity!.settings;
+      await settings.set({
+        ...settings.settings,
+        console: { operators: [operator.userId, enrolling.userId] },
+        billing: BILLING,
+      });
+      targetPasskey = await passkeyOf(target.userId, 'Work laptop');
+      otherPasskey = await passkeyOf(orgAdmin.userId, 'Admin phone');
+      targetKey = (
+        await clerk.apiKeys.create({ name: 'ci', subject: target.userId, scopes: ['read:reports'] })
+      ).id;
+      otherKey = (await clerk.apiKeys.create({ name: 'theirs', subject: orgAdmin.userId })).id;
+    });
+    after(() => server?.stop());
+
+    const operatorEvents = async (action: string, objectId: string): Promise<ApiBody[]> => {
+      const res = await get(operator, `/console/api/audit-events?action=${action}&object_id=${objectId}`);
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      return res.body.data.filter(
+        (e: ApiBody) => e.actor?.type === 'operator' && e.actor?.id === operator.userId,
+      );
+    };
+
+    /** Everything the routes below could change, and the audit log's length: neither may move on a refusal. */
+    const state = async () => {
+      const read = async (url: string) => {
+        const res = await get(operator, url);
+        assert.equal(res.status, 200, `${url}: ${JSON.stringify(res.body)}`);
+        return res.body;
+      };
+      const [mine, theirs, org, otherOrg, audit] = await Promise.all([
+        read(`/console/api/users/${target.userId}/credentials`),
+        read(`/console/api/users/${orgAdmin.userId}/credentials`),
+        read(`/console/api/organizations/${target.organizationId}/details`),
+        read(`/console/api/organizations/${orgAdmin.organizationId}/details`),
+        // The operators' events only: the product server writes its own metadata (the subscription flag)
+        // in the background, as the secret key's.
+        read('/console/api/audit-events?actor_type=operator&limit=1'),
+      ]);
+      return JSON.stringify({
+        mine,
+        theirs,
+        modules: [org.modules, otherOrg.modules],
+        audit: audit.total_count,
+      });
+    };
+
+    /** The new routes, on real ids. */
+    const realRequests = () =>
+      [
+        ['GET', `/console/api/users/${target.userId}/credentials`],
+        ['DELETE', `/console/api/users/${target.userId}/passkeys/${targetPasskey}`],
+        ['POST', `/console/api/users/${target.userId}/api-keys/${targetKey}/revoke`],
+        ['GET', `/console/api/organizations/${target.organizationId}/details`],
+        ['POST', `/console/api/organizations/${target.organizationId}/modules`, { compliance: true }],
+      ] as const;
+
+    it('shows a user’s passkeys and API keys, never a secret', async () => {
+      const res = await get(operator, `/console/api/users/${target.userId}/credentials`);
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      assert.deepEqual(
+        res.body.passkeys.map((p: ApiBody) => [p.id, p.name, typeof p.created_at, p.last_used_at]),
+        [[targetPasskey, 'Work laptop', 'number', null]],
+      );
+      assert.deepEqual(
+        res.body.api_keys.map((k: ApiBody) => [k.id, k.name, k.scopes, typeof k.created_at, k.last_used_at]),
+        [[targetKey, 'ci', ['read:reports'], 'number', null]],
+      );
+      assert.equal(
+        JSON.stringify(res.body).includes('ak_') && /"secret"/.test(JSON.stringify(res.body)),
+        false,
+      );
+    });
+
+    it('shows an organisation’s roles with their members, its modules and its subscription', async () => {
+      const res = await get(operator, `/console/api/organizations/${target.organizationId}/details`);
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      assert.deepEqual(
+        res.body.roles.map((r: ApiBody) => [r.key, r.members_count]),
+        [
+          ['org:admin', 1],
+          ['org:vciso', 0],
+          ['org:member', 0],
+        ],
+      );
+      assert.ok(res.body.roles.every((r: ApiBody) => r.name && r.description));
+      assert.deepEqual(res.body.modules, MODULES_OFF);
+      const subscription = res.body.subscription;
+      assert.ok(
+        subscription === null || subscription.object === 'commerce_subscription',
+        JSON.stringify(subscription),
+      );
+    });
+
+    it('refuses every new route to an organisation admin and an operator without a second factor, changing nothing', async () => {
+      const before = await state();
+      for (const [method, url, body] of realRequests()) {
+        for (const [who, bearer, code] of [
+          ['an organisation admin', await token(orgAdmin, orgAdmin.organizationId), 'not_an_operator'],
+          [
+            'the target, admin of the organisation',
+            await token(target, target.organizationId),
+            'not_an_operator',
+          ],
+          ['an operator without a second factor', await token(enrolling), 'second_factor_required'],
+        ] as const) {
+          const res = await server.api(bearer, method, url, body);
+          assert.equal(res.status, 403, `${who}: ${method} ${url}: ${JSON.stringify(res.body)}`);
+          assert.equal(res.body.errors[0].code, code);
+        }
+      }
+      assert.equal(await state(), before, 'nothing changed, nothing recorded');
+    });
+
+    it('refuses malformed input (422), unknown ids (404) and another user’s passkeys and keys (404), changing nothing', async () => {
+      const before = await state();
+      const bearer = await token(operator);
+      const orgModules = `/console/api/organizations/${target.organizationId}/modules`;
+      const malformed: [method: 'GET' | 'POST' | 'DELETE', url: string, body?: unknown][] = [
+        ['GET', '/console/api/users/not-a-user/credentials'],
+        ['GET', `/console/api/users/${target.organizationId}/credentials`],
+        ['DELETE', `/console/api/users/${target.userId}/passkeys/${targetKey}`],
+        ['DELETE', `/console/api/users/${target.userId}/passkeys/idn_%2e%2e`],
+        ['POST', `/console/api/users/${target.userId}/api-keys/${targetPasskey}/revoke`],
+        ['POST', `/console/api/users/${target.userId}/api-keys/ak_/revoke`],
+        ['GET', `/console/api/organizations/${target.userId}/details`],
+        ['POST', orgModules, {}],
+        ['POST', orgModules, { compliance: 'yes' }],
+        ['POST', orgModules, { payroll: true }],
+        ['POST', orgModules, { compliance: true, organizationId: orgAdmin.organizationId }],
+        ['POST', orgModules, [{ compliance: true }]],
+        ['POST', orgModules, { compliance: null }],
+      ];
+      for (const [method, url, body] of malformed) {
+        const res = await server.api(bearer, method, url, body);
+        assert.equal(
+          res.status,
+          422,
+          `${method} ${url} ${JSON.stringify(body)}: ${JSON.stringify(res.body)}`,
+        );
+        assert.equal(res.body.errors[0].code, 'invalid_request', url);
+      }
+      const zeroUser = 'user_0000000000000000000000000000';
+      const zeroOrg = 'org_0000000000000000000000000000';
+      const unknown: [method: 'GET' | 'POST' | 'DELETE', url: string, body?: unknown][] = [
+        ['GET', `/console/api/users/${zeroUser}/credentials`],
+        ['DELETE', `/console/api/users/${target.userId}/passkeys/idn_0000000000000000000000000000`],
+        ['POST', `/console/api/users/${target.userId}/api-keys/ak_0000000000000000000000000000/revoke`],
+        ['GET', `/console/api/organizations/${zeroOrg}/details`],
+        ['POST', `/console/api/organizations/${zeroOrg}/modules`, { compliance: true }],
+        // Another user's passkey and key, named under the target's path: not found there, left alone.
+        ['DELETE', `/console/api/users/${target.userId}/passkeys/${otherPasskey}`],
+        ['POST', `/console/api/users/${target.userId}/api-keys/${otherKey}/revoke`],
+      ];
+      for (const [method, url, body] of unknown) {
+        const res = await server.api(bearer, method, url, body);
+        assert.equal(res.status, 404, `${method} ${url}: ${JSON.stringify(res.body)}`);
+        assert.equal(res.body.errors[0].code, 'resource_not_found');
+      }
+      assert.equal(await state(), before, 'nothing changed, nothing recorded');
+    });
+
+    it('switches an organisation’s modules as the operator’s, seen by the product at once', async () => {
+      const bearer = await token(operator);
+      const url = `/console/api/organizations/${target.organizationId}/modules`;
+      const on = await server.api(bearer, 'POST', url, { compliance: true, passport: true });
+      assert.equal(on.status, 200, JSON.stringify(on.body));
+      assert.deepEqual(on.body.modules, { ...MODULES_OFF, compliance: true, passport: true });
+      const [event] = await operatorEvents('organization.metadata_updated', target.organizationId);
+      assert.ok(event, 'the change is in the audit log as the operator’s');
+      // The organisation's own members see it through the product API.
+      const seen = await server.api(
+        await token(target, target.organizationId),
+        'GET',
+        '/api/organizations/current',
+      );
+      assert.equal(seen.status, 200, JSON.stringify(seen.body));
+      assert.equal(seen.body.publicMetadata.complianceModuleEnabled, true);
+      assert.equal(seen.body.publicMetadata.passportModuleEnabled, true);
+      assert.equal(seen.body.publicMetadata.uiLanguage, 'FR', 'the other settings are kept');
+      const off = await server.api(bearer, 'POST', url, { passport: false });
+      assert.deepEqual(off.body.modules, { ...MODULES_OFF, compliance: true });
+      // Another organisation is untouched.
+      const other = await get(operator, `/console/api/organizations/${orgAdmin.organizationId}/details`);
+      assert.deepEqual(other.body.modules, MODULES_OFF);
+    });
+
+    it('removes a passkey and revokes an API key as the operator’s', async () => {
+      const bearer = await token(operator);
+      const removed = await server.api(
+        bearer,
+        'DELETE',
+        `/console/api/users/${target.userId}/passkeys/${targetPasskey}`,
+      );
+      assert.equal(removed.status, 200, JSON.stringify(removed.body));
+      assert.equal(removed.body.deleted, true);
+      assert.equal((await operatorEvents('passkey.deleted', targetPasskey)).length, 1);
+      const revoked = await server.api(
+        bearer,
+        'POST',
+        `/console/api/users/${target.userId}/api-keys/${targetKey}/revoke`,
+      );
+      assert.equal(revoked.status, 200, JSON.stringify(revoked.body));
+      assert.deepEqual(revoked.body, { id: targetKey, revoked: true });
+      assert.equal((await operatorEvents('api_key.revoke', targetKey)).length, 1);
+      const after = await get(operator, `/console/api/users/${target.userId}/credentials`);
+      assert.deepEqual(after.body, { passkeys: [], api_keys: [] });
+      // A revoked key is gone from the list, and revoking it again is 404.
+      const again = await server.api(
+        bearer,
+        'POST',
+        `/console/api/users/${target.userId}/api-keys/${targetKey}/revoke`,
+      );
+      assert.equal(again.status, 404, JSON.stringify(again.body));
+      // The other user's are untouched.
+      const theirs = await get(operator, `/console/api/users/${orgAdmin.userId}/credentials`);
+      assert.deepEqual(
+        theirs.body.passkeys.map((p: ApiBody) => p.id),
+        [otherPasskey],
+      );
+      assert.deepEqual(
+        theirs.body.api_keys.map((k: ApiBody) => k.id),
+        [otherKey],
+      );
+    });
+
+    it('asks for re-verification before removing a passkey or revoking a key on an aged session', async () => {
+      await server.db.query(
+        `UPDATE sessions SET first_factor_verified_at = first_factor_verified_at - interval '1 hour',
+           second_factor_verified_at = COALESCE(second_factor_verified_at, created_at) - interval '1 hour',
+           created_at = created_at - interval '1 hour' WHERE id = $1`,
+        [operator.sessionId],
+      );
+      const before = await state();
+      const bearer = await token(operator);
+      for (const [method, url] of [
+        ['DELETE', `/console/api/users/${orgAdmin.userId}/passkeys/${otherPasskey}`],
+        ['POST', `/console/api/users/${orgAdmin.userId}/api-keys/${otherKey}/revoke`],
+      ] as const) {
+        const res = await server.api(bearer, method, url);
+        assert.equal(res.status, 403, `${method} ${url}: ${JSON.stringify(res.body)}`);
+        assert.equal(res.body.errors[0].code, 'session_reverification_required');
+        assert.equal(res.body.clerk_error.reason, 'reverification-error');
+      }
+      assert.equal(await state(), before, 'nothing changed, nothing recorded');
+    });
+  });
+}
