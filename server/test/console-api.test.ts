@@ -36,6 +36,7 @@ const ORG_ZERO = 'org_0000000000000000000000000000';
 function validBody(path: string) {
   if (path === '/sign-up/invitations') return { email_address: 'refused+clerk_test@example.com' };
   if (/^\/sign-up\/(allow|block)list$/.test(path)) return { identifier: 'refused+clerk_test@example.com' };
+  if (path.endsWith('/modules')) return { compliance: true };
   return { reason: 'support ticket 42' };
 }
 
@@ -54,6 +55,8 @@ function requests(
       .replace(':userId', target)
       .replace(':organizationId', organization)
       .replace(':sessionId', 'sess_0000000000000000000000000000')
+      .replace(':passkeyId', 'idn_0000000000000000000000000000')
+      .replace(':apiKeyId', 'ak_0000000000000000000000000000')
       .replace(':deliveryId', 'msg_0000000000000000000000000000')
       .replace(':entryId', signUp.entryId ?? 'wle_0000000000000000000000000000')
       .replace(':invitationId', signUp.invitationId ?? 'inv_0000000000000000000000000000')

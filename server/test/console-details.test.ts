@@ -163,10 +163,13 @@ for (const backend of backends) {
       );
       assert.ok(res.body.roles.every((r: ApiBody) => r.name && r.description));
       assert.deepEqual(res.body.modules, MODULES_OFF);
-      const subscription = res.body.subscription;
-      assert.ok(
-        subscription === null || subscription.object === 'commerce_subscription',
-        JSON.stringify(subscription),
+      // Billing's default plan: the organisation is on it from its first read.
+      const { subscription } = res.body;
+      assert.equal(subscription.object, 'commerce_subscription', JSON.stringify(subscription));
+      assert.equal(subscription.status, 'active');
+      assert.deepEqual(
+        subscription.subscription_items.map((i: ApiBody) => [i.plan.name, i.status, typeof i.period_start]),
+        [['Free', 'active', 'number']],
       );
     });
 
