@@ -10,7 +10,9 @@ import type {
   InstanceSettingsDocument,
   ListedIdentifier,
   OrganizationDetails,
+  OrganizationExtras,
   Page,
+  UserCredentials,
   UserDetails,
   WaitlistEntry,
   WebhookDelivery,
@@ -74,6 +76,28 @@ export const organizationQuery = (client: HttpClient, userId: string | null, id:
       consoleGet<OrganizationDetails>(
         client,
         `${CONSOLE_API}/organizations/${encodeURIComponent(id)}`,
+        signal,
+      ),
+  });
+
+export const userCredentialsQuery = (client: HttpClient, userId: string | null, id: string) =>
+  queryOptions({
+    queryKey: [...consoleKey(userId), 'user', id, 'credentials'],
+    queryFn: ({ signal }) =>
+      consoleGet<UserCredentials>(
+        client,
+        `${CONSOLE_API}/users/${encodeURIComponent(id)}/credentials`,
+        signal,
+      ),
+  });
+
+export const organizationExtrasQuery = (client: HttpClient, userId: string | null, id: string) =>
+  queryOptions({
+    queryKey: [...consoleKey(userId), 'organization', id, 'details'],
+    queryFn: ({ signal }) =>
+      consoleGet<OrganizationExtras>(
+        client,
+        `${CONSOLE_API}/organizations/${encodeURIComponent(id)}/details`,
         signal,
       ),
   });

@@ -99,6 +99,42 @@ export interface OrganizationDetails {
   children_ids: string[];
 }
 
+/** GET /console/api/users/:id/credentials: a user's passkeys and live API keys (never a secret). */
+export interface UserCredentials {
+  passkeys: { id: string; name: string | null; created_at: number | null; last_used_at: number | null }[];
+  api_keys: {
+    id: string;
+    name: string;
+    scopes: string[];
+    expired: boolean;
+    expiration: number | null;
+    created_at: number;
+    last_used_at: number | null;
+  }[];
+}
+
+/** Billing's subscription of an organisation (`getOrganizationBillingSubscription`), as the console reads it. */
+export interface ConsoleSubscription {
+  id: string;
+  status: string;
+  subscription_items: {
+    id: string;
+    status: string;
+    plan_period: string | null;
+    period_start: number | null;
+    period_end: number | null;
+    is_free_trial: boolean;
+    plan: { name: string } | null;
+  }[];
+}
+
+/** GET /console/api/organizations/:id/details: the roles with their members, the modules, the subscription. */
+export interface OrganizationExtras {
+  roles: { key: string; name: string; description: string; members_count: number }[];
+  modules: Record<'vCiso' | 'compliance' | 'qompanion' | 'hexadiag' | 'passport', boolean>;
+  subscription: ConsoleSubscription | null;
+}
+
 export interface AuditEvent {
   id: string;
   actor: { type: string; id: string | null };

@@ -9,10 +9,12 @@ import { useConsoleErrorText } from '../ConsoleErrorText.tsx';
 import { formatInstant } from '../format.ts';
 import { MetadataView } from '../layout/MetadataView.tsx';
 import { useConsole } from '../useConsole.ts';
+import { OrganizationExtras } from './OrganizationExtras.tsx';
 
 /**
- * /console/organizations/:organizationId — an organisation's members, pending invitations, metadata,
- * and its parent and client organisations (the product's hierarchy, docs/client-organizations.md).
+ * /console/organizations/:organizationId — an organisation's members, roles, modules, subscription,
+ * pending invitations, metadata, and its parent and client organisations (the product's hierarchy,
+ * docs/client-organizations.md).
  */
 export function OrganizationPage() {
   const { t } = useTranslation();
@@ -81,6 +83,8 @@ export function OrganizationPage() {
           </tbody>
         </table>
       )}
+
+      <OrganizationExtras organizationId={organization.id} />
 
       <h3>{t('console.organization.invitations')}</h3>
       {invitations.length === 0 ? (

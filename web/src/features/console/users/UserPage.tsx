@@ -11,11 +11,13 @@ import { useConsoleErrorText } from '../ConsoleErrorText.tsx';
 import { displayName, formatInstant } from '../format.ts';
 import { MetadataView } from '../layout/MetadataView.tsx';
 import { useConsole } from '../useConsole.ts';
+import { UserCredentials } from './UserCredentials.tsx';
 import { useUserAction, type UserAction } from './user-actions.ts';
 
 /**
- * /console/users/:userId — a user's identifiers, sessions, second factors, organisations and metadata,
- * with what an operator may do: revoke a session, reset the second factor, lock, ban, delete, impersonate.
+ * /console/users/:userId — a user's identifiers, second factors, passkeys, API keys, sessions, organisations
+ * and metadata, with what an operator may do: remove a passkey, revoke an API key or a session, reset the
+ * second factor, lock, ban, delete, impersonate.
  */
 export function UserPage() {
   const { t } = useTranslation();
@@ -164,6 +166,8 @@ function UserDetailsView({ details }: { details: UserDetails }) {
           {t('console.user.resetSecondFactor')}
         </button>
       )}
+
+      <UserCredentials userId={user.id} />
 
       <h3>{t('console.user.sessions')}</h3>
       {sessions.length === 0 ? (

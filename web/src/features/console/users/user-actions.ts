@@ -10,7 +10,9 @@ export type UserAction =
   | { kind: 'reset-second-factor' }
   | { kind: 'delete' }
   | { kind: 'revoke-session'; sessionId: string }
-  | { kind: 'impersonate'; reason: string };
+  | { kind: 'impersonate'; reason: string }
+  | { kind: 'remove-passkey'; passkeyId: string }
+  | { kind: 'revoke-api-key'; apiKeyId: string };
 
 function request(
   userId: string,
@@ -31,6 +33,10 @@ function request(
       return { method: 'POST', path: `${user}/sessions/${encodeURIComponent(action.sessionId)}/revoke` };
     case 'impersonate':
       return { method: 'POST', path: `${user}/impersonate`, body: { reason: action.reason } };
+    case 'remove-passkey':
+      return { method: 'DELETE', path: `${user}/passkeys/${encodeURIComponent(action.passkeyId)}` };
+    case 'revoke-api-key':
+      return { method: 'POST', path: `${user}/api-keys/${encodeURIComponent(action.apiKeyId)}/revoke` };
   }
 }
 
