@@ -8,8 +8,7 @@ import {
   z,
   type ModuleSettingKey,
 } from '@app/contract';
-import { BackendCallError } from '../backend-client.ts';
-import type { ConsoleBackend } from '../backend-client.ts';
+import { BackendCallError, type ConsoleBackend } from '../backend-client.ts';
 import { consoleRoute } from '../console-route.ts';
 import { organizationIdParam } from './ids.ts';
 

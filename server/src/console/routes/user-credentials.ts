@@ -1,4 +1,5 @@
 import { ApiError } from '../../api/errors.ts';
+import type { ConsoleBackend } from '../backend-client.ts';
 import { consoleRoute } from '../console-route.ts';
 import { apiKeyIdParam, passkeyIdParam, userIdParam } from './ids.ts';
 
@@ -30,6 +31,16 @@ interface BackendApiKey {
   last_used_at: number | null;
 }
 
+/** The user's live API keys: `GET /api_keys?subject=` (no `/v1`, as @clerk/backend's `apiKeys` calls). */
+async function apiKeysOf(backend: ConsoleBackend, operatorId: string, userId: string) {
+  const keys = await backend.call<{ data: BackendApiKey[] }>('GET', '/api_keys', {
+    operatorId,
+    unversioned: true,
+    query: { subject: userId },
+  });
+  return keys.data;
+}
+
 /** Why a key was revoked, kept with it and shown to its owner in <APIKeys/>. */
 const OPERATOR_REVOCATION_REASON = 'Revoked by an operator';
 
@@ -47,11 +58,7 @@ export const userCredentialsRoute = consoleRoute({
     const user = await backend.call<{ passkeys?: BackendPasskey[] }>('GET', `/users/${userId}`, {
       operatorId,
     });
-    const keys = await backend.call<{ data: BackendApiKey[] }>('GET', '/api_keys', {
-      operatorId,
-      unversioned: true,
-      query: { subject: userId },
-    });
+    const keys = await apiKeysOf(backend, operatorId, userId);
     return {
       passkeys: (user.passkeys ?? []).map((p) => ({
         id: p.id,
@@ -59,7 +66,7 @@ export const userCredentialsRoute = consoleRoute({
         created_at: p.created_at,
         last_used_at: p.last_used_at,
       })),
-      api_keys: keys.data.map((k) => ({
+      api_keys: keys.map((k) => ({
         id: k.id,
         name: k.name,
         scopes: k.scopes,
@@ -97,12 +104,8 @@ export const revokeUserApiKeyRoute = consoleRoute({
   input: { params: { userId: userIdParam, apiKeyId: apiKeyIdParam } },
   async handler({ operator, params: { userId, apiKeyId } }, { backend }) {
     const operatorId = operator.userId;
-    const keys = await backend.call<{ data: BackendApiKey[] }>('GET', '/api_keys', {
-      operatorId,
-      unversioned: true,
-      query: { subject: userId },
-    });
-    if (!keys.data.some((k) => k.id === apiKeyId && k.subject === userId)) {
+    const keys = await apiKeysOf(backend, operatorId, userId);
+    if (!keys.some((k) => k.id === apiKeyId && k.subject === userId)) {
       throw new ApiError('resource_not_found');
     }
     const revoked = await backend.call<BackendApiKey>('POST', `/api_keys/${apiKeyId}/revoke`, {
