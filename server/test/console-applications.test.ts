@@ -104,7 +104,10 @@ for (const backend of backends) {
         listed.body.data.every((k: ApiBody) => k.secret === undefined),
         'a list never shows a secret',
       );
-      const paged = await get(operator, `/console/api/applications/api-keys?subject=${target.userId}&limit=1`);
+      const paged = await get(
+        operator,
+        `/console/api/applications/api-keys?subject=${target.userId}&limit=1`,
+      );
       assert.deepEqual(
         paged.body.data.map((k: ApiBody) => k.id),
         [second.id],
@@ -219,7 +222,9 @@ for (const backend of backends) {
 
     it('creates machines with their M2M scopes, lists and deletes them, as the operator’s', async () => {
       const bearer = await token(operator);
-      const api = await server.api(bearer, 'POST', '/console/api/applications/machines', { name: 'billing-api' });
+      const api = await server.api(bearer, 'POST', '/console/api/applications/machines', {
+        name: 'billing-api',
+      });
       assert.equal(api.status, 200, JSON.stringify(api.body));
       assert.match(api.body.id, /^mch_/);
       assert.ok(api.body.secret_key, 'its secret key, this once');
@@ -243,10 +248,17 @@ for (const backend of backends) {
         [api.body.id],
         'the machines it may call',
       );
-      assert.ok(listed.body.data.every((m: ApiBody) => m.secret_key === undefined), 'never listed');
+      assert.ok(
+        listed.body.data.every((m: ApiBody) => m.secret_key === undefined),
+        'never listed',
+      );
 
       for (const machine of [worker.body, api.body]) {
-        const deleted = await server.api(bearer, 'DELETE', `/console/api/applications/machines/${machine.id}`);
+        const deleted = await server.api(
+          bearer,
+          'DELETE',
+          `/console/api/applications/machines/${machine.id}`,
+        );
         assert.equal(deleted.status, 200, JSON.stringify(deleted.body));
         assert.equal((await operatorEvents('machine.deleted', machine.id)).length, 1);
       }
@@ -347,7 +359,11 @@ for (const backend of backends) {
       ];
       for (const [method, url, body] of malformed) {
         const res = await server.api(bearer, method, url, body);
-        assert.equal(res.status, 422, `${method} ${url} ${JSON.stringify(body)}: ${JSON.stringify(res.body)}`);
+        assert.equal(
+          res.status,
+          422,
+          `${method} ${url} ${JSON.stringify(body)}: ${JSON.stringify(res.body)}`,
+        );
         assert.equal(res.body.errors[0].code, 'invalid_request', url);
       }
       // Well formed, refused by the Backend API: its message kept, nothing stored.

@@ -25,9 +25,7 @@ export const apiKeyIdParam = idOf('ak');
 export const oauthApplicationIdParam = idOf('oa');
 export const machineIdParam = idOf('mch');
 /** Whose API keys: a user or an organisation. */
-export const subjectIdParam = z
-  .string()
-  .regex(/^(user|org)_[0-9A-Za-z]{1,64}$/, 'a user_ or org_ id');
+export const subjectIdParam = z.string().regex(/^(user|org)_[0-9A-Za-z]{1,64}$/, 'a user_ or org_ id');
 
 /** One line of text, without control characters: what an operator types in a single field. */
 export const oneLine = (max: number) =>
