@@ -163,13 +163,14 @@ function SubjectForm({
           type="text"
           value={subject}
           maxLength={80}
+          size={36}
           required
           placeholder="user_… / org_…"
           onChange={(e) => setSubject(e.target.value)}
           data-testid="console-api-keys-subject"
         />
       </label>
-      <label>
+      <label className="console__choice">
         <input
           type="checkbox"
           checked={invalid}

@@ -213,7 +213,7 @@ function OAuthApplicationForm({
       </label>
       <fieldset>
         <legend>{t('console.applications.oauth.kind')}</legend>
-        <label>
+        <label className="console__choice">
           <input
             type="radio"
             name="oauth-kind"
@@ -223,7 +223,7 @@ function OAuthApplicationForm({
           />{' '}
           {t('console.applications.oauth.confidentialHint')}
         </label>
-        <label>
+        <label className="console__choice">
           <input
             type="radio"
             name="oauth-kind"
@@ -237,7 +237,7 @@ function OAuthApplicationForm({
       <fieldset>
         <legend>{t('console.applications.oauth.scopes')}</legend>
         {SCOPES.map((scope) => (
-          <label key={scope}>
+          <label key={scope} className="console__choice">
             <input
               type="checkbox"
               checked={scopes.includes(scope)}
