@@ -444,6 +444,41 @@ forEachBackend('API keys', (backend) => {
       await clerk.apiKeys.revoke({ apiKeyId: created.id });
     });
 
+    it('lists a subject’s keys newest first, valid ones or every one, by page (apiKeys.list of later SDKs)', async () => {
+      const lister = await newMember(h, 'lister');
+      const made = [];
+      for (const name of ['first', 'second', 'third']) {
+        made.push(await clerk.apiKeys.create({ name, subject: lister.userId, secondsUntilExpiration: 60 }));
+        h.clock.advance(1);
+      }
+      await clerk.apiKeys.revoke({ apiKeyId: made[1]!.id });
+      const list = async (query: string) => {
+        const res = await h.bapi(`/api_keys?${query}`);
+        return { status: res.statusCode, body: res.json() as Json };
+      };
+      const valid = await list(`subject=${lister.userId}`);
+      assert.equal(valid.status, 200, JSON.stringify(valid.body));
+      assert.deepEqual(
+        valid.body.data.map((k: Json) => k.name),
+        ['third', 'first'],
+      );
+      assert.equal(valid.body.total_count, 2);
+      assert.equal(valid.body.data[0].secret, undefined, 'a list never shows a secret');
+      const all = await list(`subject=${lister.userId}&include_invalid=true&limit=2&offset=1`);
+      assert.deepEqual(
+        all.body.data.map((k: Json) => k.name),
+        ['second', 'first'],
+      );
+      assert.equal(all.body.total_count, 3);
+      h.clock.advance(120);
+      assert.equal((await list(`subject=${lister.userId}`)).body.total_count, 0, 'expired keys are invalid');
+      assert.deepEqual((await list(`subject=${org.id}&include_invalid=true`)).status, 200);
+      assert.deepEqual((await list('subject=user_doesnotexist')).body, { data: [], total_count: 0 });
+      assert.equal((await list('')).status, 422, 'the subject is required');
+      assert.equal((await list('subject=sess_123')).status, 422);
+      assert.equal((await list(`subject=${lister.userId}&include_invalid=maybe`)).status, 422);
+    });
+
     it('last_used_at moves at most once a minute', async () => {
       const created = await clerk.apiKeys.create({ name: 'busy', subject: owner.userId });
       const lastUsed = async () =>

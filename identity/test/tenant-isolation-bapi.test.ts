@@ -148,6 +148,7 @@ function queryOf(route: BapiRoute, { a }: World): string {
     user_id: a.admin.userId,
     email_address: a.admin.email,
     organization_id: a.org.id,
+    subject: a.admin.userId,
     query: a.admin.email,
     limit: '500',
     include_members_count: 'true',

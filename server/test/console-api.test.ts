@@ -36,6 +36,10 @@ const ORG_ZERO = 'org_0000000000000000000000000000';
 function validBody(path: string) {
   if (path === '/sign-up/invitations') return { email_address: 'refused+clerk_test@example.com' };
   if (/^\/sign-up\/(allow|block)list$/.test(path)) return { identifier: 'refused+clerk_test@example.com' };
+  if (path === '/applications/oauth')
+    return { name: 'Refused', redirect_uris: ['https://refused.example/cb'], public: false, scopes: [] };
+  if (path === '/applications/machines') return { name: 'refused' };
+  if (path.startsWith('/applications/')) return {};
   return { reason: 'support ticket 42' };
 }
 
@@ -57,6 +61,9 @@ function requests(
       .replace(':deliveryId', 'msg_0000000000000000000000000000')
       .replace(':entryId', signUp.entryId ?? 'wle_0000000000000000000000000000')
       .replace(':invitationId', signUp.invitationId ?? 'inv_0000000000000000000000000000')
+      .replace(':apiKeyId', 'ak_0000000000000000000000000000')
+      .replace(':applicationId', 'oa_0000000000000000000000000000')
+      .replace(':machineId', 'mch_0000000000000000000000000000')
       .replace(
         ':identifierId',
         route.path.includes('allowlist')
@@ -624,6 +631,10 @@ for (const backend of backends) {
         ['POST', '/console/api/sign-up/waitlist/wle_0000000000000000000000000000/invite'],
         ['POST', '/console/api/sign-up/invitations/inv_0000000000000000000000000000/revoke'],
         ['DELETE', '/console/api/sign-up/blocklist/blid_0000000000000000000000000000'],
+        ['POST', '/console/api/applications/api-keys/ak_0000000000000000000000000000/revoke'],
+        ['POST', '/console/api/applications/oauth/oa_0000000000000000000000000000/rotate-secret'],
+        ['DELETE', '/console/api/applications/oauth/oa_0000000000000000000000000000'],
+        ['DELETE', '/console/api/applications/machines/mch_0000000000000000000000000000'],
       ] as const) {
         const res = await server.api(bearer, method, url);
         assert.equal(res.status, 404, `${method} ${url}: ${JSON.stringify(res.body)}`);
@@ -654,6 +665,10 @@ for (const backend of backends) {
         ['POST', '/console/api/sign-up/invitations/inv_0000000000000000000000000000/revoke'],
         ['DELETE', '/console/api/sign-up/allowlist/alid_0000000000000000000000000000'],
         ['DELETE', '/console/api/sign-up/blocklist/blid_0000000000000000000000000000'],
+        ['POST', '/console/api/applications/api-keys/ak_0000000000000000000000000000/revoke'],
+        ['POST', '/console/api/applications/oauth/oa_0000000000000000000000000000/rotate-secret'],
+        ['DELETE', '/console/api/applications/oauth/oa_0000000000000000000000000000'],
+        ['DELETE', '/console/api/applications/machines/mch_0000000000000000000000000000'],
       ] as const) {
         const res = await server.api(bearer, method, url);
         assert.equal(res.status, 403, `${method} ${url}: ${JSON.stringify(res.body)}`);

@@ -39,6 +39,8 @@ export interface BackendCall {
   body?: unknown;
   /** The operator's reason (impersonation), recorded in the audit event's summary. */
   reason?: string;
+  /** A path without `/v1`, as @clerk/backend's `skipApiVersionInUrl` clients call it (`apiKeys`). */
+  unversioned?: boolean;
 }
 
 export type BackendMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
@@ -55,7 +57,7 @@ export function consoleBackend(target: () => BackendTarget): ConsoleBackend {
   return {
     async call<T>(method: BackendMethod, path: string, call: BackendCall): Promise<T> {
       const { apiUrl, secretKey } = target();
-      const url = new URL(`${apiUrl.replace(/\/$/, '')}/v1${path}`);
+      const url = new URL(`${apiUrl.replace(/\/$/, '')}${call.unversioned ? '' : '/v1'}${path}`);
       for (const [name, value] of Object.entries(call.query ?? {})) {
         if (value === undefined) continue;
         if (Array.isArray(value)) for (const v of value) url.searchParams.append(name, String(v));

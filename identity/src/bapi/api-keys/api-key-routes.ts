@@ -10,17 +10,39 @@ import {
 } from '../../api-keys/api-keys.ts';
 import { apiKeyErrors } from '../../api-keys/api-key-errors.ts';
 import { errors } from '../../errors.ts';
+import { pageOf } from '../../organizations/invitations.ts';
+import { apiKeyPageOf } from '../../store/api-keys.ts';
+import { queryFlag, queryString } from '../request-input.ts';
 import type { BapiRoute } from '../route.ts';
-import { jsonInput } from '../json-input.ts';
+import { jsonInput, queryInput } from '../json-input.ts';
 
 /**
  * Backend API: API keys as `@clerk/backend` 2.10.1's `apiKeys` calls them. Its client skips the API
  * version for these (`skipApiVersionInUrl`), so there is no `/v1`. The secret key reaches every key of
  * the instance; `verify` is what `authenticateRequest({acceptsToken: 'api_key'})` asks, and any key
  * that is unknown, revoked or expired is 404 there (`token-invalid` in @clerk/backend), whatever the
- * reason.
+ * reason. The list is what later versions of @clerk/backend call (`apiKeys.list({ subject, includeInvalid })`).
  */
 export const apiKeyBapiRoutes: BapiRoute[] = [
+  {
+    method: 'GET',
+    path: '/api_keys',
+    auth: 'secret_key',
+    permission: 'instance_secret_key',
+    input: { query: queryInput({ subject: 'text', include_invalid: 'flag', limit: 'page', offset: 'page' }) },
+    async handler(req, deps) {
+      const owner = ownerOfSubject(queryString(req.query, 'subject'));
+      const page = pageOf(req.query);
+      const now = deps.clock();
+      const { rows, total } = await apiKeyPageOf(deps.db, owner, {
+        includeInvalid: queryFlag(req.query, 'include_invalid'),
+        now,
+        ...page,
+      });
+      // A subject this instance does not have holds no keys: an empty page, as for one without any.
+      return { data: rows.map((row) => apiKeyJSON(row, now)), total_count: total };
+    },
+  },
   {
     method: 'POST',
     path: '/api_keys',
