@@ -1,34 +1,54 @@
 #!/usr/bin/env node
-// Runs the given npm scripts side by side (`node scripts/run-parallel.mjs typecheck lint build`), prints
-// each one's output whole when it ends, and fails when any fails. For `npm test`: the type check, the lint
-// and the web build are single-threaded most of their time and independent of each other, so on a 2-core
-// machine running them together takes about the longest one's time instead of the sum.
+// Runs npm scripts side by side and fails when any fails.
+//
+//   node scripts/run-parallel.mjs typecheck lint cycles     each one's output printed whole when it ends
+//   node scripts/run-parallel.mjs test:all --idle typecheck lint cycles
+//                                                            the scripts after --idle run at the lowest CPU
+//                                                            priority (nice 19), beside the others
+//
+// With one script before --idle, that script's output streams as it comes (the test run's), and the
+// others' is printed when they end.
+//
+// For `npm test`: the type check, the lint and the import-cycle check take about 150 core-seconds, and the
+// test pool leaves about a tenth of the machine idle while its files wait (token lifetimes, restarts, the
+// end of the run). At the lowest priority the checks take what the tests leave instead of running before
+// them with the cores to themselves: Linux gives a nice-19 process about 1/70 of a core that a normal one
+// wants. scripts/run-tests.mjs counts that time as idle when it decides to start one more test process.
 import { spawn } from 'node:child_process';
 
-const names = process.argv.slice(2);
+const args = process.argv.slice(2);
+const split = args.indexOf('--idle');
+const normal = split === -1 ? args : args.slice(0, split);
+const idle = split === -1 ? [] : args.slice(split + 1);
+const streamed = idle.length > 0 && normal.length === 1 ? normal[0] : null;
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const started = Date.now();
-const results = await Promise.all(
-  names.map(
-    (name) =>
-      new Promise((resolve) => {
-        const t0 = Date.now();
-        const child = spawn(npm, ['run', '--silent', name], { stdio: ['ignore', 'pipe', 'pipe'] });
-        const chunks = [];
-        child.stdout.on('data', (c) => chunks.push(c));
-        child.stderr.on('data', (c) => chunks.push(c));
-        child.on('close', (code) => {
-          const seconds = ((Date.now() - t0) / 1000).toFixed(1);
-          process.stdout.write(`\n━━ ${code === 0 ? 'pass' : 'FAIL'} npm run ${name} (${seconds} s)\n`);
-          process.stdout.write(Buffer.concat(chunks));
-          resolve({ name, ok: code === 0 });
-        });
-      }),
-  ),
-);
+
+function run(name, lowPriority) {
+  return new Promise((resolve) => {
+    const t0 = Date.now();
+    const command = lowPriority && process.platform === 'linux' ? 'nice' : npm;
+    const commandArgs = ['run', '--silent', name];
+    const child = spawn(command, command === 'nice' ? ['-n', '19', npm, ...commandArgs] : commandArgs, {
+      stdio: ['ignore', name === streamed ? 'inherit' : 'pipe', name === streamed ? 'inherit' : 'pipe'],
+    });
+    const chunks = [];
+    child.stdout?.on('data', (c) => chunks.push(c));
+    child.stderr?.on('data', (c) => chunks.push(c));
+    child.on('close', (code) => {
+      const seconds = ((Date.now() - t0) / 1000).toFixed(1);
+      const how = lowPriority ? ', at the lowest priority' : '';
+      process.stdout.write(`\n━━ ${code === 0 ? 'pass' : 'FAIL'} npm run ${name} (${seconds} s${how})\n`);
+      process.stdout.write(Buffer.concat(chunks));
+      resolve({ name, ok: code === 0 });
+    });
+  });
+}
+
+const results = await Promise.all([...normal.map((n) => run(n, false)), ...idle.map((n) => run(n, true))]);
 const failed = results.filter((r) => !r.ok).map((r) => r.name);
 console.log(
-  `\n${names.join(', ')}: ${failed.length ? `FAILED: ${failed.join(', ')}` : 'passed'} in ` +
+  `\n${[...normal, ...idle].join(', ')}: ${failed.length ? `FAILED: ${failed.join(', ')}` : 'passed'} in ` +
     `${((Date.now() - started) / 1000).toFixed(0)} s`,
 );
 process.exit(failed.length ? 1 : 0);

@@ -29,6 +29,38 @@ export async function launchBrowser(extraArgs: string[] = []): Promise<Browser> 
 }
 
 /**
+ * The Chromium the files of one test process share (a group runs several files one after the other, see
+ * scripts/test-group.mjs): launching one costs about a core-second, and its tabs, handed from test to test
+ * (page-pool.ts), keep what they compiled. Each file takes it in its `before` and gives it back in its
+ * `after`; it closes shortly after the last file gave it back, unless the next file takes it first.
+ */
+let shared: { browser: Promise<Browser>; users: number; closing?: NodeJS.Timeout } | null = null;
+const CLOSE_AFTER_MS = 1_000;
+
+export async function takeSharedBrowser(): Promise<Browser> {
+  if (shared) {
+    clearTimeout(shared.closing);
+    const browser = await shared.browser.catch(() => null);
+    if (browser?.isConnected()) {
+      shared.users++;
+      return browser;
+    }
+  }
+  const taken = { browser: launchBrowser(), users: 1 };
+  shared = taken;
+  return taken.browser;
+}
+
+export function giveBackSharedBrowser(): void {
+  const current = shared;
+  if (!current || --current.users > 0) return;
+  current.closing = setTimeout(() => {
+    if (shared === current) shared = null;
+    void current.browser.then((b) => b.close()).catch(() => {});
+  }, CLOSE_AFTER_MS);
+}
+
+/**
  * A fresh browser profile whose interface starts in `language` (the product's default is French; tests
  * name the Clerk UI's buttons in English), or with no choice at all, as a newcomer's, for `null`.
  * `locale` is the browser's own language (navigator.language, Accept-Language); Playwright's default

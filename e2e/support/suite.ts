@@ -1,6 +1,7 @@
-import { after, before } from 'node:test';
+import { after, afterEach, before, beforeEach } from 'node:test';
 import type { Browser, BrowserContext, Page, Response } from 'playwright-core';
-import { launchBrowser, newContext } from './browser.ts';
+import { giveBackSharedBrowser, takeSharedBrowser } from './browser.ts';
+import { emptyIdleProfiles, takeProfile } from './page-pool.ts';
 import { UI_WAIT_MS } from './timeouts.ts';
 import { startServer, removeDataDir, type TestServer } from './server.ts';
 
@@ -19,22 +20,37 @@ export interface Suite {
   }): Promise<{ context: BrowserContext; page: Page }>;
 }
 
-/** One real server (embedded provider, fresh PGlite) and one headless Chromium per test file. */
+/**
+ * One real server (embedded provider, fresh PGlite) per test file, and the test process's headless
+ * Chromium. A profile a test opened is emptied and handed to a later test once the test has ended
+ * (page-pool.ts); one opened outside a test (in a `before` hook) lasts until the file's end.
+ */
 export function useSuite(opts: { env?: Record<string, string> } = {}): Suite {
   const suite = {} as Suite;
-  const contexts: BrowserContext[] = [];
+  const ofFile: { release(): void }[] = [];
+  let ofTest: { release(): void }[] | null = null;
   before(async () => {
+    suite.browser = await takeSharedBrowser();
     suite.server = await startServer({ env: opts.env });
-    suite.browser = await launchBrowser();
     suite.newPage = async ({ language = 'EN', locale } = {}) => {
-      const context = await newContext(suite.browser, language, locale);
-      contexts.push(context);
-      return { context, page: await context.newPage() };
+      const profile = await takeProfile(suite.browser, language, locale);
+      (ofTest ?? ofFile).push(profile);
+      return { context: profile.context, page: profile.page };
     };
   });
+  beforeEach(() => {
+    ofTest = [];
+  });
+  afterEach(() => {
+    for (const profile of ofTest ?? []) profile.release();
+    ofTest = null;
+  });
   after(async () => {
-    for (const c of contexts) await c.close().catch(() => {});
-    await suite.browser?.close();
+    if (suite.browser) {
+      for (const profile of ofFile) profile.release();
+      await emptyIdleProfiles(suite.browser);
+      giveBackSharedBrowser();
+    }
     await suite.server?.stop();
     if (suite.server) removeDataDir(suite.server.dataDir);
   });

@@ -385,34 +385,6 @@ forEachBackend('API keys', (backend) => {
   });
 
   describe('the Backend API (@clerk/backend 2.10.1)', () => {
-    it("lists a subject's live keys (GET /api_keys?subject=, hosted Clerk's list), never their secrets", async () => {
-      const kept = await clerk.apiKeys.create({ name: 'kept', subject: other.userId, scopes: ['read:x'] });
-      const gone = await clerk.apiKeys.create({ name: 'gone', subject: other.userId });
-      await clerk.apiKeys.create({ name: 'elsewhere', subject: org.id });
-      await clerk.apiKeys.revoke({ apiKeyId: gone.id });
-      const res = await h.bapi(`/api_keys?subject=${other.userId}`);
-      assert.equal(res.statusCode, 200, res.body);
-      const listed = res.json();
-      assert.deepEqual(
-        listed.data.map((k: Json) => [k.id, k.name, k.subject, k.scopes]),
-        [[kept.id, 'kept', other.userId, ['read:x']]],
-      );
-      assert.equal(listed.total_count, 1);
-      assert.equal(res.body.includes(kept.secret!), false);
-      assert.equal('secret' in listed.data[0], false);
-      await clerk.apiKeys.revoke({ apiKeyId: kept.id });
-      assert.deepEqual((await h.bapi(`/api_keys?subject=${other.userId}`)).json().data, []);
-      for (const [query, code] of [
-        ['', 'form_param_nil'],
-        ['?subject=sess_x', 'form_param_value_invalid'],
-      ] as const) {
-        const refused = await h.bapi(`/api_keys${query}`);
-        assert.equal(refused.statusCode, 422, refused.body);
-        assert.equal(refused.json().errors[0].code, code);
-      }
-      assert.equal((await h.bapi(`/api_keys?subject=${other.userId}`, null)).statusCode, 401);
-    });
-
     it('create answers the secret; getSecret, verifySecret, revoke', async () => {
       const created = await clerk.apiKeys.create({
         name: 'server',
@@ -470,6 +442,41 @@ forEachBackend('API keys', (backend) => {
         'form_param_value_invalid',
       );
       await clerk.apiKeys.revoke({ apiKeyId: created.id });
+    });
+
+    it('lists a subject’s keys newest first, valid ones or every one, by page (apiKeys.list of later SDKs)', async () => {
+      const lister = await newMember(h, 'lister');
+      const made = [];
+      for (const name of ['first', 'second', 'third']) {
+        made.push(await clerk.apiKeys.create({ name, subject: lister.userId, secondsUntilExpiration: 60 }));
+        h.clock.advance(1);
+      }
+      await clerk.apiKeys.revoke({ apiKeyId: made[1]!.id });
+      const list = async (query: string) => {
+        const res = await h.bapi(`/api_keys?${query}`);
+        return { status: res.statusCode, body: res.json() as Json };
+      };
+      const valid = await list(`subject=${lister.userId}`);
+      assert.equal(valid.status, 200, JSON.stringify(valid.body));
+      assert.deepEqual(
+        valid.body.data.map((k: Json) => k.name),
+        ['third', 'first'],
+      );
+      assert.equal(valid.body.total_count, 2);
+      assert.equal(valid.body.data[0].secret, undefined, 'a list never shows a secret');
+      const all = await list(`subject=${lister.userId}&include_invalid=true&limit=2&offset=1`);
+      assert.deepEqual(
+        all.body.data.map((k: Json) => k.name),
+        ['second', 'first'],
+      );
+      assert.equal(all.body.total_count, 3);
+      h.clock.advance(120);
+      assert.equal((await list(`subject=${lister.userId}`)).body.total_count, 0, 'expired keys are invalid');
+      assert.deepEqual((await list(`subject=${org.id}&include_invalid=true`)).status, 200);
+      assert.deepEqual((await list('subject=user_doesnotexist')).body, { data: [], total_count: 0 });
+      assert.equal((await list('')).status, 422, 'the subject is required');
+      assert.equal((await list('subject=sess_123')).status, 422);
+      assert.equal((await list(`subject=${lister.userId}&include_invalid=maybe`)).status, 422);
     });
 
     it('last_used_at moves at most once a minute', async () => {

@@ -148,7 +148,6 @@ function queryOf(route: BapiRoute, { a }: World): string {
     user_id: a.admin.userId,
     email_address: a.admin.email,
     organization_id: a.org.id,
-    // Whose API keys (`GET /api_keys?subject=`).
     subject: a.admin.userId,
     query: a.admin.email,
     limit: '500',

@@ -37,6 +37,10 @@ function validBody(path: string) {
   if (path === '/sign-up/invitations') return { email_address: 'refused+clerk_test@example.com' };
   if (/^\/sign-up\/(allow|block)list$/.test(path)) return { identifier: 'refused+clerk_test@example.com' };
   if (path.endsWith('/modules')) return { compliance: true };
+  if (path === '/applications/oauth')
+    return { name: 'Refused', redirect_uris: ['https://refused.example/cb'], public: false, scopes: [] };
+  if (path === '/applications/machines') return { name: 'refused' };
+  if (path.startsWith('/applications/')) return {};
   return { reason: 'support ticket 42' };
 }
 
@@ -56,10 +60,12 @@ function requests(
       .replace(':organizationId', organization)
       .replace(':sessionId', 'sess_0000000000000000000000000000')
       .replace(':passkeyId', 'idn_0000000000000000000000000000')
-      .replace(':apiKeyId', 'ak_0000000000000000000000000000')
       .replace(':deliveryId', 'msg_0000000000000000000000000000')
       .replace(':entryId', signUp.entryId ?? 'wle_0000000000000000000000000000')
       .replace(':invitationId', signUp.invitationId ?? 'inv_0000000000000000000000000000')
+      .replace(':apiKeyId', 'ak_0000000000000000000000000000')
+      .replace(':applicationId', 'oa_0000000000000000000000000000')
+      .replace(':machineId', 'mch_0000000000000000000000000000')
       .replace(
         ':identifierId',
         route.path.includes('allowlist')
@@ -627,6 +633,10 @@ for (const backend of backends) {
         ['POST', '/console/api/sign-up/waitlist/wle_0000000000000000000000000000/invite'],
         ['POST', '/console/api/sign-up/invitations/inv_0000000000000000000000000000/revoke'],
         ['DELETE', '/console/api/sign-up/blocklist/blid_0000000000000000000000000000'],
+        ['POST', '/console/api/applications/api-keys/ak_0000000000000000000000000000/revoke'],
+        ['POST', '/console/api/applications/oauth/oa_0000000000000000000000000000/rotate-secret'],
+        ['DELETE', '/console/api/applications/oauth/oa_0000000000000000000000000000'],
+        ['DELETE', '/console/api/applications/machines/mch_0000000000000000000000000000'],
       ] as const) {
         const res = await server.api(bearer, method, url);
         assert.equal(res.status, 404, `${method} ${url}: ${JSON.stringify(res.body)}`);
@@ -657,6 +667,10 @@ for (const backend of backends) {
         ['POST', '/console/api/sign-up/invitations/inv_0000000000000000000000000000/revoke'],
         ['DELETE', '/console/api/sign-up/allowlist/alid_0000000000000000000000000000'],
         ['DELETE', '/console/api/sign-up/blocklist/blid_0000000000000000000000000000'],
+        ['POST', '/console/api/applications/api-keys/ak_0000000000000000000000000000/revoke'],
+        ['POST', '/console/api/applications/oauth/oa_0000000000000000000000000000/rotate-secret'],
+        ['DELETE', '/console/api/applications/oauth/oa_0000000000000000000000000000'],
+        ['DELETE', '/console/api/applications/machines/mch_0000000000000000000000000000'],
       ] as const) {
         const res = await server.api(bearer, method, url);
         assert.equal(res.status, 403, `${method} ${url}: ${JSON.stringify(res.body)}`);

@@ -45,6 +45,32 @@ export async function liveApiKeysOf(tx: Queryable, owner: ApiKeyOwner, limit: nu
   );
 }
 
+/**
+ * The owner's keys, newest first, a page of them and how many there are: those neither revoked nor expired
+ * at `now`, or every one with `includeInvalid` (the Backend API's list).
+ */
+export async function apiKeyPageOf(
+  db: Queryable,
+  owner: ApiKeyOwner,
+  options: { includeInvalid: boolean; now: Date; limit: number; offset: number },
+): Promise<{ rows: ApiKeyRow[]; total: number }> {
+  const valid = options.includeInvalid
+    ? ''
+    : ' AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > $2)';
+  const where = `${ownerColumn(owner)} = $1${valid}`;
+  const params = options.includeInvalid ? [owner.id] : [owner.id, options.now];
+  const n = params.length;
+  const rows = await db.query<ApiKeyRow>(
+    `SELECT * FROM api_keys WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT $${n + 1} OFFSET $${n + 2}`,
+    [...params, options.limit, options.offset],
+  );
+  const [count] = await db.query<{ total: number }>(
+    `SELECT count(*)::int AS total FROM api_keys WHERE ${where}`,
+    params,
+  );
+  return { rows, total: count!.total };
+}
+
 /** How many keys the owner holds that are not revoked, and whether one of them is named `name`. */
 export async function liveApiKeyCount(
   tx: Queryable,

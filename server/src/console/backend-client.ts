@@ -39,8 +39,8 @@ export interface BackendCall {
   body?: unknown;
   /** The operator's reason (impersonation), recorded in the audit event's summary. */
   reason?: string;
-  /** A path without the `/v1` version (`/api_keys…`: @clerk/backend's `skipApiVersionInUrl`). */
-  unversioned?: true;
+  /** A path without `/v1`, as @clerk/backend's `skipApiVersionInUrl` clients call it (`apiKeys`). */
+  unversioned?: boolean;
 }
 
 export type BackendMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';

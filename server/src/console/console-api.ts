@@ -5,6 +5,7 @@ import type { RequestAuthenticator } from '../auth/authenticate.ts';
 import { requireAuth } from '../api/require-auth.ts';
 import type { ConsoleDeps, ConsoleRoute } from './console-route.ts';
 import { requireOperator } from './require-operator.ts';
+import { applicationConsoleRoutes } from './routes/applications.ts';
 import { auditConsoleRoutes } from './routes/audit-events.ts';
 import { consoleMeRoute } from './routes/me.ts';
 import { organizationDetailConsoleRoutes } from './routes/organization-details.ts';
@@ -30,6 +31,7 @@ export const CONSOLE_ROUTES: readonly ConsoleRoute[] = [
   ...organizationConsoleRoutes,
   ...organizationDetailConsoleRoutes,
   ...signUpConsoleRoutes,
+  ...applicationConsoleRoutes,
   ...auditConsoleRoutes,
   ...settingsConsoleRoutes,
   ...webhookConsoleRoutes,

@@ -2,7 +2,6 @@ import { apiKeyJSON } from '../../api-keys/api-key-json.ts';
 import {
   createApiKey,
   findApiKeyById,
-  listApiKeys,
   ownerOfSubject,
   revealApiKeySecret,
   revokeApiKey,
@@ -11,8 +10,10 @@ import {
 } from '../../api-keys/api-keys.ts';
 import { apiKeyErrors } from '../../api-keys/api-key-errors.ts';
 import { errors } from '../../errors.ts';
+import { pageOf } from '../../organizations/invitations.ts';
+import { apiKeyPageOf } from '../../store/api-keys.ts';
+import { queryFlag, queryString } from '../request-input.ts';
 import type { BapiRoute } from '../route.ts';
-import { queryString } from '../request-input.ts';
 import { jsonInput, queryInput } from '../json-input.ts';
 
 /**
@@ -20,23 +21,26 @@ import { jsonInput, queryInput } from '../json-input.ts';
  * version for these (`skipApiVersionInUrl`), so there is no `/v1`. The secret key reaches every key of
  * the instance; `verify` is what `authenticateRequest({acceptsToken: 'api_key'})` asks, and any key
  * that is unknown, revoked or expired is 404 there (`token-invalid` in @clerk/backend), whatever the
- * reason.
+ * reason. The list is what later versions of @clerk/backend call (`apiKeys.list({ subject, includeInvalid })`).
  */
 export const apiKeyBapiRoutes: BapiRoute[] = [
   {
-    // Hosted Clerk's `GET /api_keys?subject=` (`apiKeys.list` of later @clerk/backend releases; 2.10.1 has
-    // none): the subject's keys that are not revoked, newest first, as <APIKeys/> lists them. The
-    // operator console reads a user's keys with it (docs/console.md).
     method: 'GET',
     path: '/api_keys',
     auth: 'secret_key',
     permission: 'instance_secret_key',
-    input: { query: queryInput({ subject: 'text' }) },
+    input: { query: queryInput({ subject: 'text', include_invalid: 'flag', limit: 'page', offset: 'page' }) },
     async handler(req, deps) {
       const owner = ownerOfSubject(queryString(req.query, 'subject'));
+      const page = pageOf(req.query);
       const now = deps.clock();
-      const keys = await listApiKeys(deps.db, owner);
-      return { data: keys.map((k) => apiKeyJSON(k, now)), total_count: keys.length };
+      const { rows, total } = await apiKeyPageOf(deps.db, owner, {
+        includeInvalid: queryFlag(req.query, 'include_invalid'),
+        now,
+        ...page,
+      });
+      // A subject this instance does not have holds no keys: an empty page, as for one without any.
+      return { data: rows.map((row) => apiKeyJSON(row, now)), total_count: total };
     },
   },
   {

@@ -23,3 +23,16 @@ export const allowlistIdentifierIdParam = idOf('alid');
 export const blocklistIdentifierIdParam = idOf('blid');
 export const passkeyIdParam = idOf('idn');
 export const apiKeyIdParam = idOf('ak');
+export const oauthApplicationIdParam = idOf('oa');
+export const machineIdParam = idOf('mch');
+/** Whose API keys: a user or an organisation. */
+export const subjectIdParam = z.string().regex(/^(user|org)_[0-9A-Za-z]{1,64}$/, 'a user_ or org_ id');
+
+/** One line of text, without control characters: what an operator types in a single field. */
+export const oneLine = (max: number) =>
+  z
+    .string()
+    .trim()
+    .min(1)
+    .max(max)
+    .refine((text) => ![...text].some((c) => c < ' ' || c === '\u007f'), 'one line of text');

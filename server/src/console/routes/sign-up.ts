@@ -4,6 +4,7 @@ import {
   allowlistIdentifierIdParam,
   blocklistIdentifierIdParam,
   invitationIdParam,
+  oneLine,
   pageQuery,
   searchText,
   waitlistEntryIdParam,
@@ -16,15 +17,6 @@ import {
  * `invitation.revoke`, `allowlist_identifier.created`…); rejecting, revoking and removing are re-verified,
  * as the console's other destructive actions.
  */
-
-/** One line of text, without control characters: what an operator types in a single field. */
-const oneLine = (max: number) =>
-  z
-    .string()
-    .trim()
-    .min(1)
-    .max(max)
-    .refine((text) => ![...text].some((c) => c < ' ' || c === '\u007f'), 'one line of text');
 
 const WAITLIST_STATUSES = ['pending', 'invited', 'completed', 'rejected'] as const;
 const INVITATION_STATUSES = ['pending', 'accepted', 'revoked', 'expired'] as const;

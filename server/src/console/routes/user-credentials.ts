@@ -31,12 +31,13 @@ interface BackendApiKey {
   last_used_at: number | null;
 }
 
-/** The user's live API keys: `GET /api_keys?subject=` (no `/v1`, as @clerk/backend's `apiKeys` calls). */
+/** The user's valid API keys: `apiKeys.list` of later SDKs, `GET /api_keys?subject=` (no `/v1`). */
 async function apiKeysOf(backend: ConsoleBackend, operatorId: string, userId: string) {
   const keys = await backend.call<{ data: BackendApiKey[] }>('GET', '/api_keys', {
     operatorId,
     unversioned: true,
-    query: { subject: userId },
+    // The valid ones (not revoked, not expired), as <APIKeys/> shows them; a subject holds at most 100.
+    query: { subject: userId, limit: 100 },
   });
   return keys.data;
 }

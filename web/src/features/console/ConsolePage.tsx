@@ -1,4 +1,8 @@
 import { Navigate, Route, Routes } from 'react-router';
+import { ApiKeysPage } from './applications/ApiKeysPage.tsx';
+import { ApplicationsArea } from './applications/ApplicationsArea.tsx';
+import { MachinesPage } from './applications/MachinesPage.tsx';
+import { OAuthApplicationsPage } from './applications/OAuthApplicationsPage.tsx';
 import { AuditLogPage } from './audit-log/AuditLogPage.tsx';
 import { ConsoleGate } from './layout/ConsoleGate.tsx';
 import { ConsoleLayout } from './layout/ConsoleLayout.tsx';
@@ -34,6 +38,12 @@ export function ConsolePage() {
             <Route path="waitlist" element={<WaitlistPage />} />
             <Route path="invitations" element={<InvitationsPage />} />
             <Route path="lists" element={<IdentifierListsPage />} />
+          </Route>
+          <Route path="applications" element={<ApplicationsArea />}>
+            <Route index element={<Navigate to="api-keys" replace />} />
+            <Route path="api-keys" element={<ApiKeysPage />} />
+            <Route path="oauth" element={<OAuthApplicationsPage />} />
+            <Route path="machines" element={<MachinesPage />} />
           </Route>
           <Route path="settings" element={<SettingsPage />} />
           <Route path="webhooks" element={<WebhooksPage />} />

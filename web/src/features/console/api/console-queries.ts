@@ -4,7 +4,10 @@ import { CONSOLE_API, consoleGet, withQuery } from './console-api.ts';
 import type {
   ApplicationInvitation,
   AuditEvent,
+  ConsoleApiKey,
+  ConsoleMachine,
   ConsoleMe,
+  ConsoleOAuthApplication,
   ConsoleOrganization,
   ConsoleUser,
   InstanceSettingsDocument,
@@ -232,6 +235,52 @@ export const identifierListQuery = (
       consoleGet<Page<ListedIdentifier>>(
         client,
         withQuery(`/sign-up/${list}`, { limit: PAGE_SIZE, offset }),
+        signal,
+      ),
+  });
+
+/** The API keys of a subject (a user or an organisation id), the revoked and expired ones with `includeInvalid`. */
+export const apiKeysQuery = (
+  client: HttpClient,
+  userId: string | null,
+  subject: string,
+  includeInvalid: boolean,
+  offset: number,
+) =>
+  queryOptions({
+    queryKey: [...consoleKey(userId), 'api-keys', subject, includeInvalid, offset],
+    queryFn: ({ signal }) =>
+      consoleGet<Page<ConsoleApiKey>>(
+        client,
+        withQuery('/applications/api-keys', {
+          subject,
+          include_invalid: includeInvalid ? 'true' : undefined,
+          limit: PAGE_SIZE,
+          offset,
+        }),
+        signal,
+      ),
+    enabled: subject !== '',
+  });
+
+export const oauthApplicationsQuery = (client: HttpClient, userId: string | null, offset: number) =>
+  queryOptions({
+    queryKey: [...consoleKey(userId), 'oauth-applications', offset],
+    queryFn: ({ signal }) =>
+      consoleGet<Page<ConsoleOAuthApplication>>(
+        client,
+        withQuery('/applications/oauth', { limit: PAGE_SIZE, offset }),
+        signal,
+      ),
+  });
+
+export const machinesQuery = (client: HttpClient, userId: string | null, search: string, offset: number) =>
+  queryOptions({
+    queryKey: [...consoleKey(userId), 'machines', search, offset],
+    queryFn: ({ signal }) =>
+      consoleGet<Page<ConsoleMachine>>(
+        client,
+        withQuery('/applications/machines', { query: search, limit: PAGE_SIZE, offset }),
         signal,
       ),
   });

@@ -241,3 +241,40 @@ export interface ListedIdentifier {
   identifier_type: string;
   created_at: number;
 }
+
+/** An API key (`GET /api_keys?subject=`); `secret` never in a list. */
+export interface ConsoleApiKey {
+  id: string;
+  name: string;
+  subject: string;
+  description: string | null;
+  scopes: string[];
+  revoked: boolean;
+  revocation_reason: string | null;
+  expired: boolean;
+  expiration: number | null;
+  last_used_at: number | null;
+  created_at: number;
+}
+
+/** An OAuth application (`GET /v1/oauth_applications`); `client_secret` only in the answer that made it. */
+export interface ConsoleOAuthApplication {
+  id: string;
+  name: string;
+  client_id: string;
+  public: boolean;
+  scopes: string;
+  redirect_uris: string[];
+  created_at: number;
+  client_secret?: string;
+}
+
+/** A machine (`GET /v1/machines`), with the machines it may call; `secret_key` only when it was made. */
+export interface ConsoleMachine {
+  id: string;
+  name: string;
+  default_token_ttl: number;
+  scoped_machines: { id: string; name: string }[];
+  created_at: number;
+  secret_key?: string;
+}
