@@ -163,10 +163,27 @@ const started = Date.now();
 const children = new Set();
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.once(signal, () => {
-    for (const child of children) child.kill(signal);
+    for (const child of children) signalTree(child, signal);
     removeBuild();
     process.exit(130);
   });
+}
+process.on('exit', () => {
+  for (const child of children) signalTree(child, 'SIGKILL');
+});
+
+/**
+ * Signals a test process and every process of its group (each starts a group of its own): `node --test`
+ * runs the file in a child process, which a signal to the parent alone leaves running, an orphan that
+ * kept its CPU and its Chromium after its file was reported stopped.
+ */
+function signalTree(child, signal) {
+  try {
+    if (process.platform === 'win32') throw new Error('no process groups');
+    process.kill(-child.pid, signal);
+  } catch {
+    child.kill(signal);
+  }
 }
 
 /**
@@ -210,6 +227,7 @@ function spawnTest(args, jobEnv, onOutput) {
   }
   const child = spawn(process.execPath, [...nodeArgs, ...args], {
     cwd: process.cwd(),
+    detached: process.platform !== 'win32',
     env: { ...process.env, NODE_ENV: 'test', ...(tmp ? { TMPDIR: tmp } : {}), ...jobEnv },
     stdio: stream ? 'inherit' : ['ignore', 'pipe', 'pipe'],
   });
@@ -218,18 +236,22 @@ function spawnTest(args, jobEnv, onOutput) {
     child.stdout.on('data', (c) => onOutput(c, 'stdout'));
     child.stderr.on('data', (c) => onOutput(c, 'stderr'));
   }
-  // A process that outlives PROCESS_TIMEOUT_S hangs (a handle left open, a wait that never ends): it is
-  // stopped (SIGTERM lets Playwright close its Chromium; SIGKILL 10 s later) instead of holding the run.
+  // A process that outlives PROCESS_TIMEOUT_S hangs (a handle left open, a wait that never ends): it and
+  // its group are stopped (SIGTERM lets Playwright close its Chromium; SIGKILL 10 s later) instead of
+  // holding the run.
   let timedOut = false;
   const watchdog = setTimeout(() => {
     timedOut = true;
-    child.kill('SIGTERM');
-    setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
+    signalTree(child, 'SIGTERM');
+    setTimeout(() => signalTree(child, 'SIGKILL'), 10_000).unref();
   }, PROCESS_TIMEOUT_S * 1000);
   return new Promise((resolve) => {
     child.on('close', (code, signal) => {
       clearTimeout(watchdog);
       children.delete(child);
+      // What the file left running in its group (a process it started and did not stop, the file's own
+      // process when `node --test` was stopped above it) ends with it.
+      signalTree(child, 'SIGKILL');
       if (tmp) rmSync(tmp, { recursive: true, force: true });
       const cpuNow = childrenCpu();
       const cpu = cpuNow === null || lastChildrenCpu === null ? null : cpuNow - lastChildrenCpu;
