@@ -225,7 +225,9 @@ describe('billing: upgrades, downgrades and the Billing pages', () => {
     await page.goto(`${suite.server.origin}/organization/organization-billing`);
     await profile.getByRole('tab', { name: 'Payments' }).click();
     const rows = profile.locator('tbody tr');
-    await rows.first().waitFor({ timeout: UI_WAIT_MS });
+    // The tab's table replaces the Subscriptions tab's (one row) once the payments have loaded: wait for a
+    // third row rather than the first, which the old table may still show (seen under load).
+    await rows.nth(2).waitFor({ timeout: UI_WAIT_MS });
     assert.equal(await rows.count(), 3, 'Starter, the upgrade to Pro, and Starter again');
     await rows.first().click();
     await profile.getByText('Total due').waitFor({ timeout: UI_WAIT_MS });
