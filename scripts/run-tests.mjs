@@ -274,6 +274,8 @@ function report(job, seconds, cpu, ok, why, output) {
 
 /** How many lines of a failed file's own account the closing summary repeats. */
 const EXCERPT_LINES = 40;
+/** e2e/support/suite.ts's FAILURE_MARK. */
+const PAGE_AT_FAILURE = 'page at failure: ';
 
 /**
  * The start of the test runner's "failing tests" account of a failed file (the assertion and where), or
@@ -284,7 +286,10 @@ function failureExcerpt(output) {
   const lines = output.replace(/\x1b\[[0-9;]*m/g, '').split('\n');
   const start = lines.findIndex((l) => l.includes('failing tests:'));
   const picked = start >= 0 ? lines.slice(start + 1, start + 1 + EXCERPT_LINES) : lines.slice(-EXCERPT_LINES);
-  return picked.filter((l) => l.trim() !== '').join('\n');
+  // Where a failed end-to-end test's tabs stood (e2e/support/suite.ts): printed beside the test, not
+  // under "failing tests".
+  const pages = lines.filter((l) => l.includes(PAGE_AT_FAILURE)).slice(0, 6);
+  return [...picked, ...pages].filter((l) => l.trim() !== '').join('\n');
 }
 
 /** One file in a Node test-runner process of its own. */

@@ -1,4 +1,4 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import { newContext } from './browser.ts';
 
 // A browser profile's first page load costs Chromium about 2.5 core-seconds more than a later load in the
@@ -61,6 +61,15 @@ export interface Profile {
   page: Page;
 }
 
+/** What a profile's tabs did lately, for a failed test's report (`describeProfile`). */
+interface Trace {
+  /** Console errors, page errors, failed requests and error answers, oldest first, the last TRACE_EVENTS. */
+  events: string[];
+  /** Requests sent and not yet answered, with when they left. */
+  pending: Map<Request, number>;
+}
+const TRACE_EVENTS = 12;
+
 interface Lease extends Profile {
   key: string;
   /** Changed beyond what emptying undoes: closed, never handed on. */
@@ -73,6 +82,8 @@ interface Lease extends Profile {
   listeners: { target: Listenable; event: string; listener: (...args: never[]) => unknown }[];
   /** The CDP call that clears storage, kept before the test can be handed the profile. */
   clearStorage: (origin: string) => Promise<unknown>;
+  /** What its tabs did since it was handed out. */
+  trace: Trace;
 }
 
 /** Profiles ended tests left, per browser, ready to be emptied and handed on. */
@@ -86,7 +97,7 @@ export async function takeProfile(
   browser: Browser,
   language: 'EN' | 'FR' | null,
   locale: string | undefined,
-): Promise<Profile & { release(): void }> {
+): Promise<Profile & { release(): void; describe(): Promise<string> }> {
   const key = `${language}|${locale ?? ''}`;
   const free = idle.get(browser) ?? [];
   idle.set(browser, free);
@@ -109,6 +120,7 @@ export async function takeProfile(
     release() {
       if (!free.includes(taken)) free.push(taken);
     },
+    describe: () => describeProfile(taken),
   };
 }
 
@@ -145,6 +157,7 @@ async function openLease(
     origins: new Set(),
     listeners: [],
     clearStorage: (origin) => cdp.send('Storage.clearDataForOrigin', { origin, storageTypes: STORAGE_TYPES }),
+    trace: { events: [], pending: new Map() },
   };
   markChanges(lease, context, CONTEXT_CHANGES);
   markChanges(lease, context.clock, CLOCK_CHANGES);
@@ -189,6 +202,63 @@ function watch(lease: Lease) {
     markChanges(lease, other, PAGE_CHANGES);
     other.on('framenavigated', (frame) => seen(frame.url()));
   });
+  const trace: Trace = { events: [], pending: new Map() };
+  lease.trace = trace;
+  const note = (line: string) => {
+    trace.events.push(`${new Date().toISOString().slice(11, 23)} ${line.replace(/\s+/g, ' ').slice(0, 300)}`);
+    if (trace.events.length > TRACE_EVENTS) trace.events.shift();
+  };
+  const { context } = lease;
+  context.on('console', (m) => {
+    if (m.type() === 'error' || m.type() === 'warning') note(`console.${m.type()}: ${m.text()}`);
+  });
+  context.on('weberror', (e) => note(`page error: ${e.error().message}`));
+  context.on('request', (r) => trace.pending.set(r, Date.now()));
+  context.on('requestfinished', (r) => trace.pending.delete(r));
+  context.on('requestfailed', (r) => {
+    trace.pending.delete(r);
+    note(`request failed: ${r.method()} ${pathOf(r.url())} (${r.failure()?.errorText ?? '?'})`);
+  });
+  context.on('response', (r) => {
+    if (r.status() >= 400) note(`answer ${r.status()}: ${r.request().method()} ${pathOf(r.url())}`);
+  });
+}
+
+/** A URL without its query (which may hold a token) and with the origin kept short. */
+const pathOf = (url: string) => {
+  try {
+    const u = new URL(url);
+    return u.protocol.startsWith('http') ? `${u.port ? `:${u.port}` : u.host}${u.pathname}` : u.protocol;
+  } catch {
+    return '?';
+  }
+};
+
+/**
+ * One line on where a profile's tabs stand, for a failed test: each tab's page and the start of what it
+ * shows, the requests still unanswered, and the last errors. Never a cookie, a token or a field's value.
+ */
+async function describeProfile(lease: Lease): Promise<string> {
+  const parts: string[] = [];
+  for (const page of lease.context.pages()) {
+    if (page.isClosed()) continue;
+    let timer: NodeJS.Timeout | undefined;
+    const shown = await Promise.race([
+      page
+        .evaluate(() => document.body?.innerText ?? '')
+        .then((text) => text.replace(/\s+/g, ' ').trim().slice(0, 200))
+        .catch((e: Error) => `(unreadable: ${e.message.split('\n')[0]})`),
+      new Promise<string>((resolve) => (timer = setTimeout(() => resolve('(no answer in 3 s)'), 3_000))),
+    ]).finally(() => clearTimeout(timer));
+    parts.push(`tab ${pathOf(page.url())}${new URL(page.url()).hash.split('?')[0]} shows "${shown}"`);
+  }
+  const now = Date.now();
+  const pending = [...lease.trace.pending].map(
+    ([r, since]) => `${r.method()} ${pathOf(r.url())} for ${((now - since) / 1000).toFixed(1)} s`,
+  );
+  if (pending.length) parts.push(`unanswered: ${pending.slice(0, 8).join(', ')}`);
+  if (lease.trace.events.length) parts.push(`last errors: ${lease.trace.events.join(' | ')}`);
+  return parts.join(' ; ');
 }
 
 /**

@@ -20,6 +20,11 @@ export interface Suite {
   }): Promise<{ context: BrowserContext; page: Page }>;
 }
 
+type Leased = Awaited<ReturnType<typeof takeProfile>>;
+
+/** Begins the line a failed test's report has for each of its profiles (scripts/run-tests.mjs shows it). */
+export const FAILURE_MARK = 'page at failure: ';
+
 /**
  * One real server (embedded provider, fresh PGlite) per test file, and the test process's headless
  * Chromium. A profile a test opened is emptied and handed to a later test once the test has ended
@@ -27,8 +32,8 @@ export interface Suite {
  */
 export function useSuite(opts: { env?: Record<string, string> } = {}): Suite {
   const suite = {} as Suite;
-  const ofFile: { release(): void }[] = [];
-  let ofTest: { release(): void }[] | null = null;
+  const ofFile: Leased[] = [];
+  let ofTest: Leased[] | null = null;
   before(async () => {
     suite.browser = await takeSharedBrowser();
     suite.server = await startServer({ env: opts.env });
@@ -41,9 +46,17 @@ export function useSuite(opts: { env?: Record<string, string> } = {}): Suite {
   beforeEach(() => {
     ofTest = [];
   });
-  afterEach(() => {
-    for (const profile of ofTest ?? []) profile.release();
+  afterEach(async (context) => {
+    const profiles = ofTest ?? [];
     ofTest = null;
+    // A failed test's report says where its tabs stood: a wait that expired names only what it waited for.
+    // (`passed` is Node's since 20.12; its types do not have it yet.)
+    const t = context as unknown as { passed?: boolean; diagnostic(message: string): void };
+    if (t.passed === false) {
+      for (const profile of [...profiles, ...ofFile])
+        t.diagnostic(`${FAILURE_MARK}${await profile.describe().catch((e: Error) => e.message)}`);
+    }
+    for (const profile of profiles) profile.release();
   });
   after(async () => {
     if (suite.browser) {
