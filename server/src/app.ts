@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest, type RouteOptions } from 'fastify';
 import { resolve } from 'node:path';
 import {
   clerkFrameworkErrors,
@@ -22,6 +22,7 @@ import {
 import {
   ApiKeyFailures,
   BEARER_KINDS,
+  M2M_TOKEN_FAILURE_LIMIT,
   OAUTH_TOKEN_FAILURE_LIMIT,
   type ApiKeyFailureLimit,
 } from './auth/api-key-failures.ts';
@@ -77,6 +78,8 @@ export interface AppOptions {
   apiKeyFailureLimit?: ApiKeyFailureLimit;
   /** The limit of failed OAuth access tokens per address (api-key-failures.ts; tests use a small one). */
   oauthTokenFailureLimit?: ApiKeyFailureLimit;
+  /** The limit of failed M2M tokens per address (api-key-failures.ts; tests use a small one). */
+  m2mTokenFailureLimit?: ApiKeyFailureLimit;
   /** The time the failure limits count with (tests move it past a window). */
   clock?: () => Date;
   /** False: listen() does not start the adoption and the outbox worker (the CLI runs them itself). */
@@ -185,6 +188,7 @@ export async function createApp(config: ServerConfig, opts: AppOptions = {}): Pr
       authorizedParties,
       // The embedded provider's keys have one exact shape; hosted Clerk's a documented prefix only.
       ...(config.identity === 'embedded' ? { apiKeyShape: API_KEY_SECRET_SHAPE } : {}),
+      machineSecretKey: config.machineSecretKey,
     }));
 
   const appConfig = () => ({
@@ -226,6 +230,12 @@ export async function createApp(config: ServerConfig, opts: AppOptions = {}): Pr
     opts.clock,
     BEARER_KINDS.oauthToken,
   );
+  const m2mTokenFailures = new ApiKeyFailures(
+    productDb,
+    opts.m2mTokenFailureLimit ?? M2M_TOKEN_FAILURE_LIMIT,
+    opts.clock,
+    BEARER_KINDS.m2mToken,
+  );
   // The product API as an OAuth protected resource (RFC 9728, docs/oauth-provider.md): its tokens' issuer
   // is the identity provider's Frontend API, and the scopes are those its routes ask.
   const protectedResource = {
@@ -258,6 +268,14 @@ export async function createApp(config: ServerConfig, opts: AppOptions = {}): Pr
     // limited per address.
     authenticateOAuthToken: (req) =>
       oauthTokenFailures.guard(req.ip, () => authenticatorNow().authenticateOAuthToken(req)),
+    // M2M tokens of the machines scoped to the product's (docs/api-keys.md), verified by the Backend API on
+    // every call, failures limited per address; without the product's machine key, refused everywhere.
+    ...(config.machineSecretKey
+      ? {
+          authenticateM2mToken: (req: FastifyRequest) =>
+            m2mTokenFailures.guard(req.ip, () => authenticatorNow().authenticateM2mToken(req)),
+        }
+      : {}),
     resourceMetadataUrl: resourceMetadataUrl(protectedResource),
     get clerk() {
       return backend();

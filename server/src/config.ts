@@ -26,6 +26,8 @@ export type ServerConfig =
       identityConfig: IdentityConfig;
       productDatabase: ProductDatabaseOptions;
       webDist: string;
+      /** The product API's own machine's secret key (`CLERK_MACHINE_SECRET_KEY`); null: no M2M token taken. */
+      machineSecretKey: string | null;
     }
   | {
       identity: 'hosted';
@@ -48,6 +50,7 @@ export type ServerConfig =
       publicUrl: string;
       productDatabase: ProductDatabaseOptions;
       webDist: string;
+      machineSecretKey: string | null;
     };
 
 /**
@@ -78,6 +81,7 @@ export function serverConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Serve
       publicUrl: (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/$/, ''),
       productDatabase,
       webDist,
+      machineSecretKey: machineSecretKeyFrom(env),
     };
   }
   const identityConfig = identityConfigFromEnv({ ...env, DATA_DIR: dataDir });
@@ -92,7 +96,24 @@ export function serverConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Serve
     identityConfig,
     productDatabase,
     webDist,
+    machineSecretKey: machineSecretKeyFrom(env),
   };
+}
+
+/**
+ * `CLERK_MACHINE_SECRET_KEY`: the secret key of the machine the product API is (docs/api-keys.md, "Machines
+ * calling the product API"). Machines scoped to it may call the routes declared for machines with their
+ * M2M tokens. A value not shaped like a machine key stops the start, rather than refusing every token later.
+ */
+function machineSecretKeyFrom(env: NodeJS.ProcessEnv): string | null {
+  const key = env.CLERK_MACHINE_SECRET_KEY?.trim();
+  if (!key) return null;
+  if (!/^ak_[0-9A-Za-z_-]{16,256}$/.test(key)) {
+    throw new Error(
+      'CLERK_MACHINE_SECRET_KEY must be a machine secret key (ak_…), as the Backend API gave it.',
+    );
+  }
+  return key;
 }
 
 const SCHEMA_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;

@@ -191,6 +191,12 @@ const CASES: Case[] = [
     expect: { admin: 200, vciso: 200, member: 200 },
     check: (_w, body) => assert.deepEqual(body, { parent: null }),
   },
+  {
+    route: 'GET /api/machine/organizations/:organizationId',
+    // For machines only (server/test/m2m-tokens.test.ts): a person's session reads no organisation here.
+    request: ({ b }) => ({ method: 'GET', url: `/api/machine/organizations/${b.id}` }),
+    expect: { admin: 403, vciso: 403, member: 403 },
+  },
 ];
 
 /** Every route the product API registers, read from Fastify's `onRoute` hook (the routes only keep `deps` for later). */

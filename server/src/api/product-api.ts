@@ -2,12 +2,13 @@ import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
 import type { ApiDeps } from './deps.ts';
 import { bodyRouteErrorHandler, registerApiErrorHandler } from './errors.ts';
 import { registerJsonBody } from './json-body.ts';
+import { machineOrganizationRoute } from './machines/organization.ts';
 import { meRoute } from './me.ts';
 import { authorizedUserRoute } from './authorized-user.ts';
 import { currentOrganizationRoute } from './organizations/current.ts';
 import { addMemberRoute } from './organizations/members.ts';
 import { organizationSettingsRoute } from './organizations/settings.ts';
-import { requireAuth } from './require-auth.ts';
+import { machineOf, requireAuth } from './require-auth.ts';
 import { requireActiveOrganization, requireOrgPermission, requireOrgRole } from './require-org-role.ts';
 import type { ProductPermission, ProductRoute } from './route.ts';
 import { requireVcisoConsole } from './vciso/console-guard.ts';
@@ -24,12 +25,14 @@ export const PRODUCT_ROUTES: readonly ProductRoute[] = [
   organizationSettingsRoute,
   addMemberRoute,
   ...vcisoRoutes,
+  machineOrganizationRoute,
 ];
 
 /** The checks of a declared permission, in order, after authentication. */
 function permissionChecks(permission: ProductPermission, deps: ApiDeps): preHandlerAsyncHookHandler[] {
   if (permission === 'signed_in') return [];
   if (permission === 'vciso_console') return [requireVcisoConsole(deps)];
+  if (permission === 'machine') return [async (req) => void machineOf(req)];
   if ('roles' in permission) return [requireActiveOrganization, requireOrgRole(permission.roles)];
   return [requireActiveOrganization, requireOrgPermission(permission.orgPermission)];
 }
@@ -47,6 +50,7 @@ export function registerProductApi(api: FastifyInstance, deps: ApiDeps) {
       url: route.path,
       config: {
         acceptsApiKey: route.auth === 'session_token_or_api_key',
+        acceptsM2mToken: route.auth === 'm2m_token',
         ...(route.oauthScopes ? { oauthScopes: route.oauthScopes } : {}),
       },
       preHandler: [requireAuth(deps), ...permissionChecks(route.permission, deps)],

@@ -1,7 +1,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   isApiKeyRequest,
+  isM2mTokenRequest,
   isOAuthTokenRequest,
+  type M2mTokenCaller,
   type OAuthTokenCaller,
   type ApiKeyCaller,
   type ApiKeyRefusal,
@@ -17,6 +19,8 @@ declare module 'fastify' {
     apiKey?: ApiKeyCaller;
     /** The OAuth access token the request came with, on a route that accepts one (`config.oauthScopes`). */
     oauthToken?: OAuthTokenCaller;
+    /** The M2M token the request came with, on a route for machines (`config.acceptsM2mToken`). */
+    m2mToken?: M2mTokenCaller;
   }
   interface FastifyContextConfig {
     /**
@@ -29,6 +33,11 @@ declare module 'fastify' {
      * of these scopes; its handler then reads `req.oauthToken`. Absent: no OAuth access token.
      */
     oauthScopes?: readonly string[];
+    /**
+     * The route is for machines: it takes an M2M token (`Authorization: Bearer mt_…`) of a machine scoped to
+     * the product's machine; its handler reads `req.m2mToken`. Absent: no M2M token.
+     */
+    acceptsM2mToken?: boolean;
   }
 }
 
@@ -42,8 +51,20 @@ declare module 'fastify' {
 export function requireAuth(authenticator: RequestAuthenticator) {
   const challenge = bearerChallenge(authenticator.resourceMetadataUrl);
   return async (req: FastifyRequest, reply: FastifyReply) => {
-    if (req.auth || req.apiKey || req.oauthToken) return;
+    if (req.auth || req.apiKey || req.oauthToken || req.m2mToken) return;
     if (isOAuthTokenRequest(req)) return authenticateOAuthToken(authenticator, challenge, req, reply);
+    if (isM2mTokenRequest(req)) {
+      if (!req.routeOptions.config?.acceptsM2mToken || !authenticator.authenticateM2mToken) {
+        return sendApiError(
+          reply,
+          new ApiError('forbidden', 'This endpoint does not accept machine tokens.'),
+        );
+      }
+      const verified = await authenticator.authenticateM2mToken(req);
+      if (!verified.ok) return sendRefusal(reply, verified, 'Bearer');
+      req.m2mToken = verified.m2mToken;
+      return;
+    }
     if (isApiKeyRequest(req)) {
       if (!req.routeOptions.config?.acceptsApiKey || !authenticator.authenticateApiKey) {
         return sendApiError(reply, new ApiError('forbidden', 'This endpoint does not accept API keys.'));
@@ -130,10 +151,17 @@ function sendRefusal(reply: FastifyReply, refused: ApiKeyRefusal, challenge: str
 
 /** The verified caller of a route guarded by requireAuth; a missing one is a wiring bug. */
 export function authOf(req: FastifyRequest): AuthContext {
+  if (req.m2mToken) throw new ApiError('forbidden', 'This endpoint does not accept machine tokens.');
   if (req.oauthToken) throw new ApiError('forbidden', 'This endpoint does not accept OAuth access tokens.');
   if (req.apiKey) throw new ApiError('forbidden', 'This endpoint does not accept API keys.');
   if (!req.auth) throw new Error(`${req.routeOptions.url ?? req.url} is not guarded by requireAuth.`);
   return req.auth;
+}
+
+/** The verified machine of a route for machines (permission `machine`); anyone else is refused. */
+export function machineOf(req: FastifyRequest): M2mTokenCaller {
+  if (!req.m2mToken) throw new ApiError('forbidden', 'This endpoint is for machines, with an M2M token.');
+  return req.m2mToken;
 }
 
 /**

@@ -6,10 +6,11 @@ import type { ApiDeps } from './deps.ts';
 export type ProductMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /**
- * Who may call a route: a verified session token always; an organisation's API key only where the route
- * says so (docs/api-keys.md), which then acts as its organisation with no role.
+ * Who may call a route: a verified session token; an organisation's API key only where the route says so
+ * (docs/api-keys.md), which then acts as its organisation with no role; `m2m_token`, a route for machines:
+ * an M2M token of a machine scoped to the product's machine (its permission is then `machine`).
  */
-export type ProductAuth = 'session_token' | 'session_token_or_api_key';
+export type ProductAuth = 'session_token' | 'session_token_or_api_key' | 'm2m_token';
 
 /**
  * What the caller must hold, checked after authentication and before the input is read, in the token's
@@ -17,10 +18,11 @@ export type ProductAuth = 'session_token' | 'session_token_or_api_key';
  * - `signed_in`: nothing more (the route answers for the token's own user and organisation);
  * - `{ roles }`: an active organisation (404 `no_active_organization`) and one of these roles (403);
  * - `{ orgPermission }`: an active organisation and a role carrying this permission (403);
- * - `vciso_console`: the role `org:vciso` and the organisation's vCISO module (403 `forbidden`).
+ * - `vciso_console`: the role `org:vciso` and the organisation's vCISO module (403 `forbidden`);
+ * - `machine`: a verified M2M token, and nothing else (a person's session is 403 `forbidden`).
  */
 export type ProductPermission =
-  'signed_in' | { roles: readonly string[] } | { orgPermission: Permission } | 'vciso_console';
+  'signed_in' | { roles: readonly string[] } | { orgPermission: Permission } | 'vciso_console' | 'machine';
 
 /** What a route reads of a request besides who calls: contract schemas, each refusal `422 invalid_request`. */
 export interface ProductInput<B extends Schema | undefined, P extends Record<string, Schema>> {

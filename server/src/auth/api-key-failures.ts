@@ -2,8 +2,9 @@ import { isIPv6 } from 'node:net';
 import type { Queryable } from '@app/identity';
 
 /**
- * Failed bearer verifications, limited per client address: API keys (docs/api-keys.md, `api_key_failures`)
- * and OAuth access tokens (docs/oauth-provider.md, `oauth_token_failures`), each kind its own count. Past
+ * Failed bearer verifications, limited per client address: API keys (docs/api-keys.md, `api_key_failures`),
+ * OAuth access tokens (docs/oauth-provider.md, `oauth_token_failures`) and M2M tokens (`m2m_token_failures`),
+ * each kind its own count. Past
  * `limit` failures in a window of `windowSeconds`, every bearer of that kind from that address is refused
  * with 429 and `Retry-After` until the window ends, before it is verified (no Backend API round trip).
  * Counted in the product database, so every instance and every restart sees the same count.
@@ -26,6 +27,8 @@ export const API_KEY_FAILURE_LIMIT: ApiKeyFailureLimit = { limit: 30, windowSeco
  * so even a busy one fails a few times an hour; 30 in 10 minutes is a scan.
  */
 export const OAUTH_TOKEN_FAILURE_LIMIT: ApiKeyFailureLimit = { limit: 30, windowSeconds: 600 };
+/** The same for M2M tokens: a machine mints a new token when its own expires, a scan fails all the time. */
+export const M2M_TOKEN_FAILURE_LIMIT: ApiKeyFailureLimit = { limit: 30, windowSeconds: 600 };
 
 /** Which bearer a counter counts: its table, and the words of its 429. */
 export const BEARER_KINDS = {
@@ -36,6 +39,10 @@ export const BEARER_KINDS = {
   oauthToken: {
     table: 'oauth_token_failures',
     reason: 'Too many failed access tokens from this address. Try again later.',
+  },
+  m2mToken: {
+    table: 'm2m_token_failures',
+    reason: 'Too many failed machine tokens from this address. Try again later.',
   },
 } as const;
 export type BearerKind = (typeof BEARER_KINDS)[keyof typeof BEARER_KINDS];

@@ -89,6 +89,20 @@ export interface OAuthTokenCaller {
 /** Why a token was not taken, as ApiKeyRefusal says of keys (`limited`: oauth token failures, bearer-failures). */
 export type OAuthTokenResult = { ok: true; oauthToken: OAuthTokenCaller } | ApiKeyRefusal;
 
+/**
+ * A machine calling with an M2M token (`Authorization: Bearer mt_…`, docs/api-keys.md): a machine the
+ * product API's own machine is scoped to, with no user, no session and no organisation.
+ */
+export interface M2mTokenCaller {
+  tokenId: string;
+  /** The calling machine (`mch_…`). */
+  machineId: string;
+  /** The token's custom claims, as the calling machine set them: information, never authority. */
+  claims: Readonly<Record<string, unknown>> | null;
+}
+
+export type M2mTokenResult = { ok: true; m2mToken: M2mTokenCaller } | ApiKeyRefusal;
+
 /** What the product API needs to know about a request's caller. */
 export interface RequestAuthenticator {
   authenticate(req: FastifyRequest): Promise<AuthResult>;
@@ -96,6 +110,11 @@ export interface RequestAuthenticator {
   authenticateApiKey?(req: FastifyRequest): Promise<ApiKeyResult>;
   /** Verifies an OAuth access token through the Backend API; without it such tokens are refused everywhere. */
   authenticateOAuthToken?(req: FastifyRequest): Promise<OAuthTokenResult>;
+  /**
+   * Verifies an M2M token through the Backend API with the product's machine key; without it (no
+   * `CLERK_MACHINE_SECRET_KEY`) M2M tokens are refused everywhere.
+   */
+  authenticateM2mToken?(req: FastifyRequest): Promise<M2mTokenResult>;
   /** The product API's RFC 9728 metadata URL, named in its Bearer challenges (protected-resource.ts). */
   readonly resourceMetadataUrl?: string;
 }
@@ -108,6 +127,15 @@ export function isOAuthTokenRequest(req: FastifyRequest): boolean {
 /** An OAuth access token as this product's provider (and hosted Clerk) make them: `oat_` and a token. */
 const OAUTH_TOKEN_SHAPE = /^oat_[0-9A-Za-z_-]{16,256}$/;
 const INVALID_OAUTH_TOKEN = 'Invalid, revoked or expired access token.';
+
+/** @clerk/backend's prefix of M2M tokens (tokens/machine.ts): the token is no session token. */
+export function isM2mTokenRequest(req: FastifyRequest): boolean {
+  return req.headers.authorization?.startsWith('Bearer mt_') === true;
+}
+
+/** An M2M token as the embedded provider (and hosted Clerk, of which only the prefix is documented) make them. */
+const M2M_TOKEN_SHAPE = /^mt_[0-9A-Za-z_-]{16,256}$/;
+const INVALID_M2M_TOKEN = 'Invalid, revoked or expired machine token.';
 
 /** @clerk/backend's prefix of API-key secrets (tokens/machine.ts): the token is no session token. */
 export function isApiKeyRequest(req: FastifyRequest): boolean {
@@ -131,6 +159,11 @@ export interface AuthenticatorOptions {
    * only the prefix is documented, so a broad shape.
    */
   apiKeyShape?: RegExp;
+  /**
+   * The product API's own machine's secret key: M2M tokens are verified with it, so only the tokens of
+   * machines scoped to it are valid here. Null: M2M tokens are refused.
+   */
+  machineSecretKey?: string | null;
 }
 
 /** Hosted Clerk's API keys: `ak_` (@clerk/backend's prefix), then a token of a sane length. */
@@ -158,6 +191,7 @@ export class Authenticator implements RequestAuthenticator {
   private readonly authorizedParties: string[] | undefined;
   private readonly verified = new VerifiedTokens<Authenticated>();
   private readonly apiKeyShape: RegExp;
+  private readonly machineSecretKey: string | null;
 
   constructor(opts: AuthenticatorOptions) {
     this.clerk = createClerkClient({
@@ -172,6 +206,7 @@ export class Authenticator implements RequestAuthenticator {
         : new JwksKeys(() => this.clerk.jwks.getJwks(), opts.jwksTiming));
     this.authorizedParties = opts.authorizedParties.length ? opts.authorizedParties : undefined;
     this.apiKeyShape = opts.apiKeyShape ?? HOSTED_API_KEY_SHAPE;
+    this.machineSecretKey = opts.machineSecretKey ?? null;
   }
 
   async authenticate(req: FastifyRequest): Promise<AuthResult> {
@@ -284,6 +319,45 @@ export class Authenticator implements RequestAuthenticator {
         userId: auth.userId,
         clientId: auth.clientId,
         scopes: Object.freeze([...(auth.scopes ?? [])]),
+      }),
+    };
+  }
+
+  /**
+   * An M2M token, verified by @clerk/backend's `authenticateRequest({acceptsToken: 'm2m_token'})` with the
+   * product's machine key, which asks the Backend API (`POST /m2m_tokens/verify`) on every call: valid
+   * only while the token's machine is scoped to the product's machine, and refused at once once revoked.
+   */
+  async authenticateM2mToken(req: FastifyRequest): Promise<M2mTokenResult> {
+    const authorization = req.headers.authorization ?? '';
+    if (!this.machineSecretKey || !M2M_TOKEN_SHAPE.test(authorization.slice('Bearer '.length))) {
+      return { ok: false, refusal: 'invalid', reason: INVALID_M2M_TOKEN };
+    }
+    let state;
+    try {
+      state = await this.clerk.authenticateRequest(
+        new Request('http://product.invalid/api', { headers: { authorization } }),
+        { acceptsToken: 'm2m_token', machineSecretKey: this.machineSecretKey },
+      );
+    } catch {
+      return { ok: false, refusal: 'unavailable', reason: 'The machine token could not be verified.' };
+    }
+    if (!state.isAuthenticated) {
+      return state.reason === 'token-invalid'
+        ? { ok: false, refusal: 'invalid', reason: INVALID_M2M_TOKEN }
+        : { ok: false, refusal: 'unavailable', reason: 'The machine token could not be verified.' };
+    }
+    const auth = state.toAuth();
+    if (auth.tokenType !== 'm2m_token' || !auth.isAuthenticated || !auth.machineId) {
+      return { ok: false, refusal: 'invalid', reason: INVALID_M2M_TOKEN };
+    }
+    const claims = auth.claims && typeof auth.claims === 'object' ? { ...auth.claims } : null;
+    return {
+      ok: true,
+      m2mToken: Object.freeze({
+        tokenId: auth.id,
+        machineId: auth.machineId,
+        claims: claims && Object.freeze(claims),
       }),
     };
   }

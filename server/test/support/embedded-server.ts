@@ -31,9 +31,17 @@ export interface EmbeddedServer {
     url: string,
     body?: unknown,
   ): Promise<{ status: number; body: ApiBody }>;
+  /** Where its data is: another server started with `reuse` finds it as this one left it. */
+  data: StoredData;
   /** Closes the provider's database under the running server, as an outage would; stop() still cleans up. */
   closeDatabase(): Promise<void>;
   stop(): Promise<void>;
+}
+
+/** A server's data directory (PGlite) and PostgreSQL schema. */
+export interface StoredData {
+  dataDir: string;
+  schema: string;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- parsed JSON, asserted field by field
@@ -48,18 +56,22 @@ export async function startEmbeddedServer(
     app?: AppOptions;
     /** Called with the app before it listens (a test's own hooks, e.g. counting requests). */
     beforeListen?: (app: App) => void;
+    /** Starts on an earlier server's data (a restart with other settings), which that one kept. */
+    reuse?: StoredData;
+    /** stop() keeps the data for a later server's `reuse` (which then removes it). */
+    keepData?: boolean;
   } = {},
 ): Promise<EmbeddedServer> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'server-test-'));
+  const dataDir = opts.reuse?.dataDir ?? mkdtempSync(join(tmpdir(), 'server-test-'));
   // A placeholder web app: these tests speak HTTP only, and `npm run test:unit` runs before the web build.
   // In a folder of its own: the server serves (and holds in memory) every file of WEB_DIST.
   const webDist = join(dataDir, 'web');
-  mkdirSync(webDist);
+  mkdirSync(webDist, { recursive: true });
   writeFileSync(join(webDist, 'index.html'), '<!doctype html><title>test</title>');
-  const schema = `test_${randomBytes(6).toString('hex')}`;
+  const schema = opts.reuse?.schema ?? `test_${randomBytes(6).toString('hex')}`;
   // The product's own tables: in a fresh schema of their own on PostgreSQL, else in DATA_DIR/product.
   const productSchema = `${schema}_product`;
-  if (!opts.databaseUrl) await seedDataDir(dataDir);
+  if (!opts.databaseUrl && !opts.reuse) await seedDataDir(dataDir);
   const db = await openDatabase(
     opts.databaseUrl ? { url: opts.databaseUrl, schema } : { dataDir: join(dataDir, 'pglite') },
   );
@@ -100,6 +112,7 @@ export async function startEmbeddedServer(
     app,
     db,
     origin,
+    data: { dataDir, schema },
     browser: () => new FapiBrowser(server),
     async api(token, method, url, body) {
       const res = await app.fastify.inject({
@@ -123,6 +136,10 @@ export async function startEmbeddedServer(
       // the test schema dropped before its connections close.
       const stopped = app.identity?.stop();
       await (databaseClosed ? stopped?.catch(() => {}) : stopped);
+      if (opts.keepData) {
+        if (!databaseClosed) await db.close();
+        return;
+      }
       if (opts.databaseUrl) {
         const admin = databaseClosed ? await openDatabase({ url: opts.databaseUrl }) : db;
         await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
