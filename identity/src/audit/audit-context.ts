@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
 import { randomBase62 } from '../ids.ts';
 import type { AuditActorKind } from '../store/audit-events.ts';
+import type { AuditedRow } from '../store/audited-rows.ts';
 
 /**
  * Who acts in the work running now (a Backend API call, a command, a Frontend API request), and the event
@@ -20,6 +21,11 @@ export interface AuditContext {
     objectType: string | null;
     objectId: string | null;
     summary: Record<string, unknown>;
+    /**
+     * The row the change names and the fields of `summary.after` that are its columns: the transaction that
+     * records the event reads their previous values, locking the row, before its first write.
+     */
+    before?: { row: AuditedRow; fields: string[] };
   };
   /** The pending event is written (in a transaction that committed, or is committing). */
   recorded: boolean;
@@ -47,26 +53,44 @@ const SECRET_FIELD =
   /password|secret|token|code|private|key|digest|hash|totp|backup|signature|ticket|credential|otp/i;
 
 /**
+ * A value as the audit log keeps it under the field `name`: a short scalar of a field whose name is not
+ * secret (a date as its ISO text); undefined for anything else, whose name alone is kept.
+ */
+export function auditedValue(name: string, value: unknown): unknown {
+  if (SECRET_FIELD.test(name)) return undefined;
+  if (value instanceof Date) return Number.isFinite(value.getTime()) ? value.toISOString() : undefined;
+  if (
+    value === null ||
+    typeof value === 'boolean' ||
+    (typeof value === 'number' && Number.isFinite(value)) ||
+    (typeof value === 'string' && value.length <= 200)
+  ) {
+    return value;
+  }
+  return undefined;
+}
+
+/** The values of `row` that the audit log keeps, by the same rule as `auditedValue`, for `fields` only. */
+export function auditedValues(
+  fields: readonly string[],
+  row: Record<string, unknown>,
+): Record<string, unknown> {
+  const values: Record<string, unknown> = {};
+  for (const name of fields) {
+    const value = auditedValue(name, row[name]);
+    if (value !== undefined) values[name] = value;
+  }
+  return values;
+}
+
+/**
  * What a request's body changed, as the audit log keeps it: the names of the fields given, and the values of
  * those that are short scalars and not secret. Metadata and other objects: the name only.
  */
 export function changeSummary(body: unknown): Record<string, unknown> {
   if (!body || typeof body !== 'object' || Array.isArray(body)) return {};
   const fields = Object.keys(body).sort();
-  const values: Record<string, unknown> = {};
-  for (const name of fields) {
-    const value = (body as Record<string, unknown>)[name];
-    if (SECRET_FIELD.test(name)) continue;
-    if (
-      value === null ||
-      typeof value === 'boolean' ||
-      (typeof value === 'number' && Number.isFinite(value)) ||
-      (typeof value === 'string' && value.length <= 200)
-    ) {
-      values[name] = value;
-    }
-  }
-  return fields.length ? { fields, after: values } : {};
+  return fields.length ? { fields, after: auditedValues(fields, body as Record<string, unknown>) } : {};
 }
 
 /** A new audit event's id. */

@@ -116,6 +116,11 @@ function auditContextOf(
   const keyFingerprint = secretKeyFingerprint(header.slice(7).trim());
   const operator = consoleOperatorOf(req);
   const summary = audit && !route.input.array ? changeSummary(req.body) : {};
+  const after = (summary.after ?? {}) as Record<string, unknown>;
+  const before = audit?.before && {
+    row: audit.before.row,
+    fields: audit.before.columns.filter((column) => Object.hasOwn(after, column)),
+  };
   return {
     // The console's calls name the operator who acts; the secret key they came with stays in the summary.
     actor: operator ? { kind: 'operator', id: operator.userId } : { kind: 'secret_key', id: keyFingerprint },
@@ -135,6 +140,7 @@ function auditContextOf(
                 ...(operator.reason ? { reason: operator.reason } : {}),
               }
             : summary,
+          ...(before?.fields.length ? { before } : {}),
         }
       : undefined,
     recorded: false,

@@ -1,3 +1,4 @@
+import type { AuditedRow } from '../store/audited-rows.ts';
 import type { BapiRoute } from './route.ts';
 
 /** The action and object the audit log records of a call of `route`, or null when it records none. */
@@ -5,6 +6,8 @@ export interface RouteAudit {
   action: string;
   objectType: string | null;
   objectId: string | null;
+  /** The row the call changes and its columns that are body fields (`summary.before`), if declared. */
+  before?: { row: AuditedRow; columns: readonly string[] };
 }
 
 const VERB_OF_METHOD: Record<string, string> = {
@@ -54,9 +57,16 @@ export function auditOf(route: BapiRoute, params: Record<string, string>): Route
   } else if (/s$/.test(last) && !/(status|access)$/.test(last)) action = `${singular(last)}.${verb}`;
   else action = route.method === 'POST' ? `${objectType}.${last}` : `${objectType}.${last}_${verb}`;
   const declared = route.audit;
+  const before = declared?.before;
   return {
     action: declared?.action ?? action,
     objectType: declared?.object ?? objectType,
     objectId,
+    ...(before && {
+      before: {
+        row: { kind: before.row, keys: before.params.map((name) => params[name] ?? '') },
+        columns: before.columns,
+      },
+    }),
   };
 }

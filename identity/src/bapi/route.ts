@@ -3,6 +3,7 @@ import type { IdentityDeps } from '../deps.ts';
 import type { z } from '@app/contract';
 import type { RouteDeclaration, RouteInput } from '../http/route-declaration.ts';
 import type { MachineRow } from '../store/machines.ts';
+import type { AuditedRowKind } from '../store/audited-rows.ts';
 import { JsonBody } from './request-input.ts';
 
 /** Everything a route reads of a request besides its path; it reads nothing else. */
@@ -48,9 +49,22 @@ export interface BapiRoute extends RouteDeclaration {
    * DELETE records the action and object derived from its method and path (`auditOf`); a GET records
    * nothing. `false`: a call that changes nothing (a verification, a token minted) records nothing.
    */
-  audit?: false | { action?: string; object?: string };
+  audit?: false | { action?: string; object?: string; before?: AuditedRowDeclaration };
   /** Answers 200 with what it returns (a ClerkError thrown is answered in Clerk's envelope). */
   handler: (req: BapiRequest, deps: IdentityDeps) => Promise<unknown>;
+}
+
+/**
+ * The row a route changes, for its event's `summary.before`: the previous values of the fields its
+ * `summary.after` keeps, read (and the row locked) in the transaction of the change (docs/audit-log.md).
+ */
+export interface AuditedRowDeclaration {
+  /** Which row (store/audited-rows.ts). */
+  row: AuditedRowKind;
+  /** The path parameters that find it, in the order its lookup takes them. */
+  params: readonly string[];
+  /** The body's fields that are columns of the row, under the same name. */
+  columns: readonly string[];
 }
 
 /** The typed reader of a request's body, limited to the fields the route declares. */

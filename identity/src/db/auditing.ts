@@ -1,11 +1,19 @@
-import { auditEventId, currentAuditContext, type AuditContext } from '../audit/audit-context.ts';
+import {
+  auditedValues,
+  auditEventId,
+  currentAuditContext,
+  type AuditContext,
+} from '../audit/audit-context.ts';
 import { insertAuditEvent, setAuditContext } from '../store/audit-events.ts';
-import type { Database, Transaction } from './database.ts';
+import { lockedRowValues } from '../store/audited-rows.ts';
+import type { Database, Queryable, Transaction } from './database.ts';
 
 const WRITE = /^\s*(INSERT|UPDATE|DELETE|WITH|MERGE)\b/i;
 const WRAPPED = Symbol('auditing database');
 
-function pendingEvent(context: AuditContext, pending: NonNullable<AuditContext['pending']>) {
+type Pending = NonNullable<AuditContext['pending']>;
+
+function pendingEvent(context: AuditContext, pending: Pending, before?: Record<string, unknown>) {
   return {
     id: auditEventId(),
     actor_kind: context.actor.kind,
@@ -13,12 +21,23 @@ function pendingEvent(context: AuditContext, pending: NonNullable<AuditContext['
     action: pending.action,
     object_type: pending.objectType,
     object_id: pending.objectId,
-    summary: pending.summary,
+    summary: before ? { ...pending.summary, before } : pending.summary,
     ip_address: context.ip,
     user_agent: context.userAgent,
     request_id: context.requestId,
     created_at: context.clock(),
   };
+}
+
+/**
+ * The previous values of the fields the pending event names, read in the transaction about to change them,
+ * the row locked until it ends (two concurrent changes: the second reads what the first wrote). None when
+ * the event names no row, or the row is not there (the change will fail, or change something else).
+ */
+async function previousValues(tx: Queryable, pending: Pending): Promise<Record<string, unknown> | undefined> {
+  if (!pending.before?.fields.length) return undefined;
+  const row = await lockedRowValues(tx, pending.before.row, pending.before.fields);
+  return row ? auditedValues(pending.before.fields, row) : undefined;
 }
 
 /**
@@ -56,6 +75,7 @@ export function auditing(db: Database): Database {
     return db
       .transaction(async (tx) => {
         let wrote = false;
+        let before: Record<string, unknown> | undefined;
         const beforeWrite = async () => {
           if (wrote) return;
           wrote = true;
@@ -67,6 +87,7 @@ export function auditing(db: Database): Database {
             rid: context.requestId,
             at: context.clock().toISOString(),
           });
+          if (context.pending && !context.recorded) before = await previousValues(tx, context.pending);
         };
         const result = await fn({
           query: async (sql, params) => {
@@ -82,10 +103,8 @@ export function auditing(db: Database): Database {
           // Recorded only when the work changed a row: an UPDATE that matched nothing (a 404) records none.
           context.recorded = recordedHere = await insertAuditEvent(
             tx,
-            pendingEvent(context, context.pending),
-            {
-              ifChanged: true,
-            },
+            pendingEvent(context, context.pending, before),
+            { ifChanged: true },
           );
         }
         return result;

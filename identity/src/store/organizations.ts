@@ -7,14 +7,19 @@ import { ownValue } from '../util/own-value.ts';
 export const ORG_COLUMNS = `id, name, slug, image_type, public_metadata, private_metadata, max_allowed_memberships,
   admin_delete_enabled, created_by, created_at, updated_at`;
 
+/**
+ * The condition on `organizations` that finds the organisation `idOrSlug` names, its value in `placeholder`.
+ * Clerk's rule (spec §5): an identifier starting with org_ is an id, anything else a slug.
+ */
+export function organizationCondition(idOrSlug: string, placeholder: string): string {
+  return idOrSlug.startsWith('org_') ? `id = ${placeholder}` : `lower(slug) = lower(${placeholder})`;
+}
+
 export async function findOrganization(db: Queryable, idOrSlug: string): Promise<OrganizationRow | null> {
-  // Clerk's rule (spec §5): an identifier starting with org_ is an id, anything else a slug.
-  const [row] = idOrSlug.startsWith('org_')
-    ? await db.query<OrganizationRow>(`SELECT ${ORG_COLUMNS} FROM organizations WHERE id = $1`, [idOrSlug])
-    : await db.query<OrganizationRow>(
-        `SELECT ${ORG_COLUMNS} FROM organizations WHERE lower(slug) = lower($1)`,
-        [idOrSlug],
-      );
+  const [row] = await db.query<OrganizationRow>(
+    `SELECT ${ORG_COLUMNS} FROM organizations WHERE ${organizationCondition(idOrSlug, '$1')}`,
+    [idOrSlug],
+  );
   return row ?? null;
 }
 

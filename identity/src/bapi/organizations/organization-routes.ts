@@ -140,6 +140,13 @@ export const organizationRoutes: BapiRoute[] = [
     path: '/v1/organizations/:id',
     auth: 'secret_key',
     permission: 'instance_secret_key',
+    audit: {
+      before: {
+        row: 'organization',
+        params: ['id'],
+        columns: ['name', 'slug', 'max_allowed_memberships', 'admin_delete_enabled'],
+      },
+    },
     input: {
       body: jsonInput({
         name: 'string',
@@ -292,6 +299,7 @@ export const organizationRoutes: BapiRoute[] = [
     path: '/v1/organizations/:id/memberships/:userId',
     auth: 'secret_key',
     permission: 'instance_secret_key',
+    audit: { before: { row: 'organization_membership', params: ['id', 'userId'], columns: ['role'] } },
     input: { body: jsonInput({ role: 'role' }) },
     async handler(req, deps) {
       const role = req.fields.string('role');

@@ -31,6 +31,25 @@ export const updateUserRoute: BapiRoute = {
   path: '/v1/users/:id',
   auth: 'secret_key',
   permission: 'instance_secret_key',
+  audit: {
+    before: {
+      row: 'user',
+      params: ['id'],
+      columns: [
+        'external_id',
+        'first_name',
+        'last_name',
+        'username',
+        'legal_accepted_at',
+        'created_at',
+        'primary_email_address_id',
+        'primary_phone_number_id',
+        'delete_self_enabled',
+        'create_organization_enabled',
+        'create_organizations_limit',
+      ],
+    },
+  },
   input: {
     body: jsonInput({
       ...USER_WRITE_FIELDS,
