@@ -316,6 +316,7 @@ export interface ConsoleSubscriptionItem {
   period_start: number | null;
   period_end: number | null;
   canceled_at: number | null;
+  ended_at: number | null;
   is_free_trial: boolean;
   amount: ConsoleMoney | null;
   plan: { id: string; name: string } | null;

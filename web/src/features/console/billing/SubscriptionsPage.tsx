@@ -132,7 +132,11 @@ export function SubscriptionsPage() {
                     <td>
                       {t('console.billing.subscriptions.periodRange', {
                         start: formatInstant(item.period_start, language),
-                        end: formatInstant(item.period_end, language),
+                        // The default plan has no end; an item ended early, its end.
+                        end:
+                          item.period_end || item.ended_at
+                            ? formatInstant(item.period_end ?? item.ended_at, language)
+                            : t('console.billing.subscriptions.noEnd'),
                       })}
                     </td>
                     <td>{formatMoney(item.amount, language)}</td>
