@@ -134,13 +134,82 @@ forEachBackend('billing Backend API', (backend) => {
     assert.equal(bad.statusCode, 422, bad.body);
   });
 
+  it("the instance-wide lists: every payer's subscription items with their payer, and the statements (of one payer: ours)", async () => {
+    const get = async (path: string) => {
+      const res = await h.app.inject({
+        method: 'GET',
+        url: `${BAPI}${path}`,
+        headers: { authorization: `Bearer ${h.identity.secretKey}` },
+      });
+      return { status: res.statusCode, body: res.json() as Json };
+    };
+    const lists = await createOrganization(admin, 'Lists Co');
+    await subscribe(admin, 'cplan_business', { orgId: lists.id });
+    const buyer = await newMember(h, 'lists-buyer');
+    await subscribe(buyer, 'cplan_pro_user');
+
+    const business = await get('/v1/billing/subscription_items?status=active&plan_id=cplan_business');
+    assert.equal(business.status, 200, JSON.stringify(business.body));
+    assert.equal(business.body.total_count, 1, 'the ended Business of another test is left out');
+    const [item] = business.body.data;
+    assert.equal(item.object, 'commerce_subscription_item');
+    assert.equal(item.plan_id, 'cplan_business');
+    assert.equal(item.amount.amount, 9900);
+    assert.deepEqual(item.payer, {
+      object: 'commerce_payer',
+      id: item.payer_id,
+      user_id: null,
+      organization_id: lists.id,
+    });
+    const ofUsers = await get('/v1/billing/subscription_items?payer_type=user&plan_id=cplan_pro_user');
+    assert.deepEqual(
+      ofUsers.body.data.map((i: Json) => i.payer.user_id),
+      [buyer.userId],
+    );
+    const every = await get('/v1/billing/subscription_items?limit=500');
+    assert.ok(every.body.data.every((i: Json) => i.status !== 'abandoned'));
+    assert.equal((await get('/v1/billing/subscription_items?plan_id=plan_x')).body.total_count, 0);
+    for (const bad of ['status=canceled', 'payer_type=organization', 'limit=0', 'offset=x']) {
+      const res = await get(`/v1/billing/subscription_items?${bad}`);
+      assert.equal(res.status, 422, `${bad}: ${JSON.stringify(res.body)}`);
+    }
+
+    const statements = await get(`/v1/billing/statements?payer_id=${item.payer_id}`);
+    assert.equal(statements.status, 200, JSON.stringify(statements.body));
+    assert.equal(statements.body.total_count, 1);
+    const [statement] = statements.body.data;
+    assert.equal(statement.payer.organization_id, lists.id);
+    assert.equal(statement.totals.grand_total.amount, 9900);
+    assert.deepEqual(
+      statement.groups.flatMap((g: Json) => g.items.map((p: Json) => [p.status, p.amount.amount])),
+      [['paid', 9900]],
+    );
+    const all = await get('/v1/billing/statements?limit=500');
+    assert.ok(all.body.data.some((s: Json) => s.payer.user_id === buyer.userId));
+    assert.ok(all.body.data.some((s: Json) => s.id === statement.id));
+    for (const unknown of ['cpayer_nope', 'org_nope', '..%2f']) {
+      const res = await get(`/v1/billing/statements?payer_id=${unknown}`);
+      assert.equal(res.status, 404, `${unknown}: ${JSON.stringify(res.body)}`);
+      assert.equal(res.body.errors[0].code, 'resource_not_found');
+    }
+  });
+
   it('refuses without the secret key, and is 404 while the instance does not bill', async () => {
-    for (const path of ['/v1/commerce/plans', `/v1/organizations/${org.id}/billing/subscription`]) {
+    const lists = ['/v1/billing/subscription_items', '/v1/billing/statements'];
+    for (const path of ['/v1/commerce/plans', `/v1/organizations/${org.id}/billing/subscription`, ...lists]) {
       const res = await h.app.inject({ method: 'GET', url: `${BAPI}${path}` });
       assert.equal(res.statusCode, 401, res.body);
     }
     await disableBilling(h);
     try {
+      for (const path of lists) {
+        const res = await h.app.inject({
+          method: 'GET',
+          url: `${BAPI}${path}`,
+          headers: { authorization: `Bearer ${h.identity.secretKey}` },
+        });
+        assert.equal(res.statusCode, 404, res.body);
+      }
       await rejectsWith(clerk.billing.getPlanList({ payerType: 'org' }), 404, 'resource_not_found');
       await rejectsWith(clerk.billing.getOrganizationBillingSubscription(org.id), 404, 'resource_not_found');
     } finally {

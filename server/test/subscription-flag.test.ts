@@ -11,6 +11,7 @@ import {
   type EmbeddedServer,
   type User,
 } from './support/embedded-server.ts';
+import { payWithTestCard } from './support/billing.ts';
 import { backendApi } from './support/product-api-world.ts';
 import { BackendFaults, organization, storedMetadata } from './support/vciso-world.ts';
 
@@ -215,34 +216,7 @@ for (const backend of backends) {
 
     test("a checkout through the Frontend API, as clerk-js pays: the provider's webhook turns the flag YES by itself", async () => {
       const org = await organization(owner, 'Paying Org');
-      const scope = `/organizations/${org}/commerce`;
-      const checkout = await owner.browser.call('POST', `${scope}/checkouts`, {
-        plan_id: 'cplan_pro',
-        plan_period: 'month',
-      });
-      assert.equal(checkout.status, 200, JSON.stringify(checkout.body));
-      const setup = await owner.browser.call('POST', `${scope}/payment_sources/initialize`, {
-        gateway: 'stripe',
-      });
-      assert.equal(setup.status, 200, JSON.stringify(setup.body));
-      // What the page's card form (the Stripe.js stand-in) sends the offline gateway.
-      const confirmed = await owner.browser.call('POST', '/commerce/offline_gateway/setup_intents/confirm', {
-        client_secret: setup.body.response.external_client_secret,
-        card_number: '4242424242424242',
-        exp_month: '12',
-        exp_year: '34',
-        cvc: '123',
-      });
-      assert.equal(confirmed.status, 200, JSON.stringify(confirmed.body));
-      const paid = await owner.browser.call(
-        'PATCH',
-        `${scope}/checkouts/${checkout.body.response.id}/confirm`,
-        {
-          gateway: 'stripe',
-          payment_token: confirmed.body.payment_method,
-        },
-      );
-      assert.equal(paid.status, 200, JSON.stringify(paid.body));
+      await payWithTestCard(owner, `/organizations/${org}/commerce`, 'cplan_pro');
       // Delivered by the embedded provider to this server, which asks the Backend API and projects.
       await until(async () => (await storedMetadata(server, org))?.hasActiveSubscription === 'YES');
       assert.equal(await stored(org), 'YES');

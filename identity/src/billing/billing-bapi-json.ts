@@ -95,3 +95,13 @@ export function bapiSubscriptionJSON(
     eligible_for_free_trial: opts.eligibleForFreeTrial,
   };
 }
+
+/** Whose an item or a statement is, as hosted Clerk's Backend API names its payer (`user_id` or `organization_id`). */
+export function bapiPayerJSON(payer: { id: string; userId: string | null; organizationId: string | null }) {
+  return {
+    object: 'commerce_payer',
+    id: payer.id,
+    user_id: payer.userId,
+    organization_id: payer.organizationId,
+  };
+}

@@ -3,6 +3,7 @@ import { selectPaymentSourceById } from '../store/billing-payers.ts';
 import {
   listAttemptRows,
   listStatementRows,
+  listStatementRowsOfInstance,
   selectAttempt,
   selectAttemptsOfStatement,
   selectStatement,
@@ -78,6 +79,19 @@ export async function listStatements(
   const payer = await findPayer(tx, ref);
   if (!payer) return { data: [], totalCount: 0 };
   const { rows, totalCount } = await listStatementRows(tx, payer.id, paging);
+  const data = [];
+  for (const s of rows) data.push(await statementDetail(tx, s, now));
+  return { data, totalCount };
+}
+
+/** Every payer's statements, or one payer's (`payerId`), newest first: what the Backend API lists. */
+export async function listStatementsOfInstance(
+  tx: Queryable,
+  payerId: string | null,
+  paging: Paging,
+  now = new Date(),
+): Promise<{ data: StatementDetail[]; totalCount: number }> {
+  const { rows, totalCount } = await listStatementRowsOfInstance(tx, payerId, paging);
   const data = [];
   for (const s of rows) data.push(await statementDetail(tx, s, now));
   return { data, totalCount };

@@ -87,6 +87,21 @@ export async function listStatementRows(
   return { rows: rows.map(statementOf), totalCount: rows.length ? Number(rows[0]!.total) : 0 };
 }
 
+/** Statements of every payer (or of one), newest month first (the Backend API's `GET /v1/billing/statements`). */
+export async function listStatementRowsOfInstance(
+  tx: Queryable,
+  payerId: string | null,
+  paging: { limit: number; offset: number },
+): Promise<{ rows: StatementRow[]; totalCount: number }> {
+  const rows = await tx.query<StatementDbRow & { total: string }>(
+    `SELECT id, payer_id, to_char(month, 'YYYY-MM-DD') AS month, created_at, count(*) OVER () AS total
+       FROM billing_statements WHERE $1::text IS NULL OR payer_id = $1
+      ORDER BY month DESC, created_at DESC, id DESC LIMIT $2 OFFSET $3`,
+    [payerId, paging.limit, paging.offset],
+  );
+  return { rows: rows.map(statementOf), totalCount: rows.length ? Number(rows[0]!.total) : 0 };
+}
+
 export async function selectStatement(
   tx: Queryable,
   payerId: string,

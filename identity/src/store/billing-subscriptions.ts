@@ -314,3 +314,41 @@ export async function countFailedAttemptsSince(tx: Queryable, itemId: string, si
   );
   return Number(row!.n);
 }
+
+/** Which items the instance-wide list keeps (the Backend API's `GET /v1/billing/subscription_items`). */
+export interface ItemFilter {
+  status?: SubscriptionItemStatus;
+  payerType?: 'user' | 'org';
+  planSlug?: string;
+}
+
+/** Items of every payer, newest first, each with whose it is (its payer's user or organisation). */
+export async function selectItemsOfInstance(
+  tx: Queryable,
+  filter: ItemFilter,
+  paging: { limit: number; offset: number },
+): Promise<{
+  rows: { item: SubscriptionItemRow; userId: string | null; organizationId: string | null }[];
+  totalCount: number;
+}> {
+  const rows = await tx.query<
+    ItemDbRow & { payer_user_id: string | null; payer_organization_id: string | null; total: string }
+  >(
+    `SELECT i.*, p.user_id AS payer_user_id, p.organization_id AS payer_organization_id,
+            count(*) OVER () AS total
+       FROM billing_subscription_items i JOIN billing_payers p ON p.id = i.payer_id
+      WHERE ($1::text IS NULL AND i.status <> 'abandoned' OR i.status = $1)
+        AND ($2::text IS NULL OR ($2 = 'user') = (p.user_id IS NOT NULL))
+        AND ($3::text IS NULL OR i.plan_slug = $3)
+      ORDER BY i.created_at DESC, i.id DESC LIMIT $4 OFFSET $5`,
+    [filter.status ?? null, filter.payerType ?? null, filter.planSlug ?? null, paging.limit, paging.offset],
+  );
+  return {
+    rows: rows.map((r) => ({
+      item: itemOf(r),
+      userId: r.payer_user_id,
+      organizationId: r.payer_organization_id,
+    })),
+    totalCount: rows.length ? Number(rows[0]!.total) : 0,
+  };
+}

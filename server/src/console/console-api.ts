@@ -7,6 +7,7 @@ import type { ConsoleDeps, ConsoleRoute } from './console-route.ts';
 import { requireOperator } from './require-operator.ts';
 import { applicationConsoleRoutes } from './routes/applications.ts';
 import { auditConsoleRoutes } from './routes/audit-events.ts';
+import { billingConsoleRoutes } from './routes/billing.ts';
 import { consoleMeRoute } from './routes/me.ts';
 import { organizationDetailConsoleRoutes } from './routes/organization-details.ts';
 import { organizationConsoleRoutes } from './routes/organizations.ts';
@@ -32,6 +33,7 @@ export const CONSOLE_ROUTES: readonly ConsoleRoute[] = [
   ...organizationDetailConsoleRoutes,
   ...signUpConsoleRoutes,
   ...applicationConsoleRoutes,
+  ...billingConsoleRoutes,
   ...auditConsoleRoutes,
   ...settingsConsoleRoutes,
   ...webhookConsoleRoutes,

@@ -1,17 +1,19 @@
 import {
+  bapiPayerJSON,
   bapiPlanJSON,
   bapiSubscriptionItemJSON,
   bapiSubscriptionJSON,
 } from '../../billing/billing-bapi-json.ts';
-import { pricingOrder } from '../../billing/billing-json.ts';
+import { pricingOrder, statementJSON } from '../../billing/billing-json.ts';
 import { findPayer } from '../../billing/payers.ts';
 import type { PlanCatalogue } from '../../billing/plans.ts';
 import { cancelSubscriptionItem, currentSubscription } from '../../billing/subscriptions.ts';
-import type { PayerRef } from '../../billing/billing-model.ts';
+import type { PayerRef, SubscriptionItemStatus } from '../../billing/billing-model.ts';
+import { listStatementsOfInstance } from '../../billing/statements.ts';
 import type { Queryable } from '../../db/database.ts';
 import type { IdentityDeps } from '../../deps.ts';
 import { selectPayerById } from '../../store/billing-payers.ts';
-import { selectItemById } from '../../store/billing-subscriptions.ts';
+import { selectItemById, selectItemsOfInstance } from '../../store/billing-subscriptions.ts';
 import { errors } from '../../errors.ts';
 import { pageOf } from '../../organizations/invitations.ts';
 import { findOrganization } from '../../store/organizations.ts';
@@ -22,8 +24,19 @@ import { queryInput } from '../json-input.ts';
 /**
  * Backend API billing, as @clerk/backend 2.10.1's `clerkClient.billing` calls it (api/endpoints/
  * BillingApi.ts): the plan list, cancelling an item (now or at its period's end), and an organisation's
- * subscription, which the product server reads to derive the organisation's subscription flag.
+ * subscription, which the product server reads to derive the organisation's subscription flag. And, for the
+ * operator console, hosted Clerk's instance-wide lists `GET /v1/billing/subscription_items` and
+ * `GET /v1/billing/statements` (later @clerk/backend and Clerk's Backend API reference), the statements'
+ * `payer_id` filter being ours (docs/backend-api.md#our-extensions-for-the-operator-console).
  */
+
+const ITEM_STATUSES: readonly SubscriptionItemStatus[] = [
+  'upcoming',
+  'active',
+  'past_due',
+  'ended',
+  'abandoned',
+];
 
 function catalogueOf(deps: IdentityDeps): PlanCatalogue {
   const catalogue = deps.billing.catalogue();
@@ -104,6 +117,76 @@ export const billingBapiRoutes: BapiRoute[] = [
         return bapiSubscriptionJSON(current.subscription, current.items, {
           eligibleForFreeTrial: !payer?.trialUsed,
         });
+      });
+    },
+  },
+  {
+    method: 'GET',
+    path: '/v1/billing/subscription_items',
+    auth: 'secret_key',
+    permission: 'instance_secret_key',
+    input: {
+      query: queryInput({
+        status: 'enum',
+        payer_type: 'enum',
+        plan_id: 'text',
+        limit: 'page',
+        offset: 'page',
+      }),
+    },
+    async handler(req, deps) {
+      catalogueOf(deps); // 404 while the instance does not bill
+      const status = queryString(req.query, 'status');
+      if (status !== undefined && !ITEM_STATUSES.includes(status as SubscriptionItemStatus))
+        throw errors.paramValueInvalid('status', `status must be one of ${ITEM_STATUSES.join(', ')}.`);
+      const payerType = queryString(req.query, 'payer_type');
+      if (payerType !== undefined && payerType !== 'user' && payerType !== 'org')
+        throw errors.paramValueInvalid('payer_type', 'payer_type must be one of user or org.');
+      const planId = queryString(req.query, 'plan_id');
+      // A plan id is `cplan_<slug>`; an id of no plan matches nothing (hosted Clerk lists nothing either).
+      const planSlug = planId === undefined ? undefined : planId.startsWith('cplan_') ? planId.slice(6) : '';
+      const page = pageOf(req.query);
+      const { rows, totalCount } = await deps.db.transaction((tx) =>
+        selectItemsOfInstance(
+          tx,
+          { status: status as SubscriptionItemStatus | undefined, payerType, planSlug },
+          page,
+        ),
+      );
+      return {
+        data: rows.map(({ item, userId, organizationId }) => ({
+          ...bapiSubscriptionItemJSON(item),
+          payer: bapiPayerJSON({ id: item.payerId, userId, organizationId }),
+        })),
+        total_count: totalCount,
+      };
+    },
+  },
+  {
+    method: 'GET',
+    path: '/v1/billing/statements',
+    auth: 'secret_key',
+    permission: 'instance_secret_key',
+    input: { query: queryInput({ payer_id: 'text', limit: 'page', offset: 'page' }) },
+    async handler(req, deps) {
+      const catalogue = catalogueOf(deps);
+      const payerId = queryString(req.query, 'payer_id') ?? null;
+      const page = pageOf(req.query);
+      const now = deps.clock();
+      return deps.db.transaction(async (tx) => {
+        // Ours: one payer's statements. A payer that does not exist is a 404, not an empty list.
+        if (payerId !== null && !(looksLikeId(payerId) && (await selectPayerById(tx, payerId))))
+          throw errors.notFound('payer');
+        const { data, totalCount } = await listStatementsOfInstance(tx, payerId, page, now);
+        const answered = [];
+        for (const detail of data) {
+          const payer = await selectPayerById(tx, detail.statement.payerId);
+          answered.push({
+            ...statementJSON(detail, catalogue.currency, now),
+            payer: payer ? bapiPayerJSON(payer) : null,
+          });
+        }
+        return { data: answered, total_count: totalCount };
       });
     },
   },

@@ -4,6 +4,10 @@ import { ApplicationsArea } from './applications/ApplicationsArea.tsx';
 import { MachinesPage } from './applications/MachinesPage.tsx';
 import { OAuthApplicationsPage } from './applications/OAuthApplicationsPage.tsx';
 import { AuditLogPage } from './audit-log/AuditLogPage.tsx';
+import { BillingArea } from './billing/BillingArea.tsx';
+import { PlansPage } from './billing/PlansPage.tsx';
+import { StatementsPage } from './billing/StatementsPage.tsx';
+import { SubscriptionsPage } from './billing/SubscriptionsPage.tsx';
 import { ConsoleGate } from './layout/ConsoleGate.tsx';
 import { ConsoleLayout } from './layout/ConsoleLayout.tsx';
 import { OrganizationPage } from './organizations/OrganizationPage.tsx';
@@ -44,6 +48,12 @@ export function ConsolePage() {
             <Route path="api-keys" element={<ApiKeysPage />} />
             <Route path="oauth" element={<OAuthApplicationsPage />} />
             <Route path="machines" element={<MachinesPage />} />
+          </Route>
+          <Route path="billing" element={<BillingArea />}>
+            <Route index element={<Navigate to="plans" replace />} />
+            <Route path="plans" element={<PlansPage />} />
+            <Route path="subscriptions" element={<SubscriptionsPage />} />
+            <Route path="statements" element={<StatementsPage />} />
           </Route>
           <Route path="settings" element={<SettingsPage />} />
           <Route path="webhooks" element={<WebhooksPage />} />

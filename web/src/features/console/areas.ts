@@ -9,6 +9,7 @@ export const CONSOLE_AREAS = [
   { path: 'organizations', labelKey: 'console.nav.organizations' },
   { path: 'sign-up', labelKey: 'console.nav.signUp' },
   { path: 'applications', labelKey: 'console.applications.title' },
+  { path: 'billing', labelKey: 'console.billing.title' },
   { path: 'settings', labelKey: 'console.nav.settings' },
   { path: 'webhooks', labelKey: 'console.nav.webhooks' },
   { path: 'audit-log', labelKey: 'console.nav.auditLog' },

@@ -9,6 +9,9 @@ import type {
   ConsoleMe,
   ConsoleOAuthApplication,
   ConsoleOrganization,
+  ConsolePlan,
+  ConsoleStatement,
+  ConsoleSubscriptionItem,
   ConsoleUser,
   InstanceSettingsDocument,
   ListedIdentifier,
@@ -281,6 +284,65 @@ export const machinesQuery = (client: HttpClient, userId: string | null, search:
       consoleGet<Page<ConsoleMachine>>(
         client,
         withQuery('/applications/machines', { query: search, limit: PAGE_SIZE, offset }),
+        signal,
+      ),
+  });
+
+/** GET /console/api/billing/plans: the catalogue, every plan (hidden ones too), by payer type or all. */
+export const billingPlansQuery = (client: HttpClient, userId: string | null, payerType: string) =>
+  queryOptions({
+    queryKey: [...consoleKey(userId), 'billing-plans', payerType],
+    queryFn: ({ signal }) =>
+      consoleGet<Page<ConsolePlan>>(
+        client,
+        withQuery('/billing/plans', { payer_type: payerType || undefined, limit: 100 }),
+        signal,
+      ),
+  });
+
+/** What the subscriptions page filters by (empty: any). */
+export interface SubscriptionFilters {
+  status: string;
+  payerType: string;
+  planId: string;
+}
+
+/** GET /console/api/billing/subscriptions: every payer's items, newest first. */
+export const billingSubscriptionsQuery = (
+  client: HttpClient,
+  userId: string | null,
+  filters: SubscriptionFilters,
+  offset: number,
+) =>
+  queryOptions({
+    queryKey: [...consoleKey(userId), 'billing-subscriptions', filters, offset],
+    queryFn: ({ signal }) =>
+      consoleGet<Page<ConsoleSubscriptionItem>>(
+        client,
+        withQuery('/billing/subscriptions', {
+          status: filters.status || undefined,
+          payer_type: filters.payerType || undefined,
+          plan_id: filters.planId || undefined,
+          limit: PAGE_SIZE,
+          offset,
+        }),
+        signal,
+      ),
+  });
+
+/** GET /console/api/billing/statements: every payer's statements, or one payer's, newest month first. */
+export const billingStatementsQuery = (
+  client: HttpClient,
+  userId: string | null,
+  payerId: string,
+  offset: number,
+) =>
+  queryOptions({
+    queryKey: [...consoleKey(userId), 'billing-statements', payerId, offset],
+    queryFn: ({ signal }) =>
+      consoleGet<Page<ConsoleStatement>>(
+        client,
+        withQuery('/billing/statements', { payer_id: payerId || undefined, limit: PAGE_SIZE, offset }),
         signal,
       ),
   });

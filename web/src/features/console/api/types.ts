@@ -278,3 +278,70 @@ export interface ConsoleMachine {
   created_at: number;
   secret_key?: string;
 }
+
+/** Money as billing answers it: minor units, and the currency's code (`USD`). */
+export interface ConsoleMoney {
+  amount: number;
+  amount_formatted: string;
+  currency: string;
+  currency_symbol: string;
+}
+
+/** A plan of the catalogue (`billing.getPlanList`), hidden ones included. */
+export interface ConsolePlan {
+  id: string;
+  name: string;
+  slug: string;
+  description: string | null;
+  is_default: boolean;
+  publicly_visible: boolean;
+  for_payer_type: 'user' | 'org';
+  fee: ConsoleMoney;
+  annual_monthly_fee: ConsoleMoney;
+  features: { id: string; name: string; slug: string; description: string | null }[];
+}
+
+/** Who pays: a user for themselves, or an organisation. */
+export interface ConsoleBillingPayer {
+  id: string;
+  user_id: string | null;
+  organization_id: string | null;
+}
+
+/** One item of a payer's subscription (`GET /v1/billing/subscription_items`). */
+export interface ConsoleSubscriptionItem {
+  id: string;
+  status: string;
+  plan_period: 'month' | 'annual' | null;
+  period_start: number | null;
+  period_end: number | null;
+  canceled_at: number | null;
+  ended_at: number | null;
+  is_free_trial: boolean;
+  amount: ConsoleMoney | null;
+  plan: { id: string; name: string } | null;
+  payer: ConsoleBillingPayer;
+}
+
+/** A payment (attempt) of a statement. */
+export interface ConsolePayment {
+  id: string;
+  status: 'pending' | 'paid' | 'failed';
+  charge_type: 'checkout' | 'recurring';
+  amount: ConsoleMoney;
+  paid_at?: number;
+  failed_at?: number;
+  updated_at: number;
+  payment_source: { card_type: string; last4: string } | null;
+  subscription_item: { plan: { name: string } | null } | null;
+}
+
+/** A payer's month (`GET /v1/billing/statements`): its payments by day, and what was paid in it. */
+export interface ConsoleStatement {
+  id: string;
+  status: 'open' | 'closed';
+  timestamp: number;
+  payer: ConsoleBillingPayer | null;
+  totals: { grand_total: ConsoleMoney };
+  groups: { timestamp: number; items: ConsolePayment[] }[];
+}

@@ -1,0 +1,161 @@
+import { useQuery } from '@tanstack/react-query';
+import type { FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useSearchParams } from 'react-router';
+import { useLanguage } from '../../../lib/i18n/useLanguage.ts';
+import {
+  billingPlansQuery,
+  billingSubscriptionsQuery,
+  PAGE_SIZE,
+  type SubscriptionFilters,
+} from '../api/console-queries.ts';
+import { formatInstant, formatMoney } from '../format.ts';
+import { Pager, useOffsetInAddress } from '../layout/Pager.tsx';
+import { QueryBody } from '../layout/QueryBody.tsx';
+import { useConsole } from '../useConsole.ts';
+import { PayerLink } from './PayerLink.tsx';
+import { PAYER_TYPES } from './PlansPage.tsx';
+
+/** An item's statuses, as billing keeps them (docs/billing.md). */
+export const ITEM_STATUSES = ['active', 'past_due', 'upcoming', 'ended', 'abandoned'] as const;
+
+/**
+ * /console/billing/subscriptions — every payer's subscription items, newest first: the payer (a user or
+ * an organisation), the plan, its status and period; filtered by status, payer type and plan.
+ */
+export function SubscriptionsPage() {
+  const { t } = useTranslation();
+  const { language } = useLanguage();
+  const { client, userId } = useConsole();
+  const [params, setParams] = useSearchParams();
+  const filters: SubscriptionFilters = {
+    status: params.get('status') ?? '',
+    payerType: params.get('payer_type') ?? '',
+    planId: params.get('plan_id') ?? '',
+  };
+  const [offset, setOffset] = useOffsetInAddress();
+  const items = useQuery(billingSubscriptionsQuery(client, userId, filters, offset));
+  const plans = useQuery(billingPlansQuery(client, userId, ''));
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const next: Record<string, string> = {};
+    for (const [name, value] of new FormData(event.currentTarget))
+      if (typeof value === 'string' && value) next[name] = value;
+    setParams(next);
+  };
+  const statusText = (status: string) =>
+    (ITEM_STATUSES as readonly string[]).includes(status) ? t(`console.billing.statuses.${status}`) : status;
+  return (
+    <div data-testid="console-billing-subscriptions">
+      <form className="console__filters" role="search" onSubmit={submit} key={params.toString()}>
+        <label>
+          <span>{t('console.billing.status')}</span>
+          <select
+            name="status"
+            defaultValue={filters.status}
+            data-testid="console-billing-subscriptions-status"
+          >
+            <option value="">{t('console.billing.anyButAbandoned')}</option>
+            {ITEM_STATUSES.map((status) => (
+              <option key={status} value={status}>
+                {statusText(status)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          <span>{t('console.billing.payerType')}</span>
+          <select name="payer_type" defaultValue={filters.payerType}>
+            <option value="">{t('console.billing.any')}</option>
+            {PAYER_TYPES.map((type) => (
+              <option key={type} value={type}>
+                {t(`console.billing.payerTypes.${type}`)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          <span>{t('console.billing.plan')}</span>
+          <select name="plan_id" defaultValue={filters.planId}>
+            <option value="">{t('console.billing.any')}</option>
+            {(plans.data?.data ?? []).map((plan) => (
+              <option key={plan.id} value={plan.id}>
+                {plan.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="submit" className="button button--secondary">
+          {t('console.billing.filter')}
+        </button>
+      </form>
+      <QueryBody
+        query={items}
+        what={t('console.billing.subscriptions.what')}
+        empty={t('console.billing.subscriptions.none')}
+        testId="console-billing-subscriptions"
+      >
+        {(data) => (
+          <>
+            <table className="console__table" data-testid="console-billing-subscriptions-table">
+              <thead>
+                <tr>
+                  <th>{t('console.billing.payer')}</th>
+                  <th>{t('console.billing.plan')}</th>
+                  <th>{t('console.billing.status')}</th>
+                  <th>{t('console.billing.subscriptions.period')}</th>
+                  <th>{t('console.billing.subscriptions.amount')}</th>
+                  <th />
+                </tr>
+              </thead>
+              <tbody>
+                {data.data.map((item) => (
+                  <tr key={item.id} data-testid="console-billing-subscription-row" data-status={item.status}>
+                    <td>
+                      <PayerLink payer={item.payer} />
+                    </td>
+                    <td>
+                      {item.plan?.name ?? '—'}
+                      {item.plan_period
+                        ? ` · ${t(`console.billing.subscriptions.periods.${item.plan_period}`)}`
+                        : ''}
+                      {item.is_free_trial ? ` · ${t('console.billing.subscriptions.freeTrial')}` : ''}
+                    </td>
+                    <td>
+                      {statusText(item.status)}
+                      {item.canceled_at
+                        ? ` · ${t('console.billing.subscriptions.canceledAt', {
+                            date: formatInstant(item.canceled_at, language),
+                          })}`
+                        : ''}
+                    </td>
+                    <td>
+                      {t('console.billing.subscriptions.periodRange', {
+                        start: formatInstant(item.period_start, language),
+                        // The default plan has no end; an item ended early, its end.
+                        end:
+                          item.period_end || item.ended_at
+                            ? formatInstant(item.period_end ?? item.ended_at, language)
+                            : t('console.billing.subscriptions.noEnd'),
+                      })}
+                    </td>
+                    <td>{formatMoney(item.amount, language)}</td>
+                    <td>
+                      <Link
+                        to={`/console/billing/statements?payer_id=${item.payer.id}`}
+                        data-testid="console-billing-subscription-statements"
+                      >
+                        {t('console.billing.subscriptions.statements')}
+                      </Link>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+            <Pager offset={offset} size={PAGE_SIZE} total={data.total_count} onChange={setOffset} />
+          </>
+        )}
+      </QueryBody>
+    </div>
+  );
+}
