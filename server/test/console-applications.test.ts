@@ -2,16 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { CONSOLE_ROUTES } from '../src/console/console-api.ts';
 import { BAPI_PATH } from '../src/app.ts';
-import {
-  sessionToken,
-  signUpUser,
-  signUpWithOrganization,
-  startEmbeddedServer,
-  type ApiBody,
-  type EmbeddedServer,
-  type User,
-} from './support/embedded-server.ts';
-import { enrolTotp } from './support/totp.ts';
+import { CONSOLE_BACKENDS, startConsoleWorld, token, type ConsoleWorld } from './support/console-world.ts';
+import type { ApiBody } from './support/embedded-server.ts';
 
 /**
  * The console's applications area (docs/console.md) against the real server and its embedded provider: API
@@ -19,13 +11,6 @@ import { enrolTotp } from './support/totp.ts';
  * deleted, machines created with their M2M scopes and deleted; each change in the audit log as the
  * operator's; no one else changing anything; malformed input refused before any Backend API call.
  */
-const backends = [
-  { name: 'pglite', databaseUrl: undefined },
-  ...(process.env.TEST_DATABASE_URL
-    ? [{ name: 'postgres', databaseUrl: process.env.TEST_DATABASE_URL }]
-    : []),
-];
-
 const APPLICATION_ROUTES = CONSOLE_ROUTES.filter((r) => r.path.startsWith('/applications/'));
 
 /** A well-formed body for each POST of the area: a refusal then shows the caller, not the input, was refused. */
@@ -36,22 +21,16 @@ function validBody(path: string): unknown {
   return {};
 }
 
-for (const backend of backends) {
+for (const backend of CONSOLE_BACKENDS) {
   describe(`console applications area [${backend.name}]`, () => {
-    let server: EmbeddedServer;
-    let operator: User;
-    let enrolling: User;
-    let orgAdmin: User & { organizationId: string };
-    let target: User & { organizationId: string };
-    const token = (user: User, org: string | null = null) => sessionToken(user, org);
-    const get = async (user: User, url: string) => server.api(await token(user), 'GET', url);
+    let world: ConsoleWorld;
 
     /** A Backend API call with the secret key, as a script would make it (to set the scene). */
     const bapi = async (method: 'GET' | 'POST', path: string, body?: unknown) => {
-      const res = await server.app.fastify.inject({
+      const res = await world.server.app.fastify.inject({
         method,
         url: `${BAPI_PATH}${path}`,
-        headers: { authorization: `Bearer ${server.app.identity!.secretKey}` },
+        headers: { authorization: `Bearer ${world.server.app.identity!.secretKey}` },
         ...(body === undefined ? {} : { payload: body as Record<string, unknown> }),
       });
       assert.equal(res.statusCode, 200, res.body);
@@ -59,26 +38,19 @@ for (const backend of backends) {
     };
 
     before(async () => {
-      server = await startEmbeddedServer({ databaseUrl: backend.databaseUrl });
-      operator = await signUpUser(server, 'operator');
-      await enrolTotp(operator);
-      enrolling = await signUpUser(server, 'enrolling');
-      orgAdmin = await signUpWithOrganization(server, 'org-admin', 'Admin Org');
-      target = await signUpWithOrganization(server, 'target', 'Target Org');
-      const settings = server.app.identity!.settings;
-      await settings.set({
-        ...settings.settings,
-        console: { operators: [operator.userId, enrolling.email] },
-        apiKeys: { enabled: true, userKeys: true, organizationKeys: true },
+      world = await startConsoleWorld({
+        databaseUrl: backend.databaseUrl,
+        enrollingBy: 'email',
+        settings: { apiKeys: { enabled: true, userKeys: true, organizationKeys: true } },
       });
     });
-    after(() => server.stop());
+    after(() => world.server.stop());
 
     /** The operator's audit events of `action` (on `objectId`), newest first. */
     const operatorEvents = async (action: string, objectId?: string): Promise<ApiBody[]> => {
-      const res = await get(
-        operator,
-        `/console/api/audit-events?actor_type=operator&actor_id=${operator.userId}&action=${action}${
+      const res = await world.get(
+        world.operator,
+        `/console/api/audit-events?actor_type=operator&actor_id=${world.operator.userId}&action=${action}${
           objectId ? `&object_id=${objectId}` : ''
         }`,
       );
@@ -87,12 +59,18 @@ for (const backend of backends) {
     };
 
     it('lists a user’s or an organisation’s API keys and revokes one, as the operator’s', async () => {
-      const bearer = await token(operator);
-      const first = await bapi('POST', '/api_keys', { name: 'first', subject: target.userId });
-      const second = await bapi('POST', '/api_keys', { name: 'second', subject: target.userId });
-      const orgKey = await bapi('POST', '/api_keys', { name: 'org key', subject: target.organizationId });
+      const bearer = await token(world.operator);
+      const first = await bapi('POST', '/api_keys', { name: 'first', subject: world.target.userId });
+      const second = await bapi('POST', '/api_keys', { name: 'second', subject: world.target.userId });
+      const orgKey = await bapi('POST', '/api_keys', {
+        name: 'org key',
+        subject: world.target.organizationId,
+      });
 
-      const listed = await get(operator, `/console/api/applications/api-keys?subject=${target.userId}`);
+      const listed = await world.get(
+        world.operator,
+        `/console/api/applications/api-keys?subject=${world.target.userId}`,
+      );
       assert.equal(listed.status, 200, JSON.stringify(listed.body));
       assert.deepEqual(
         listed.body.data.map((k: ApiBody) => k.id),
@@ -104,24 +82,24 @@ for (const backend of backends) {
         listed.body.data.every((k: ApiBody) => k.secret === undefined),
         'a list never shows a secret',
       );
-      const paged = await get(
-        operator,
-        `/console/api/applications/api-keys?subject=${target.userId}&limit=1`,
+      const paged = await world.get(
+        world.operator,
+        `/console/api/applications/api-keys?subject=${world.target.userId}&limit=1`,
       );
       assert.deepEqual(
         paged.body.data.map((k: ApiBody) => k.id),
         [second.id],
       );
-      const ofOrg = await get(
-        operator,
-        `/console/api/applications/api-keys?subject=${target.organizationId}`,
+      const ofOrg = await world.get(
+        world.operator,
+        `/console/api/applications/api-keys?subject=${world.target.organizationId}`,
       );
       assert.deepEqual(
         ofOrg.body.data.map((k: ApiBody) => k.id),
         [orgKey.id],
       );
 
-      const revoked = await server.api(
+      const revoked = await world.server.api(
         bearer,
         'POST',
         `/console/api/applications/api-keys/${first.id}/revoke`,
@@ -132,22 +110,25 @@ for (const backend of backends) {
       assert.equal(revoked.body.revocation_reason, 'leaked in a ticket');
       const [event] = await operatorEvents('api_key.revoke', first.id);
       assert.ok(event, 'the revocation is in the audit log as the operator’s');
-      assert.deepEqual(event.actor, { type: 'operator', id: operator.userId });
-      const valid = await get(operator, `/console/api/applications/api-keys?subject=${target.userId}`);
+      assert.deepEqual(event.actor, { type: 'operator', id: world.operator.userId });
+      const valid = await world.get(
+        world.operator,
+        `/console/api/applications/api-keys?subject=${world.target.userId}`,
+      );
       assert.deepEqual(
         valid.body.data.map((k: ApiBody) => k.id),
         [second.id],
       );
-      const all = await get(
-        operator,
-        `/console/api/applications/api-keys?subject=${target.userId}&include_invalid=true`,
+      const all = await world.get(
+        world.operator,
+        `/console/api/applications/api-keys?subject=${world.target.userId}&include_invalid=true`,
       );
       assert.equal(all.body.total_count, 2);
       // The key is refused where it is presented.
-      const verify = await server.app.fastify.inject({
+      const verify = await world.server.app.fastify.inject({
         method: 'POST',
         url: `${BAPI_PATH}/api_keys/verify`,
-        headers: { authorization: `Bearer ${server.app.identity!.secretKey}` },
+        headers: { authorization: `Bearer ${world.server.app.identity!.secretKey}` },
         payload: { secret: first.secret },
       });
       assert.equal(verify.statusCode, 404);
@@ -155,8 +136,8 @@ for (const backend of backends) {
     });
 
     it('creates an OAuth application showing its secret once, rotates it and deletes it, as the operator’s', async () => {
-      const bearer = await token(operator);
-      const created = await server.api(bearer, 'POST', '/console/api/applications/oauth', {
+      const bearer = await token(world.operator);
+      const created = await world.server.api(bearer, 'POST', '/console/api/applications/oauth', {
         name: 'Reporting tool',
         redirect_uris: ['https://reports.example/callback', 'http://localhost:8080/cb'],
         public: false,
@@ -174,13 +155,13 @@ for (const backend of backends) {
       assert.equal(event.summary.after.name, 'Reporting tool', JSON.stringify(event));
       assert.ok(!JSON.stringify(event).includes(created.body.client_secret), 'no secret in the log');
 
-      const listed = await get(operator, '/console/api/applications/oauth');
+      const listed = await world.get(world.operator, '/console/api/applications/oauth');
       assert.equal(listed.status, 200, JSON.stringify(listed.body));
       const row = listed.body.data.find((a: ApiBody) => a.id === created.body.id);
       assert.equal(row.name, 'Reporting tool');
       assert.equal(row.client_secret, undefined, 'never listed');
 
-      const rotated = await server.api(
+      const rotated = await world.server.api(
         bearer,
         'POST',
         `/console/api/applications/oauth/${created.body.id}/rotate-secret`,
@@ -190,7 +171,7 @@ for (const backend of backends) {
       assert.notEqual(rotated.body.client_secret, created.body.client_secret);
       assert.equal((await operatorEvents('oauth_application.rotate_secret', created.body.id)).length, 1);
 
-      const publicApp = await server.api(bearer, 'POST', '/console/api/applications/oauth', {
+      const publicApp = await world.server.api(bearer, 'POST', '/console/api/applications/oauth', {
         name: 'Mobile app',
         redirect_uris: ['com.example.app:/callback'],
         public: true,
@@ -199,7 +180,7 @@ for (const backend of backends) {
       assert.equal(publicApp.status, 200, JSON.stringify(publicApp.body));
       assert.equal(publicApp.body.public, true);
       assert.equal(publicApp.body.client_secret, undefined, 'a public application has no secret');
-      const noSecret = await server.api(
+      const noSecret = await world.server.api(
         bearer,
         'POST',
         `/console/api/applications/oauth/${publicApp.body.id}/rotate-secret`,
@@ -208,27 +189,31 @@ for (const backend of backends) {
       assert.equal(noSecret.body.errors[0].code, 'change_refused');
 
       for (const app of [created.body, publicApp.body]) {
-        const deleted = await server.api(bearer, 'DELETE', `/console/api/applications/oauth/${app.id}`);
+        const deleted = await world.server.api(bearer, 'DELETE', `/console/api/applications/oauth/${app.id}`);
         assert.equal(deleted.status, 200, JSON.stringify(deleted.body));
         assert.equal(deleted.body.deleted, true);
         assert.equal((await operatorEvents('oauth_application.deleted', app.id)).length, 1);
       }
-      const after = await get(operator, '/console/api/applications/oauth');
+      const after = await world.get(world.operator, '/console/api/applications/oauth');
       assert.ok(!after.body.data.some((a: ApiBody) => a.id === created.body.id));
-      const again = await server.api(bearer, 'DELETE', `/console/api/applications/oauth/${created.body.id}`);
+      const again = await world.server.api(
+        bearer,
+        'DELETE',
+        `/console/api/applications/oauth/${created.body.id}`,
+      );
       assert.equal(again.status, 404, JSON.stringify(again.body));
       assert.equal(again.body.errors[0].code, 'resource_not_found');
     });
 
     it('creates machines with their M2M scopes, lists and deletes them, as the operator’s', async () => {
-      const bearer = await token(operator);
-      const api = await server.api(bearer, 'POST', '/console/api/applications/machines', {
+      const bearer = await token(world.operator);
+      const api = await world.server.api(bearer, 'POST', '/console/api/applications/machines', {
         name: 'billing-api',
       });
       assert.equal(api.status, 200, JSON.stringify(api.body));
       assert.match(api.body.id, /^mch_/);
       assert.ok(api.body.secret_key, 'its secret key, this once');
-      const worker = await server.api(bearer, 'POST', '/console/api/applications/machines', {
+      const worker = await world.server.api(bearer, 'POST', '/console/api/applications/machines', {
         name: 'billing-worker',
         default_token_ttl: 600,
         scoped_machines: [api.body.id],
@@ -239,7 +224,7 @@ for (const backend of backends) {
       assert.equal(event.summary.after.name, 'billing-worker', JSON.stringify(event));
       assert.ok(!JSON.stringify(event).includes(worker.body.secret_key), 'no secret in the log');
 
-      const listed = await get(operator, '/console/api/applications/machines?query=billing');
+      const listed = await world.get(world.operator, '/console/api/applications/machines?query=billing');
       assert.equal(listed.status, 200, JSON.stringify(listed.body));
       assert.equal(listed.body.total_count, 2);
       const row = listed.body.data.find((m: ApiBody) => m.id === worker.body.id);
@@ -254,7 +239,7 @@ for (const backend of backends) {
       );
 
       for (const machine of [worker.body, api.body]) {
-        const deleted = await server.api(
+        const deleted = await world.server.api(
           bearer,
           'DELETE',
           `/console/api/applications/machines/${machine.id}`,
@@ -262,12 +247,15 @@ for (const backend of backends) {
         assert.equal(deleted.status, 200, JSON.stringify(deleted.body));
         assert.equal((await operatorEvents('machine.deleted', machine.id)).length, 1);
       }
-      assert.equal((await get(operator, '/console/api/applications/machines')).body.total_count, 0);
+      assert.equal(
+        (await world.get(world.operator, '/console/api/applications/machines')).body.total_count,
+        0,
+      );
     });
 
     it('lets no one else change anything, and refuses malformed input and unknown ids before any change', async () => {
-      const bearer = await token(operator);
-      const key = await bapi('POST', '/api_keys', { name: 'untouched', subject: target.userId });
+      const bearer = await token(world.operator);
+      const key = await bapi('POST', '/api_keys', { name: 'untouched', subject: world.target.userId });
       const app = await bapi('POST', '/v1/oauth_applications', {
         name: 'Untouched',
         redirect_uris: ['https://untouched.example/cb'],
@@ -276,12 +264,14 @@ for (const backend of backends) {
       /** What the area holds and what the log says was done: neither may move below. */
       const state = async () => {
         const read = async (url: string) => {
-          const res = await get(operator, url);
+          const res = await world.get(world.operator, url);
           assert.equal(res.status, 200, `${url}: ${JSON.stringify(res.body)}`);
           return res.body;
         };
         const [keys, apps, machines, audit] = await Promise.all([
-          read(`/console/api/applications/api-keys?subject=${target.userId}&include_invalid=true&limit=100`),
+          read(
+            `/console/api/applications/api-keys?subject=${world.target.userId}&include_invalid=true&limit=100`,
+          ),
           read('/console/api/applications/oauth?limit=100'),
           read('/console/api/applications/machines?limit=100'),
           read('/console/api/audit-events?limit=100'),
@@ -300,17 +290,24 @@ for (const backend of backends) {
         url: `/console/api${route.path
           .replace(':apiKeyId', key.id)
           .replace(':applicationId', app.id)
-          .replace(':machineId', machine.id)}${route.method === 'GET' ? `?subject=${target.userId}` : ''}`,
+          .replace(
+            ':machineId',
+            machine.id,
+          )}${route.method === 'GET' ? `?subject=${world.target.userId}` : ''}`,
         body: route.method === 'POST' ? validBody(route.path) : undefined,
       }));
       assert.equal(real.length, 9, 'every route of the area');
       for (const r of real) {
         for (const [who, bearerOf, code] of [
-          ['an organisation admin', await token(orgAdmin, orgAdmin.organizationId), 'not_an_operator'],
-          ['the keys’ own user', await token(target, target.organizationId), 'not_an_operator'],
-          ['an operator without a second factor', await token(enrolling), 'second_factor_required'],
+          [
+            'an organisation admin',
+            await token(world.orgAdmin, world.orgAdmin.organizationId),
+            'not_an_operator',
+          ],
+          ['the keys’ own user', await token(world.target, world.target.organizationId), 'not_an_operator'],
+          ['an operator without a second factor', await token(world.enrolling), 'second_factor_required'],
         ] as const) {
-          const res = await server.api(bearerOf, r.method, r.url, r.body);
+          const res = await world.server.api(bearerOf, r.method, r.url, r.body);
           assert.equal(res.status, 403, `${who}: ${r.method} ${r.url}: ${JSON.stringify(res.body)}`);
           assert.equal(res.body.errors[0].code, code);
         }
@@ -324,11 +321,11 @@ for (const backend of backends) {
         scopes: [],
         ...fields,
       });
-      const malformed: [method: 'GET' | 'POST' | 'DELETE', url: string, body?: unknown][] = [
+      await world.refusesAsMalformed(bearer, [
         ['GET', '/console/api/applications/api-keys'],
         ['GET', '/console/api/applications/api-keys?subject=sess_123'],
-        ['GET', `/console/api/applications/api-keys?subject=${target.userId}&include_invalid=yes`],
-        ['GET', `/console/api/applications/api-keys?subject=${target.userId}&limit=101`],
+        ['GET', `/console/api/applications/api-keys?subject=${world.target.userId}&include_invalid=yes`],
+        ['GET', `/console/api/applications/api-keys?subject=${world.target.userId}&limit=101`],
         ['GET', '/console/api/applications/oauth?offset=-1'],
         ['GET', `/console/api/applications/machines?query=${'a'.repeat(201)}`],
         ['POST', `/console/api/applications/api-keys/${app.id}/revoke`, {}],
@@ -356,22 +353,13 @@ for (const backend of backends) {
         ['POST', '/console/api/applications/machines', { name: 'm', default_token_ttl: 1.5 }],
         ['POST', '/console/api/applications/machines', { name: 'm', scoped_machines: [key.id] }],
         ['POST', '/console/api/applications/machines', { name: 'm', secret_key: 'ak_x' }],
-      ];
-      for (const [method, url, body] of malformed) {
-        const res = await server.api(bearer, method, url, body);
-        assert.equal(
-          res.status,
-          422,
-          `${method} ${url} ${JSON.stringify(body)}: ${JSON.stringify(res.body)}`,
-        );
-        assert.equal(res.body.errors[0].code, 'invalid_request', url);
-      }
+      ]);
       // Well formed, refused by the Backend API: its message kept, nothing stored.
       for (const body of [
         oauth({ scopes: ['openid', 'admin_everything'] }),
         oauth({ redirect_uris: ['http://reports.example/cb'] }),
       ]) {
-        const res = await server.api(bearer, 'POST', '/console/api/applications/oauth', body);
+        const res = await world.server.api(bearer, 'POST', '/console/api/applications/oauth', body);
         assert.equal(res.status, 422, `${JSON.stringify(body)}: ${JSON.stringify(res.body)}`);
         assert.equal(res.body.errors[0].code, 'change_refused');
         assert.ok(res.body.errors[0].message, 'the Backend API’s reason is kept');
@@ -383,7 +371,7 @@ for (const backend of backends) {
         ['DELETE', '/console/api/applications/machines/mch_0000000000000000000000000000', undefined],
         ['POST', '/console/api/applications/machines', { name: 'm', scoped_machines: ['mch_000000000000'] }],
       ] as const) {
-        const res = await server.api(bearer, method, url, body);
+        const res = await world.server.api(bearer, method, url, body);
         assert.equal(res.status, 404, `${method} ${url}: ${JSON.stringify(res.body)}`);
         assert.equal(res.body.errors[0].code, 'resource_not_found');
       }

@@ -2,17 +2,9 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import type { ClerkClient } from '@clerk/backend';
-import {
-  sessionToken,
-  signUpUser,
-  signUpWithOrganization,
-  startEmbeddedServer,
-  type ApiBody,
-  type EmbeddedServer,
-  type User,
-} from './support/embedded-server.ts';
+import { CONSOLE_BACKENDS, startConsoleWorld, token, type ConsoleWorld } from './support/console-world.ts';
+import type { ApiBody } from './support/embedded-server.ts';
 import { backendApi } from './support/product-api-world.ts';
-import { enrolTotp } from './support/totp.ts';
 
 /**
  * The console's user and organisation details (docs/console.md): a user's passkeys and API keys, removed
@@ -21,13 +13,6 @@ import { enrolTotp } from './support/totp.ts';
  * change in the audit log as the operator's, and the abuse cases (an organisation admin, an operator
  * without a second factor, malformed input, unknown ids, another user's or organisation's ids).
  */
-const backends = [
-  { name: 'pglite', databaseUrl: undefined },
-  ...(process.env.TEST_DATABASE_URL
-    ? [{ name: 'postgres', databaseUrl: process.env.TEST_DATABASE_URL }]
-    : []),
-];
-
 const BILLING = {
   enabled: true,
   currency: 'usd',
@@ -41,26 +26,20 @@ const BILLING = {
 
 const MODULES_OFF = { vCiso: false, compliance: false, qompanion: false, hexadiag: false, passport: false };
 
-for (const backend of backends) {
+for (const backend of CONSOLE_BACKENDS) {
   describe(`console details [${backend.name}]`, () => {
-    let server: EmbeddedServer;
+    let world: ConsoleWorld;
     let clerk: ClerkClient;
-    let operator: User;
-    let enrolling: User;
-    let orgAdmin: User & { organizationId: string };
-    let target: User & { organizationId: string };
     let targetPasskey: string;
     let otherPasskey: string;
     let targetKey: string;
     let otherKey: string;
-    const token = (user: User, org: string | null = null) => sessionToken(user, org);
-    const get = async (user: User, url: string) => server.api(await token(user), 'GET', url);
 
     /** A verified passkey of `userId`'s (written directly: registering one is the passkey suite's). */
     const passkeyOf = async (userId: string, name: string) => {
       const id = `idn_${randomBytes(12).toString('hex')}`;
       const now = new Date();
-      await server.db.query(
+      await world.server.db.query(
         `INSERT INTO passkeys (id, user_id, name, credential_id, public_key, verified_at, created_at, updated_at)
          VALUES ($1, $2, $3, $4, '\\x00'::bytea, $5, $5, $5)`,
         [id, userId, name, `cred-${id}`, now],
@@ -69,48 +48,44 @@ for (const backend of backends) {
     };
 
     before(async () => {
-      server = await startEmbeddedServer({ databaseUrl: backend.databaseUrl });
-      clerk = backendApi(server);
-      operator = await signUpUser(server, 'operator');
-      await enrolTotp(operator);
-      enrolling = await signUpUser(server, 'enrolling');
-      orgAdmin = await signUpWithOrganization(server, 'org-admin', 'Admin Org');
-      target = await signUpWithOrganization(server, 'target', 'Target Org');
-      const settings = server.app.identity!.settings;
-      await settings.set({
-        ...settings.settings,
-        console: { operators: [operator.userId, enrolling.userId] },
-        billing: BILLING,
+      world = await startConsoleWorld({
+        databaseUrl: backend.databaseUrl,
+        enrollingBy: 'userId',
+        settings: { billing: BILLING },
       });
-      targetPasskey = await passkeyOf(target.userId, 'Work laptop');
-      otherPasskey = await passkeyOf(orgAdmin.userId, 'Admin phone');
+      clerk = backendApi(world.server);
+      targetPasskey = await passkeyOf(world.target.userId, 'Work laptop');
+      otherPasskey = await passkeyOf(world.orgAdmin.userId, 'Admin phone');
       targetKey = (
-        await clerk.apiKeys.create({ name: 'ci', subject: target.userId, scopes: ['read:reports'] })
+        await clerk.apiKeys.create({ name: 'ci', subject: world.target.userId, scopes: ['read:reports'] })
       ).id;
-      otherKey = (await clerk.apiKeys.create({ name: 'theirs', subject: orgAdmin.userId })).id;
+      otherKey = (await clerk.apiKeys.create({ name: 'theirs', subject: world.orgAdmin.userId })).id;
     });
-    after(() => server?.stop());
+    after(() => world?.server.stop());
 
     const operatorEvents = async (action: string, objectId: string): Promise<ApiBody[]> => {
-      const res = await get(operator, `/console/api/audit-events?action=${action}&object_id=${objectId}`);
+      const res = await world.get(
+        world.operator,
+        `/console/api/audit-events?action=${action}&object_id=${objectId}`,
+      );
       assert.equal(res.status, 200, JSON.stringify(res.body));
       return res.body.data.filter(
-        (e: ApiBody) => e.actor?.type === 'operator' && e.actor?.id === operator.userId,
+        (e: ApiBody) => e.actor?.type === 'operator' && e.actor?.id === world.operator.userId,
       );
     };
 
     /** Everything the routes below could change, and the audit log's length: neither may move on a refusal. */
     const state = async () => {
       const read = async (url: string) => {
-        const res = await get(operator, url);
+        const res = await world.get(world.operator, url);
         assert.equal(res.status, 200, `${url}: ${JSON.stringify(res.body)}`);
         return res.body;
       };
       const [mine, theirs, org, otherOrg, audit] = await Promise.all([
-        read(`/console/api/users/${target.userId}/credentials`),
-        read(`/console/api/users/${orgAdmin.userId}/credentials`),
-        read(`/console/api/organizations/${target.organizationId}/details`),
-        read(`/console/api/organizations/${orgAdmin.organizationId}/details`),
+        read(`/console/api/users/${world.target.userId}/credentials`),
+        read(`/console/api/users/${world.orgAdmin.userId}/credentials`),
+        read(`/console/api/organizations/${world.target.organizationId}/details`),
+        read(`/console/api/organizations/${world.orgAdmin.organizationId}/details`),
         // The operators' events only: the product server writes its own metadata (the subscription flag)
         // in the background, as the secret key's.
         read('/console/api/audit-events?actor_type=operator&limit=1'),
@@ -126,15 +101,15 @@ for (const backend of backends) {
     /** The new routes, on real ids. */
     const realRequests = () =>
       [
-        ['GET', `/console/api/users/${target.userId}/credentials`],
-        ['DELETE', `/console/api/users/${target.userId}/passkeys/${targetPasskey}`],
-        ['POST', `/console/api/users/${target.userId}/api-keys/${targetKey}/revoke`],
-        ['GET', `/console/api/organizations/${target.organizationId}/details`],
-        ['POST', `/console/api/organizations/${target.organizationId}/modules`, { compliance: true }],
+        ['GET', `/console/api/users/${world.target.userId}/credentials`],
+        ['DELETE', `/console/api/users/${world.target.userId}/passkeys/${targetPasskey}`],
+        ['POST', `/console/api/users/${world.target.userId}/api-keys/${targetKey}/revoke`],
+        ['GET', `/console/api/organizations/${world.target.organizationId}/details`],
+        ['POST', `/console/api/organizations/${world.target.organizationId}/modules`, { compliance: true }],
       ] as const;
 
     it('shows a user’s passkeys and API keys, never a secret', async () => {
-      const res = await get(operator, `/console/api/users/${target.userId}/credentials`);
+      const res = await world.get(world.operator, `/console/api/users/${world.target.userId}/credentials`);
       assert.equal(res.status, 200, JSON.stringify(res.body));
       assert.deepEqual(
         res.body.passkeys.map((p: ApiBody) => [p.id, p.name, typeof p.created_at, p.last_used_at]),
@@ -151,7 +126,10 @@ for (const backend of backends) {
     });
 
     it('shows an organisation’s roles with their members, its modules and its subscription', async () => {
-      const res = await get(operator, `/console/api/organizations/${target.organizationId}/details`);
+      const res = await world.get(
+        world.operator,
+        `/console/api/organizations/${world.target.organizationId}/details`,
+      );
       assert.equal(res.status, 200, JSON.stringify(res.body));
       assert.deepEqual(
         res.body.roles.map((r: ApiBody) => [r.key, r.members_count]),
@@ -177,15 +155,19 @@ for (const backend of backends) {
       const before = await state();
       for (const [method, url, body] of realRequests()) {
         for (const [who, bearer, code] of [
-          ['an organisation admin', await token(orgAdmin, orgAdmin.organizationId), 'not_an_operator'],
           [
-            'the target, admin of the organisation',
-            await token(target, target.organizationId),
+            'an organisation admin',
+            await token(world.orgAdmin, world.orgAdmin.organizationId),
             'not_an_operator',
           ],
-          ['an operator without a second factor', await token(enrolling), 'second_factor_required'],
+          [
+            'the target, admin of the organisation',
+            await token(world.target, world.target.organizationId),
+            'not_an_operator',
+          ],
+          ['an operator without a second factor', await token(world.enrolling), 'second_factor_required'],
         ] as const) {
-          const res = await server.api(bearer, method, url, body);
+          const res = await world.server.api(bearer, method, url, body);
           assert.equal(res.status, 403, `${who}: ${method} ${url}: ${JSON.stringify(res.body)}`);
           assert.equal(res.body.errors[0].code, code);
         }
@@ -195,46 +177,37 @@ for (const backend of backends) {
 
     it('refuses malformed input (422), unknown ids (404) and another user’s passkeys and keys (404), changing nothing', async () => {
       const before = await state();
-      const bearer = await token(operator);
-      const orgModules = `/console/api/organizations/${target.organizationId}/modules`;
-      const malformed: [method: 'GET' | 'POST' | 'DELETE', url: string, body?: unknown][] = [
+      const bearer = await token(world.operator);
+      const orgModules = `/console/api/organizations/${world.target.organizationId}/modules`;
+      await world.refusesAsMalformed(bearer, [
         ['GET', '/console/api/users/not-a-user/credentials'],
-        ['GET', `/console/api/users/${target.organizationId}/credentials`],
-        ['DELETE', `/console/api/users/${target.userId}/passkeys/${targetKey}`],
-        ['DELETE', `/console/api/users/${target.userId}/passkeys/idn_%2e%2e`],
-        ['POST', `/console/api/users/${target.userId}/api-keys/${targetPasskey}/revoke`],
-        ['POST', `/console/api/users/${target.userId}/api-keys/ak_/revoke`],
-        ['GET', `/console/api/organizations/${target.userId}/details`],
+        ['GET', `/console/api/users/${world.target.organizationId}/credentials`],
+        ['DELETE', `/console/api/users/${world.target.userId}/passkeys/${targetKey}`],
+        ['DELETE', `/console/api/users/${world.target.userId}/passkeys/idn_%2e%2e`],
+        ['POST', `/console/api/users/${world.target.userId}/api-keys/${targetPasskey}/revoke`],
+        ['POST', `/console/api/users/${world.target.userId}/api-keys/ak_/revoke`],
+        ['GET', `/console/api/organizations/${world.target.userId}/details`],
         ['POST', orgModules, {}],
         ['POST', orgModules, { compliance: 'yes' }],
         ['POST', orgModules, { payroll: true }],
-        ['POST', orgModules, { compliance: true, organizationId: orgAdmin.organizationId }],
+        ['POST', orgModules, { compliance: true, organizationId: world.orgAdmin.organizationId }],
         ['POST', orgModules, [{ compliance: true }]],
         ['POST', orgModules, { compliance: null }],
-      ];
-      for (const [method, url, body] of malformed) {
-        const res = await server.api(bearer, method, url, body);
-        assert.equal(
-          res.status,
-          422,
-          `${method} ${url} ${JSON.stringify(body)}: ${JSON.stringify(res.body)}`,
-        );
-        assert.equal(res.body.errors[0].code, 'invalid_request', url);
-      }
+      ]);
       const zeroUser = 'user_0000000000000000000000000000';
       const zeroOrg = 'org_0000000000000000000000000000';
       const unknown: [method: 'GET' | 'POST' | 'DELETE', url: string, body?: unknown][] = [
         ['GET', `/console/api/users/${zeroUser}/credentials`],
-        ['DELETE', `/console/api/users/${target.userId}/passkeys/idn_0000000000000000000000000000`],
-        ['POST', `/console/api/users/${target.userId}/api-keys/ak_0000000000000000000000000000/revoke`],
+        ['DELETE', `/console/api/users/${world.target.userId}/passkeys/idn_0000000000000000000000000000`],
+        ['POST', `/console/api/users/${world.target.userId}/api-keys/ak_0000000000000000000000000000/revoke`],
         ['GET', `/console/api/organizations/${zeroOrg}/details`],
         ['POST', `/console/api/organizations/${zeroOrg}/modules`, { compliance: true }],
         // Another user's passkey and key, named under the target's path: not found there, left alone.
-        ['DELETE', `/console/api/users/${target.userId}/passkeys/${otherPasskey}`],
-        ['POST', `/console/api/users/${target.userId}/api-keys/${otherKey}/revoke`],
+        ['DELETE', `/console/api/users/${world.target.userId}/passkeys/${otherPasskey}`],
+        ['POST', `/console/api/users/${world.target.userId}/api-keys/${otherKey}/revoke`],
       ];
       for (const [method, url, body] of unknown) {
-        const res = await server.api(bearer, method, url, body);
+        const res = await world.server.api(bearer, method, url, body);
         assert.equal(res.status, 404, `${method} ${url}: ${JSON.stringify(res.body)}`);
         assert.equal(res.body.errors[0].code, 'resource_not_found');
       }
@@ -242,16 +215,16 @@ for (const backend of backends) {
     });
 
     it('switches an organisation’s modules as the operator’s, seen by the product at once', async () => {
-      const bearer = await token(operator);
-      const url = `/console/api/organizations/${target.organizationId}/modules`;
-      const on = await server.api(bearer, 'POST', url, { compliance: true, passport: true });
+      const bearer = await token(world.operator);
+      const url = `/console/api/organizations/${world.target.organizationId}/modules`;
+      const on = await world.server.api(bearer, 'POST', url, { compliance: true, passport: true });
       assert.equal(on.status, 200, JSON.stringify(on.body));
       assert.deepEqual(on.body.modules, { ...MODULES_OFF, compliance: true, passport: true });
-      const [event] = await operatorEvents('organization.metadata_updated', target.organizationId);
+      const [event] = await operatorEvents('organization.metadata_updated', world.target.organizationId);
       assert.ok(event, 'the change is in the audit log as the operator’s');
       // The organisation's own members see it through the product API.
-      const seen = await server.api(
-        await token(target, target.organizationId),
+      const seen = await world.server.api(
+        await token(world.target, world.target.organizationId),
         'GET',
         '/api/organizations/current',
       );
@@ -259,42 +232,48 @@ for (const backend of backends) {
       assert.equal(seen.body.publicMetadata.complianceModuleEnabled, true);
       assert.equal(seen.body.publicMetadata.passportModuleEnabled, true);
       assert.equal(seen.body.publicMetadata.uiLanguage, 'FR', 'the other settings are kept');
-      const off = await server.api(bearer, 'POST', url, { passport: false });
+      const off = await world.server.api(bearer, 'POST', url, { passport: false });
       assert.deepEqual(off.body.modules, { ...MODULES_OFF, compliance: true });
       // Another organisation is untouched.
-      const other = await get(operator, `/console/api/organizations/${orgAdmin.organizationId}/details`);
+      const other = await world.get(
+        world.operator,
+        `/console/api/organizations/${world.orgAdmin.organizationId}/details`,
+      );
       assert.deepEqual(other.body.modules, MODULES_OFF);
     });
 
     it('removes a passkey and revokes an API key as the operator’s', async () => {
-      const bearer = await token(operator);
-      const removed = await server.api(
+      const bearer = await token(world.operator);
+      const removed = await world.server.api(
         bearer,
         'DELETE',
-        `/console/api/users/${target.userId}/passkeys/${targetPasskey}`,
+        `/console/api/users/${world.target.userId}/passkeys/${targetPasskey}`,
       );
       assert.equal(removed.status, 200, JSON.stringify(removed.body));
       assert.equal(removed.body.deleted, true);
       assert.equal((await operatorEvents('passkey.deleted', targetPasskey)).length, 1);
-      const revoked = await server.api(
+      const revoked = await world.server.api(
         bearer,
         'POST',
-        `/console/api/users/${target.userId}/api-keys/${targetKey}/revoke`,
+        `/console/api/users/${world.target.userId}/api-keys/${targetKey}/revoke`,
       );
       assert.equal(revoked.status, 200, JSON.stringify(revoked.body));
       assert.deepEqual(revoked.body, { id: targetKey, revoked: true });
       assert.equal((await operatorEvents('api_key.revoke', targetKey)).length, 1);
-      const after = await get(operator, `/console/api/users/${target.userId}/credentials`);
+      const after = await world.get(world.operator, `/console/api/users/${world.target.userId}/credentials`);
       assert.deepEqual(after.body, { passkeys: [], api_keys: [] });
       // A revoked key is gone from the list, and revoking it again is 404.
-      const again = await server.api(
+      const again = await world.server.api(
         bearer,
         'POST',
-        `/console/api/users/${target.userId}/api-keys/${targetKey}/revoke`,
+        `/console/api/users/${world.target.userId}/api-keys/${targetKey}/revoke`,
       );
       assert.equal(again.status, 404, JSON.stringify(again.body));
       // The other user's are untouched.
-      const theirs = await get(operator, `/console/api/users/${orgAdmin.userId}/credentials`);
+      const theirs = await world.get(
+        world.operator,
+        `/console/api/users/${world.orgAdmin.userId}/credentials`,
+      );
       assert.deepEqual(
         theirs.body.passkeys.map((p: ApiBody) => p.id),
         [otherPasskey],
@@ -306,19 +285,19 @@ for (const backend of backends) {
     });
 
     it('asks for re-verification before removing a passkey or revoking a key on an aged session', async () => {
-      await server.db.query(
+      await world.server.db.query(
         `UPDATE sessions SET first_factor_verified_at = first_factor_verified_at - interval '1 hour',
            second_factor_verified_at = COALESCE(second_factor_verified_at, created_at) - interval '1 hour',
            created_at = created_at - interval '1 hour' WHERE id = $1`,
-        [operator.sessionId],
+        [world.operator.sessionId],
       );
       const before = await state();
-      const bearer = await token(operator);
+      const bearer = await token(world.operator);
       for (const [method, url] of [
-        ['DELETE', `/console/api/users/${orgAdmin.userId}/passkeys/${otherPasskey}`],
-        ['POST', `/console/api/users/${orgAdmin.userId}/api-keys/${otherKey}/revoke`],
+        ['DELETE', `/console/api/users/${world.orgAdmin.userId}/passkeys/${otherPasskey}`],
+        ['POST', `/console/api/users/${world.orgAdmin.userId}/api-keys/${otherKey}/revoke`],
       ] as const) {
-        const res = await server.api(bearer, method, url);
+        const res = await world.server.api(bearer, method, url);
         assert.equal(res.status, 403, `${method} ${url}: ${JSON.stringify(res.body)}`);
         assert.equal(res.body.errors[0].code, 'session_reverification_required');
         assert.equal(res.body.clerk_error.reason, 'reverification-error');

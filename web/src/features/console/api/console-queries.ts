@@ -29,35 +29,69 @@ import type {
 /** Every console query's key starts here, with the signed-in user: another account never reads them. */
 export const consoleKey = (userId: string | null) => ['console', userId] as const;
 
+export const PAGE_SIZE = 20;
+
+type QueryParams = Record<string, string | number | undefined>;
+
+/** What a query may set besides its key and fetcher. */
+interface QueryExtras {
+  enabled?: boolean;
+  retry?: boolean;
+  staleTime?: number;
+}
+
+/** A GET of the console API at `path`, cached under the user's console key followed by `key`. */
+function consoleQuery<T>(
+  client: HttpClient,
+  userId: string | null,
+  key: readonly unknown[],
+  path: string,
+  extras: QueryExtras = {},
+) {
+  return queryOptions({
+    queryKey: [...consoleKey(userId), ...key],
+    queryFn: ({ signal }) => consoleGet<T>(client, `${CONSOLE_API}${path}`, signal),
+    ...extras,
+  });
+}
+
+/**
+ * One page of a console list at `path`: `size` rows from `offset`, with `params` (empty ones left out);
+ * cached under `key` and the offset.
+ */
+function pageQuery<T>(
+  client: HttpClient,
+  userId: string | null,
+  key: readonly unknown[],
+  path: string,
+  params: QueryParams,
+  offset: number,
+  { size = PAGE_SIZE, ...extras }: QueryExtras & { size?: number } = {},
+) {
+  return queryOptions({
+    queryKey: [...consoleKey(userId), ...key, offset],
+    queryFn: ({ signal }) =>
+      consoleGet<Page<T>>(client, withQuery(path, { ...params, limit: size, offset }), signal),
+    ...extras,
+  });
+}
+
+/** An id as one segment of a path. */
+const segment = (id: string) => encodeURIComponent(id);
+
 /** GET /console/api/me: whether the user is an operator (403 otherwise), and has a second factor. */
 export const consoleMeQuery = (client: HttpClient, userId: string | null) =>
-  queryOptions({
-    queryKey: [...consoleKey(userId), 'me'],
-    queryFn: ({ signal }) => consoleGet<ConsoleMe>(client, `${CONSOLE_API}/me`, signal),
+  consoleQuery<ConsoleMe>(client, userId, ['me'], '/me', {
     enabled: userId !== null,
     retry: false,
     staleTime: 60_000,
   });
 
-export const PAGE_SIZE = 20;
-
 export const usersQuery = (client: HttpClient, userId: string | null, search: string, offset: number) =>
-  queryOptions({
-    queryKey: [...consoleKey(userId), 'users', search, offset],
-    queryFn: ({ signal }) =>
-      consoleGet<Page<ConsoleUser>>(
-        client,
-        withQuery('/users', { query: search, limit: PAGE_SIZE, offset }),
-        signal,
-      ),
-  });
+  pageQuery<ConsoleUser>(client, userId, ['users', search], '/users', { query: search }, offset);
 
 export const userQuery = (client: HttpClient, userId: string | null, id: string) =>
-  queryOptions({
-    queryKey: [...consoleKey(userId), 'user', id],
-    queryFn: ({ signal }) =>
-      consoleGet<UserDetails>(client, `${CONSOLE_API}/users/${encodeURIComponent(id)}`, signal),
-  });
+  consoleQuery<UserDetails>(client, userId, ['user', id], `/users/${segment(id)}`);
 
 export const organizationsQuery = (
   client: HttpClient,
@@ -65,48 +99,33 @@ export const organizationsQuery = (
   search: string,
   offset: number,
 ) =>
-  queryOptions({
-    queryKey: [...consoleKey(userId), 'organizations', search, offset],
-    queryFn: ({ signal }) =>
-      consoleGet<Page<ConsoleOrganization>>(
-        client,
-        withQuery('/organizations', { query: search, limit: PAGE_SIZE, offset }),
-        signal,
-      ),
-  });
+  pageQuery<ConsoleOrganization>(
+    client,
+    userId,
+    ['organizations', search],
+    '/organizations',
+    { query: search },
+    offset,
+  );
 
 export const organizationQuery = (client: HttpClient, userId: string | null, id: string) =>
-  queryOptions({
-    queryKey: [...consoleKey(userId), 'organization', id],
-    queryFn: ({ signal }) =>
-      consoleGet<OrganizationDetails>(
-        client,
-        `${CONSOLE_API}/organizations/${encodeURIComponent(id)}`,
-        signal,
-      ),
-  });
+  consoleQuery<OrganizationDetails>(client, userId, ['organization', id], `/organizations/${segment(id)}`);
 
 export const userCredentialsQuery = (client: HttpClient, userId: string | null, id: string) =>
-  queryOptions({
-    queryKey: [...consoleKey(userId), 'user', id, 'credentials'],
-    queryFn: ({ signal }) =>
-      consoleGet<UserCredentials>(
-        client,
-        `${CONSOLE_API}/users/${encodeURIComponent(id)}/credentials`,
-        signal,
-      ),
-  });
+  consoleQuery<UserCredentials>(
+    client,
+    userId,
+    ['user', id, 'credentials'],
+    `/users/${segment(id)}/credentials`,
+  );
 
 export const organizationExtrasQuery = (client: HttpClient, userId: string | null, id: string) =>
-  queryOptions({
-    queryKey: [...consoleKey(userId), 'organization', id, 'details'],
-    queryFn: ({ signal }) =>
-      consoleGet<OrganizationExtras>(
-        client,
-        `${CONSOLE_API}/organizations/${encodeURIComponent(id)}/details`,
-        signal,
-      ),
-  });
+  consoleQuery<OrganizationExtras>(
+    client,
+    userId,
+    ['organization', id, 'details'],
+    `/organizations/${segment(id)}/details`,
+  );
 
 /** The audit log's filters, as GET /v1/audit_events takes them (dates as Unix milliseconds). */
 export interface AuditFilters {
@@ -127,30 +146,16 @@ export const auditEventsQuery = (
   filters: AuditFilters,
   offset: number,
 ) =>
-  queryOptions({
-    queryKey: [...consoleKey(userId), 'audit-events', filters, offset],
-    queryFn: ({ signal }) =>
-      consoleGet<Page<AuditEvent>>(
-        client,
-        withQuery('/audit-events', { ...filters, limit: AUDIT_PAGE_SIZE, offset }),
-        signal,
-      ),
+  pageQuery<AuditEvent>(client, userId, ['audit-events', filters], '/audit-events', { ...filters }, offset, {
+    size: AUDIT_PAGE_SIZE,
   });
 
 /** GET /console/api/settings: read afresh each time the page opens (another operator may have changed them). */
 export const settingsQuery = (client: HttpClient, userId: string | null) =>
-  queryOptions({
-    queryKey: [...consoleKey(userId), 'settings'],
-    queryFn: ({ signal }) => consoleGet<InstanceSettingsDocument>(client, `${CONSOLE_API}/settings`, signal),
-    staleTime: 0,
-  });
+  consoleQuery<InstanceSettingsDocument>(client, userId, ['settings'], '/settings', { staleTime: 0 });
 
 export const webhookEndpointsQuery = (client: HttpClient, userId: string | null) =>
-  queryOptions({
-    queryKey: [...consoleKey(userId), 'webhook-endpoints'],
-    queryFn: ({ signal }) =>
-      consoleGet<Page<WebhookEndpoint>>(client, `${CONSOLE_API}/webhooks/endpoints`, signal),
-  });
+  consoleQuery<Page<WebhookEndpoint>>(client, userId, ['webhook-endpoints'], '/webhooks/endpoints');
 
 /** The deliveries' filters, as GET /v1/webhook_deliveries takes them. */
 export interface DeliveryFilters {
@@ -165,26 +170,22 @@ export const webhookDeliveriesQuery = (
   filters: DeliveryFilters,
   offset: number,
 ) =>
-  queryOptions({
-    queryKey: [...consoleKey(userId), 'webhook-deliveries', filters, offset],
-    queryFn: ({ signal }) =>
-      consoleGet<Page<WebhookDelivery>>(
-        client,
-        withQuery('/webhooks/deliveries', { ...filters, limit: PAGE_SIZE, offset }),
-        signal,
-      ),
-  });
+  pageQuery<WebhookDelivery>(
+    client,
+    userId,
+    ['webhook-deliveries', filters],
+    '/webhooks/deliveries',
+    { ...filters },
+    offset,
+  );
 
 export const webhookDeliveryQuery = (client: HttpClient, userId: string | null, id: string) =>
-  queryOptions({
-    queryKey: [...consoleKey(userId), 'webhook-delivery', id],
-    queryFn: ({ signal }) =>
-      consoleGet<WebhookDeliveryDetails>(
-        client,
-        `${CONSOLE_API}/webhooks/deliveries/${encodeURIComponent(id)}`,
-        signal,
-      ),
-  });
+  consoleQuery<WebhookDeliveryDetails>(
+    client,
+    userId,
+    ['webhook-delivery', id],
+    `/webhooks/deliveries/${segment(id)}`,
+  );
 
 /** The sign-up area's lists' filters: a status and an address (the allow and block lists take neither). */
 export interface SignUpFilters {
@@ -198,15 +199,14 @@ export const waitlistQuery = (
   filters: SignUpFilters,
   offset: number,
 ) =>
-  queryOptions({
-    queryKey: [...consoleKey(userId), 'waitlist', filters, offset],
-    queryFn: ({ signal }) =>
-      consoleGet<Page<WaitlistEntry>>(
-        client,
-        withQuery('/sign-up/waitlist', { ...filters, limit: PAGE_SIZE, offset }),
-        signal,
-      ),
-  });
+  pageQuery<WaitlistEntry>(
+    client,
+    userId,
+    ['waitlist', filters],
+    '/sign-up/waitlist',
+    { ...filters },
+    offset,
+  );
 
 export const invitationsQuery = (
   client: HttpClient,
@@ -214,15 +214,14 @@ export const invitationsQuery = (
   filters: SignUpFilters,
   offset: number,
 ) =>
-  queryOptions({
-    queryKey: [...consoleKey(userId), 'invitations', filters, offset],
-    queryFn: ({ signal }) =>
-      consoleGet<Page<ApplicationInvitation>>(
-        client,
-        withQuery('/sign-up/invitations', { ...filters, limit: PAGE_SIZE, offset }),
-        signal,
-      ),
-  });
+  pageQuery<ApplicationInvitation>(
+    client,
+    userId,
+    ['invitations', filters],
+    '/sign-up/invitations',
+    { ...filters },
+    offset,
+  );
 
 export type IdentifierList = 'allowlist' | 'blocklist';
 
@@ -231,16 +230,7 @@ export const identifierListQuery = (
   userId: string | null,
   list: IdentifierList,
   offset: number,
-) =>
-  queryOptions({
-    queryKey: [...consoleKey(userId), list, offset],
-    queryFn: ({ signal }) =>
-      consoleGet<Page<ListedIdentifier>>(
-        client,
-        withQuery(`/sign-up/${list}`, { limit: PAGE_SIZE, offset }),
-        signal,
-      ),
-  });
+) => pageQuery<ListedIdentifier>(client, userId, [list], `/sign-up/${list}`, {}, offset);
 
 /** The API keys of a subject (a user or an organisation id), the revoked and expired ones with `includeInvalid`. */
 export const apiKeysQuery = (
@@ -250,55 +240,47 @@ export const apiKeysQuery = (
   includeInvalid: boolean,
   offset: number,
 ) =>
-  queryOptions({
-    queryKey: [...consoleKey(userId), 'api-keys', subject, includeInvalid, offset],
-    queryFn: ({ signal }) =>
-      consoleGet<Page<ConsoleApiKey>>(
-        client,
-        withQuery('/applications/api-keys', {
-          subject,
-          include_invalid: includeInvalid ? 'true' : undefined,
-          limit: PAGE_SIZE,
-          offset,
-        }),
-        signal,
-      ),
-    enabled: subject !== '',
-  });
+  pageQuery<ConsoleApiKey>(
+    client,
+    userId,
+    ['api-keys', subject, includeInvalid],
+    '/applications/api-keys',
+    { subject, include_invalid: includeInvalid ? 'true' : undefined },
+    offset,
+    { enabled: subject !== '' },
+  );
 
 export const oauthApplicationsQuery = (client: HttpClient, userId: string | null, offset: number) =>
-  queryOptions({
-    queryKey: [...consoleKey(userId), 'oauth-applications', offset],
-    queryFn: ({ signal }) =>
-      consoleGet<Page<ConsoleOAuthApplication>>(
-        client,
-        withQuery('/applications/oauth', { limit: PAGE_SIZE, offset }),
-        signal,
-      ),
-  });
+  pageQuery<ConsoleOAuthApplication>(
+    client,
+    userId,
+    ['oauth-applications'],
+    '/applications/oauth',
+    {},
+    offset,
+  );
 
 export const machinesQuery = (client: HttpClient, userId: string | null, search: string, offset: number) =>
-  queryOptions({
-    queryKey: [...consoleKey(userId), 'machines', search, offset],
-    queryFn: ({ signal }) =>
-      consoleGet<Page<ConsoleMachine>>(
-        client,
-        withQuery('/applications/machines', { query: search, limit: PAGE_SIZE, offset }),
-        signal,
-      ),
-  });
+  pageQuery<ConsoleMachine>(
+    client,
+    userId,
+    ['machines', search],
+    '/applications/machines',
+    { query: search },
+    offset,
+  );
 
 /** GET /console/api/billing/plans: the catalogue, every plan (hidden ones too), by payer type or all. */
 export const billingPlansQuery = (client: HttpClient, userId: string | null, payerType: string) =>
-  queryOptions({
-    queryKey: [...consoleKey(userId), 'billing-plans', payerType],
-    queryFn: ({ signal }) =>
-      consoleGet<Page<ConsolePlan>>(
-        client,
-        withQuery('/billing/plans', { payer_type: payerType || undefined, limit: 100 }),
-        signal,
-      ),
-  });
+  pageQuery<ConsolePlan>(
+    client,
+    userId,
+    ['billing-plans', payerType],
+    '/billing/plans',
+    { payer_type: payerType || undefined },
+    0,
+    { size: 100 },
+  );
 
 /** What the subscriptions page filters by (empty: any). */
 export interface SubscriptionFilters {
@@ -314,21 +296,18 @@ export const billingSubscriptionsQuery = (
   filters: SubscriptionFilters,
   offset: number,
 ) =>
-  queryOptions({
-    queryKey: [...consoleKey(userId), 'billing-subscriptions', filters, offset],
-    queryFn: ({ signal }) =>
-      consoleGet<Page<ConsoleSubscriptionItem>>(
-        client,
-        withQuery('/billing/subscriptions', {
-          status: filters.status || undefined,
-          payer_type: filters.payerType || undefined,
-          plan_id: filters.planId || undefined,
-          limit: PAGE_SIZE,
-          offset,
-        }),
-        signal,
-      ),
-  });
+  pageQuery<ConsoleSubscriptionItem>(
+    client,
+    userId,
+    ['billing-subscriptions', filters],
+    '/billing/subscriptions',
+    {
+      status: filters.status || undefined,
+      payer_type: filters.payerType || undefined,
+      plan_id: filters.planId || undefined,
+    },
+    offset,
+  );
 
 /** GET /console/api/billing/statements: every payer's statements, or one payer's, newest month first. */
 export const billingStatementsQuery = (
@@ -337,12 +316,11 @@ export const billingStatementsQuery = (
   payerId: string,
   offset: number,
 ) =>
-  queryOptions({
-    queryKey: [...consoleKey(userId), 'billing-statements', payerId, offset],
-    queryFn: ({ signal }) =>
-      consoleGet<Page<ConsoleStatement>>(
-        client,
-        withQuery('/billing/statements', { payer_id: payerId || undefined, limit: PAGE_SIZE, offset }),
-        signal,
-      ),
-  });
+  pageQuery<ConsoleStatement>(
+    client,
+    userId,
+    ['billing-statements', payerId],
+    '/billing/statements',
+    { payer_id: payerId || undefined },
+    offset,
+  );

@@ -1,14 +1,15 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router';
 import { useLanguage } from '../../../lib/i18n/useLanguage.ts';
 import { apiKeysQuery, PAGE_SIZE } from '../api/console-queries.ts';
 import type { ConsoleApiKey } from '../api/types.ts';
 import { formatInstant } from '../format.ts';
-import { Pager } from '../layout/Pager.tsx';
-import { QueryBody } from '../layout/QueryBody.tsx';
-import { ActionOutcome } from '../sign-up/ActionOutcome.tsx';
+import { PagedTable } from '../layout/PagedTable.tsx';
+import { useListAddress } from '../layout/useListAddress.ts';
+import { ActionButton } from '../layout/ActionButton.tsx';
+import { useActionOutcome } from '../layout/useActionOutcome.ts';
+import { ActionOutcome } from '../layout/ActionOutcome.tsx';
 import { useConsole } from '../useConsole.ts';
 import { useApplicationAction } from './application-actions.ts';
 
@@ -23,15 +24,14 @@ export function ApiKeysPage() {
   const { t } = useTranslation();
   const { language } = useLanguage();
   const { client, userId } = useConsole();
-  const [params, setParams] = useSearchParams();
+  const { params, setParams, offset } = useListAddress();
   const subject = params.get('subject') ?? '';
   const includeInvalid = params.get('include_invalid') === 'true';
-  const offset = Number(params.get('offset')) || 0;
   const keys = useQuery(
     apiKeysQuery(client, userId, SUBJECT.test(subject) ? subject : '', includeInvalid, offset),
   );
   const action = useApplicationAction();
-  const [done, setDone] = useState<string | null>(null);
+  const { done, run } = useActionOutcome(action);
   const show = (next: { subject?: string; includeInvalid?: boolean; offset?: number }) => {
     const copy = new URLSearchParams();
     const s = next.subject ?? subject;
@@ -43,10 +43,8 @@ export function ApiKeysPage() {
   const revoke = (key: ConsoleApiKey) => {
     const reason = window.prompt(t('console.applications.apiKeys.confirmRevoke', { name: key.name }), '');
     if (reason === null) return;
-    setDone(null);
-    action.mutate(
-      { kind: 'revoke-api-key', apiKeyId: key.id, reason: reason.trim().slice(0, 500) },
-      { onSuccess: () => setDone(t('console.applications.apiKeys.revoked', { name: key.name })) },
+    run({ kind: 'revoke-api-key', apiKeyId: key.id, reason: reason.trim().slice(0, 500) }, () =>
+      t('console.applications.apiKeys.revoked', { name: key.name }),
     );
   };
   return (
@@ -64,75 +62,69 @@ export function ApiKeysPage() {
       )}
       <ActionOutcome error={action.error} done={done} testId="console-api-keys-action" />
       {SUBJECT.test(subject) && (
-        <QueryBody
+        <PagedTable
           query={keys}
           what={t('console.applications.apiKeys.what')}
           empty={t('console.applications.apiKeys.none')}
           testId="console-api-keys"
-        >
-          {(data) => (
-            <>
-              <table className="console__table" data-testid="console-api-keys-table">
-                <thead>
-                  <tr>
-                    <th>{t('console.applications.name')}</th>
-                    <th>{t('console.applications.apiKeys.scopes')}</th>
-                    <th>{t('console.applications.apiKeys.state')}</th>
-                    <th>{t('console.applications.createdAt')}</th>
-                    <th>{t('console.applications.apiKeys.expiresAt')}</th>
-                    <th>{t('console.applications.apiKeys.lastUsedAt')}</th>
-                    <th />
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.data.map((key) => (
-                    <tr key={key.id} data-testid="console-api-key-row" data-name={key.name}>
-                      <td>
-                        {key.name}
-                        {key.description && <div className="muted">{key.description}</div>}
-                      </td>
-                      <td>{key.scopes.join(' ') || '—'}</td>
-                      <td>
-                        {key.revoked
-                          ? t('console.applications.apiKeys.states.revoked')
-                          : key.expired
-                            ? t('console.applications.apiKeys.states.expired')
-                            : t('console.applications.apiKeys.states.valid')}
-                        {key.revocation_reason && <div className="muted">{key.revocation_reason}</div>}
-                      </td>
-                      <td>{formatInstant(key.created_at, language)}</td>
-                      <td>
-                        {key.expiration
-                          ? formatInstant(key.expiration, language)
-                          : t('console.applications.apiKeys.never')}
-                      </td>
-                      <td>{key.last_used_at ? formatInstant(key.last_used_at, language) : '—'}</td>
-                      <td>
-                        {!key.revoked && (
-                          <button
-                            type="button"
-                            className="button button--danger"
-                            disabled={action.isPending}
-                            onClick={() => revoke(key)}
-                            data-testid="console-api-key-revoke"
-                          >
-                            {t('console.applications.apiKeys.revoke')}
-                          </button>
-                        )}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-              <Pager
-                offset={offset}
-                size={PAGE_SIZE}
-                total={data.total_count}
-                onChange={(next) => show({ offset: next })}
-              />
-            </>
-          )}
-        </QueryBody>
+          columns={[
+            {
+              header: t('console.applications.name'),
+              cell: (key) => (
+                <>
+                  {key.name}
+                  {key.description && <div className="muted">{key.description}</div>}
+                </>
+              ),
+            },
+            { header: t('console.applications.apiKeys.scopes'), cell: (key) => key.scopes.join(' ') || '—' },
+            {
+              header: t('console.applications.apiKeys.state'),
+              cell: (key) => (
+                <>
+                  {key.revoked
+                    ? t('console.applications.apiKeys.states.revoked')
+                    : key.expired
+                      ? t('console.applications.apiKeys.states.expired')
+                      : t('console.applications.apiKeys.states.valid')}
+                  {key.revocation_reason && <div className="muted">{key.revocation_reason}</div>}
+                </>
+              ),
+            },
+            {
+              header: t('console.applications.createdAt'),
+              cell: (key) => formatInstant(key.created_at, language),
+            },
+            {
+              header: t('console.applications.apiKeys.expiresAt'),
+              cell: (key) =>
+                key.expiration
+                  ? formatInstant(key.expiration, language)
+                  : t('console.applications.apiKeys.never'),
+            },
+            {
+              header: t('console.applications.apiKeys.lastUsedAt'),
+              cell: (key) => (key.last_used_at ? formatInstant(key.last_used_at, language) : '—'),
+            },
+          ]}
+          rowKey={(key) => key.id}
+          rowAttributes={(key) => ({ 'data-testid': 'console-api-key-row', 'data-name': key.name })}
+          actions={(key) =>
+            !key.revoked && (
+              <ActionButton
+                kind="danger"
+                pending={action.isPending}
+                onClick={() => revoke(key)}
+                testId="console-api-key-revoke"
+              >
+                {t('console.applications.apiKeys.revoke')}
+              </ActionButton>
+            )
+          }
+          offset={offset}
+          size={PAGE_SIZE}
+          onPage={(next) => show({ offset: next })}
+        />
       )}
     </div>
   );

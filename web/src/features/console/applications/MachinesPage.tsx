@@ -1,17 +1,18 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router';
 import { useLanguage } from '../../../lib/i18n/useLanguage.ts';
 import { machinesQuery, PAGE_SIZE } from '../api/console-queries.ts';
 import type { ConsoleMachine } from '../api/types.ts';
 import { formatInstant } from '../format.ts';
-import { Pager } from '../layout/Pager.tsx';
-import { QueryBody } from '../layout/QueryBody.tsx';
+import { PagedTable } from '../layout/PagedTable.tsx';
+import { ActionButton } from '../layout/ActionButton.tsx';
+import { useActionOutcome } from '../layout/useActionOutcome.ts';
 import { SearchForm } from '../layout/SearchForm.tsx';
-import { ActionOutcome } from '../sign-up/ActionOutcome.tsx';
+import { useListAddress } from '../layout/useListAddress.ts';
+import { ActionOutcome } from '../layout/ActionOutcome.tsx';
 import { useConsole } from '../useConsole.ts';
-import { useApplicationAction, type NewMachine } from './application-actions.ts';
+import { useApplicationAction, type ApplicationAction, type NewMachine } from './application-actions.ts';
 import { SecretOnce } from './SecretOnce.tsx';
 
 /**
@@ -23,51 +24,33 @@ export function MachinesPage() {
   const { t } = useTranslation();
   const { language } = useLanguage();
   const { client, userId } = useConsole();
-  const [params, setParams] = useSearchParams();
-  const search = params.get('query') ?? '';
-  const offset = Number(params.get('offset')) || 0;
+  const { setParams, search, offset, setOffset } = useListAddress();
   const machines = useQuery(machinesQuery(client, userId, search, offset));
   const action = useApplicationAction();
-  const [done, setDone] = useState<{ text: string; secret?: string } | null>(null);
-  const create = (machine: NewMachine, onCreated: () => void) => {
-    setDone(null);
-    action.mutate(
-      { kind: 'create-machine', machine },
-      {
-        onSuccess: (answer) => {
-          onCreated();
-          const made = answer as ConsoleMachine;
-          setDone({
-            text: t('console.applications.machines.created', { name: made.name }),
-            secret: made.secret_key,
-          });
-        },
-      },
-    );
-  };
-  const remove = (machine: ConsoleMachine) => {
-    if (!window.confirm(t('console.applications.machines.confirmDelete', { name: machine.name }))) return;
-    setDone(null);
-    action.mutate(
-      { kind: 'delete-machine', machineId: machine.id },
-      {
-        onSuccess: () =>
-          setDone({ text: t('console.applications.machines.deleted', { name: machine.name }) }),
-      },
-    );
-  };
+  const { done, run } = useActionOutcome<ApplicationAction, { text: string; secret?: string }>(action);
+  const create = (machine: NewMachine, onCreated: () => void) =>
+    run({ kind: 'create-machine', machine }, (answer) => {
+      onCreated();
+      const made = answer as ConsoleMachine;
+      return {
+        text: t('console.applications.machines.created', { name: made.name }),
+        secret: made.secret_key,
+      };
+    });
+  const remove = (machine: ConsoleMachine) =>
+    run({ kind: 'delete-machine', machineId: machine.id }, () => ({
+      text: t('console.applications.machines.deleted', { name: machine.name }),
+    }));
   return (
     <div data-testid="console-machines">
       <h3>{t('console.applications.machines.create')}</h3>
       <MachineForm pending={action.isPending} onSubmit={create} />
       <ActionOutcome error={action.error} done={done?.text} testId="console-machines-action" />
-      {done?.secret && (
-        <SecretOnce
-          label={t('console.applications.machines.secretKey')}
-          secret={done.secret}
-          testId="console-machine-secret"
-        />
-      )}
+      <SecretOnce
+        label={t('console.applications.machines.secretKey')}
+        secret={done?.secret}
+        testId="console-machine-secret"
+      />
       <h3>{t('console.applications.sections.machines')}</h3>
       <SearchForm
         key={search}
@@ -76,69 +59,47 @@ export function MachinesPage() {
         testId="console-machines-search"
         onSearch={(text) => setParams(text ? { query: text } : {})}
       />
-      <QueryBody
+      <PagedTable
         query={machines}
         what={t('console.applications.machines.what')}
         empty={t('console.applications.machines.none')}
         testId="console-machines"
-      >
-        {(data) => (
-          <>
-            <table className="console__table" data-testid="console-machines-table">
-              <thead>
-                <tr>
-                  <th>{t('console.applications.name')}</th>
-                  <th>{t('console.applications.machines.id')}</th>
-                  <th>{t('console.applications.machines.scopes')}</th>
-                  <th>{t('console.applications.machines.tokenTtl')}</th>
-                  <th>{t('console.applications.createdAt')}</th>
-                  <th />
-                </tr>
-              </thead>
-              <tbody>
-                {data.data.map((machine) => (
-                  <tr key={machine.id} data-testid="console-machine-row" data-name={machine.name}>
-                    <td>{machine.name}</td>
-                    <td>
-                      <code>{machine.id}</code>
-                    </td>
-                    <td data-testid="console-machine-scopes">
-                      {machine.scoped_machines.length
-                        ? machine.scoped_machines.map((m) => m.name).join(', ')
-                        : '—'}
-                    </td>
-                    <td>
-                      {t('console.applications.machines.seconds', { value: machine.default_token_ttl })}
-                    </td>
-                    <td>{formatInstant(machine.created_at, language)}</td>
-                    <td>
-                      <button
-                        type="button"
-                        className="button button--danger"
-                        disabled={action.isPending}
-                        onClick={() => remove(machine)}
-                        data-testid="console-machine-delete"
-                      >
-                        {t('console.applications.delete')}
-                      </button>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-            <Pager
-              offset={offset}
-              size={PAGE_SIZE}
-              total={data.total_count}
-              onChange={(next) => {
-                const copy = new URLSearchParams(params);
-                copy.set('offset', String(next));
-                setParams(copy);
-              }}
-            />
-          </>
+        columns={[
+          { header: t('console.applications.name'), cell: (machine) => machine.name },
+          { header: t('console.applications.machines.id'), cell: (machine) => <code>{machine.id}</code> },
+          {
+            header: t('console.applications.machines.scopes'),
+            cell: (machine) =>
+              machine.scoped_machines.length ? machine.scoped_machines.map((m) => m.name).join(', ') : '—',
+            testId: 'console-machine-scopes',
+          },
+          {
+            header: t('console.applications.machines.tokenTtl'),
+            cell: (machine) =>
+              t('console.applications.machines.seconds', { value: machine.default_token_ttl }),
+          },
+          {
+            header: t('console.applications.createdAt'),
+            cell: (machine) => formatInstant(machine.created_at, language),
+          },
+        ]}
+        rowKey={(machine) => machine.id}
+        rowAttributes={(machine) => ({ 'data-testid': 'console-machine-row', 'data-name': machine.name })}
+        actions={(machine) => (
+          <ActionButton
+            kind="danger"
+            pending={action.isPending}
+            confirm={t('console.applications.machines.confirmDelete', { name: machine.name })}
+            onClick={() => remove(machine)}
+            testId="console-machine-delete"
+          >
+            {t('console.applications.delete')}
+          </ActionButton>
         )}
-      </QueryBody>
+        offset={offset}
+        size={PAGE_SIZE}
+        onPage={setOffset}
+      />
     </div>
   );
 }

@@ -1,16 +1,21 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router';
 import { useLanguage } from '../../../lib/i18n/useLanguage.ts';
 import { oauthApplicationsQuery, PAGE_SIZE } from '../api/console-queries.ts';
 import type { ConsoleOAuthApplication } from '../api/types.ts';
 import { formatInstant } from '../format.ts';
-import { Pager } from '../layout/Pager.tsx';
-import { QueryBody } from '../layout/QueryBody.tsx';
-import { ActionOutcome } from '../sign-up/ActionOutcome.tsx';
+import { PagedTable } from '../layout/PagedTable.tsx';
+import { useListAddress } from '../layout/useListAddress.ts';
+import { ActionButton } from '../layout/ActionButton.tsx';
+import { useActionOutcome } from '../layout/useActionOutcome.ts';
+import { ActionOutcome } from '../layout/ActionOutcome.tsx';
 import { useConsole } from '../useConsole.ts';
-import { useApplicationAction, type NewOAuthApplication } from './application-actions.ts';
+import {
+  useApplicationAction,
+  type ApplicationAction,
+  type NewOAuthApplication,
+} from './application-actions.ts';
 import { SecretOnce } from './SecretOnce.tsx';
 
 /** The scopes an application may ask of this instance (docs/oauth-provider.md). */
@@ -24,138 +29,98 @@ export function OAuthApplicationsPage() {
   const { t } = useTranslation();
   const { language } = useLanguage();
   const { client, userId } = useConsole();
-  const [params, setParams] = useSearchParams();
-  const offset = Number(params.get('offset')) || 0;
+  const { setParams, offset } = useListAddress();
   const applications = useQuery(oauthApplicationsQuery(client, userId, offset));
   const action = useApplicationAction();
-  const [done, setDone] = useState<{ text: string; secret?: string } | null>(null);
-  const create = (application: NewOAuthApplication, onCreated: () => void) => {
-    setDone(null);
-    action.mutate(
-      { kind: 'create-oauth-application', application },
-      {
-        onSuccess: (answer) => {
-          onCreated();
-          const made = answer as ConsoleOAuthApplication;
-          setDone({
-            text: t('console.applications.oauth.created', { name: made.name, clientId: made.client_id }),
-            secret: made.client_secret,
-          });
-        },
-      },
-    );
-  };
-  const rotate = (app: ConsoleOAuthApplication) => {
-    if (!window.confirm(t('console.applications.oauth.confirmRotate', { name: app.name }))) return;
-    setDone(null);
-    action.mutate(
-      { kind: 'rotate-oauth-secret', applicationId: app.id },
-      {
-        onSuccess: (answer) =>
-          setDone({
-            text: t('console.applications.oauth.rotated', { name: app.name }),
-            secret: (answer as ConsoleOAuthApplication).client_secret,
-          }),
-      },
-    );
-  };
-  const remove = (app: ConsoleOAuthApplication) => {
-    if (!window.confirm(t('console.applications.oauth.confirmDelete', { name: app.name }))) return;
-    setDone(null);
-    action.mutate(
-      { kind: 'delete-oauth-application', applicationId: app.id },
-      { onSuccess: () => setDone({ text: t('console.applications.oauth.deleted', { name: app.name }) }) },
-    );
-  };
+  const { done, run } = useActionOutcome<ApplicationAction, { text: string; secret?: string }>(action);
+  const create = (application: NewOAuthApplication, onCreated: () => void) =>
+    run({ kind: 'create-oauth-application', application }, (answer) => {
+      onCreated();
+      const made = answer as ConsoleOAuthApplication;
+      return {
+        text: t('console.applications.oauth.created', { name: made.name, clientId: made.client_id }),
+        secret: made.client_secret,
+      };
+    });
+  const rotate = (app: ConsoleOAuthApplication) =>
+    run({ kind: 'rotate-oauth-secret', applicationId: app.id }, (answer) => ({
+      text: t('console.applications.oauth.rotated', { name: app.name }),
+      secret: (answer as ConsoleOAuthApplication).client_secret,
+    }));
+  const remove = (app: ConsoleOAuthApplication) =>
+    run({ kind: 'delete-oauth-application', applicationId: app.id }, () => ({
+      text: t('console.applications.oauth.deleted', { name: app.name }),
+    }));
   return (
     <div data-testid="console-oauth-applications">
       <h3>{t('console.applications.oauth.create')}</h3>
       <OAuthApplicationForm pending={action.isPending} onSubmit={create} />
       <ActionOutcome error={action.error} done={done?.text} testId="console-oauth-action" />
-      {done?.secret && (
-        <SecretOnce
-          label={t('console.applications.oauth.clientSecret')}
-          secret={done.secret}
-          testId="console-oauth-secret"
-        />
-      )}
+      <SecretOnce
+        label={t('console.applications.oauth.clientSecret')}
+        secret={done?.secret}
+        testId="console-oauth-secret"
+      />
       <h3>{t('console.applications.sections.oauth')}</h3>
-      <QueryBody
+      <PagedTable
         query={applications}
         what={t('console.applications.oauth.what')}
         empty={t('console.applications.oauth.none')}
         testId="console-oauth-applications"
-      >
-        {(data) => (
+        columns={[
+          { header: t('console.applications.name'), cell: (app) => app.name },
+          { header: t('console.applications.oauth.clientId'), cell: (app) => <code>{app.client_id}</code> },
+          {
+            header: t('console.applications.oauth.kind'),
+            cell: (app) =>
+              app.public
+                ? t('console.applications.oauth.public')
+                : t('console.applications.oauth.confidential'),
+          },
+          { header: t('console.applications.oauth.scopes'), cell: (app) => app.scopes || '—' },
+          {
+            header: t('console.applications.oauth.redirectUris'),
+            cell: (app) =>
+              app.redirect_uris.map((uri) => (
+                <div key={uri}>
+                  <code>{uri}</code>
+                </div>
+              )),
+          },
+          {
+            header: t('console.applications.createdAt'),
+            cell: (app) => formatInstant(app.created_at, language),
+          },
+        ]}
+        rowKey={(app) => app.id}
+        rowAttributes={(app) => ({ 'data-testid': 'console-oauth-application-row', 'data-name': app.name })}
+        actions={(app) => (
           <>
-            <table className="console__table" data-testid="console-oauth-applications-table">
-              <thead>
-                <tr>
-                  <th>{t('console.applications.name')}</th>
-                  <th>{t('console.applications.oauth.clientId')}</th>
-                  <th>{t('console.applications.oauth.kind')}</th>
-                  <th>{t('console.applications.oauth.scopes')}</th>
-                  <th>{t('console.applications.oauth.redirectUris')}</th>
-                  <th>{t('console.applications.createdAt')}</th>
-                  <th />
-                </tr>
-              </thead>
-              <tbody>
-                {data.data.map((app) => (
-                  <tr key={app.id} data-testid="console-oauth-application-row" data-name={app.name}>
-                    <td>{app.name}</td>
-                    <td>
-                      <code>{app.client_id}</code>
-                    </td>
-                    <td>
-                      {app.public
-                        ? t('console.applications.oauth.public')
-                        : t('console.applications.oauth.confidential')}
-                    </td>
-                    <td>{app.scopes || '—'}</td>
-                    <td>
-                      {app.redirect_uris.map((uri) => (
-                        <div key={uri}>
-                          <code>{uri}</code>
-                        </div>
-                      ))}
-                    </td>
-                    <td>{formatInstant(app.created_at, language)}</td>
-                    <td>
-                      {!app.public && (
-                        <button
-                          type="button"
-                          className="button"
-                          disabled={action.isPending}
-                          onClick={() => rotate(app)}
-                          data-testid="console-oauth-application-rotate"
-                        >
-                          {t('console.applications.oauth.rotate')}
-                        </button>
-                      )}{' '}
-                      <button
-                        type="button"
-                        className="button button--danger"
-                        disabled={action.isPending}
-                        onClick={() => remove(app)}
-                        data-testid="console-oauth-application-delete"
-                      >
-                        {t('console.applications.delete')}
-                      </button>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-            <Pager
-              offset={offset}
-              size={PAGE_SIZE}
-              total={data.total_count}
-              onChange={(next) => setParams(next ? { offset: String(next) } : {})}
-            />
+            {!app.public && (
+              <ActionButton
+                pending={action.isPending}
+                confirm={t('console.applications.oauth.confirmRotate', { name: app.name })}
+                onClick={() => rotate(app)}
+                testId="console-oauth-application-rotate"
+              >
+                {t('console.applications.oauth.rotate')}
+              </ActionButton>
+            )}{' '}
+            <ActionButton
+              kind="danger"
+              pending={action.isPending}
+              confirm={t('console.applications.oauth.confirmDelete', { name: app.name })}
+              onClick={() => remove(app)}
+              testId="console-oauth-application-delete"
+            >
+              {t('console.applications.delete')}
+            </ActionButton>
           </>
         )}
-      </QueryBody>
+        offset={offset}
+        size={PAGE_SIZE}
+        onPage={(next) => setParams(next ? { offset: String(next) } : {})}
+      />
     </div>
   );
 }

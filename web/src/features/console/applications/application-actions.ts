@@ -1,8 +1,5 @@
-import { useReverification } from '@clerk/clerk-react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { CONSOLE_API, consoleSend } from '../api/console-api.ts';
-import { consoleKey } from '../api/console-queries.ts';
-import { useConsole } from '../useConsole.ts';
+import { useConsoleAction, type ConsoleRequest } from '../api/console-action.ts';
+import { CONSOLE_API } from '../api/console-api.ts';
 
 /** A new OAuth application, as the console API takes it. */
 export interface NewOAuthApplication {
@@ -27,7 +24,7 @@ export type ApplicationAction =
   | { kind: 'create-machine'; machine: NewMachine }
   | { kind: 'delete-machine'; machineId: string };
 
-function request(action: ApplicationAction): { method: 'POST' | 'DELETE'; path: string; body?: unknown } {
+function request(action: ApplicationAction): ConsoleRequest {
   const base = `${CONSOLE_API}/applications`;
   switch (action.kind) {
     case 'revoke-api-key':
@@ -53,19 +50,9 @@ function request(action: ApplicationAction): { method: 'POST' | 'DELETE'; path: 
 }
 
 /**
- * Runs an applications action through Clerk's `useReverification`, as the sign-up area does: revoking,
- * rotating a secret and deleting need a session that proved its factors recently, and Clerk's
- * <UserVerification/> opens when it has not. The console's lists are read again afterwards.
+ * Runs an applications action, re-verified as the sign-up area's are: revoking, rotating a secret and
+ * deleting need a session that proved its factors recently. The console's lists are read again afterwards.
  */
 export function useApplicationAction() {
-  const { client, userId } = useConsole();
-  const queries = useQueryClient();
-  const send = useReverification((action: ApplicationAction) => {
-    const { method, path, body } = request(action);
-    return consoleSend<unknown>(client, method, path, body);
-  });
-  return useMutation({
-    mutationFn: (action: ApplicationAction) => send(action),
-    onSuccess: () => void queries.invalidateQueries({ queryKey: consoleKey(userId) }),
-  });
+  return useConsoleAction(request);
 }

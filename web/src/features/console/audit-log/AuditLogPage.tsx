@@ -1,14 +1,13 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
-import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useSearchParams } from 'react-router';
+import { Link } from 'react-router';
 import { useLanguage } from '../../../lib/i18n/useLanguage.ts';
-import { QueryBody } from '../layout/QueryBody.tsx';
 import { AUDIT_PAGE_SIZE, auditEventsQuery, type AuditFilters } from '../api/console-queries.ts';
 import type { AuditEvent } from '../api/types.ts';
 import { useConsoleErrorText } from '../ConsoleErrorText.tsx';
 import { formatInstant } from '../format.ts';
-import { Pager } from '../layout/Pager.tsx';
+import { PagedTable } from '../layout/PagedTable.tsx';
+import { useListAddress } from '../layout/useListAddress.ts';
 import { useConsole } from '../useConsole.ts';
 import { exportAuditEvents } from './export-audit-events.ts';
 
@@ -36,24 +35,15 @@ export function AuditLogPage() {
   const { t } = useTranslation();
   const { language } = useLanguage();
   const { client, userId } = useConsole();
-  const [params, setParams] = useSearchParams();
+  const { params, offset, setOffset, submitFilters } = useListAddress();
   const filters = filtersOf(params);
-  const offset = Number(params.get('offset')) || 0;
   const events = useQuery(auditEventsQuery(client, userId, filters, offset));
   const exporting = useMutation({ mutationFn: () => exportAuditEvents(client, filters) });
   const errorText = useConsoleErrorText();
-  const submit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget);
-    const next: Record<string, string> = {};
-    for (const [name, value] of form)
-      if (typeof value === 'string' && value.trim()) next[name] = value.trim();
-    setParams(next);
-  };
   return (
     <div data-testid="console-audit-log">
       <h2>{t('console.audit.title')}</h2>
-      <form className="console__filters" onSubmit={submit} key={params.toString()}>
+      <form className="console__filters" onSubmit={submitFilters} key={params.toString()}>
         <label>
           <span>{t('console.audit.actorType')}</span>
           <select
@@ -111,89 +101,59 @@ export function AuditLogPage() {
           {errorText(exporting.error)}
         </p>
       )}
-      <QueryBody
+      <PagedTable
         query={events}
         what={t('console.audit.what')}
         empty={t('console.audit.none')}
         testId="console-audit"
-      >
-        {(data) => (
-          <>
-            <table className="console__table" data-testid="console-audit-table">
-              <thead>
-                <tr>
-                  <th>{t('console.audit.when')}</th>
-                  <th>{t('console.audit.who')}</th>
-                  <th>{t('console.audit.what')}</th>
-                  <th>{t('console.audit.object')}</th>
-                  <th>{t('console.audit.summary')}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {data.data.map((event) => (
-                  <AuditRow key={event.id} event={event} language={language} />
-                ))}
-              </tbody>
-            </table>
-            <Pager
-              offset={offset}
-              size={AUDIT_PAGE_SIZE}
-              total={data.total_count}
-              onChange={(next) => {
-                const copy = new URLSearchParams(params);
-                copy.set('offset', String(next));
-                setParams(copy);
-              }}
-            />
-          </>
-        )}
-      </QueryBody>
+        columns={[
+          { header: t('console.audit.when'), cell: (event) => formatInstant(event.created_at, language) },
+          { header: t('console.audit.who'), cell: (event) => <AuditActor event={event} /> },
+          { header: t('console.audit.what'), cell: (event) => <code>{event.action}</code> },
+          { header: t('console.audit.object'), cell: (event) => <AuditSubject event={event} /> },
+          {
+            header: t('console.audit.summary'),
+            cell: (event) => <code className="console__summary">{JSON.stringify(event.summary)}</code>,
+          },
+        ]}
+        rowKey={(event) => event.id}
+        rowAttributes={(event) => ({ 'data-testid': 'console-audit-row', 'data-action': event.action })}
+        offset={offset}
+        size={AUDIT_PAGE_SIZE}
+        onPage={setOffset}
+      />
     </div>
   );
 }
 
-function AuditRow({
-  event,
-  language,
-}: {
-  event: AuditEvent;
-  language: ReturnType<typeof useLanguage>['language'];
-}) {
+/** Who did it: the kind of actor, and their id (a link to the user where the actor is one). */
+function AuditActor({ event }: { event: AuditEvent }) {
   const { t } = useTranslation();
-  const subject = event.subject.id;
   return (
-    <tr data-testid="console-audit-row" data-action={event.action}>
-      <td>{formatInstant(event.created_at, language)}</td>
-      <td>
-        {t(`console.audit.actorTypes.${event.actor.type}`, { defaultValue: event.actor.type })}
-        {event.actor.id && (
-          <>
-            {' '}
-            {event.actor.type === 'operator' || event.actor.type === 'user' ? (
-              <Link to={`/console/users/${event.actor.id}`}>
-                <code>{event.actor.id}</code>
-              </Link>
-            ) : (
+    <>
+      {t(`console.audit.actorTypes.${event.actor.type}`, { defaultValue: event.actor.type })}
+      {event.actor.id && (
+        <>
+          {' '}
+          {event.actor.type === 'operator' || event.actor.type === 'user' ? (
+            <Link to={`/console/users/${event.actor.id}`}>
               <code>{event.actor.id}</code>
-            )}
-          </>
-        )}
-      </td>
-      <td>
-        <code>{event.action}</code>
-      </td>
-      <td>
-        {subject && event.subject.type === 'user' ? (
-          <Link to={`/console/users/${subject}`}>{subject}</Link>
-        ) : subject && event.subject.type === 'organization' ? (
-          <Link to={`/console/organizations/${subject}`}>{subject}</Link>
-        ) : (
-          (subject ?? event.subject.type ?? '—')
-        )}
-      </td>
-      <td>
-        <code className="console__summary">{JSON.stringify(event.summary)}</code>
-      </td>
-    </tr>
+            </Link>
+          ) : (
+            <code>{event.actor.id}</code>
+          )}
+        </>
+      )}
+    </>
   );
+}
+
+/** What it was done to: a link to the user or the organisation, else its id or its kind. */
+function AuditSubject({ event }: { event: AuditEvent }) {
+  const subject = event.subject.id;
+  if (subject && event.subject.type === 'user')
+    return <Link to={`/console/users/${subject}`}>{subject}</Link>;
+  if (subject && event.subject.type === 'organization')
+    return <Link to={`/console/organizations/${subject}`}>{subject}</Link>;
+  return <>{subject ?? event.subject.type ?? '—'}</>;
 }

@@ -1,5 +1,4 @@
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLanguage } from '../../../lib/i18n/useLanguage.ts';
 import { LoadError } from '../../../ui/LoadError.tsx';
@@ -9,7 +8,10 @@ import { organizationExtrasQuery } from '../api/console-queries.ts';
 import type { OrganizationExtras as Extras } from '../api/types.ts';
 import { useConsoleErrorText } from '../ConsoleErrorText.tsx';
 import { formatInstant } from '../format.ts';
-import { ActionOutcome } from '../sign-up/ActionOutcome.tsx';
+import { ActionButton } from '../layout/ActionButton.tsx';
+import { ActionOutcome } from '../layout/ActionOutcome.tsx';
+import { ConsoleTable } from '../layout/ConsoleTable.tsx';
+import { useActionOutcome } from '../layout/useActionOutcome.ts';
 import { useConsole } from '../useConsole.ts';
 import { useModulesChange } from './organization-modules-change.ts';
 
@@ -50,110 +52,88 @@ function ExtrasView({ organizationId, extras }: { organizationId: string; extras
   const { t } = useTranslation();
   const { language } = useLanguage();
   const change = useModulesChange(organizationId);
-  const [done, setDone] = useState<string | null>(null);
+  const { done, run } = useActionOutcome(change);
   const { roles, modules, subscription } = extras;
   const statusText = (status: string) =>
     SUBSCRIPTION_STATUSES.includes(status) ? t(`console.details.subscriptionStatus.${status}`) : status;
   return (
     <>
       <h3>{t('console.details.roles')}</h3>
-      <table className="console__table" data-testid="console-organization-roles">
-        <thead>
-          <tr>
-            <th>{t('console.details.role')}</th>
-            <th>{t('console.details.roleKey')}</th>
-            <th>{t('console.details.membersCount')}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {roles.map((r) => (
-            <tr key={r.key}>
-              <td>{t(`organizations.roles.${r.key.replace(/^org:/, '')}`, { defaultValue: r.name })}</td>
-              <td>
-                <code>{r.key}</code>
-              </td>
-              <td>{r.members_count}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <ConsoleTable
+        rows={roles}
+        columns={[
+          {
+            header: t('console.details.role'),
+            cell: (r) => t(`organizations.roles.${r.key.replace(/^org:/, '')}`, { defaultValue: r.name }),
+          },
+          { header: t('console.details.roleKey'), cell: (r) => <code>{r.key}</code> },
+          { header: t('console.details.membersCount'), cell: (r) => r.members_count },
+        ]}
+        rowKey={(r) => r.key}
+        testId="console-organization-roles"
+      />
 
       <h3>{t('console.details.modules')}</h3>
-      <table className="console__table" data-testid="console-organization-modules">
-        <tbody>
-          {MODULES.map((m) => {
-            const enabled = modules[m.key];
-            const name = t(`modules.${m.key}.name`);
-            return (
-              <tr key={m.key} data-testid={`console-organization-module-${m.key}`}>
-                <td>{name}</td>
-                <td>{enabled ? t('console.details.moduleOn') : t('console.details.moduleOff')}</td>
-                <td>
-                  <button
-                    type="button"
-                    className="button button--secondary"
-                    disabled={change.isPending}
-                    onClick={() => {
-                      setDone(null);
-                      change.mutate(
-                        { module: m.key, enabled: !enabled },
-                        {
-                          onSuccess: () =>
-                            setDone(
-                              t(
-                                enabled ? 'console.details.done.moduleOff' : 'console.details.done.moduleOn',
-                                {
-                                  name,
-                                },
-                              ),
-                            ),
-                        },
-                      );
-                    }}
-                  >
-                    {enabled ? t('console.details.switchOff') : t('console.details.switchOn')}
-                  </button>
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
+      <ConsoleTable
+        rows={MODULES}
+        columns={[
+          { cell: (m) => t(`modules.${m.key}.name`) },
+          {
+            cell: (m) => (modules[m.key] ? t('console.details.moduleOn') : t('console.details.moduleOff')),
+          },
+        ]}
+        rowKey={(m) => m.key}
+        rowAttributes={(m) => ({ 'data-testid': `console-organization-module-${m.key}` })}
+        actions={(m) => {
+          const enabled = modules[m.key];
+          return (
+            <ActionButton
+              kind="secondary"
+              pending={change.isPending}
+              onClick={() =>
+                run({ module: m.key, enabled: !enabled }, () =>
+                  t(enabled ? 'console.details.done.moduleOff' : 'console.details.done.moduleOn', {
+                    name: t(`modules.${m.key}.name`),
+                  }),
+                )
+              }
+            >
+              {enabled ? t('console.details.switchOff') : t('console.details.switchOn')}
+            </ActionButton>
+          );
+        }}
+        testId="console-organization-modules"
+      />
       <ActionOutcome error={change.error} done={done} testId="console-organization-modules-action" />
 
       <h3>{t('console.details.subscription')}</h3>
-      {!subscription || subscription.subscription_items.length === 0 ? (
-        <p className="muted" data-testid="console-organization-subscription">
-          {t('console.details.noSubscription')}
-        </p>
-      ) : (
-        <table className="console__table" data-testid="console-organization-subscription">
-          <thead>
-            <tr>
-              <th>{t('console.details.plan')}</th>
-              <th>{t('console.details.status')}</th>
-              <th>{t('console.details.period')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {subscription.subscription_items.map((item) => (
-              <tr key={item.id}>
-                <td>
-                  {item.plan?.name ?? '—'}
-                  {item.is_free_trial ? ` · ${t('console.details.freeTrial')}` : ''}
-                </td>
-                <td>{statusText(item.status)}</td>
-                <td>
-                  {t('console.details.periodRange', {
-                    start: formatInstant(item.period_start, language),
-                    end: formatInstant(item.period_end, language),
-                  })}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      <ConsoleTable
+        rows={subscription?.subscription_items ?? []}
+        empty={t('console.details.noSubscription')}
+        emptyTestId="console-organization-subscription"
+        columns={[
+          {
+            header: t('console.details.plan'),
+            cell: (item) => (
+              <>
+                {item.plan?.name ?? '—'}
+                {item.is_free_trial ? ` · ${t('console.details.freeTrial')}` : ''}
+              </>
+            ),
+          },
+          { header: t('console.details.status'), cell: (item) => statusText(item.status) },
+          {
+            header: t('console.details.period'),
+            cell: (item) =>
+              t('console.details.periodRange', {
+                start: formatInstant(item.period_start, language),
+                end: formatInstant(item.period_end, language),
+              }),
+          },
+        ]}
+        rowKey={(item) => item.id}
+        testId="console-organization-subscription"
+      />
     </>
   );
 }

@@ -7,6 +7,7 @@ import { Loading } from '../../../ui/Loading.tsx';
 import { organizationQuery } from '../api/console-queries.ts';
 import { useConsoleErrorText } from '../ConsoleErrorText.tsx';
 import { formatInstant } from '../format.ts';
+import { ConsoleTable } from '../layout/ConsoleTable.tsx';
 import { MetadataView } from '../layout/MetadataView.tsx';
 import { useConsole } from '../useConsole.ts';
 import { OrganizationExtras } from './OrganizationExtras.tsx';
@@ -53,36 +54,27 @@ export function OrganizationPage() {
       </p>
 
       <h3>{t('console.organization.members')}</h3>
-      {memberships.length === 0 ? (
-        <p className="muted">{t('console.organization.noMembers')}</p>
-      ) : (
-        <table className="console__table" data-testid="console-organization-members">
-          <thead>
-            <tr>
-              <th>{t('console.organization.member')}</th>
-              <th>{t('console.organization.role')}</th>
-              <th>{t('console.organization.since')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {memberships.map((m) => (
-              <tr key={m.id}>
-                <td>
-                  {m.public_user_data ? (
-                    <Link to={`/console/users/${m.public_user_data.user_id}`}>
-                      {m.public_user_data.identifier}
-                    </Link>
-                  ) : (
-                    '—'
-                  )}
-                </td>
-                <td>{m.role}</td>
-                <td>{formatInstant(m.created_at, language)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      <ConsoleTable
+        rows={memberships}
+        empty={t('console.organization.noMembers')}
+        columns={[
+          {
+            header: t('console.organization.member'),
+            cell: (m) =>
+              m.public_user_data ? (
+                <Link to={`/console/users/${m.public_user_data.user_id}`}>
+                  {m.public_user_data.identifier}
+                </Link>
+              ) : (
+                '—'
+              ),
+          },
+          { header: t('console.organization.role'), cell: (m) => m.role },
+          { header: t('console.organization.since'), cell: (m) => formatInstant(m.created_at, language) },
+        ]}
+        rowKey={(m) => m.id}
+        testId="console-organization-members"
+      />
 
       <OrganizationExtras organizationId={organization.id} />
 

@@ -1,15 +1,16 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router';
 import { useLanguage } from '../../../lib/i18n/useLanguage.ts';
 import { identifierListQuery, PAGE_SIZE, type IdentifierList } from '../api/console-queries.ts';
 import type { ListedIdentifier } from '../api/types.ts';
 import { formatInstant } from '../format.ts';
-import { Pager } from '../layout/Pager.tsx';
-import { QueryBody } from '../layout/QueryBody.tsx';
+import { PagedTable } from '../layout/PagedTable.tsx';
+import { useListAddress } from '../layout/useListAddress.ts';
+import { ActionButton } from '../layout/ActionButton.tsx';
+import { useActionOutcome } from '../layout/useActionOutcome.ts';
 import { useConsole } from '../useConsole.ts';
-import { ActionOutcome } from './ActionOutcome.tsx';
+import { ActionOutcome } from '../layout/ActionOutcome.tsx';
 import { useSignUpAction } from './sign-up-actions.ts';
 
 /**
@@ -30,91 +31,64 @@ function IdentifierListSection({ list }: { list: IdentifierList }) {
   const { t } = useTranslation();
   const { language } = useLanguage();
   const { client, userId } = useConsole();
-  const [params, setParams] = useSearchParams();
-  const offsetParam = `${list}_offset`;
-  const offset = Number(params.get(offsetParam)) || 0;
+  const { offset, setOffset } = useListAddress(`${list}_offset`);
   const identifiers = useQuery(identifierListQuery(client, userId, list, offset));
   const action = useSignUpAction();
-  const [done, setDone] = useState<string | null>(null);
-  const add = (identifier: string, onAdded: () => void) => {
-    setDone(null);
-    action.mutate(
-      { kind: 'add-identifier', list, identifier },
-      {
-        onSuccess: (answer) => {
-          onAdded();
-          setDone(t('console.signUp.lists.added', { identifier: (answer as ListedIdentifier).identifier }));
-        },
-      },
+  const { done, run } = useActionOutcome(action);
+  const add = (identifier: string, onAdded: () => void) =>
+    run({ kind: 'add-identifier', list, identifier }, (answer) => {
+      onAdded();
+      return t('console.signUp.lists.added', { identifier: (answer as ListedIdentifier).identifier });
+    });
+  const remove = (entry: ListedIdentifier) =>
+    run({ kind: 'remove-identifier', list, identifierId: entry.id }, () =>
+      t('console.signUp.lists.removed', { identifier: entry.identifier }),
     );
-  };
-  const remove = (entry: ListedIdentifier) => {
-    if (!window.confirm(t('console.signUp.lists.confirmRemove', { identifier: entry.identifier }))) return;
-    setDone(null);
-    action.mutate(
-      { kind: 'remove-identifier', list, identifierId: entry.id },
-      { onSuccess: () => setDone(t('console.signUp.lists.removed', { identifier: entry.identifier })) },
-    );
-  };
   return (
     <section data-testid={`console-${list}`}>
       <h3>{t(`console.signUp.lists.${list}.title`)}</h3>
       <p className="muted">{t(`console.signUp.lists.${list}.hint`)}</p>
       <IdentifierForm list={list} pending={action.isPending} onSubmit={add} />
       <ActionOutcome error={action.error} done={done} testId={`console-${list}-action`} />
-      <QueryBody
+      <PagedTable
         query={identifiers}
         what={t(`console.signUp.lists.${list}.what`)}
         empty={t(`console.signUp.lists.${list}.none`)}
         testId={`console-${list}`}
-      >
-        {(data) => (
-          <>
-            <table className="console__table" data-testid={`console-${list}-table`}>
-              <thead>
-                <tr>
-                  <th>{t('console.signUp.lists.identifier')}</th>
-                  <th>{t('console.signUp.lists.type')}</th>
-                  <th>{t('console.signUp.lists.createdAt')}</th>
-                  <th />
-                </tr>
-              </thead>
-              <tbody>
-                {data.data.map((entry) => (
-                  <tr key={entry.id} data-testid={`console-${list}-row`} data-identifier={entry.identifier}>
-                    <td>
-                      <code>{entry.identifier}</code>
-                    </td>
-                    <td>{t(`console.signUp.lists.types.${entry.identifier_type}`)}</td>
-                    <td>{formatInstant(entry.created_at, language)}</td>
-                    <td>
-                      <button
-                        type="button"
-                        className="button button--danger"
-                        disabled={action.isPending}
-                        onClick={() => remove(entry)}
-                        data-testid={`console-${list}-remove`}
-                      >
-                        {t('console.signUp.lists.remove')}
-                      </button>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-            <Pager
-              offset={offset}
-              size={PAGE_SIZE}
-              total={data.total_count}
-              onChange={(next) => {
-                const copy = new URLSearchParams(params);
-                copy.set(offsetParam, String(next));
-                setParams(copy);
-              }}
-            />
-          </>
+        columns={[
+          {
+            header: t('console.signUp.lists.identifier'),
+            cell: (entry) => <code>{entry.identifier}</code>,
+          },
+          {
+            header: t('console.signUp.lists.type'),
+            cell: (entry) => t(`console.signUp.lists.types.${entry.identifier_type}`),
+          },
+          {
+            header: t('console.signUp.lists.createdAt'),
+            cell: (entry) => formatInstant(entry.created_at, language),
+          },
+        ]}
+        rowKey={(entry) => entry.id}
+        rowAttributes={(entry) => ({
+          'data-testid': `console-${list}-row`,
+          'data-identifier': entry.identifier,
+        })}
+        actions={(entry) => (
+          <ActionButton
+            kind="danger"
+            pending={action.isPending}
+            confirm={t('console.signUp.lists.confirmRemove', { identifier: entry.identifier })}
+            onClick={() => remove(entry)}
+            testId={`console-${list}-remove`}
+          >
+            {t('console.signUp.lists.remove')}
+          </ActionButton>
         )}
-      </QueryBody>
+        offset={offset}
+        size={PAGE_SIZE}
+        onPage={setOffset}
+      />
     </section>
   );
 }

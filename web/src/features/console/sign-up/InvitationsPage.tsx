@@ -5,11 +5,12 @@ import { useLanguage } from '../../../lib/i18n/useLanguage.ts';
 import { invitationsQuery, PAGE_SIZE } from '../api/console-queries.ts';
 import type { ApplicationInvitation } from '../api/types.ts';
 import { formatInstant } from '../format.ts';
-import { Pager } from '../layout/Pager.tsx';
-import { QueryBody } from '../layout/QueryBody.tsx';
+import { PagedTable } from '../layout/PagedTable.tsx';
+import { ActionButton } from '../layout/ActionButton.tsx';
+import { useActionOutcome } from '../layout/useActionOutcome.ts';
 import { useConsole } from '../useConsole.ts';
-import { ActionOutcome } from './ActionOutcome.tsx';
-import { useSignUpAction } from './sign-up-actions.ts';
+import { ActionOutcome } from '../layout/ActionOutcome.tsx';
+import { useSignUpAction, type SignUpAction } from './sign-up-actions.ts';
 import { SignUpFiltersForm, useSignUpFilters } from './SignUpFilters.tsx';
 
 export const INVITATION_STATUSES = ['pending', 'accepted', 'revoked', 'expired'] as const;
@@ -26,32 +27,16 @@ export function InvitationsPage() {
   const { filters, offset, setOffset } = useSignUpFilters();
   const invitations = useQuery(invitationsQuery(client, userId, filters, offset));
   const action = useSignUpAction();
-  const [done, setDone] = useState<{ text: string; url?: string | null } | null>(null);
-  const create = (emailAddress: string, redirectUrl: string) => {
-    setDone(null);
-    action.mutate(
-      { kind: 'create-invitation', emailAddress, redirectUrl },
-      {
-        onSuccess: (answer) =>
-          setDone({
-            text: t('console.signUp.invitations.created', { email: emailAddress }),
-            url: (answer as ApplicationInvitation).url,
-          }),
-      },
-    );
-  };
-  const revoke = (invitation: ApplicationInvitation) => {
-    if (!window.confirm(t('console.signUp.invitations.confirmRevoke', { email: invitation.email_address })))
-      return;
-    setDone(null);
-    action.mutate(
-      { kind: 'revoke-invitation', invitationId: invitation.id },
-      {
-        onSuccess: () =>
-          setDone({ text: t('console.signUp.invitations.revoked', { email: invitation.email_address }) }),
-      },
-    );
-  };
+  const { done, run } = useActionOutcome<SignUpAction, { text: string; url?: string | null }>(action);
+  const create = (emailAddress: string, redirectUrl: string) =>
+    run({ kind: 'create-invitation', emailAddress, redirectUrl }, (answer) => ({
+      text: t('console.signUp.invitations.created', { email: emailAddress }),
+      url: (answer as ApplicationInvitation).url,
+    }));
+  const revoke = (invitation: ApplicationInvitation) =>
+    run({ kind: 'revoke-invitation', invitationId: invitation.id }, () => ({
+      text: t('console.signUp.invitations.revoked', { email: invitation.email_address }),
+    }));
   return (
     <div data-testid="console-invitations">
       <h3>{t('console.signUp.invitations.create')}</h3>
@@ -79,57 +64,49 @@ export function InvitationsPage() {
         statusKey="console.signUp.invitations.statuses"
         testId="console-invitations"
       />
-      <QueryBody
+      <PagedTable
         query={invitations}
         what={t('console.signUp.invitations.what')}
         empty={t('console.signUp.invitations.none')}
         testId="console-invitations"
-      >
-        {(data) => (
-          <>
-            <table className="console__table" data-testid="console-invitations-table">
-              <thead>
-                <tr>
-                  <th>{t('console.signUp.email')}</th>
-                  <th>{t('console.signUp.status')}</th>
-                  <th>{t('console.signUp.invitations.createdAt')}</th>
-                  <th>{t('console.signUp.invitations.expiresAt')}</th>
-                  <th />
-                </tr>
-              </thead>
-              <tbody>
-                {data.data.map((invitation) => (
-                  <tr
-                    key={invitation.id}
-                    data-testid="console-invitation-row"
-                    data-email={invitation.email_address}
-                    data-status={invitation.status}
-                  >
-                    <td>{invitation.email_address}</td>
-                    <td>{t(`console.signUp.invitations.statuses.${invitation.status}`)}</td>
-                    <td>{formatInstant(invitation.created_at, language)}</td>
-                    <td>{formatInstant(invitation.expires_at, language)}</td>
-                    <td>
-                      {invitation.status === 'pending' && (
-                        <button
-                          type="button"
-                          className="button button--danger"
-                          disabled={action.isPending}
-                          onClick={() => revoke(invitation)}
-                          data-testid="console-invitation-revoke"
-                        >
-                          {t('console.signUp.invitations.revoke')}
-                        </button>
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-            <Pager offset={offset} size={PAGE_SIZE} total={data.total_count} onChange={setOffset} />
-          </>
-        )}
-      </QueryBody>
+        columns={[
+          { header: t('console.signUp.email'), cell: (invitation) => invitation.email_address },
+          {
+            header: t('console.signUp.status'),
+            cell: (invitation) => t(`console.signUp.invitations.statuses.${invitation.status}`),
+          },
+          {
+            header: t('console.signUp.invitations.createdAt'),
+            cell: (invitation) => formatInstant(invitation.created_at, language),
+          },
+          {
+            header: t('console.signUp.invitations.expiresAt'),
+            cell: (invitation) => formatInstant(invitation.expires_at, language),
+          },
+        ]}
+        rowKey={(invitation) => invitation.id}
+        rowAttributes={(invitation) => ({
+          'data-testid': 'console-invitation-row',
+          'data-email': invitation.email_address,
+          'data-status': invitation.status,
+        })}
+        actions={(invitation) =>
+          invitation.status === 'pending' && (
+            <ActionButton
+              kind="danger"
+              pending={action.isPending}
+              confirm={t('console.signUp.invitations.confirmRevoke', { email: invitation.email_address })}
+              onClick={() => revoke(invitation)}
+              testId="console-invitation-revoke"
+            >
+              {t('console.signUp.invitations.revoke')}
+            </ActionButton>
+          )
+        }
+        offset={offset}
+        size={PAGE_SIZE}
+        onPage={setOffset}
+      />
     </div>
   );
 }

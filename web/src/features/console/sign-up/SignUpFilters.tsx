@@ -1,22 +1,15 @@
-import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router';
+import { useListAddress } from '../layout/useListAddress.ts';
 import type { SignUpFilters } from '../api/console-queries.ts';
 
 /** The filters and page a sign-up list keeps in its address (`?status=&query=&offset=`). */
 export function useSignUpFilters() {
-  const [params, setParams] = useSearchParams();
+  const { params, offset, setOffset, submitFilters } = useListAddress();
   const filters: SignUpFilters = {
     status: params.get('status') || undefined,
     query: params.get('query') || undefined,
   };
-  const offset = Number(params.get('offset')) || 0;
-  const setOffset = (next: number) => {
-    const copy = new URLSearchParams(params);
-    copy.set('offset', String(next));
-    setParams(copy);
-  };
-  return { filters, offset, setOffset, setParams, key: params.toString() };
+  return { filters, offset, setOffset, submitFilters, key: params.toString() };
 }
 
 /** A status (one of `statuses`, labelled under `statusKey`) and an address to search for. */
@@ -31,16 +24,9 @@ export function SignUpFiltersForm({
   testId: string;
 }) {
   const { t } = useTranslation();
-  const { filters, setParams, key } = useSignUpFilters();
-  const submit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const next: Record<string, string> = {};
-    for (const [name, value] of new FormData(event.currentTarget))
-      if (typeof value === 'string' && value.trim()) next[name] = value.trim();
-    setParams(next);
-  };
+  const { filters, submitFilters, key } = useSignUpFilters();
   return (
-    <form className="console__filters" role="search" onSubmit={submit} key={key}>
+    <form className="console__filters" role="search" onSubmit={submitFilters} key={key}>
       <label>
         <span>{t('console.signUp.status')}</span>
         <select name="status" defaultValue={filters.status ?? ''} data-testid={`${testId}-status`}>

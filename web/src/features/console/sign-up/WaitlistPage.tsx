@@ -1,14 +1,14 @@
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLanguage } from '../../../lib/i18n/useLanguage.ts';
 import { PAGE_SIZE, waitlistQuery } from '../api/console-queries.ts';
 import type { WaitlistEntry } from '../api/types.ts';
 import { formatInstant } from '../format.ts';
-import { Pager } from '../layout/Pager.tsx';
-import { QueryBody } from '../layout/QueryBody.tsx';
+import { PagedTable } from '../layout/PagedTable.tsx';
+import { ActionButton } from '../layout/ActionButton.tsx';
+import { useActionOutcome } from '../layout/useActionOutcome.ts';
 import { useConsole } from '../useConsole.ts';
-import { ActionOutcome } from './ActionOutcome.tsx';
+import { ActionOutcome } from '../layout/ActionOutcome.tsx';
 import { useSignUpAction } from './sign-up-actions.ts';
 import { SignUpFiltersForm, useSignUpFilters } from './SignUpFilters.tsx';
 
@@ -25,22 +25,15 @@ export function WaitlistPage() {
   const { filters, offset, setOffset } = useSignUpFilters();
   const entries = useQuery(waitlistQuery(client, userId, filters, offset));
   const action = useSignUpAction();
-  const [done, setDone] = useState<string | null>(null);
-  const invite = (entry: WaitlistEntry) => {
-    setDone(null);
-    action.mutate(
-      { kind: 'invite-entry', entryId: entry.id },
-      { onSuccess: () => setDone(t('console.signUp.waitlist.invited', { email: entry.email_address })) },
+  const { done, run } = useActionOutcome(action);
+  const invite = (entry: WaitlistEntry) =>
+    run({ kind: 'invite-entry', entryId: entry.id }, () =>
+      t('console.signUp.waitlist.invited', { email: entry.email_address }),
     );
-  };
-  const reject = (entry: WaitlistEntry) => {
-    if (!window.confirm(t('console.signUp.waitlist.confirmReject', { email: entry.email_address }))) return;
-    setDone(null);
-    action.mutate(
-      { kind: 'reject-entry', entryId: entry.id },
-      { onSuccess: () => setDone(t('console.signUp.waitlist.rejected', { email: entry.email_address })) },
+  const reject = (entry: WaitlistEntry) =>
+    run({ kind: 'reject-entry', entryId: entry.id }, () =>
+      t('console.signUp.waitlist.rejected', { email: entry.email_address }),
     );
-  };
   return (
     <div data-testid="console-waitlist">
       <SignUpFiltersForm
@@ -49,66 +42,58 @@ export function WaitlistPage() {
         testId="console-waitlist"
       />
       <ActionOutcome error={action.error} done={done} testId="console-waitlist-action" />
-      <QueryBody
+      <PagedTable
         query={entries}
         what={t('console.signUp.waitlist.what')}
         empty={t('console.signUp.waitlist.none')}
         testId="console-waitlist"
-      >
-        {(data) => (
+        columns={[
+          { header: t('console.signUp.email'), cell: (entry) => entry.email_address },
+          {
+            header: t('console.signUp.status'),
+            cell: (entry) => t(`console.signUp.waitlist.statuses.${entry.status}`),
+          },
+          {
+            header: t('console.signUp.waitlist.joinedAt'),
+            cell: (entry) => formatInstant(entry.created_at, language),
+          },
+        ]}
+        rowKey={(entry) => entry.id}
+        rowAttributes={(entry) => ({
+          'data-testid': 'console-waitlist-row',
+          'data-email': entry.email_address,
+          'data-status': entry.status,
+        })}
+        actionsClassName="console__row-actions"
+        actions={(entry) => (
           <>
-            <table className="console__table" data-testid="console-waitlist-table">
-              <thead>
-                <tr>
-                  <th>{t('console.signUp.email')}</th>
-                  <th>{t('console.signUp.status')}</th>
-                  <th>{t('console.signUp.waitlist.joinedAt')}</th>
-                  <th />
-                </tr>
-              </thead>
-              <tbody>
-                {data.data.map((entry) => (
-                  <tr
-                    key={entry.id}
-                    data-testid="console-waitlist-row"
-                    data-email={entry.email_address}
-                    data-status={entry.status}
-                  >
-                    <td>{entry.email_address}</td>
-                    <td>{t(`console.signUp.waitlist.statuses.${entry.status}`)}</td>
-                    <td>{formatInstant(entry.created_at, language)}</td>
-                    <td className="console__row-actions">
-                      {(entry.status === 'pending' || entry.status === 'rejected') && (
-                        <button
-                          type="button"
-                          className="button button--secondary"
-                          disabled={action.isPending}
-                          onClick={() => invite(entry)}
-                          data-testid="console-waitlist-invite"
-                        >
-                          {t('console.signUp.waitlist.invite')}
-                        </button>
-                      )}
-                      {(entry.status === 'pending' || entry.status === 'invited') && (
-                        <button
-                          type="button"
-                          className="button button--danger"
-                          disabled={action.isPending}
-                          onClick={() => reject(entry)}
-                          data-testid="console-waitlist-reject"
-                        >
-                          {t('console.signUp.waitlist.reject')}
-                        </button>
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-            <Pager offset={offset} size={PAGE_SIZE} total={data.total_count} onChange={setOffset} />
+            {(entry.status === 'pending' || entry.status === 'rejected') && (
+              <ActionButton
+                kind="secondary"
+                pending={action.isPending}
+                onClick={() => invite(entry)}
+                testId="console-waitlist-invite"
+              >
+                {t('console.signUp.waitlist.invite')}
+              </ActionButton>
+            )}
+            {(entry.status === 'pending' || entry.status === 'invited') && (
+              <ActionButton
+                kind="danger"
+                pending={action.isPending}
+                confirm={t('console.signUp.waitlist.confirmReject', { email: entry.email_address })}
+                onClick={() => reject(entry)}
+                testId="console-waitlist-reject"
+              >
+                {t('console.signUp.waitlist.reject')}
+              </ActionButton>
+            )}
           </>
         )}
-      </QueryBody>
+        offset={offset}
+        size={PAGE_SIZE}
+        onPage={setOffset}
+      />
     </div>
   );
 }

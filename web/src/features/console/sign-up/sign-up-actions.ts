@@ -1,8 +1,6 @@
-import { useReverification } from '@clerk/clerk-react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { CONSOLE_API, consoleSend } from '../api/console-api.ts';
-import { consoleKey, type IdentifierList } from '../api/console-queries.ts';
-import { useConsole } from '../useConsole.ts';
+import { useConsoleAction, type ConsoleRequest } from '../api/console-action.ts';
+import { CONSOLE_API } from '../api/console-api.ts';
+import type { IdentifierList } from '../api/console-queries.ts';
 
 /** What an operator can do from the sign-up area, and the console API call each makes. */
 export type SignUpAction =
@@ -12,7 +10,7 @@ export type SignUpAction =
   | { kind: 'add-identifier'; list: IdentifierList; identifier: string }
   | { kind: 'remove-identifier'; list: IdentifierList; identifierId: string };
 
-function request(action: SignUpAction): { method: 'POST' | 'DELETE'; path: string; body?: unknown } {
+function request(action: SignUpAction): ConsoleRequest {
   const base = `${CONSOLE_API}/sign-up`;
   switch (action.kind) {
     case 'invite-entry':
@@ -41,19 +39,9 @@ function request(action: SignUpAction): { method: 'POST' | 'DELETE'; path: strin
 }
 
 /**
- * Runs a sign-up action through Clerk's `useReverification`, as the user actions do: rejecting, revoking
- * and removing need a session that proved its factors recently, and Clerk's <UserVerification/> opens
- * when it has not. The console's lists are read again afterwards.
+ * Runs a sign-up action, re-verified as the user actions are: rejecting, revoking and removing need a
+ * session that proved its factors recently. The console's lists are read again afterwards.
  */
 export function useSignUpAction() {
-  const { client, userId } = useConsole();
-  const queries = useQueryClient();
-  const send = useReverification((action: SignUpAction) => {
-    const { method, path, body } = request(action);
-    return consoleSend<unknown>(client, method, path, body);
-  });
-  return useMutation({
-    mutationFn: (action: SignUpAction) => send(action),
-    onSuccess: () => void queries.invalidateQueries({ queryKey: consoleKey(userId) }),
-  });
+  return useConsoleAction(request);
 }

@@ -1,5 +1,4 @@
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLanguage } from '../../../lib/i18n/useLanguage.ts';
 import { LoadError } from '../../../ui/LoadError.tsx';
@@ -8,7 +7,10 @@ import { userCredentialsQuery } from '../api/console-queries.ts';
 import type { UserCredentials as Credentials } from '../api/types.ts';
 import { useConsoleErrorText } from '../ConsoleErrorText.tsx';
 import { formatInstant } from '../format.ts';
-import { ActionOutcome } from '../sign-up/ActionOutcome.tsx';
+import { ActionOutcome } from '../layout/ActionOutcome.tsx';
+import { ConsoleTable } from '../layout/ConsoleTable.tsx';
+import { ActionButton } from '../layout/ActionButton.tsx';
+import { useActionOutcome } from '../layout/useActionOutcome.ts';
 import { useConsole } from '../useConsole.ts';
 import { useUserAction, type UserAction } from './user-actions.ts';
 
@@ -40,95 +42,70 @@ function CredentialsView({ userId, credentials }: { userId: string; credentials:
   const { t } = useTranslation();
   const { language } = useLanguage();
   const action = useUserAction(userId);
-  const [done, setDone] = useState<string | null>(null);
-  const run = (change: UserAction & { kind: 'remove-passkey' | 'revoke-api-key' }, name: string) => {
-    const confirmKey = change.kind === 'remove-passkey' ? 'confirmRemovePasskey' : 'confirmRevokeApiKey';
-    if (!window.confirm(t(`console.details.${confirmKey}`, { name }))) return;
-    setDone(null);
-    action.mutate(change, { onSuccess: () => setDone(t(`console.details.done.${change.kind}`)) });
-  };
+  const { done, run } = useActionOutcome(action);
+  const remove = (change: UserAction & { kind: 'remove-passkey' | 'revoke-api-key' }) =>
+    run(change, () => t(`console.details.done.${change.kind}`));
   const { passkeys, api_keys: apiKeys } = credentials;
   return (
     <>
       <h3>{t('console.details.passkeys')}</h3>
-      {passkeys.length === 0 ? (
-        <p className="muted">{t('console.details.noPasskeys')}</p>
-      ) : (
-        <table className="console__table" data-testid="console-user-passkeys">
-          <thead>
-            <tr>
-              <th>{t('console.details.name')}</th>
-              <th>{t('console.details.created')}</th>
-              <th>{t('console.details.lastUsed')}</th>
-              <th />
-            </tr>
-          </thead>
-          <tbody>
-            {passkeys.map((p) => (
-              <tr key={p.id}>
-                <td>{p.name || '—'}</td>
-                <td>{formatInstant(p.created_at, language)}</td>
-                <td>{formatInstant(p.last_used_at, language)}</td>
-                <td>
-                  <button
-                    type="button"
-                    className="button button--danger"
-                    disabled={action.isPending}
-                    onClick={() => run({ kind: 'remove-passkey', passkeyId: p.id }, p.name || p.id)}
-                  >
-                    {t('console.details.remove')}
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      <ConsoleTable
+        rows={passkeys}
+        empty={t('console.details.noPasskeys')}
+        columns={[
+          { header: t('console.details.name'), cell: (p) => p.name || '—' },
+          { header: t('console.details.created'), cell: (p) => formatInstant(p.created_at, language) },
+          { header: t('console.details.lastUsed'), cell: (p) => formatInstant(p.last_used_at, language) },
+        ]}
+        rowKey={(p) => p.id}
+        actions={(p) => (
+          <ActionButton
+            kind="danger"
+            pending={action.isPending}
+            confirm={t('console.details.confirmRemovePasskey', { name: p.name || p.id })}
+            onClick={() => remove({ kind: 'remove-passkey', passkeyId: p.id })}
+          >
+            {t('console.details.remove')}
+          </ActionButton>
+        )}
+        testId="console-user-passkeys"
+      />
 
       <h3>{t('console.details.apiKeys')}</h3>
-      {apiKeys.length === 0 ? (
-        <p className="muted">{t('console.details.noApiKeys')}</p>
-      ) : (
-        <table className="console__table" data-testid="console-user-api-keys">
-          <thead>
-            <tr>
-              <th>{t('console.details.name')}</th>
-              <th>{t('console.details.scopes')}</th>
-              <th>{t('console.details.created')}</th>
-              <th>{t('console.details.lastUsed')}</th>
-              <th>{t('console.details.expires')}</th>
-              <th />
-            </tr>
-          </thead>
-          <tbody>
-            {apiKeys.map((k) => (
-              <tr key={k.id}>
-                <td>{k.name}</td>
-                <td>{k.scopes.length === 0 ? '—' : k.scopes.join(', ')}</td>
-                <td>{formatInstant(k.created_at, language)}</td>
-                <td>{formatInstant(k.last_used_at, language)}</td>
-                <td>
-                  {k.expired
-                    ? t('console.details.expired')
-                    : k.expiration
-                      ? formatInstant(k.expiration, language)
-                      : t('console.details.never')}
-                </td>
-                <td>
-                  <button
-                    type="button"
-                    className="button button--danger"
-                    disabled={action.isPending}
-                    onClick={() => run({ kind: 'revoke-api-key', apiKeyId: k.id }, k.name)}
-                  >
-                    {t('console.details.revoke')}
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      <ConsoleTable
+        rows={apiKeys}
+        empty={t('console.details.noApiKeys')}
+        columns={[
+          { header: t('console.details.name'), cell: (k) => k.name },
+          {
+            header: t('console.details.scopes'),
+            cell: (k) => (k.scopes.length === 0 ? '—' : k.scopes.join(', ')),
+          },
+          { header: t('console.details.created'), cell: (k) => formatInstant(k.created_at, language) },
+          { header: t('console.details.lastUsed'), cell: (k) => formatInstant(k.last_used_at, language) },
+          {
+            header: t('console.details.expires'),
+            cell: (k) =>
+              k.expired
+                ? t('console.details.expired')
+                : k.expiration
+                  ? formatInstant(k.expiration, language)
+                  : t('console.details.never'),
+          },
+        ]}
+        rowKey={(k) => k.id}
+        actions={(k) => (
+          <ActionButton
+            kind="danger"
+            pending={action.isPending}
+            confirm={t('console.details.confirmRevokeApiKey', { name: k.name })}
+            onClick={() => remove({ kind: 'revoke-api-key', apiKeyId: k.id })}
+          >
+            {t('console.details.revoke')}
+          </ActionButton>
+        )}
+        testId="console-user-api-keys"
+      />
       <ActionOutcome error={action.error} done={done} testId="console-user-credentials-action" />
     </>
   );

@@ -9,7 +9,9 @@ import { userQuery } from '../api/console-queries.ts';
 import type { UserDetails } from '../api/types.ts';
 import { useConsoleErrorText } from '../ConsoleErrorText.tsx';
 import { displayName, formatInstant } from '../format.ts';
+import { ConsoleTable } from '../layout/ConsoleTable.tsx';
 import { MetadataView } from '../layout/MetadataView.tsx';
+import { ActionButton } from '../layout/ActionButton.tsx';
 import { useConsole } from '../useConsole.ts';
 import { UserCredentials } from './UserCredentials.tsx';
 import { useUserAction, type UserAction } from './user-actions.ts';
@@ -48,8 +50,9 @@ function UserDetailsView({ details }: { details: UserDetails }) {
   const errorText = useConsoleErrorText();
   const [done, setDone] = useState<string | null>(null);
   const [impersonation, setImpersonation] = useState<string | null>(null);
-  const run = (change: UserAction, confirmKey?: string) => {
-    if (confirmKey && !window.confirm(t(confirmKey, { name: displayName(user) }))) return;
+  /** The question an action asks first, with the user's name. */
+  const confirm = (key: string) => t(key, { name: displayName(user) });
+  const run = (change: UserAction) => {
     setDone(null);
     action.mutate(change, {
       onSuccess: (answer) => {
@@ -76,35 +79,32 @@ function UserDetailsView({ details }: { details: UserDetails }) {
       </p>
 
       <div className="console__actions" role="group" aria-label={t('console.user.actions')}>
-        <button
-          type="button"
-          className="button button--secondary"
-          data-testid={user.locked ? 'console-user-unlock' : 'console-user-lock'}
-          disabled={action.isPending}
+        <ActionButton
+          kind="secondary"
+          testId={user.locked ? 'console-user-unlock' : 'console-user-lock'}
+          pending={action.isPending}
           onClick={() => run({ kind: user.locked ? 'unlock' : 'lock' })}
         >
           {user.locked ? t('console.user.unlock') : t('console.user.lock')}
-        </button>
-        <button
-          type="button"
-          className="button button--secondary"
-          data-testid={user.banned ? 'console-user-unban' : 'console-user-ban'}
-          disabled={action.isPending}
-          onClick={() =>
-            run({ kind: user.banned ? 'unban' : 'ban' }, user.banned ? undefined : 'console.user.confirmBan')
-          }
+        </ActionButton>
+        <ActionButton
+          kind="secondary"
+          testId={user.banned ? 'console-user-unban' : 'console-user-ban'}
+          pending={action.isPending}
+          confirm={user.banned ? undefined : confirm('console.user.confirmBan')}
+          onClick={() => run({ kind: user.banned ? 'unban' : 'ban' })}
         >
           {user.banned ? t('console.user.unban') : t('console.user.ban')}
-        </button>
-        <button
-          type="button"
-          className="button button--danger"
-          data-testid="console-user-delete"
-          disabled={action.isPending}
-          onClick={() => run({ kind: 'delete' }, 'console.user.confirmDelete')}
+        </ActionButton>
+        <ActionButton
+          kind="danger"
+          testId="console-user-delete"
+          pending={action.isPending}
+          confirm={confirm('console.user.confirmDelete')}
+          onClick={() => run({ kind: 'delete' })}
         >
           {t('console.user.delete')}
-        </button>
+        </ActionButton>
       </div>
       {action.isError && (
         <p className="status status--error" role="alert" data-testid="console-user-action-error">
@@ -156,58 +156,50 @@ function UserDetailsView({ details }: { details: UserDetails }) {
           : t('console.user.noSecondFactor')}
       </p>
       {user.two_factor_enabled && (
-        <button
-          type="button"
-          className="button button--secondary"
-          data-testid="console-user-reset-second-factor"
-          disabled={action.isPending}
-          onClick={() => run({ kind: 'reset-second-factor' }, 'console.user.confirmReset')}
+        <ActionButton
+          kind="secondary"
+          testId="console-user-reset-second-factor"
+          pending={action.isPending}
+          confirm={confirm('console.user.confirmReset')}
+          onClick={() => run({ kind: 'reset-second-factor' })}
         >
           {t('console.user.resetSecondFactor')}
-        </button>
+        </ActionButton>
       )}
 
       <UserCredentials userId={user.id} />
 
       <h3>{t('console.user.sessions')}</h3>
-      {sessions.length === 0 ? (
-        <p className="muted">{t('console.user.noSessions')}</p>
-      ) : (
-        <table className="console__table" data-testid="console-user-sessions">
-          <thead>
-            <tr>
-              <th>{t('console.user.session')}</th>
-              <th>{t('console.user.status')}</th>
-              <th>{t('console.user.lastActive')}</th>
-              <th />
-            </tr>
-          </thead>
-          <tbody>
-            {sessions.map((s) => (
-              <tr key={s.id}>
-                <td>
-                  <code>{s.id}</code>
-                  {s.actor ? ` · ${t('console.user.impersonated')}` : ''}
-                </td>
-                <td>{s.status}</td>
-                <td>{formatInstant(s.last_active_at, language)}</td>
-                <td>
-                  {s.status === 'active' && (
-                    <button
-                      type="button"
-                      className="button button--secondary"
-                      disabled={action.isPending}
-                      onClick={() => run({ kind: 'revoke-session', sessionId: s.id })}
-                    >
-                      {t('console.user.revoke')}
-                    </button>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      <ConsoleTable
+        rows={sessions}
+        empty={t('console.user.noSessions')}
+        columns={[
+          {
+            header: t('console.user.session'),
+            cell: (s) => (
+              <>
+                <code>{s.id}</code>
+                {s.actor ? ` · ${t('console.user.impersonated')}` : ''}
+              </>
+            ),
+          },
+          { header: t('console.user.status'), cell: (s) => s.status },
+          { header: t('console.user.lastActive'), cell: (s) => formatInstant(s.last_active_at, language) },
+        ]}
+        rowKey={(s) => s.id}
+        actions={(s) =>
+          s.status === 'active' && (
+            <ActionButton
+              kind="secondary"
+              pending={action.isPending}
+              onClick={() => run({ kind: 'revoke-session', sessionId: s.id })}
+            >
+              {t('console.user.revoke')}
+            </ActionButton>
+          )
+        }
+        testId="console-user-sessions"
+      />
 
       <h3>{t('console.user.organizations')}</h3>
       {memberships.length === 0 ? (

@@ -1,8 +1,5 @@
-import { useReverification } from '@clerk/clerk-react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { CONSOLE_API, consoleSend } from '../api/console-api.ts';
-import { consoleKey } from '../api/console-queries.ts';
-import { useConsole } from '../useConsole.ts';
+import { useConsoleAction, type ConsoleRequest } from '../api/console-action.ts';
+import { CONSOLE_API } from '../api/console-api.ts';
 
 /** What an operator can do to a user from the user's page, and the console API call each makes. */
 export type UserAction =
@@ -14,10 +11,7 @@ export type UserAction =
   | { kind: 'remove-passkey'; passkeyId: string }
   | { kind: 'revoke-api-key'; apiKeyId: string };
 
-function request(
-  userId: string,
-  action: UserAction,
-): { method: 'POST' | 'DELETE'; path: string; body?: unknown } {
+function request(userId: string, action: UserAction): ConsoleRequest {
   const user = `${CONSOLE_API}/users/${encodeURIComponent(userId)}`;
   switch (action.kind) {
     case 'lock':
@@ -41,21 +35,13 @@ function request(
 }
 
 /**
- * Runs a user action through Clerk's `useReverification`: when the console API answers that the session
- * must prove its factors again (destructive actions), Clerk's <UserVerification/> opens and the call is
- * sent again once it is done. The user's page and the lists are read again afterwards.
+ * Runs a user action, re-verified when the console API asks for it (destructive actions: Clerk's
+ * <UserVerification/> opens). The user's page and the lists are read again afterwards, except after an
+ * impersonation, which changes neither.
  */
 export function useUserAction(userId: string) {
-  const { client, userId: operatorId } = useConsole();
-  const queries = useQueryClient();
-  const send = useReverification((action: UserAction) => {
-    const { method, path, body } = request(userId, action);
-    return consoleSend<unknown>(client, method, path, body);
-  });
-  return useMutation({
-    mutationFn: (action: UserAction) => send(action),
-    onSuccess: (_answer, action) => {
-      if (action.kind !== 'impersonate') void queries.invalidateQueries({ queryKey: consoleKey(operatorId) });
-    },
-  });
+  return useConsoleAction(
+    (action: UserAction) => request(userId, action),
+    (action) => action.kind !== 'impersonate',
+  );
 }

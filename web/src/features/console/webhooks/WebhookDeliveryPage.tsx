@@ -9,6 +9,7 @@ import { consoleKey, webhookDeliveryQuery } from '../api/console-queries.ts';
 import type { WebhookDelivery } from '../api/types.ts';
 import { useConsoleErrorText } from '../ConsoleErrorText.tsx';
 import { formatInstant } from '../format.ts';
+import { ConsoleTable } from '../layout/ConsoleTable.tsx';
 import { useConsole } from '../useConsole.ts';
 
 /** The body sent, indented when it is JSON. */
@@ -99,34 +100,30 @@ export function WebhookDeliveryPage() {
         </p>
       )}
       <h3>{t('console.webhooks.attempts')}</h3>
-      {d.attempts.length === 0 ? (
-        <p className="muted">{t('console.webhooks.noAttempt')}</p>
-      ) : (
-        <table className="console__table" data-testid="console-delivery-attempts">
-          <thead>
-            <tr>
-              <th>#</th>
-              <th>{t('console.webhooks.when')}</th>
-              <th>{t('console.webhooks.statusCode')}</th>
-              <th>{t('console.webhooks.latency')}</th>
-              <th>{t('console.webhooks.response')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {d.attempts.map((attempt) => (
-              <tr key={attempt.attempt}>
-                <td>{attempt.attempt}</td>
-                <td>{formatInstant(attempt.started_at, language)}</td>
-                <td>{attempt.status_code ?? '—'}</td>
-                <td>{attempt.latency_ms === null ? '—' : `${attempt.latency_ms} ms`}</td>
-                <td>
-                  <code className="console__summary">{attempt.error ?? attempt.response_excerpt ?? ''}</code>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      <ConsoleTable
+        rows={d.attempts}
+        empty={t('console.webhooks.noAttempt')}
+        columns={[
+          { header: '#', cell: (attempt) => attempt.attempt },
+          {
+            header: t('console.webhooks.when'),
+            cell: (attempt) => formatInstant(attempt.started_at, language),
+          },
+          { header: t('console.webhooks.statusCode'), cell: (attempt) => attempt.status_code ?? '—' },
+          {
+            header: t('console.webhooks.latency'),
+            cell: (attempt) => (attempt.latency_ms === null ? '—' : `${attempt.latency_ms} ms`),
+          },
+          {
+            header: t('console.webhooks.response'),
+            cell: (attempt) => (
+              <code className="console__summary">{attempt.error ?? attempt.response_excerpt ?? ''}</code>
+            ),
+          },
+        ]}
+        rowKey={(attempt) => attempt.attempt}
+        testId="console-delivery-attempts"
+      />
       <h3>{t('console.webhooks.payload')}</h3>
       <pre className="console__payload" data-testid="console-delivery-payload">
         {pretty(d.payload)}

@@ -1,7 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useSearchParams } from 'react-router';
+import { Link } from 'react-router';
 import { useLanguage } from '../../../lib/i18n/useLanguage.ts';
 import { QueryBody } from '../layout/QueryBody.tsx';
 import {
@@ -11,7 +10,9 @@ import {
   type DeliveryFilters,
 } from '../api/console-queries.ts';
 import { formatInstant } from '../format.ts';
-import { Pager } from '../layout/Pager.tsx';
+import { ConsoleTable } from '../layout/ConsoleTable.tsx';
+import { PagedTable } from '../layout/PagedTable.tsx';
+import { useListAddress } from '../layout/useListAddress.ts';
 import { useConsole } from '../useConsole.ts';
 
 export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
@@ -25,22 +26,14 @@ export function WebhooksPage() {
   const { t } = useTranslation();
   const { language } = useLanguage();
   const { client, userId } = useConsole();
-  const [params, setParams] = useSearchParams();
+  const { params, offset, setOffset, submitFilters } = useListAddress();
   const filters: DeliveryFilters = {
     endpoint_id: params.get('endpoint_id') || undefined,
     event_type: params.get('event_type') || undefined,
     status: params.get('status') || undefined,
   };
-  const offset = Number(params.get('offset')) || 0;
   const endpoints = useQuery(webhookEndpointsQuery(client, userId));
   const deliveries = useQuery(webhookDeliveriesQuery(client, userId, filters, offset));
-  const submit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const next: Record<string, string> = {};
-    for (const [name, value] of new FormData(event.currentTarget))
-      if (typeof value === 'string' && value.trim()) next[name] = value.trim();
-    setParams(next);
-  };
   return (
     <div data-testid="console-webhooks">
       <h2>{t('console.webhooks.endpoints')}</h2>
@@ -51,41 +44,43 @@ export function WebhooksPage() {
         testId="console-webhook-endpoints"
       >
         {(data) => (
-          <table className="console__table" data-testid="console-webhook-endpoints">
-            <thead>
-              <tr>
-                <th>{t('console.webhooks.id')}</th>
-                <th>{t('console.webhooks.url')}</th>
-                <th>{t('console.webhooks.events')}</th>
-                <th>{t('console.webhooks.state')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.data.map((endpoint) => (
-                <tr key={endpoint.id} data-testid="console-webhook-endpoint">
-                  <td>
-                    <code>{endpoint.id}</code>
-                  </td>
-                  <td>
+          <ConsoleTable
+            rows={data.data}
+            columns={[
+              { header: t('console.webhooks.id'), cell: (endpoint) => <code>{endpoint.id}</code> },
+              {
+                header: t('console.webhooks.url'),
+                cell: (endpoint) => (
+                  <>
                     <code>{endpoint.url}</code>
                     {endpoint.description && <div className="muted">{endpoint.description}</div>}
-                  </td>
-                  <td>
-                    {endpoint.events?.length ? endpoint.events.join(', ') : t('console.webhooks.allEvents')}
-                  </td>
-                  <td>
+                  </>
+                ),
+              },
+              {
+                header: t('console.webhooks.events'),
+                cell: (endpoint) =>
+                  endpoint.events?.length ? endpoint.events.join(', ') : t('console.webhooks.allEvents'),
+              },
+              {
+                header: t('console.webhooks.state'),
+                cell: (endpoint) => (
+                  <>
                     {endpoint.enabled ? t('console.webhooks.enabled') : t('console.webhooks.disabled')}
                     {!endpoint.secret_set && ` · ${t('console.webhooks.noSecret')}`}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+                  </>
+                ),
+              },
+            ]}
+            rowKey={(endpoint) => endpoint.id}
+            rowAttributes={() => ({ 'data-testid': 'console-webhook-endpoint' })}
+            testId="console-webhook-endpoints"
+          />
         )}
       </QueryBody>
 
       <h2>{t('console.webhooks.deliveries')}</h2>
-      <form className="console__filters" onSubmit={submit} key={params.toString()}>
+      <form className="console__filters" onSubmit={submitFilters} key={params.toString()}>
         <label>
           <span>{t('console.webhooks.endpoint')}</span>
           <select
@@ -126,65 +121,44 @@ export function WebhooksPage() {
           {t('console.webhooks.filter')}
         </button>
       </form>
-      <QueryBody
+      <PagedTable
         query={deliveries}
         what={t('console.webhooks.deliveries')}
         empty={t('console.webhooks.noDelivery')}
         testId="console-deliveries"
-      >
-        {(data) => (
-          <>
-            <table className="console__table" data-testid="console-deliveries">
-              <thead>
-                <tr>
-                  <th>{t('console.webhooks.when')}</th>
-                  <th>{t('console.webhooks.eventType')}</th>
-                  <th>{t('console.webhooks.endpoint')}</th>
-                  <th>{t('console.webhooks.status')}</th>
-                  <th>{t('console.webhooks.attempts')}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {data.data.map((delivery) => (
-                  <tr
-                    key={delivery.id}
-                    data-testid="console-delivery-row"
-                    data-event-type={delivery.event_type}
-                    data-status={delivery.status}
-                  >
-                    <td>
-                      <Link to={`/console/webhooks/deliveries/${delivery.id}`}>
-                        {formatInstant(delivery.created_at, language)}
-                      </Link>
-                    </td>
-                    <td>
-                      <code>{delivery.event_type}</code>
-                    </td>
-                    <td>
-                      <code>{delivery.endpoint_id}</code>
-                    </td>
-                    <td>
-                      {t(`console.webhooks.statuses.${delivery.status}`)}
-                      {delivery.last_status_code !== null && ` (${delivery.last_status_code})`}
-                    </td>
-                    <td>{delivery.attempt_count}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-            <Pager
-              offset={offset}
-              size={PAGE_SIZE}
-              total={data.total_count}
-              onChange={(next) => {
-                const copy = new URLSearchParams(params);
-                copy.set('offset', String(next));
-                setParams(copy);
-              }}
-            />
-          </>
-        )}
-      </QueryBody>
+        tableTestId="console-deliveries"
+        columns={[
+          {
+            header: t('console.webhooks.when'),
+            cell: (delivery) => (
+              <Link to={`/console/webhooks/deliveries/${delivery.id}`}>
+                {formatInstant(delivery.created_at, language)}
+              </Link>
+            ),
+          },
+          { header: t('console.webhooks.eventType'), cell: (delivery) => <code>{delivery.event_type}</code> },
+          { header: t('console.webhooks.endpoint'), cell: (delivery) => <code>{delivery.endpoint_id}</code> },
+          {
+            header: t('console.webhooks.status'),
+            cell: (delivery) => (
+              <>
+                {t(`console.webhooks.statuses.${delivery.status}`)}
+                {delivery.last_status_code !== null && ` (${delivery.last_status_code})`}
+              </>
+            ),
+          },
+          { header: t('console.webhooks.attempts'), cell: (delivery) => delivery.attempt_count },
+        ]}
+        rowKey={(delivery) => delivery.id}
+        rowAttributes={(delivery) => ({
+          'data-testid': 'console-delivery-row',
+          'data-event-type': delivery.event_type,
+          'data-status': delivery.status,
+        })}
+        offset={offset}
+        size={PAGE_SIZE}
+        onPage={setOffset}
+      />
     </div>
   );
 }

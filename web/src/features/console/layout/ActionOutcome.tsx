@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { useConsoleErrorText } from '../ConsoleErrorText.tsx';
 
-/** What the last action of a sign-up page gave: its refusal in the interface language, or `done`. */
+/** What the last action of a console page gave: its refusal in the interface language, or `done`. */
 export function ActionOutcome({ error, done, testId }: { error: unknown; done: ReactNode; testId: string }) {
   const errorText = useConsoleErrorText();
   if (error)
