@@ -9,6 +9,7 @@ import {
   type ApiBody,
   type EmbeddedServer,
   type User,
+  TEST_BACKENDS,
 } from './support/embedded-server.ts';
 import { teamOrganization, type Organization, type Team } from './support/product-api-world.ts';
 
@@ -18,17 +19,10 @@ import { teamOrganization, type Organization, type Team } from './support/produc
  * the token's; only roles allowed to manage members may, and only with roles they could give.
  */
 
-const backends = [
-  { name: 'pglite', databaseUrl: undefined },
-  ...(process.env.TEST_DATABASE_URL
-    ? [{ name: 'postgres', databaseUrl: process.env.TEST_DATABASE_URL }]
-    : []),
-];
-
 const codeOf = (answer: { body: ApiBody }) => answer.body?.errors?.[0]?.code;
 const unknownAddress = (label: string) => `${label}-${randomBytes(4).toString('hex')}@example.com`;
 
-for (const backend of backends) {
+for (const backend of TEST_BACKENDS) {
   describe(`adding a member by email address [${backend.name}]`, () => {
     let server: EmbeddedServer;
     let team: Team;

@@ -3,7 +3,12 @@ import { after, before, beforeEach, describe, test } from 'node:test';
 import type { ClerkClient } from '@clerk/backend';
 import { addressKey, API_KEY_FAILURE_LIMIT } from '../src/auth/api-key-failures.ts';
 import { DatabaseFaults } from './support/database-faults.ts';
-import { signUpUser, startEmbeddedServer, type EmbeddedServer } from './support/embedded-server.ts';
+import {
+  signUpUser,
+  startEmbeddedServer,
+  type EmbeddedServer,
+  TEST_BACKENDS,
+} from './support/embedded-server.ts';
 import { backendApi } from './support/product-api-world.ts';
 
 /**
@@ -15,13 +20,6 @@ import { backendApi } from './support/product-api-world.ts';
 const { limit, windowSeconds } = API_KEY_FAILURE_LIMIT;
 const CURRENT = '/api/organizations/current';
 const BASE62 = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
-
-const backends = [
-  { name: 'pglite', databaseUrl: undefined },
-  ...(process.env.TEST_DATABASE_URL
-    ? [{ name: 'postgres', databaseUrl: process.env.TEST_DATABASE_URL }]
-    : []),
-];
 
 /** A well-formed key that names nothing: the Backend API must be asked to know. */
 const wrongKey = () =>
@@ -48,7 +46,7 @@ test('an address is counted by itself, IPv6 by its /64', () => {
   assert.equal(addressKey('::1'), '0:0:0:0::/64');
 });
 
-for (const backend of backends) {
+for (const backend of TEST_BACKENDS) {
   describe(`failed API keys on the product API [${backend.name}]`, () => {
     let server: EmbeddedServer;
     let clerk: ClerkClient;

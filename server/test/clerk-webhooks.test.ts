@@ -9,6 +9,7 @@ import {
   startEmbeddedServer,
   type EmbeddedServer,
   type User,
+  TEST_BACKENDS,
 } from './support/embedded-server.ts';
 import { backendApi } from './support/product-api-world.ts';
 import { links, organization } from './support/vciso-world.ts';
@@ -19,13 +20,6 @@ import { links, organization } from './support/vciso-world.ts';
  * with `@clerk/backend`'s `verifyWebhook`, and the organisation's hierarchy links go. A forged or
  * unsigned request changes nothing.
  */
-
-const backends = [
-  { name: 'pglite', databaseUrl: undefined },
-  ...(process.env.TEST_DATABASE_URL
-    ? [{ name: 'postgres', databaseUrl: process.env.TEST_DATABASE_URL }]
-    : []),
-];
 
 /** Svix's signature, made here independently of the provider's code. */
 function signed(secret: string, id: string, body: string) {
@@ -57,7 +51,7 @@ async function until(condition: () => Promise<boolean>, timeoutMs = 20_000): Pro
   }
 }
 
-for (const backend of backends) {
+for (const backend of TEST_BACKENDS) {
   describe(`Clerk webhooks into the product server [${backend.name}]`, () => {
     let server: EmbeddedServer;
     let owner: User;

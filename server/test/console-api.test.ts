@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { CONSOLE_ROUTES } from '../src/console/console-api.ts';
 import { isRecentlyVerified } from '../src/console/reverification.ts';
-import { CONSOLE_BACKENDS, startConsoleWorld, token, type ConsoleWorld } from './support/console-world.ts';
-import { signUpUser, type ApiBody } from './support/embedded-server.ts';
+import { startConsoleWorld, token, type ConsoleWorld } from './support/console-world.ts';
+import { signUpUser, type ApiBody, TEST_BACKENDS } from './support/embedded-server.ts';
 import { newWebhookSecret } from '../../identity/src/webhooks/signing.ts';
 import { WebhookReceiver } from '../../identity/test/support/webhook-receiver.ts';
 
@@ -61,7 +61,7 @@ function requests(
   }));
 }
 
-for (const backend of CONSOLE_BACKENDS) {
+for (const backend of TEST_BACKENDS) {
   describe(`console API [${backend.name}]`, () => {
     let world: ConsoleWorld;
     let receiver: WebhookReceiver;

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { CONSOLE_ROUTES } from '../src/console/console-api.ts';
 import { BAPI_PATH } from '../src/app.ts';
-import { CONSOLE_BACKENDS, startConsoleWorld, token, type ConsoleWorld } from './support/console-world.ts';
-import type { ApiBody } from './support/embedded-server.ts';
+import { startConsoleWorld, token, type ConsoleWorld } from './support/console-world.ts';
+import { TEST_BACKENDS, type ApiBody } from './support/embedded-server.ts';
 
 /**
  * The console's applications area (docs/console.md) against the real server and its embedded provider: API
@@ -21,7 +21,7 @@ function validBody(path: string): unknown {
   return {};
 }
 
-for (const backend of CONSOLE_BACKENDS) {
+for (const backend of TEST_BACKENDS) {
   describe(`console applications area [${backend.name}]`, () => {
     let world: ConsoleWorld;
 

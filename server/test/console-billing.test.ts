@@ -9,6 +9,7 @@ import {
   type ApiBody,
   type EmbeddedServer,
   type User,
+  TEST_BACKENDS,
 } from './support/embedded-server.ts';
 import { payWithTestCard } from './support/billing.ts';
 import { enrolTotp } from './support/totp.ts';
@@ -20,13 +21,6 @@ import { enrolTotp } from './support/totp.ts';
  * Frontend API as clerk-js pays. No one but an operator with a second factor reads any of it; malformed
  * input is refused before any Backend API call, an unknown payer is a 404.
  */
-const backends = [
-  { name: 'pglite', databaseUrl: undefined },
-  ...(process.env.TEST_DATABASE_URL
-    ? [{ name: 'postgres', databaseUrl: process.env.TEST_DATABASE_URL }]
-    : []),
-];
-
 const BILLING = {
   enabled: true,
   currency: 'usd',
@@ -51,7 +45,7 @@ const BILLING = {
 
 const BILLING_ROUTES = CONSOLE_ROUTES.filter((r) => r.path.startsWith('/billing/'));
 
-for (const backend of backends) {
+for (const backend of TEST_BACKENDS) {
   describe(`console billing area [${backend.name}]`, () => {
     let server: EmbeddedServer;
     let operator: User;

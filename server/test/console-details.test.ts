@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import type { ClerkClient } from '@clerk/backend';
-import { CONSOLE_BACKENDS, startConsoleWorld, token, type ConsoleWorld } from './support/console-world.ts';
-import type { ApiBody } from './support/embedded-server.ts';
+import { startConsoleWorld, token, type ConsoleWorld } from './support/console-world.ts';
+import { TEST_BACKENDS, type ApiBody } from './support/embedded-server.ts';
 import { backendApi } from './support/product-api-world.ts';
 
 /**
@@ -26,7 +26,7 @@ const BILLING = {
 
 const MODULES_OFF = { vCiso: false, compliance: false, qompanion: false, hexadiag: false, passport: false };
 
-for (const backend of CONSOLE_BACKENDS) {
+for (const backend of TEST_BACKENDS) {
   describe(`console details [${backend.name}]`, () => {
     let world: ConsoleWorld;
     let clerk: ClerkClient;

@@ -7,7 +7,7 @@ import { CONSOLE_API_PREFIX, CONSOLE_ROUTES } from '../src/console/console-api.t
 import { BAPI_PATH } from '../src/app.ts';
 import { SERVER_ROUTES } from '../src/server-routes.ts';
 import { CLERK_JS_PREFIX } from '../src/static/clerk-js.ts';
-import { startEmbeddedServer, type EmbeddedServer } from './support/embedded-server.ts';
+import { startEmbeddedServer, type EmbeddedServer, TEST_BACKENDS } from './support/embedded-server.ts';
 
 /**
  * The route tables are the only place a route is declared: every route the product server puts on
@@ -16,14 +16,7 @@ import { startEmbeddedServer, type EmbeddedServer } from './support/embedded-ser
  * server's own (SERVER_ROUTES) or one of the embedded provider's (declaredRoutes). Besides those, only
  * static files: one GET per file of the web build, and clerk-js's files.
  */
-const backends = [
-  { name: 'pglite', databaseUrl: undefined },
-  ...(process.env.TEST_DATABASE_URL
-    ? [{ name: 'postgres', databaseUrl: process.env.TEST_DATABASE_URL }]
-    : []),
-];
-
-for (const backend of backends) {
+for (const backend of TEST_BACKENDS) {
   describe(`declared routes of the product server [${backend.name}]`, () => {
     let server: EmbeddedServer;
     const registered: { method: string; url: string }[] = [];

@@ -7,6 +7,7 @@ import {
   signUpWithOrganization,
   startEmbeddedServer,
   type EmbeddedServer,
+  TEST_BACKENDS,
 } from './support/embedded-server.ts';
 import { backendApi, backendApiRequests } from './support/product-api-world.ts';
 
@@ -19,14 +20,7 @@ import { backendApi, backendApiRequests } from './support/product-api-world.ts';
  * malformed tokens are refused, and failures from one address are limited.
  */
 
-const backends = [
-  { name: 'pglite', databaseUrl: undefined },
-  ...(process.env.TEST_DATABASE_URL
-    ? [{ name: 'postgres', databaseUrl: process.env.TEST_DATABASE_URL }]
-    : []),
-];
-
-for (const backend of backends) {
+for (const backend of TEST_BACKENDS) {
   describe(`product API with M2M tokens [${backend.name}]`, () => {
     let server: EmbeddedServer;
     let clerk: ClerkClient;

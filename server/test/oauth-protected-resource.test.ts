@@ -1,7 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { ClerkClient } from '@clerk/backend';
-import { startEmbeddedServer, withoutTraceId, type EmbeddedServer } from './support/embedded-server.ts';
+import {
+  startEmbeddedServer,
+  withoutTraceId,
+  type EmbeddedServer,
+  TEST_BACKENDS,
+} from './support/embedded-server.ts';
 import { backendApi, namedUser } from './support/product-api-world.ts';
 import { oauthAccessToken, signedInWire } from './support/oauth-world.ts';
 
@@ -13,14 +18,7 @@ import { oauthAccessToken, signedInWire } from './support/oauth-world.ts';
  */
 const LIMIT = 3;
 
-const backends = [
-  { name: 'pglite', databaseUrl: undefined },
-  ...(process.env.TEST_DATABASE_URL
-    ? [{ name: 'postgres', databaseUrl: process.env.TEST_DATABASE_URL }]
-    : []),
-];
-
-for (const backend of backends)
+for (const backend of TEST_BACKENDS)
   describe(`product API as an OAuth protected resource [${backend.name}]`, () => {
     let server: EmbeddedServer;
     let clerk: ClerkClient;

@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import type { ClerkClient } from '@clerk/backend';
 import * as oidc from 'openid-client';
 import type { WireBrowser } from '../../identity/test/support/wire-browser.ts';
-import { startEmbeddedServer, type EmbeddedServer } from './support/embedded-server.ts';
+import { startEmbeddedServer, type EmbeddedServer, TEST_BACKENDS } from './support/embedded-server.ts';
 import { backendApi, namedUser } from './support/product-api-world.ts';
 import { oauthAccessToken, signedInWire } from './support/oauth-world.ts';
 
@@ -15,14 +15,7 @@ import { oauthAccessToken, signedInWire } from './support/oauth-world.ts';
  * refuse them before verifying; missing scopes, revoked tokens and withdrawn consents are refused.
  */
 
-const backends = [
-  { name: 'pglite', databaseUrl: undefined },
-  ...(process.env.TEST_DATABASE_URL
-    ? [{ name: 'postgres', databaseUrl: process.env.TEST_DATABASE_URL }]
-    : []),
-];
-
-for (const backend of backends)
+for (const backend of TEST_BACKENDS)
   describe(`product API with OAuth access tokens [${backend.name}]`, () => {
     let server: EmbeddedServer;
     let clerk: ClerkClient;

@@ -12,19 +12,13 @@ import {
   signUpWithOrganization,
   startEmbeddedServer,
   type EmbeddedServer,
+  TEST_BACKENDS,
 } from './support/embedded-server.ts';
 
 /**
  * The product server's operations routes (docs/observability.md): /metrics for the addresses the operator
  * names, request ids on every answer and in the error envelope, /readyz naming the dependency that is down.
  */
-
-const backends = [
-  { name: 'pglite', databaseUrl: undefined },
-  ...(process.env.TEST_DATABASE_URL
-    ? [{ name: 'postgres', databaseUrl: process.env.TEST_DATABASE_URL }]
-    : []),
-];
 
 /** The value of one sample of the exposition (0 when absent). */
 function sample(text: string, name: string, labels: Record<string, string> = {}): number {
@@ -58,7 +52,7 @@ async function productDatabase(
   return { db, drop: async () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-for (const backend of backends) {
+for (const backend of TEST_BACKENDS) {
   describe(`operations routes of the product server [${backend.name}]`, () => {
     let server: EmbeddedServer;
     before(async () => {

@@ -6,6 +6,7 @@ import {
   signUpUser,
   startEmbeddedServer,
   type EmbeddedServer,
+  TEST_BACKENDS,
 } from './support/embedded-server.ts';
 
 /**
@@ -16,14 +17,7 @@ import {
  */
 const PROTOTYPE_NAMES = ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf'];
 
-const backends = [
-  { name: 'pglite', databaseUrl: undefined },
-  ...(process.env.TEST_DATABASE_URL
-    ? [{ name: 'postgres', databaseUrl: process.env.TEST_DATABASE_URL }]
-    : []),
-];
-
-for (const backend of backends) {
+for (const backend of TEST_BACKENDS) {
   describe(`names of Object.prototype on the product server [${backend.name}]`, () => {
     let server: EmbeddedServer;
     let token: () => Promise<string>;

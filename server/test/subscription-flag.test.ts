@@ -10,6 +10,7 @@ import {
   startEmbeddedServer,
   type EmbeddedServer,
   type User,
+  TEST_BACKENDS,
 } from './support/embedded-server.ts';
 import { payWithTestCard } from './support/billing.ts';
 import { backendApi } from './support/product-api-world.ts';
@@ -20,13 +21,6 @@ import { BackendFaults, organization, storedMetadata } from './support/vciso-wor
  * Backend API for the organisation's subscription and project the flag into its public metadata; nothing
  * else writes it, a hand-written value is corrected, and the repair run reconciles missed webhooks.
  */
-
-const backends = [
-  { name: 'pglite', databaseUrl: undefined },
-  ...(process.env.TEST_DATABASE_URL
-    ? [{ name: 'postgres', databaseUrl: process.env.TEST_DATABASE_URL }]
-    : []),
-];
 
 type Item = BillingSubscriptionView['subscriptionItems'][number];
 const plan = (monthly: number, isDefault = false): Item['plan'] => ({
@@ -157,7 +151,7 @@ async function until(condition: () => Promise<boolean>, timeoutMs = 20_000): Pro
   }
 }
 
-for (const backend of backends) {
+for (const backend of TEST_BACKENDS) {
   describe(`the subscription flag in the product server [${backend.name}]`, () => {
     let server: EmbeddedServer;
     let owner: User;

@@ -12,6 +12,7 @@ import {
   type ApiBody,
   type EmbeddedServer,
   type User,
+  TEST_BACKENDS,
 } from './support/embedded-server.ts';
 
 /**
@@ -258,14 +259,7 @@ it('every route of the server beside /api is listed with why it names nothing of
   );
 });
 
-const backends = [
-  { name: 'pglite', databaseUrl: undefined },
-  ...(process.env.TEST_DATABASE_URL
-    ? [{ name: 'postgres', databaseUrl: process.env.TEST_DATABASE_URL }]
-    : []),
-];
-
-for (const backend of backends) {
+for (const backend of TEST_BACKENDS) {
   describe(`product API tenant isolation [${backend.name}]`, () => {
     let w: World;
     let bSnapshot: string;

@@ -10,6 +10,7 @@ import {
   withoutTraceId,
   type EmbeddedServer,
   type User,
+  TEST_BACKENDS,
 } from './support/embedded-server.ts';
 import {
   as,
@@ -29,17 +30,10 @@ import {
  * tokens, the product database. Backend API outages are injected into the real client the product uses.
  */
 
-const backends = [
-  { name: 'pglite', databaseUrl: undefined },
-  ...(process.env.TEST_DATABASE_URL
-    ? [{ name: 'postgres', databaseUrl: process.env.TEST_DATABASE_URL }]
-    : []),
-];
-
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- parsed JSON, asserted field by field
 const codeOf = (answer: { body: any }) => answer.body?.errors?.[0]?.code;
 
-for (const backend of backends) {
+for (const backend of TEST_BACKENDS) {
   describe(`vCISO client organisations API [${backend.name}]`, () => {
     let server: EmbeddedServer;
     const faults = new BackendFaults();

@@ -16,14 +16,6 @@ import { enrolTotp } from './totp.ts';
  * operator, and the user and organisation the operators act on.
  */
 
-/** PGlite always; PostgreSQL too when TEST_DATABASE_URL is set. */
-export const CONSOLE_BACKENDS = [
-  { name: 'pglite', databaseUrl: undefined },
-  ...(process.env.TEST_DATABASE_URL
-    ? [{ name: 'postgres', databaseUrl: process.env.TEST_DATABASE_URL }]
-    : []),
-];
-
 /** A user with an organisation of their own, of which they are the admin. */
 export type OrganizationAdmin = User & { organizationId: string };
 

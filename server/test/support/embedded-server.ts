@@ -18,6 +18,14 @@ process.env.IDENTITY_TEST_PASSWORD_HASH_COST ??= 'low';
  * API verifies session tokens with @clerk/backend against the provider's JWKS over HTTP), on PGlite or,
  * with `databaseUrl`, on a fresh PostgreSQL schema. Requests go in through `inject`.
  */
+/** The databases a server test runs on: PGlite always, the PostgreSQL server of TEST_DATABASE_URL when set. */
+export const TEST_BACKENDS: readonly { name: string; databaseUrl: string | undefined }[] = [
+  { name: 'pglite', databaseUrl: undefined },
+  ...(process.env.TEST_DATABASE_URL
+    ? [{ name: 'postgres', databaseUrl: process.env.TEST_DATABASE_URL }]
+    : []),
+];
+
 export interface EmbeddedServer {
   app: App;
   db: Database;
