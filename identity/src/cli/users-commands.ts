@@ -30,9 +30,10 @@ export const usersCommand: CliCommand = {
   name: 'users',
   usage: `  users import <file> [--format clerk-csv|auth0|jsonl] [--dry-run] [--batch-size <n>]
       Imports users from hosted Clerk's export CSV, an Auth0 export (JSON or NDJSON, gzipped or not) or
-      JSON lines of users.createUser bodies; the format follows the file's extension (.csv, .json/.ndjson,
-      .jsonl) unless --format says it. A user whose id, external id, email address, phone number or username
-      exists is skipped, a bad line reported with its number; --dry-run checks everything and writes nothing.
+      JSON lines of users.createUser bodies (with organization_memberships); the format follows the file's
+      extension (.csv, .json/.ndjson, .jsonl) unless --format says it. A user whose id, external id, email
+      address, phone number or username exists is skipped, a bad line reported with its number; --dry-run
+      checks everything and writes nothing.
 
   users export <file> [--include-password-hashes] [--include-totp-secrets]
       Writes every user to <file> (mode 0600) in hosted Clerk's export CSV; password digests and TOTP
