@@ -24,7 +24,7 @@ export interface CliIo {
   openWaitlist?: (env: NodeJS.ProcessEnv) => Promise<WaitlistAdmin>;
   /** Tests hand in their own way to the OAuth applications. */
   openOAuthApps?: (env: NodeJS.ProcessEnv) => Promise<OAuthAppsAdmin>;
-  /** Tests hand in their own database for `users import` and `users export`. */
+  /** Tests hand in their own database for `users` and `organizations` import and export. */
   openUsers?: (env: NodeJS.ProcessEnv) => Promise<UsersTarget>;
 }
 

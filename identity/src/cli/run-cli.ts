@@ -3,12 +3,13 @@ import { ALL_CAPABILITIES } from '../capabilities.ts';
 import { UsageError, type CliCommand, type CliIo } from './cli-command.ts';
 import { backupCommand, keysCommand, restoreCommand } from './backup-commands.ts';
 import { purgeCommand, settingsCommand } from './instance-commands.ts';
+import { organizationsCommand } from './organizations-commands.ts';
 import { usersCommand } from './users-commands.ts';
 
 export type { CliIo } from './cli-command.ts';
 
 /**
- * Every command: the instance's own (its settings, the purge, backups, keys and users) first, then each capability's (its `cli`),
+ * Every command: the instance's own (its settings, the purge, backups, keys, users and organisations) first, then each capability's (its `cli`),
  * in the order of capabilities.ts, which is also the order of the help.
  */
 export const CLI_COMMANDS: readonly CliCommand[] = [
@@ -18,6 +19,7 @@ export const CLI_COMMANDS: readonly CliCommand[] = [
   restoreCommand,
   keysCommand,
   usersCommand,
+  organizationsCommand,
   ...ALL_CAPABILITIES.flatMap((capability) => capability.cli ?? []),
 ];
 

@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { currentAuditContext } from '../audit/audit-context.ts';
@@ -10,7 +10,8 @@ import { configuredSecretKey } from '../instance/instance-keys.ts';
 import { storedCodePepper, storedSecretKeyHash } from '../store/instance-secrets.ts';
 import { exportUsersCsv } from '../users/transfer/export-users.ts';
 import { IMPORT_FORMATS, type ImportFormat } from '../users/transfer/import-record.ts';
-import { formatOfName, ImportFileError, readImportText } from '../users/transfer/read-import-file.ts';
+import { formatOfName } from '../users/transfer/read-import-file.ts';
+import { printReport, readImportFile, writeNewFile } from './import-report.ts';
 import { importUsers, readUsers } from './users-import.ts';
 import { CliError } from './actor-token-admin.ts';
 import { onDatabase, UsageError, type CliCommand, type CliIo } from './cli-command.ts';
@@ -29,9 +30,10 @@ export const usersCommand: CliCommand = {
   name: 'users',
   usage: `  users import <file> [--format clerk-csv|auth0|jsonl] [--dry-run] [--batch-size <n>]
       Imports users from hosted Clerk's export CSV, an Auth0 export (JSON or NDJSON, gzipped or not) or
-      JSON lines of users.createUser bodies; the format follows the file's extension (.csv, .json/.ndjson,
-      .jsonl) unless --format says it. A user whose id, external id, email address, phone number or username
-      exists is skipped, a bad line reported with its number; --dry-run checks everything and writes nothing.
+      JSON lines of users.createUser bodies (with organization_memberships); the format follows the file's
+      extension (.csv, .json/.ndjson, .jsonl) unless --format says it. A user whose id, external id, email
+      address, phone number or username exists is skipped, a bad line reported with its number; --dry-run
+      checks everything and writes nothing.
 
   users export <file> [--include-password-hashes] [--include-totp-secrets]
       Writes every user to <file> (mode 0600) in hosted Clerk's export CSV; password digests and TOTP
@@ -123,16 +125,13 @@ async function exportCommand(
   db: Database,
   secretKey: string,
 ): Promise<void> {
-  const target = resolve(command.file);
-  if (existsSync(target)) throw new CliError(`${target} exists already; choose another file.`);
+  if (existsSync(resolve(command.file)))
+    throw new CliError(`${resolve(command.file)} exists already; choose another file.`);
   const { csv, users } = await exportUsersCsv(db, secretKey, {
     passwordHashes: command.passwordHashes,
     totpSecrets: command.totpSecrets,
   });
-  // Written beside the target and renamed, owner-only from its first byte.
-  writeFileSync(`${target}.partial`, csv, { mode: 0o600 });
-  chmodSync(`${target}.partial`, 0o600);
-  renameSync(`${target}.partial`, target);
+  const target = writeNewFile(command.file, csv);
   await recordWithoutChange(db, {
     users,
     include_password_hashes: command.passwordHashes,
@@ -156,15 +155,7 @@ async function importCommand(
   const codePepper = await storedCodePepper(db);
   if (!codePepper)
     throw new CliError('The database has not been started on yet: start the server once (npm start).');
-  const path = resolve(command.file);
-  if (!existsSync(path)) throw new CliError(`There is no file ${path}.`);
-  let read;
-  try {
-    read = readUsers(readImportText(path), command.format);
-  } catch (err) {
-    if (err instanceof ImportFileError) throw new CliError(err.message);
-    throw err;
-  }
+  const read = readImportFile(command.file, (text) => readUsers(text, command.format));
   const context = currentAuditContext();
   if (context?.pending) context.pending.summary = { format: command.format, records: read.records.length };
   const report = await importUsers(
@@ -178,15 +169,5 @@ async function importCommand(
       },
     },
   );
-  for (const o of report.outcomes) {
-    if (o.status === 'imported')
-      io.out(`${o.where}: ${command.dryRun ? 'would import' : 'imported'} ${o.userId}`);
-    else io.err(`${o.where}: ${o.status}: ${o.reason}`);
-  }
-  io.err(
-    `${command.dryRun ? 'Dry run, nothing written: ' : ''}` +
-      `${report.imported} ${command.dryRun ? 'to import' : 'imported'}, ${report.skipped} skipped, ${report.failed} failed.`,
-  );
-  if (report.failed > 0)
-    throw new CliError(`${report.failed} user${report.failed === 1 ? '' : 's'} not imported (see above).`);
+  printReport(io, report, { dryRun: command.dryRun, noun: 'user' });
 }

@@ -5,11 +5,18 @@ import { JsonBody } from '../bapi/request-input.ts';
 import type { IdentityConfig } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import { ClerkError } from '../errors.ts';
+import {
+  importedMemberships,
+  joinImported,
+  organizationsToJoin,
+  type ImportedMembership,
+} from '../organizations/imported-memberships.ts';
 import { insertNewUser, takenByAnotherUser, type NewUser, type SecondFactorKeys } from '../users/new-user.ts';
 import { auth0Body } from '../users/transfer/auth0-export.ts';
 import { readClerkCsv } from '../users/transfer/clerk-csv.ts';
 import type { ImportFormat, ImportRecord, ReadResult } from '../users/transfer/import-record.ts';
 import { readJsonObjects } from '../users/transfer/json-lines.ts';
+import { reasonOf, reportOf, writeFailure, type ImportOutcome, type ImportReport } from './import-report.ts';
 
 /** The fields of a user in an import: `users.createUser`'s, with a user id to keep and unverified identifiers. */
 export const IMPORT_FIELDS = {
@@ -23,11 +30,14 @@ export const IMPORT_FIELDS = {
 } as const;
 const IMPORT_SCHEMA = jsonInput(IMPORT_FIELDS);
 
-const KNOWN = new Set(Object.keys(IMPORT_FIELDS));
+/** The memberships a user of the generic format may bring: `[{ organization: <id or slug>, role }]`. */
+const MEMBERSHIPS = 'organization_memberships';
+const KNOWN = new Set([...Object.keys(IMPORT_FIELDS), MEMBERSHIPS]);
 
 /**
  * One line of the generic format: a `users.createUser` body as the Backend API takes it (snake_case), plus
- * `id` and `unverified_email_address` / `unverified_phone_number`. A single address may be a string.
+ * `id`, `unverified_email_address` / `unverified_phone_number` and `organization_memberships`. A single
+ * address may be a string.
  */
 export function createUserBody(object: Record<string, unknown>): Record<string, unknown> | string {
   const unknown = Object.keys(object).filter((k) => !KNOWN.has(k));
@@ -74,31 +84,17 @@ export interface ImportOptions {
   progress?: (done: number, total: number) => void;
 }
 
-/** What happened to one user of the file; the reason names fields, never their values. */
-export interface ImportOutcome {
+/** A user checked and ready to write, with the memberships it brings. */
+interface ReadyUser {
   where: string;
-  status: 'imported' | 'skipped' | 'failed';
-  reason?: string;
-  userId?: string;
-}
-
-export interface ImportReport {
-  outcomes: ImportOutcome[];
-  imported: number;
-  skipped: number;
-  failed: number;
-}
-
-/** A refusal in words that name the field and the rule (ClerkError messages quote no value). */
-function reasonOf(err: ClerkError): string {
-  const param = typeof err.meta.param_name === 'string' ? `${err.meta.param_name}: ` : '';
-  return `${param}${err.longMessage}`;
+  user: NewUser;
+  memberships: ImportedMembership[];
 }
 
 async function validated(
   record: ImportRecord,
   config: IdentityConfig,
-): Promise<{ user: NewUser } | { reason: string }> {
+): Promise<Omit<ReadyUser, 'where'> | { reason: string }> {
   try {
     const f = new JsonBody(record.body, IMPORT_SCHEMA);
     const id = f.string('id');
@@ -113,7 +109,7 @@ async function validated(
         unverifiedPhones: f.strings('unverified_phone_number'),
       },
     );
-    return { user };
+    return { user, memberships: importedMemberships(record.body[MEMBERSHIPS], MEMBERSHIPS, 'organization') };
   } catch (err) {
     if (err instanceof ClerkError) return { reason: reasonOf(err) };
     throw err;
@@ -151,7 +147,7 @@ export async function importUsers(
     reason: u.reason,
   }));
   const seen = new Map<string, string>();
-  const ready: { where: string; user: NewUser }[] = [];
+  const ready: ReadyUser[] = [];
   for (const record of read.records) {
     const result = await validated(record, target.config);
     if ('reason' in result) {
@@ -166,18 +162,21 @@ export async function importUsers(
       continue;
     }
     for (const [field, value] of keys) seen.set(`${field}\n${value}`, record.where);
-    ready.push({ where: record.where, user: result.user });
+    ready.push({ where: record.where, ...result });
   }
 
   for (let start = 0; start < ready.length; start += options.batchSize) {
     const batch = ready.slice(start, start + options.batchSize);
     if (options.dryRun) {
-      for (const { where, user } of batch) {
+      for (const { where, user, memberships } of batch) {
         const taken = await takenByAnotherUser(target.db, user);
+        const joins = taken ? [] : await organizationsToJoin(target.db, memberships);
         outcomes.push(
           taken
             ? { where, status: 'skipped', reason: skippedBecause(taken) }
-            : { where, status: 'imported', userId: user.id },
+            : 'reason' in joins
+              ? { where, status: 'failed', reason: joins.reason }
+              : { where, status: 'imported', id: user.id },
         );
       }
     } else {
@@ -185,51 +184,48 @@ export async function importUsers(
     }
     options.progress?.(Math.min(start + batch.length, ready.length), ready.length);
   }
-  const order = new Map([...read.unreadable, ...read.records].map((r, i) => [r.where, i]));
-  outcomes.sort(
-    (a, b) => lineOf(a.where) - lineOf(b.where) || (order.get(a.where) ?? 0) - (order.get(b.where) ?? 0),
-  );
-  const count = (status: ImportOutcome['status']) => outcomes.filter((o) => o.status === status).length;
-  return { outcomes, imported: count('imported'), skipped: count('skipped'), failed: count('failed') };
-}
-
-function lineOf(where: string): number {
-  const n = Number(/\d+/.exec(where)?.[0] ?? 0);
-  return Number.isFinite(n) ? n : 0;
+  return reportOf(outcomes, read);
 }
 
 /** One transaction for the batch; should it fail, each user again in its own, to tell which one cannot be written. */
-async function writeBatch(
-  target: ImportTarget,
-  batch: { where: string; user: NewUser }[],
-): Promise<ImportOutcome[]> {
+async function writeBatch(target: ImportTarget, batch: ReadyUser[]): Promise<ImportOutcome[]> {
   const writeOne = async (
     tx: Parameters<Parameters<Database['transaction']>[0]>[0],
-    where: string,
-    user: NewUser,
-  ) => {
+    { where, user, memberships }: ReadyUser,
+  ): Promise<ImportOutcome> => {
     const taken = await takenByAnotherUser(tx, user);
-    if (taken) return { where, status: 'skipped', reason: skippedBecause(taken) } as ImportOutcome;
-    await insertNewUser(tx, target.keys, user, target.clock());
-    return { where, status: 'imported', userId: user.id } as ImportOutcome;
+    if (taken) return { where, status: 'skipped', reason: skippedBecause(taken) };
+    // Checked before anything is written: a refused membership leaves no user behind.
+    const joins = await organizationsToJoin(tx, memberships);
+    if ('reason' in joins) return { where, status: 'failed', reason: joins.reason };
+    const now = target.clock();
+    await insertNewUser(tx, target.keys, user, now);
+    for (const { organization, role } of joins) {
+      const joined = await joinImported(tx, organization, user.id, role, now);
+      // Full since the check (another writer): the whole user goes back, reported as failed.
+      if (typeof joined === 'object') throw new MembershipRefused(joined.reason);
+    }
+    return { where, status: 'imported', id: user.id };
   };
   try {
     return await target.db.transaction(async (tx) => {
       const done: ImportOutcome[] = [];
-      for (const { where, user } of batch) done.push(await writeOne(tx, where, user));
+      for (const ready of batch) done.push(await writeOne(tx, ready));
       return done;
     });
   } catch {
     const done: ImportOutcome[] = [];
-    for (const { where, user } of batch) {
+    for (const ready of batch) {
       try {
-        done.push(await target.db.transaction((tx) => writeOne(tx, where, user)));
+        done.push(await target.db.transaction((tx) => writeOne(tx, ready)));
       } catch (err) {
-        // The database's code only: its message may quote a value of the row.
-        const code = (err as { code?: unknown }).code;
-        done.push({ where, status: 'failed', reason: `could not be written (${String(code ?? 'error')})` });
+        const reason =
+          err instanceof MembershipRefused ? `${MEMBERSHIPS}: ${err.message}` : writeFailure(err);
+        done.push({ where: ready.where, status: 'failed', reason });
       }
     }
     return done;
   }
 }
+
+class MembershipRefused extends Error {}

@@ -105,6 +105,8 @@ export async function assertMayCreateOrganization(tx: Queryable, user: UserRow):
 }
 
 export interface NewOrganization {
+  /** An id kept from another system (`organizations import`). */
+  id?: string;
   name: string | undefined;
   /** Explicit slug; derived from the name (made unique with a numeric suffix) when absent. */
   slug?: string;
@@ -115,6 +117,8 @@ export interface NewOrganization {
   publicMetadata?: Record<string, unknown>;
   privateMetadata?: Record<string, unknown>;
   maxAllowedMemberships?: number;
+  /** When it was created in another system (`organizations import`). */
+  createdAt?: Date;
 }
 
 export async function createOrganization(
@@ -135,12 +139,14 @@ export async function createOrganization(
     slug = await uniqueSlug(tx, slugFromName(name));
   }
   const organization = await insertOrganization(tx, {
+    id: input.id,
     name,
     slug,
     createdBy: input.createdBy,
     publicMetadata: input.publicMetadata,
     privateMetadata: input.privateMetadata,
     maxAllowedMemberships: input.maxAllowedMemberships,
+    createdAt: input.createdAt,
     now,
   });
   const firstAdmin = input.firstAdmin ?? input.createdBy;
@@ -155,7 +161,7 @@ export async function createOrganization(
   return organization;
 }
 
-function validateMaxAllowedMemberships(value: number): void {
+export function validateMaxAllowedMemberships(value: number): void {
   if (!Number.isInteger(value) || value < 0) {
     throw errors.paramValueInvalid(
       'max_allowed_memberships',

@@ -47,31 +47,50 @@ export async function slugTaken(db: Queryable, slug: string, exceptId?: string):
 export async function insertOrganization(
   db: Queryable,
   input: {
+    /** An id kept from another system (an import); a new one otherwise. */
+    id?: string;
     name: string;
     slug: string;
     createdBy: string | null;
     publicMetadata?: Record<string, unknown>;
     privateMetadata?: Record<string, unknown>;
     maxAllowedMemberships?: number;
+    createdAt?: Date;
     now: Date;
   },
 ): Promise<OrganizationRow> {
   const [row] = await db.query<OrganizationRow>(
     `INSERT INTO organizations (id, name, slug, created_by, public_metadata, private_metadata, max_allowed_memberships,
                                 created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8) RETURNING ${ORG_COLUMNS}`,
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING ${ORG_COLUMNS}`,
     [
-      newId('org'),
+      input.id ?? newId('org'),
       input.name,
       input.slug,
       input.createdBy,
       JSON.stringify(input.publicMetadata ?? {}),
       JSON.stringify(input.privateMetadata ?? {}),
       input.maxAllowedMemberships ?? 0,
+      input.createdAt ?? input.now,
       input.now,
     ],
   );
   return row!;
+}
+
+/** Every organisation, oldest first, with its members' user ids and roles (`organizations export`). */
+export async function allOrganizationsWithMembers(
+  db: Queryable,
+): Promise<{ organization: OrganizationRow; members: { user_id: string; role: string }[] }[]> {
+  const organizations = await db.query<OrganizationRow>(
+    `SELECT ${ORG_COLUMNS} FROM organizations ORDER BY created_at, id`,
+  );
+  const memberships = await db.query<{ organization_id: string; user_id: string; role: string }>(
+    'SELECT organization_id, user_id, role FROM organization_memberships ORDER BY created_at, id',
+  );
+  const members = new Map(organizations.map((o) => [o.id, [] as { user_id: string; role: string }[]]));
+  for (const m of memberships) members.get(m.organization_id)?.push({ user_id: m.user_id, role: m.role });
+  return organizations.map((organization) => ({ organization, members: members.get(organization.id)! }));
 }
 
 export type OrganizationChanges = Partial<

@@ -16,6 +16,7 @@ import {
   updateOrganization,
 } from '../../organizations/organizations.ts';
 import { uploadedImage } from '../uploaded-image.ts';
+import { newOrganizationOf, ORGANIZATION_CREATE_FIELDS } from './organization-input.ts';
 import { organizationJSON } from '../../serializers/organization.ts';
 import {
   findOrganization,
@@ -93,25 +94,12 @@ export const organizationRoutes: BapiRoute[] = [
     auth: 'secret_key',
     permission: 'instance_secret_key',
     input: {
-      body: jsonInput({
-        name: 'string',
-        slug: 'string',
-        created_by: 'id',
-        ...METADATA,
-        max_allowed_memberships: 'integer',
-      }),
+      body: jsonInput({ ...ORGANIZATION_CREATE_FIELDS, created_by: 'id' }),
     },
     async handler(req, deps) {
       const body = req.fields;
       const createdBy = body.string('created_by')?.trim() || null;
-      const input = {
-        name: body.string('name'),
-        slug: body.string('slug') || undefined,
-        createdBy,
-        publicMetadata: body.object('public_metadata'),
-        privateMetadata: body.object('private_metadata'),
-        maxAllowedMemberships: body.integer('max_allowed_memberships'),
-      };
+      const input = { ...newOrganizationOf(body), createdBy };
       const organization = await deps.db.transaction(async (tx) => {
         if (createdBy && !(await findUserById(tx, createdBy))) {
           throw errors.paramValueInvalid('created_by', `No user with id ${createdBy}.`);
