@@ -1,6 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Secret, TOTP } from 'otpauth';
+import type { Locator } from 'playwright-core';
 import { nextFapiResponse, useSuite } from '../support/suite.ts';
 import { signedUpPage, type WireSignedIn } from '../support/wire-session.ts';
 import { newWebhookSecret } from '../../identity/src/webhooks/signing.ts';
@@ -10,6 +11,7 @@ import { testModeEmail } from '../support/fapi-client.ts';
 import { enterCode, PASSWORD, uniqueEmail, waitForPath } from '../support/flows.ts';
 import { waitForInvitationLink } from '../support/outbox.ts';
 import type { TestServer } from '../support/server.ts';
+import { ENGLISH_WORDS, foreignWords, readPage } from './foreign-words.ts';
 
 const STEP_MS = 30_000;
 const RECEIVER_SECRET_ENV = 'E2E_CONSOLE_WEBHOOK_SECRET';
@@ -292,6 +294,62 @@ describe('the operator console', () => {
       (await table.textContent())!,
       /\d{1,2} (janv|févr|mars|avr|mai|juin|juil|août|sept|oct|nov|déc)\.? \d{4}/,
     );
+    await page.getByTestId('language-EN').click();
+    await page.getByRole('heading', { name: 'Operator console' }).waitFor();
+  });
+
+  test('in French: a machine’s secret shown once, a user’s and an organisation’s details, billing', async () => {
+    const { page } = operator;
+    const englishLeft: string[] = [];
+    /** Once `ready` shows, the words of the whole page that a French reader would stumble on. */
+    const readInFrench = async (screen: string, ready: Locator) => {
+      await ready.waitFor();
+      const { texts } = await readPage(page);
+      // Role keys are identifiers, the same in every language.
+      for (const word of foreignWords(texts, ENGLISH_WORDS, ['org:admin', 'org:member'], true))
+        englishLeft.push(`${screen}: ${word}`);
+    };
+    await page.getByTestId('console-nav-applications').click();
+    await page.getByTestId('language-FR').click();
+    await page.getByTestId('console-applications-nav-machines').click();
+    await page.getByTestId('console-machine-name').fill('zephyr-sept');
+    await page.getByTestId('console-machine-create').click();
+    await page
+      .getByTestId('console-machines-action-done')
+      .filter({ hasText: 'La machine zephyr-sept est créée.' })
+      .waitFor();
+    assert.match((await page.getByTestId('console-machine-secret-value').textContent())!, /^ak_/);
+    await readInFrench('machines', page.getByText('Copiez-le maintenant : il n’est affiché que cette fois.'));
+    // Shown once: gone when the operator comes back to the page.
+    await page.getByTestId('console-applications-nav-oauth').click();
+    await page.getByTestId('console-applications-nav-machines').click();
+    await page.locator('[data-testid="console-machine-row"][data-name="zephyr-sept"]').waitFor();
+    assert.equal(await page.getByTestId('console-machine-secret').count(), 0);
+
+    await page.getByTestId('console-nav-users').click();
+    await page.getByTestId('console-users-search-input').fill(customer.email);
+    await page.getByTestId('console-users-search-submit').click();
+    await page.getByTestId('console-user-row').filter({ hasText: customer.email }).getByRole('link').click();
+    await page.getByRole('heading', { name: "Clés d'API" }).waitFor();
+    await readInFrench('user', page.getByRole('heading', { name: "Clés d'accès" }));
+
+    await page.getByTestId('console-user-organizations').getByRole('link', { name: 'Customer team' }).click();
+    await page.getByTestId('console-organization-roles').waitFor();
+    await readInFrench('organisation', page.getByRole('heading', { name: 'Modules' }));
+
+    // Billing is off in this file: the Backend API answers 404 to an instance that does not bill, and each
+    // page says, in French, that it could not load its list.
+    const billingPages = { plans: 'les offres', subscriptions: 'les abonnements', statements: 'les relevés' };
+    await page.getByTestId('console-nav-billing').click();
+    for (const [section, what] of Object.entries(billingPages)) {
+      await page.getByTestId(`console-billing-nav-${section}`).click();
+      await page.getByTestId(`console-billing-${section}-error`).waitFor();
+      await readInFrench(
+        `billing ${section}`,
+        page.getByRole('alert').filter({ hasText: `Impossible de charger ${what} :` }),
+      );
+    }
+    assert.deepEqual(englishLeft, []);
     await page.getByTestId('language-EN').click();
     await page.getByRole('heading', { name: 'Operator console' }).waitFor();
   });

@@ -1,10 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router';
 import { useLanguage } from '../../../lib/i18n/useLanguage.ts';
 import { billingPlansQuery } from '../api/console-queries.ts';
 import { formatMoney } from '../format.ts';
+import { ConsoleTable } from '../layout/ConsoleTable.tsx';
 import { QueryBody } from '../layout/QueryBody.tsx';
+import { useListAddress } from '../layout/useListAddress.ts';
 import { useConsole } from '../useConsole.ts';
 
 export const PAYER_TYPES = ['user', 'org'] as const;
@@ -17,7 +18,7 @@ export function PlansPage() {
   const { t } = useTranslation();
   const { language } = useLanguage();
   const { client, userId } = useConsole();
-  const [params, setParams] = useSearchParams();
+  const { params, setParams } = useListAddress();
   const payerType = params.get('payer_type') ?? '';
   const plans = useQuery(billingPlansQuery(client, userId, payerType));
   return (
@@ -46,39 +47,46 @@ export function PlansPage() {
         testId="console-billing-plans"
       >
         {(data) => (
-          <table className="console__table" data-testid="console-billing-plans-table">
-            <thead>
-              <tr>
-                <th>{t('console.billing.plan')}</th>
-                <th>{t('console.billing.payerType')}</th>
-                <th>{t('console.billing.plans.monthlyFee')}</th>
-                <th>{t('console.billing.plans.annualMonthlyFee')}</th>
-                <th>{t('console.billing.plans.features')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.data.map((plan) => (
-                <tr key={plan.id} data-testid="console-billing-plan-row" data-slug={plan.slug}>
-                  <td>
+          <ConsoleTable
+            rows={data.data}
+            testId="console-billing-plans-table"
+            columns={[
+              {
+                header: t('console.billing.plan'),
+                cell: (plan) => (
+                  <>
                     <strong>{plan.name}</strong> <code>{plan.id}</code>
                     {plan.is_default ? ` · ${t('console.billing.plans.default')}` : ''}
                     {plan.publicly_visible ? '' : ` · ${t('console.billing.plans.hidden')}`}
                     {plan.description ? <div className="muted">{plan.description}</div> : null}
-                  </td>
-                  <td>{t(`console.billing.payerTypes.${plan.for_payer_type}`)}</td>
-                  <td data-testid="console-billing-plan-fee">{formatMoney(plan.fee, language)}</td>
-                  <td>
-                    {plan.annual_monthly_fee.amount > 0
-                      ? formatMoney(plan.annual_monthly_fee, language)
-                      : t('console.billing.plans.noAnnual')}
-                  </td>
-                  <td data-testid="console-billing-plan-features">
-                    {plan.features.length ? plan.features.map((f) => f.name).join(', ') : '—'}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+                  </>
+                ),
+              },
+              {
+                header: t('console.billing.payerType'),
+                cell: (plan) => t(`console.billing.payerTypes.${plan.for_payer_type}`),
+              },
+              {
+                header: t('console.billing.plans.monthlyFee'),
+                cell: (plan) => formatMoney(plan.fee, language),
+                testId: 'console-billing-plan-fee',
+              },
+              {
+                header: t('console.billing.plans.annualMonthlyFee'),
+                cell: (plan) =>
+                  plan.annual_monthly_fee.amount > 0
+                    ? formatMoney(plan.annual_monthly_fee, language)
+                    : t('console.billing.plans.noAnnual'),
+              },
+              {
+                header: t('console.billing.plans.features'),
+                cell: (plan) => (plan.features.length ? plan.features.map((f) => f.name).join(', ') : '—'),
+                testId: 'console-billing-plan-features',
+              },
+            ]}
+            rowKey={(plan) => plan.id}
+            rowAttributes={(plan) => ({ 'data-testid': 'console-billing-plan-row', 'data-slug': plan.slug })}
+          />
         )}
       </QueryBody>
     </div>

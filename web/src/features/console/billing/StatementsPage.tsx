@@ -1,13 +1,15 @@
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { Link, useSearchParams } from 'react-router';
+import { Link } from 'react-router';
 import { LOCALES } from '../../../lib/i18n/languages.ts';
 import { useLanguage } from '../../../lib/i18n/useLanguage.ts';
 import { billingStatementsQuery, PAGE_SIZE } from '../api/console-queries.ts';
-import type { ConsolePayment, ConsoleStatement } from '../api/types.ts';
+import type { ConsoleStatement } from '../api/types.ts';
 import { formatInstant, formatMoney } from '../format.ts';
-import { Pager, useOffsetInAddress } from '../layout/Pager.tsx';
+import { ConsoleTable } from '../layout/ConsoleTable.tsx';
+import { Pager } from '../layout/Pager.tsx';
 import { QueryBody } from '../layout/QueryBody.tsx';
+import { useListAddress } from '../layout/useListAddress.ts';
 import { useConsole } from '../useConsole.ts';
 import { PayerLink } from './PayerLink.tsx';
 
@@ -19,9 +21,8 @@ import { PayerLink } from './PayerLink.tsx';
 export function StatementsPage() {
   const { t } = useTranslation();
   const { client, userId } = useConsole();
-  const [params] = useSearchParams();
+  const { params, offset, setOffset } = useListAddress();
   const payerId = params.get('payer_id') ?? '';
-  const [offset, setOffset] = useOffsetInAddress();
   const statements = useQuery(billingStatementsQuery(client, userId, payerId, offset));
   return (
     <div data-testid="console-billing-statements">
@@ -70,45 +71,46 @@ function StatementView({ statement }: { statement: ConsoleStatement }) {
           {formatMoney(statement.totals.grand_total, language)}
         </strong>
       </p>
-      {payments.length === 0 ? (
-        <p className="muted">{t('console.billing.statements.noPayments')}</p>
-      ) : (
-        <table className="console__table">
-          <thead>
-            <tr>
-              <th>{t('console.billing.statements.date')}</th>
-              <th>{t('console.billing.plan')}</th>
-              <th>{t('console.billing.statements.kind')}</th>
-              <th>{t('console.billing.statements.card')}</th>
-              <th>{t('console.billing.statements.amount')}</th>
-              <th>{t('console.billing.status')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {payments.map((payment) => (
-              <PaymentRow key={payment.id} payment={payment} />
-            ))}
-          </tbody>
-        </table>
-      )}
+      <ConsoleTable
+        rows={payments}
+        empty={t('console.billing.statements.noPayments')}
+        testId="console-billing-payments-table"
+        columns={[
+          {
+            header: t('console.billing.statements.date'),
+            cell: (payment) =>
+              formatInstant(payment.paid_at ?? payment.failed_at ?? payment.updated_at, language),
+          },
+          {
+            header: t('console.billing.plan'),
+            cell: (payment) => payment.subscription_item?.plan?.name ?? '—',
+          },
+          {
+            header: t('console.billing.statements.kind'),
+            cell: (payment) => t(`console.billing.statements.kinds.${payment.charge_type}`),
+          },
+          {
+            header: t('console.billing.statements.card'),
+            cell: (payment) =>
+              payment.payment_source?.last4
+                ? `${payment.payment_source.card_type} ···· ${payment.payment_source.last4}`
+                : '—',
+          },
+          {
+            header: t('console.billing.statements.amount'),
+            cell: (payment) => formatMoney(payment.amount, language),
+          },
+          {
+            header: t('console.billing.status'),
+            cell: (payment) => t(`console.billing.statements.paymentStatuses.${payment.status}`),
+          },
+        ]}
+        rowKey={(payment) => payment.id}
+        rowAttributes={(payment) => ({
+          'data-testid': 'console-billing-payment-row',
+          'data-status': payment.status,
+        })}
+      />
     </section>
-  );
-}
-
-function PaymentRow({ payment }: { payment: ConsolePayment }) {
-  const { t } = useTranslation();
-  const { language } = useLanguage();
-  const card = payment.payment_source?.last4
-    ? `${payment.payment_source.card_type} ···· ${payment.payment_source.last4}`
-    : '—';
-  return (
-    <tr data-testid="console-billing-payment-row" data-status={payment.status}>
-      <td>{formatInstant(payment.paid_at ?? payment.failed_at ?? payment.updated_at, language)}</td>
-      <td>{payment.subscription_item?.plan?.name ?? '—'}</td>
-      <td>{t(`console.billing.statements.kinds.${payment.charge_type}`)}</td>
-      <td>{card}</td>
-      <td>{formatMoney(payment.amount, language)}</td>
-      <td>{t(`console.billing.statements.paymentStatuses.${payment.status}`)}</td>
-    </tr>
   );
 }

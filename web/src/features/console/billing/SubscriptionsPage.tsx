@@ -1,7 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useSearchParams } from 'react-router';
+import { Link } from 'react-router';
 import { useLanguage } from '../../../lib/i18n/useLanguage.ts';
 import {
   billingPlansQuery,
@@ -10,8 +9,8 @@ import {
   type SubscriptionFilters,
 } from '../api/console-queries.ts';
 import { formatInstant, formatMoney } from '../format.ts';
-import { Pager, useOffsetInAddress } from '../layout/Pager.tsx';
-import { QueryBody } from '../layout/QueryBody.tsx';
+import { PagedTable } from '../layout/PagedTable.tsx';
+import { useListAddress } from '../layout/useListAddress.ts';
 import { useConsole } from '../useConsole.ts';
 import { PayerLink } from './PayerLink.tsx';
 import { PAYER_TYPES } from './PlansPage.tsx';
@@ -27,27 +26,19 @@ export function SubscriptionsPage() {
   const { t } = useTranslation();
   const { language } = useLanguage();
   const { client, userId } = useConsole();
-  const [params, setParams] = useSearchParams();
+  const { params, offset, setOffset, submitFilters } = useListAddress();
   const filters: SubscriptionFilters = {
     status: params.get('status') ?? '',
     payerType: params.get('payer_type') ?? '',
     planId: params.get('plan_id') ?? '',
   };
-  const [offset, setOffset] = useOffsetInAddress();
   const items = useQuery(billingSubscriptionsQuery(client, userId, filters, offset));
   const plans = useQuery(billingPlansQuery(client, userId, ''));
-  const submit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const next: Record<string, string> = {};
-    for (const [name, value] of new FormData(event.currentTarget))
-      if (typeof value === 'string' && value) next[name] = value;
-    setParams(next);
-  };
   const statusText = (status: string) =>
     (ITEM_STATUSES as readonly string[]).includes(status) ? t(`console.billing.statuses.${status}`) : status;
   return (
     <div data-testid="console-billing-subscriptions">
-      <form className="console__filters" role="search" onSubmit={submit} key={params.toString()}>
+      <form className="console__filters" role="search" onSubmit={submitFilters} key={params.toString()}>
         <label>
           <span>{t('console.billing.status')}</span>
           <select
@@ -89,73 +80,72 @@ export function SubscriptionsPage() {
           {t('console.billing.filter')}
         </button>
       </form>
-      <QueryBody
+      <PagedTable
         query={items}
         what={t('console.billing.subscriptions.what')}
         empty={t('console.billing.subscriptions.none')}
         testId="console-billing-subscriptions"
-      >
-        {(data) => (
-          <>
-            <table className="console__table" data-testid="console-billing-subscriptions-table">
-              <thead>
-                <tr>
-                  <th>{t('console.billing.payer')}</th>
-                  <th>{t('console.billing.plan')}</th>
-                  <th>{t('console.billing.status')}</th>
-                  <th>{t('console.billing.subscriptions.period')}</th>
-                  <th>{t('console.billing.subscriptions.amount')}</th>
-                  <th />
-                </tr>
-              </thead>
-              <tbody>
-                {data.data.map((item) => (
-                  <tr key={item.id} data-testid="console-billing-subscription-row" data-status={item.status}>
-                    <td>
-                      <PayerLink payer={item.payer} />
-                    </td>
-                    <td>
-                      {item.plan?.name ?? '—'}
-                      {item.plan_period
-                        ? ` · ${t(`console.billing.subscriptions.periods.${item.plan_period}`)}`
-                        : ''}
-                      {item.is_free_trial ? ` · ${t('console.billing.subscriptions.freeTrial')}` : ''}
-                    </td>
-                    <td>
-                      {statusText(item.status)}
-                      {item.canceled_at
-                        ? ` · ${t('console.billing.subscriptions.canceledAt', {
-                            date: formatInstant(item.canceled_at, language),
-                          })}`
-                        : ''}
-                    </td>
-                    <td>
-                      {t('console.billing.subscriptions.periodRange', {
-                        start: formatInstant(item.period_start, language),
-                        // The default plan has no end; an item ended early, its end.
-                        end:
-                          item.period_end || item.ended_at
-                            ? formatInstant(item.period_end ?? item.ended_at, language)
-                            : t('console.billing.subscriptions.noEnd'),
-                      })}
-                    </td>
-                    <td>{formatMoney(item.amount, language)}</td>
-                    <td>
-                      <Link
-                        to={`/console/billing/statements?payer_id=${item.payer.id}`}
-                        data-testid="console-billing-subscription-statements"
-                      >
-                        {t('console.billing.subscriptions.statements')}
-                      </Link>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-            <Pager offset={offset} size={PAGE_SIZE} total={data.total_count} onChange={setOffset} />
-          </>
+        columns={[
+          { header: t('console.billing.payer'), cell: (item) => <PayerLink payer={item.payer} /> },
+          {
+            header: t('console.billing.plan'),
+            cell: (item) => (
+              <>
+                {item.plan?.name ?? '—'}
+                {item.plan_period
+                  ? ` · ${t(`console.billing.subscriptions.periods.${item.plan_period}`)}`
+                  : ''}
+                {item.is_free_trial ? ` · ${t('console.billing.subscriptions.freeTrial')}` : ''}
+              </>
+            ),
+          },
+          {
+            header: t('console.billing.status'),
+            cell: (item) => (
+              <>
+                {statusText(item.status)}
+                {item.canceled_at
+                  ? ` · ${t('console.billing.subscriptions.canceledAt', {
+                      date: formatInstant(item.canceled_at, language),
+                    })}`
+                  : ''}
+              </>
+            ),
+          },
+          {
+            header: t('console.billing.subscriptions.period'),
+            cell: (item) =>
+              t('console.billing.subscriptions.periodRange', {
+                start: formatInstant(item.period_start, language),
+                // The default plan has no end; an item ended early, its end.
+                end:
+                  item.period_end || item.ended_at
+                    ? formatInstant(item.period_end ?? item.ended_at, language)
+                    : t('console.billing.subscriptions.noEnd'),
+              }),
+          },
+          {
+            header: t('console.billing.subscriptions.amount'),
+            cell: (item) => formatMoney(item.amount, language),
+          },
+        ]}
+        rowKey={(item) => item.id}
+        rowAttributes={(item) => ({
+          'data-testid': 'console-billing-subscription-row',
+          'data-status': item.status,
+        })}
+        actions={(item) => (
+          <Link
+            to={`/console/billing/statements?payer_id=${item.payer.id}`}
+            data-testid="console-billing-subscription-statements"
+          >
+            {t('console.billing.subscriptions.statements')}
+          </Link>
         )}
-      </QueryBody>
+        offset={offset}
+        size={PAGE_SIZE}
+        onPage={setOffset}
+      />
     </div>
   );
 }

@@ -1,5 +1,4 @@
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router';
 
 /** Previous and next pages of a list of `total` rows shown `size` at a time from `offset`. */
 export function Pager({
@@ -36,15 +35,4 @@ export function Pager({
       </button>
     </p>
   );
-}
-
-/** A list's offset kept in the page's address (`?offset=`), beside its other parameters. */
-export function useOffsetInAddress(): [offset: number, setOffset: (next: number) => void] {
-  const [params, setParams] = useSearchParams();
-  const setOffset = (next: number) => {
-    const copy = new URLSearchParams(params);
-    copy.set('offset', String(next));
-    setParams(copy);
-  };
-  return [Number(params.get('offset')) || 0, setOffset];
 }
