@@ -11,7 +11,7 @@ import { testModeEmail } from '../support/fapi-client.ts';
 import { enterCode, PASSWORD, uniqueEmail, waitForPath } from '../support/flows.ts';
 import { waitForInvitationLink } from '../support/outbox.ts';
 import type { TestServer } from '../support/server.ts';
-import { ENGLISH_WORDS, foreignWords, readPage } from './foreign-words.ts';
+import { ENGLISH_WORDS, foreignWords, readPage } from '../support/foreign-words.ts';
 
 const STEP_MS = 30_000;
 const RECEIVER_SECRET_ENV = 'E2E_CONSOLE_WEBHOOK_SECRET';

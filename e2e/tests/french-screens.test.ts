@@ -7,7 +7,7 @@ import { useSuite } from '../support/suite.ts';
 import { levelOneHeadings } from '../support/headings.ts';
 import { UI_WAIT_MS } from '../support/timeouts.ts';
 import { CLERK_ATTRIBUTE_FR, CLERK_TEXT_FR } from '../../web/src/app/clerk-words/hardcoded-fr.ts';
-import { ENGLISH_WORDS, FRENCH_WORDS, foreignWords, readPage } from './foreign-words.ts';
+import { ENGLISH_WORDS, FRENCH_WORDS, foreignWords, readPage } from '../support/foreign-words.ts';
 
 /**
  * Every screen the product mounts, read as a French speaker reads it (issue #29): a Chromium whose own
