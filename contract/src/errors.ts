@@ -37,6 +37,10 @@ export const API_ERRORS = {
   },
   /** The operator console (docs/console.md): the caller is not one of the instance's operators. */
   not_an_operator: { status: 403, message: 'The console is for the instance’s operators.' },
+  billing_disabled: {
+    status: 404,
+    message: 'Billing is off on this instance (billing.enabled in the instance settings).',
+  },
   /** An operator without a second factor: the console sends them to set one up. */
   second_factor_required: {
     status: 403,

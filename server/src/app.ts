@@ -290,6 +290,7 @@ export async function createApp(config: ServerConfig, opts: AppOptions = {}): Pr
       registerConsoleApi(scope, {
         authenticator: deps,
         backend: opts.consoleBackend ? opts.consoleBackend(consoleClient) : consoleClient,
+        billingEnabled: () => billingInUse().enabled,
       }),
     { prefix: CONSOLE_API_PREFIX },
   );

@@ -222,7 +222,7 @@ for (const backend of TEST_BACKENDS) {
       assert.equal(unknown.body.errors[0].code, 'resource_not_found');
     });
 
-    it('answers 404 while the instance does not bill', async () => {
+    it('answers 404 billing_disabled while the instance does not bill', async () => {
       const settings = server.app.identity!.settings;
       const billing = settings.settings.billing;
       await settings.set({ ...settings.settings, billing: { ...BILLING, enabled: false } });
@@ -230,7 +230,7 @@ for (const backend of TEST_BACKENDS) {
         for (const r of BILLING_ROUTES) {
           const res = await get(operator, `/console/api${r.path}`);
           assert.equal(res.status, 404, `${r.path}: ${JSON.stringify(res.body)}`);
-          assert.equal(res.body.errors[0].code, 'resource_not_found');
+          assert.equal(res.body.errors[0].code, 'billing_disabled');
         }
       } finally {
         await settings.set({ ...settings.settings, billing });

@@ -29,6 +29,8 @@ declare module 'fastify' {
 
 export interface ConsoleDeps {
   readonly backend: ConsoleBackend;
+  /** Whether the instance's billing is on (the billing area answers `404 billing_disabled` otherwise). */
+  billingEnabled(): boolean;
 }
 
 type Parsed<P extends Record<string, Schema>> = { [K in keyof P]: SchemaOutput<P[K]> };

@@ -24,6 +24,7 @@ export const PRODUCT_API_ERROR_KEYS: Readonly<Partial<Record<ApiErrorCode, strin
   already_invited: 'errors.api.alreadyInvited',
   membership_quota_exceeded: 'errors.api.membershipQuotaExceeded',
   not_an_operator: 'errors.api.notAnOperator',
+  billing_disabled: 'errors.api.billingDisabled',
   second_factor_required: 'errors.api.secondFactorRequired',
   session_reverification_required: 'errors.api.reverificationRequired',
   resource_not_found: 'errors.api.resourceNotFound',

@@ -1,4 +1,5 @@
 import { z } from '@app/contract';
+import { ApiError } from '../../api/errors.ts';
 import { consoleRoute } from '../console-route.ts';
 import { pageQuery } from './ids.ts';
 
@@ -25,7 +26,8 @@ export const listPlansRoute = consoleRoute({
   path: '/billing/plans',
   permission: 'operator',
   input: { query: z.object({ payer_type: z.enum(PAYER_TYPES).optional(), ...pageQuery }) },
-  async handler({ operator, query: { payer_type, limit, offset } }, { backend }) {
+  async handler({ operator, query: { payer_type, limit, offset } }, { backend, billingEnabled }) {
+    requireBilling(billingEnabled);
     return backend.call('GET', '/commerce/plans', {
       operatorId: operator.userId,
       query: { payer_type, limit, offset },
@@ -50,7 +52,11 @@ export const listSubscriptionsRoute = consoleRoute({
       ...pageQuery,
     }),
   },
-  async handler({ operator, query: { status, payer_type, plan_id, limit, offset } }, { backend }) {
+  async handler(
+    { operator, query: { status, payer_type, plan_id, limit, offset } },
+    { backend, billingEnabled },
+  ) {
+    requireBilling(billingEnabled);
     return backend.call('GET', '/billing/subscription_items', {
       operatorId: operator.userId,
       query: { status, payer_type, plan_id, limit, offset },
@@ -68,12 +74,18 @@ export const listStatementsRoute = consoleRoute({
   path: '/billing/statements',
   permission: 'operator',
   input: { query: z.object({ payer_id: payerIdParam.optional(), ...pageQuery }) },
-  async handler({ operator, query: { payer_id, limit, offset } }, { backend }) {
+  async handler({ operator, query: { payer_id, limit, offset } }, { backend, billingEnabled }) {
+    requireBilling(billingEnabled);
     return backend.call('GET', '/billing/statements', {
       operatorId: operator.userId,
       query: { payer_id, limit, offset },
     });
   },
 });
+
+/** Billing off: the area says so (`404 billing_disabled`) rather than the Backend API's bare 404. */
+function requireBilling(billingEnabled: () => boolean) {
+  if (!billingEnabled()) throw new ApiError('billing_disabled');
+}
 
 export const billingConsoleRoutes = [listPlansRoute, listSubscriptionsRoute, listStatementsRoute];
