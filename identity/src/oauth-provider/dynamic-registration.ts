@@ -8,6 +8,7 @@ import {
 } from './oauth-applications.ts';
 import type { OAuthApplicationRow } from '../store/oauth-applications.ts';
 import { OAUTH_APPLICATION_NAME_MAX_LENGTH, MAX_REDIRECT_URIS } from './oauth-applications.ts';
+import { newRegistrationToken, registrationTokenHash } from './oauth-client-secret.ts';
 
 /** Where an application registers itself (RFC 7591), under the Frontend API's path: hosted Clerk's path. */
 export const REGISTRATION_PATH = '/oauth/register';
@@ -151,12 +152,36 @@ export function registrationResponse(row: OAuthApplicationRow, secret?: string) 
   };
 }
 
+/** Where the application reads, replaces and deletes its registration (RFC 7592 §1.2). */
+export function registrationClientUri(fapiBase: string, clientId: string): string {
+  return `${fapiBase}${REGISTRATION_PATH}/${encodeURIComponent(clientId)}`;
+}
+
+/**
+ * RFC 7592 §3's client information: the registration, its configuration endpoint and the registration
+ * access token the application manages it with.
+ */
+export function clientInformation(
+  fapiBase: string,
+  row: OAuthApplicationRow,
+  registrationToken: string,
+  secret?: string,
+) {
+  return {
+    ...registrationResponse(row, secret),
+    registration_access_token: registrationToken,
+    registration_client_uri: registrationClientUri(fapiBase, row.client_id),
+  };
+}
+
 /**
  * Registers an application as RFC 7591 asks: an ordinary OAuth application of the instance (the Backend
- * API lists it, `dynamically_registered` true), whose consent screen cannot be turned off by itself.
+ * API lists it, `dynamically_registered` true), whose consent screen cannot be turned off by itself, with
+ * the registration access token it manages itself with (RFC 7592), kept only as its hash.
  */
 export async function registerApplication(deps: IdentityDeps, body: unknown) {
   const request = registrationRequestOf(body);
+  const token = newRegistrationToken();
   const { row, secret } = await deps.db.transaction((tx) =>
     createOAuthApplication(
       tx,
@@ -171,8 +196,11 @@ export async function registerApplication(deps: IdentityDeps, body: unknown) {
         ...(request.logoUrl ? { logoUrl: request.logoUrl } : {}),
       },
       deps.clock(),
-      { dynamicallyRegistered: true },
+      {
+        dynamicallyRegistered: true,
+        registrationTokenHash: registrationTokenHash(deps.keys.codePepper, token),
+      },
     ),
   );
-  return registrationResponse(row, secret);
+  return clientInformation(deps.fapiBase, row, token, secret);
 }

@@ -164,7 +164,7 @@ export async function createOAuthApplication(
   pepper: string,
   input: OAuthApplicationInput,
   now: Date,
-  how: { dynamicallyRegistered?: boolean } = {},
+  how: { dynamicallyRegistered?: boolean; registrationTokenHash?: string } = {},
 ): Promise<WithSecret> {
   const fields = fieldsOf(input);
   const { secret, hash } = secretFor(pepper, fields.public);
@@ -174,6 +174,7 @@ export async function createOAuthApplication(
     clientId: newClientId(),
     secretHash: hash,
     dynamicallyRegistered: how.dynamicallyRegistered ?? false,
+    registrationTokenHash: how.registrationTokenHash ?? null,
     now,
   });
   return { row, secret };

@@ -20,3 +20,16 @@ export function clientSecretHash(pepper: string, secret: string): string {
 export function clientSecretMatches(pepper: string, secret: string, storedHash: string): boolean {
   return constantTimeEqual(clientSecretHash(pepper, secret), storedHash);
 }
+
+/**
+ * An RFC 7592 registration access token: 43 base62 characters (256 bits), answered to the application that
+ * registered itself and kept only as its hash.
+ */
+export function newRegistrationToken(): string {
+  return randomBase62(43);
+}
+
+/** HMAC-SHA256 under the instance's code pepper, in a subject of its own. */
+export function registrationTokenHash(pepper: string, token: string): string {
+  return hashCode(pepper, 'oauth_registration_token', token);
+}

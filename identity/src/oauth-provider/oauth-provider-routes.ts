@@ -5,7 +5,13 @@ import type { IdentityDeps } from '../deps.ts';
 import { ClerkError, errorBody, errors } from '../errors.ts';
 import type { BesideFamily, BesideRoute, RouteDeclaration } from '../http/route-declaration.ts';
 import { hit } from '../store/rate-limits.ts';
-import { REGISTRATION_PATH, RegistrationError, registerApplication } from './dynamic-registration.ts';
+import { authorizedApplication, deleteRegistration, replaceRegistration } from './client-management.ts';
+import {
+  clientInformation,
+  REGISTRATION_PATH,
+  RegistrationError,
+  registerApplication,
+} from './dynamic-registration.ts';
 import { DEFAULT_OAUTH_PROVIDER_SETTINGS } from './oauth-provider-settings.ts';
 import { OAUTH_ROUTES } from './oidc-provider-instance.ts';
 
@@ -28,7 +34,10 @@ const route = (
   // oidc-provider; none of these takes a Clerk credential.
   auth: 'none',
   permission: null,
-  input: method === 'GET' ? { query: loose, ...(params ? { params } : {}) } : { body: loose },
+  input: {
+    ...(method === 'GET' ? { query: loose } : { body: loose }),
+    ...(params ? { params } : {}),
+  },
 });
 
 /**
@@ -61,6 +70,25 @@ export const registrationRoute: BesideRoute = route(
   (deps) => (req, reply) => handleRegistration(deps, req, reply),
 );
 
+/**
+ * RFC 7592 client management, beside the registration and switched with it: the registration access token
+ * answered at registration reads (GET), replaces (PUT) and deletes (DELETE) its application at
+ * `/oauth/register/<client_id>`.
+ */
+const clientParams = z.object({ clientId: z.string() });
+const managementRoute = (method: 'GET' | 'PUT' | 'DELETE') =>
+  route(
+    method,
+    `${REGISTRATION_PATH}/:clientId`,
+    (deps) => (req, reply) => handleManagement(deps, req, reply),
+    clientParams,
+  );
+export const clientManagementRoutes: readonly BesideRoute[] = [
+  managementRoute('GET'),
+  managementRoute('PUT'),
+  managementRoute('DELETE'),
+];
+
 /** A registration's JSON body: at most 64 KiB, more than any client's metadata. */
 const REGISTRATION_BODY_LIMIT = 64 * 1024;
 const REGISTRATION_WINDOW_SECONDS = 3600;
@@ -85,12 +113,17 @@ async function jsonOf(raw: IncomingMessage): Promise<unknown> {
  * requests count too, so probing the checks costs as much as registering), then the metadata read and
  * the application made, or RFC 7591's error and nothing made.
  */
+const refuseWith = (reply: FastifyReply, err: ClerkError) => {
+  for (const [k, v] of Object.entries(err.headers)) reply.header(k, v);
+  return reply.code(err.status).send(errorBody(err));
+};
+
+const registrationEnabled = (deps: IdentityDeps) =>
+  (deps.settings.settings.oauthProvider ?? DEFAULT_OAUTH_PROVIDER_SETTINGS).dynamicClientRegistration;
+
 async function handleRegistration(deps: IdentityDeps, req: FastifyRequest, reply: FastifyReply) {
   const settings = deps.settings.settings.oauthProvider ?? DEFAULT_OAUTH_PROVIDER_SETTINGS;
-  const refuse = (err: ClerkError) => {
-    for (const [k, v] of Object.entries(err.headers)) reply.header(k, v);
-    return reply.code(err.status).send(errorBody(err));
-  };
+  const refuse = (err: ClerkError) => refuseWith(reply, err);
   if (!settings.dynamicClientRegistration) return refuse(errors.notFound('endpoint'));
   const wait = await hit(
     deps.db,
@@ -108,6 +141,49 @@ async function handleRegistration(deps: IdentityDeps, req: FastifyRequest, reply
       throw new RegistrationError('invalid_client_metadata', 'The request body must be application/json.');
     }
     return reply.code(201).send(await registerApplication(deps, await jsonOf(req.raw)));
+  } catch (err) {
+    if (err instanceof RegistrationError) return reply.code(400).send(err.toJSON());
+    throw err;
+  }
+}
+
+const jsonBody = (req: FastifyRequest) => async () => {
+  if (!/^application\/json\b/i.test(req.headers['content-type'] ?? '')) {
+    throw new RegistrationError('invalid_client_metadata', 'The request body must be application/json.');
+  }
+  return jsonOf(req.raw);
+};
+
+/**
+ * GET, PUT and DELETE /oauth/register/:clientId (RFC 7592): off → 404 as the registration; a missing or
+ * wrong registration access token, another client's, an unknown client id or an operator's application
+ * (which has no token) → 401 `invalid_token` alike; a bad replacement → RFC 7591's 400, nothing changed.
+ * Nothing is counted: the token (256 bits) cannot be guessed.
+ */
+async function handleManagement(deps: IdentityDeps, req: FastifyRequest, reply: FastifyReply) {
+  if (!registrationEnabled(deps)) return refuseWith(reply, errors.notFound('endpoint'));
+  reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
+  const clientId = (req.params as { clientId: string }).clientId;
+  const authorization = req.headers.authorization;
+  const unauthorized = () =>
+    reply.code(401).header('www-authenticate', 'Bearer error="invalid_token"').send({
+      error: 'invalid_token',
+      error_description: "The registration access token is missing, invalid, or not this client's.",
+    });
+  try {
+    if (req.method === 'GET') {
+      const found = await authorizedApplication(deps.db, deps.keys.codePepper, clientId, authorization);
+      if (!found) return unauthorized();
+      // The token it was read with is the current one (a read does not rotate it).
+      return reply.send(clientInformation(deps.fapiBase, found.row, found.token));
+    }
+    if (req.method === 'PUT') {
+      const replaced = await replaceRegistration(deps, clientId, authorization, jsonBody(req));
+      return replaced ? reply.send(replaced) : unauthorized();
+    }
+    return (await deleteRegistration(deps, clientId, authorization))
+      ? reply.code(204).send()
+      : unauthorized();
   } catch (err) {
     if (err instanceof RegistrationError) return reply.code(400).send(err.toJSON());
     throw err;
@@ -158,6 +234,6 @@ export const oauthProtocolRoutes: readonly BesideFamily[] = [
         return reply.code(500).send(errorBody(errors.internal()));
       });
     },
-    routes: [...oauthProviderRoutes, registrationRoute],
+    routes: [...oauthProviderRoutes, registrationRoute, ...clientManagementRoutes],
   },
 ];

@@ -17,6 +17,11 @@ export interface OAuthApplicationRow {
   /** Declared in the instance settings (`oauthApplications`) and synced from them at start. */
   declared: boolean;
   secret_hash: string | null;
+  /**
+   * The HMAC of its RFC 7592 registration access token (migration 042), for a dynamically registered
+   * application only; null for the operator's, which cannot be managed with one.
+   */
+  registration_token_hash: string | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -40,13 +45,15 @@ export async function insertOAuthApplication(
     secretHash: string | null;
     declared?: boolean;
     dynamicallyRegistered?: boolean;
+    registrationTokenHash?: string | null;
     now: Date;
   },
 ): Promise<OAuthApplicationRow> {
   const [inserted] = await tx.query<OAuthApplicationRow>(
     `INSERT INTO oauth_applications (id, client_id, name, public, scopes, redirect_uris, consent_screen_enabled,
-       secret_hash, declared, created_at, updated_at, client_uri, logo_url, dynamically_registered)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10, $11, $12, $13) RETURNING *`,
+       secret_hash, declared, created_at, updated_at, client_uri, logo_url, dynamically_registered,
+       registration_token_hash)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10, $11, $12, $13, $14) RETURNING *`,
     [
       row.id,
       row.clientId,
@@ -61,6 +68,7 @@ export async function insertOAuthApplication(
       row.clientUri,
       row.logoUrl,
       row.dynamicallyRegistered ?? false,
+      row.registrationTokenHash ?? null,
     ],
   );
   return inserted!;
@@ -81,11 +89,26 @@ export async function findOAuthApplication(
 export async function findOAuthApplicationByClientId(
   db: Queryable,
   clientId: string,
+  lock = false,
 ): Promise<OAuthApplicationRow | null> {
-  const rows = await db.query<OAuthApplicationRow>(`SELECT * FROM oauth_applications WHERE client_id = $1`, [
-    clientId,
-  ]);
+  const rows = await db.query<OAuthApplicationRow>(
+    `SELECT * FROM oauth_applications WHERE client_id = $1${lock ? ' FOR UPDATE' : ''}`,
+    [clientId],
+  );
   return rows[0] ?? null;
+}
+
+/** Replaces an application's registration access token (its hash): the one before stops working. */
+export async function setOAuthApplicationRegistrationToken(
+  tx: Queryable,
+  id: string,
+  hash: string,
+): Promise<OAuthApplicationRow> {
+  const [row] = await tx.query<OAuthApplicationRow>(
+    `UPDATE oauth_applications SET registration_token_hash = $2 WHERE id = $1 RETURNING *`,
+    [id, hash],
+  );
+  return row!;
 }
 
 export type OAuthApplicationOrder = { column: 'name' | 'created_at'; descending: boolean };

@@ -915,6 +915,10 @@ export const UNSCOPED_ROUTES: Record<string, string> = {
     "the ACS's handoff: single use, bound to the browser's client and sign-in (enterprise-sso-saml.test.ts)",
 };
 
+/** Why the RFC 7592 configuration endpoint names nothing of anyone else (client-management.ts). */
+const REGISTRATION_MANAGEMENT =
+  "RFC 7592: names a registered application, answered only to its own registration access token; another client's token, an unknown client or an operator's application is the same 401 (oauth-provider-client-management.test.ts)";
+
 /**
  * The routes beside the Frontend API plugin (src/fapi/beside-routes.ts), each with why it cannot name
  * anything of another user or organisation. tenant-isolation.test.ts checks every declared one is here,
@@ -943,4 +947,7 @@ export const BESIDE_ROUTES: Record<string, string> = {
   'GET /.well-known/oauth-authorization-server': 'the discovery document (RFC 8414 name), public',
   'POST /oauth/register':
     'dynamic client registration: makes a new application, names none (oauth-provider-registration.test.ts)',
+  'GET /oauth/register/:clientId': REGISTRATION_MANAGEMENT,
+  'PUT /oauth/register/:clientId': REGISTRATION_MANAGEMENT,
+  'DELETE /oauth/register/:clientId': REGISTRATION_MANAGEMENT,
 };
