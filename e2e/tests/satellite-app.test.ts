@@ -193,3 +193,45 @@ describe('a satellite application on another origin (examples/satellite-express)
     await page.getByTestId('organization').filter({ hasText: 'Beta audits' }).waitFor();
   });
 });
+
+// With development keys @clerk/backend sends the satellite's page loads to the product's /sign-in with
+// `__clerk_redirect_url`, which the product's server answers with its dev-browser token (docs/satellites.md,
+// "Production or development keys").
+describe('a satellite application with development keys (examples/satellite-express)', () => {
+  const suite = useSuite({ env: { IDENTITY_KEYS: 'development' } });
+  let satellite: RunningSatellite;
+  let user: TestUser;
+  let orgId: string;
+
+  before(async () => {
+    const identity = suite.server.app.identity!;
+    const product = { origin: suite.server.origin, pk: identity.publishableKey, sk: identity.secretKey };
+    assert.match(product.pk, /^pk_test_/);
+    satellite = await startSatellite('satellite.localhost', product);
+    const clerk = backendClient(suite.server);
+    await clerk.domains.add({
+      name: `satellite.localhost:${satellite.port}`,
+      is_satellite: true,
+      proxy_url: `${satellite.origin}/__clerk`,
+    });
+    user = await createUser(suite.server, 'satellite-dev');
+    orgId = (await createOrganizationFor(clerk, user, 'Satellite dev team')).id;
+  });
+  after(() => satellite?.close());
+
+  test('signed in on the product, the satellite’s server sees the same user and active organisation', async () => {
+    const { page } = await suite.newPage();
+    await signInUntilSettled(page, suite.server.origin, user.email);
+    await page.getByTestId('dashboard-org-name').filter({ hasText: 'Satellite dev team' }).waitFor();
+    const visited: string[] = [];
+    page.on('request', (r) => {
+      if (r.isNavigationRequest()) visited.push(r.url());
+    });
+
+    assert.deepEqual(await openSatellite(page, satellite.origin), { userId: user.id, orgId });
+    assert.ok(
+      visited.some((u) => u.startsWith(`${suite.server.origin}/sign-in?__clerk_redirect_url=`)),
+      `through the product's sign-in: ${visited.join(' ')}`,
+    );
+  });
+});

@@ -517,7 +517,14 @@ forEachBackend('Handshake with development keys (__clerk_db_jwt)', (backend) => 
     assert.equal(second.toAuth().sessionId, sessionId);
     const setCookies = second.headers.getSetCookie();
     assert.equal(cookieValue(cookieNamed(setCookies, '__clerk_db_jwt')), token);
-    // Development: the SDK sends the browser on to the page without the handshake parameters.
-    assert.ok(second.headers.get('location'));
+    // Development: the SDK sends the browser on to the page without the handshake parameters. It removes
+    // `__clerk_handshake` but would keep a `__clerk_handshake_nonce` (and redeem it again, for ever): with
+    // development keys the provider answers with the token, whatever format is asked.
+    assert.equal(location.searchParams.get('format'), 'nonce');
+    assert.ok(back.searchParams.get('__clerk_handshake'));
+    assert.equal(back.searchParams.get('__clerk_handshake_nonce'), null);
+    const onward = new URL(second.headers.get('location')!);
+    assert.equal(onward.searchParams.get('__clerk_handshake'), null);
+    assert.equal(onward.searchParams.get('__clerk_handshake_nonce'), null);
   });
 });

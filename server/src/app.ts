@@ -28,6 +28,7 @@ import {
 } from './auth/api-key-failures.ts';
 import { resourceMetadataUrl } from './auth/protected-resource.ts';
 import { Authenticator } from './auth/authenticate.ts';
+import { satelliteSync } from './auth/satellite-sync.ts';
 import { PRODUCT_ROUTES, registerProductApi } from './api/product-api.ts';
 import { registerServerRoutes } from './server-route.ts';
 import { consoleBackend, type ConsoleBackend } from './console/backend-client.ts';
@@ -306,6 +307,16 @@ export async function createApp(config: ServerConfig, opts: AppOptions = {}): Pr
     appConfig,
     protectedResource,
     webhooks: { secret: () => webhookSecret, hierarchy, subscriptions },
+    // Embedded only: the satellites are the instance settings' (hosted Clerk's are its dashboard's).
+    satelliteSync:
+      embeddedSettings && config.identity === 'embedded'
+        ? satelliteSync({
+            publishableKey,
+            publicUrl: config.identityConfig.publicUrl,
+            clerk: () => authenticatorNow().clerk,
+            satelliteOrigins: () => allSatelliteOrigins(embeddedSettings.settings),
+          })
+        : async () => null,
     operations: {
       metrics,
       dependencies,

@@ -236,6 +236,8 @@ it('every product API route has a tenant-isolation case', async () => {
 const SERVER_ROUTE_REASONS: Record<string, string> = {
   'GET /app-config.json': "the web app's start-up configuration: the same for everyone, public",
   'GET /healthz': 'reads nothing',
+  'GET /sign-in':
+    "the web app's page; a development satellite's sync sends the browser's own dev-browser token (its cookie) to a satellite page, exactly on a satellite origin (satellite-sync.test.ts)",
   'GET /.well-known/oauth-protected-resource': 'RFC 9728 metadata: the same for everyone, public',
   'GET /readyz':
     'which databases answer: names and up or down, the same for everyone (observability.test.ts)',

@@ -54,10 +54,14 @@ export const handshakeRoute: FapiRoute = {
         'redirect_url must point to an allowed origin of this application.',
       );
     }
-    const format = field(ctx.query, 'format') ?? 'token';
-    if (format !== 'token' && format !== 'nonce') {
+    const asked = field(ctx.query, 'format') ?? 'token';
+    if (asked !== 'token' && asked !== 'nonce') {
       throw errors.paramValueInvalid('format', 'format must be token or nonce.');
     }
+    // Development keys: always the token. @clerk/backend 2.10.1 resolves a development handshake by sending
+    // the browser to the same page without `__clerk_handshake` (and its dev-browser token), but keeps a
+    // `__clerk_handshake_nonce`: the page would redeem the spent nonce again and again (docs/satellites.md).
+    const format = ctx.deps.config.instanceKeys === 'development' ? 'token' : asked;
     const target = new URL(redirectUrl);
     // A satellite's page (production keys: `@clerk/backend` hands a signed-out satellite to the handshake,
     // reason `satellite-needs-syncing`): the satellite's own client answers when it is signed in, else
