@@ -151,6 +151,51 @@ for (const backend of TEST_BACKENDS) {
       );
     });
 
+    it('requires a new password at the next sign-in, and withdraws the demand; both as the operator’s', async () => {
+      const url = `/console/api/users/${world.target.userId}/require_password_reset`;
+      const operator = await token(world.operator);
+      // Refused to an organisation admin and an operator without a second factor, changing nothing.
+      for (const bearer of [
+        await token(world.orgAdmin, world.orgAdmin.organizationId),
+        await token(world.enrolling),
+      ]) {
+        assert.equal((await world.server.api(bearer, 'POST', url)).status, 403);
+      }
+      const shown = async () =>
+        (await world.get(world.operator, `/console/api/users/${world.target.userId}`)).body.user
+          .password_reset_required;
+      assert.equal(await shown(), false);
+
+      const required = await world.server.api(operator, 'POST', url);
+      assert.equal(required.status, 200, JSON.stringify(required.body));
+      assert.equal(await shown(), true);
+      // The right password now opens no session: Clerk's "Set new password" step.
+      const signIn = await world.server.browser().call('POST', '/client/sign_ins', {
+        identifier: world.target.email,
+        password: 'correct horse battery',
+      });
+      assert.equal(signIn.body.response.status, 'needs_new_password', JSON.stringify(signIn.body));
+      assert.equal(signIn.body.client.sessions.length, 0);
+
+      const withdrawn = await world.server.api(operator, 'DELETE', url);
+      assert.equal(withdrawn.status, 200, JSON.stringify(withdrawn.body));
+      assert.equal(await shown(), false);
+      const events = (
+        await world.get(world.operator, `/console/api/audit-events?object_id=${world.target.userId}`)
+      ).body.data.filter((e: ApiBody) => e.actor?.type === 'operator' && /password_reset/.test(e.action));
+      assert.equal(events.length, 2, JSON.stringify(events));
+      // An unknown user is 404, and a malformed id 422, before any Backend API call.
+      const unknown = await world.server.api(
+        operator,
+        'POST',
+        '/console/api/users/user_0000000000000000000000000000/require_password_reset',
+      );
+      assert.equal(unknown.status, 404);
+      await world.refusesAsMalformed(operator, [
+        ['POST', '/console/api/users/not-a-user/require_password_reset'],
+      ]);
+    });
+
     it('refuses every new route to an organisation admin and an operator without a second factor, changing nothing', async () => {
       const before = await state();
       for (const [method, url, body] of realRequests()) {

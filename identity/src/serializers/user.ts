@@ -103,7 +103,14 @@ export function userJSON(
     organization_memberships: opts.organizationMemberships ?? [],
     public_metadata: user.public_metadata,
     unsafe_metadata: user.unsafe_metadata,
-    ...(opts.includePrivate ? { private_metadata: user.private_metadata } : {}),
+    ...(opts.includePrivate
+      ? {
+          private_metadata: user.private_metadata,
+          // Ours, for the Backend API only (as private metadata): an operator's demand for a new password
+          // (POST /v1/users/:id/require_password_reset), which the console shows.
+          password_reset_required: user.password_reset_required,
+        }
+      : {}),
     banned: user.banned ?? false,
     locked: user.locked_until !== null && user.locked_until.getTime() > opts.now.getTime(),
     lockout_expires_in_seconds: user.locked_until

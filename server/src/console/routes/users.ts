@@ -86,6 +86,25 @@ export const banUserRoute = userAction('ban', true);
 export const unbanUserRoute = userAction('unban', false);
 
 /**
+ * POST and DELETE /console/api/users/:userId/require_password_reset — our Backend API's demand for a new
+ * password (docs/email-links-and-password-reset.md): from then on the user's correct password leads to
+ * Clerk's "Set new password" step instead of a session, until they set one; DELETE withdraws the demand.
+ */
+function passwordResetDemand(method: 'POST' | 'DELETE') {
+  return consoleRoute({
+    method,
+    path: '/users/:userId/require_password_reset',
+    permission: 'operator',
+    input: { params: { userId: userIdParam } },
+    async handler({ operator, params: { userId } }, { backend }) {
+      return backend.call(method, `/users/${userId}/require_password_reset`, { operatorId: operator.userId });
+    },
+  });
+}
+export const requirePasswordResetRoute = passwordResetDemand('POST');
+export const withdrawPasswordResetRoute = passwordResetDemand('DELETE');
+
+/**
  * DELETE /console/api/users/:userId/mfa — `users.disableUserMFA`: the authenticator app, backup codes
  * and second-factor phone numbers go; the user signs in with the first factor alone until they set one
  * up again. Re-verified.
@@ -177,6 +196,8 @@ export const userConsoleRoutes = [
   banUserRoute,
   unbanUserRoute,
   resetSecondFactorRoute,
+  requirePasswordResetRoute,
+  withdrawPasswordResetRoute,
   deleteUserRoute,
   revokeSessionRoute,
   impersonateUserRoute,

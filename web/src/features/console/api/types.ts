@@ -35,6 +35,8 @@ export interface ConsoleUser {
   banned: boolean;
   locked: boolean;
   lockout_expires_in_seconds?: number | null;
+  /** Ours (Backend API only): the operator demanded a new password at the next sign-in. */
+  password_reset_required?: boolean;
   public_metadata: Record<string, unknown>;
   private_metadata?: Record<string, unknown>;
   unsafe_metadata: Record<string, unknown>;

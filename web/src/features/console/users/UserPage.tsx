@@ -76,6 +76,7 @@ function UserDetailsView({ details }: { details: UserDetails }) {
       <p data-testid="console-user-state">
         {user.locked ? t('console.users.locked') : t('console.user.notLocked')} ·{' '}
         {user.banned ? t('console.users.banned') : t('console.user.notBanned')}
+        {user.password_reset_required ? ` · ${t('console.user.passwordResetRequired')}` : ''}
       </p>
 
       <div className="console__actions" role="group" aria-label={t('console.user.actions')}>
@@ -86,6 +87,22 @@ function UserDetailsView({ details }: { details: UserDetails }) {
           onClick={() => run({ kind: user.locked ? 'unlock' : 'lock' })}
         >
           {user.locked ? t('console.user.unlock') : t('console.user.lock')}
+        </ActionButton>
+        <ActionButton
+          kind="secondary"
+          testId={
+            user.password_reset_required
+              ? 'console-user-withdraw-password-reset'
+              : 'console-user-require-password-reset'
+          }
+          pending={action.isPending}
+          onClick={() =>
+            run({ kind: user.password_reset_required ? 'withdraw-password-reset' : 'require-password-reset' })
+          }
+        >
+          {user.password_reset_required
+            ? t('console.user.withdrawPasswordReset')
+            : t('console.user.requirePasswordReset')}
         </ActionButton>
         <ActionButton
           kind="secondary"

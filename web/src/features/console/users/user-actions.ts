@@ -5,6 +5,7 @@ import { CONSOLE_API } from '../api/console-api.ts';
 export type UserAction =
   | { kind: 'lock' | 'unlock' | 'ban' | 'unban' }
   | { kind: 'reset-second-factor' }
+  | { kind: 'require-password-reset' | 'withdraw-password-reset' }
   | { kind: 'delete' }
   | { kind: 'revoke-session'; sessionId: string }
   | { kind: 'impersonate'; reason: string }
@@ -21,6 +22,10 @@ function request(userId: string, action: UserAction): ConsoleRequest {
       return { method: 'POST', path: `${user}/${action.kind}` };
     case 'reset-second-factor':
       return { method: 'DELETE', path: `${user}/mfa` };
+    case 'require-password-reset':
+      return { method: 'POST', path: `${user}/require_password_reset` };
+    case 'withdraw-password-reset':
+      return { method: 'DELETE', path: `${user}/require_password_reset` };
     case 'delete':
       return { method: 'DELETE', path: user };
     case 'revoke-session':
