@@ -23,6 +23,7 @@ export async function launchBrowser(extraArgs: string[] = []): Promise<Browser> 
       '--disable-sync',
       '--no-first-run',
       '--disable-quic',
+      ...(process.env.TEST_CHROMIUM_ARGS?.split(' ').filter(Boolean) ?? []),
       ...extraArgs,
     ],
   });
