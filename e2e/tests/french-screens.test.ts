@@ -93,6 +93,13 @@ describe('every screen in French, then in English', () => {
         if (headings.length !== 1) problems.push(`${screen}: level-one headings ${JSON.stringify(headings)}`);
       };
 
+      /** Records a screen that shows no text written the way `language` writes `what` (`patterns`). */
+      const expectWritten = async (screen: string, what: string, patterns: Record<'FR' | 'EN', RegExp>) => {
+        const { texts } = await readPage(page);
+        if (!texts.some((t) => patterns[language].test(t)))
+          problems.push(`${screen}: no ${what} written the ${language} way`);
+      };
+
       /**
        * One screen (or a few in a row) reached through the UI; a step that cannot reach its screen is
        * recorded and the walk goes on, so that one run reports every screen.
@@ -146,6 +153,13 @@ describe('every screen in French, then in English', () => {
           .filter({ hasText: keyName })
           .waitFor({ timeout: UI_WAIT_MS });
         await check('/api-keys (with a key)');
+        // Today's date on the key's line, as the reader writes it ("7 déc.", "Dec 7").
+        const today = (tag: string) =>
+          new Intl.DateTimeFormat(tag, { day: 'numeric', month: 'short' }).format(new Date());
+        await expectWritten('/api-keys (with a key)', `date "${today(locale)}"`, {
+          FR: new RegExp(`(^|\\s)${today('fr-FR').replace('.', '\\.')}`),
+          EN: new RegExp(`\\b${today('en-US')}\\b`),
+        });
       });
 
       // The user's profile, from the user button, page by page.
@@ -199,6 +213,7 @@ describe('every screen in French, then in English', () => {
         const trialCard = planCard(page.getByTestId('pricing-organization'), 'Omega');
         await trialCard.waitFor({ timeout: UI_WAIT_MS });
         await checkPage('/pricing');
+        await expectWritten('/pricing', 'price', { FR: /(^|\s)29(,00)?\s€/, EN: /€29(\.00)?\b/ });
         await trialCard.locator('.cl-pricingTableCardFooterButton').click();
         await drawer(page).getByTestId('offline-card-form').waitFor({ timeout: UI_WAIT_MS });
         await check('/pricing (checkout drawer, trial)');

@@ -244,6 +244,60 @@ forEachBackend('mail and SMS in the recipient’s language', (backend) => {
     for (const part of renderings(linkMail!)) assert.doesNotMatch(part, ENGLISH_WORDS);
   });
 
+  it("a sign-up's own uiLanguage (unsafe metadata, the product's interface language) wins over the browser's", async () => {
+    const browser = h.browser({ headers: { 'accept-language': 'en-US,en;q=0.9' } });
+    const email = uniqueEmail('chosen');
+    const phone = uniquePhone();
+    const created = await browser.post('/client/sign_ups', {
+      email_address: email,
+      password: PASSWORD,
+      phone_number: phone,
+      unsafe_metadata: '{"uiLanguage":"FR"}',
+    });
+    assert.equal(created.status, 200, JSON.stringify(created.body));
+    const id = created.body.response.id;
+    await browser.post(`/client/sign_ups/${id}/prepare_verification`, { strategy: 'email_code' });
+    const [mail] = await h.mail(email);
+    assert.match(mail!.subject, /^\d{6} est votre code de vérification Qoala$/);
+    await browser.post(`/client/sign_ups/${id}/prepare_verification`, { strategy: 'phone_code' });
+    const [sms] = await smsTo(h, phone);
+    assert.match(sms!.text, /^\d{6} est votre code de vérification Qoala\./);
+  });
+
+  it("a known user's codes and links speak the language the user chose, whatever the browser", async () => {
+    const email = uniqueEmail('chose');
+    const french = h.browser({ headers: { 'accept-language': 'fr-FR,fr;q=0.9' } });
+    await signUp(h, french, email);
+    const chose = await french.patch('/me', { unsafe_metadata: '{"uiLanguage":"EN"}' });
+    assert.equal(chose.status, 200, JSON.stringify(chose.body));
+
+    // In the profile: a new address's code.
+    const added = uniqueEmail('added');
+    const address = await french.post('/me/email_addresses', { email_address: added });
+    assert.equal(address.status, 200, JSON.stringify(address.body));
+    await french.post(`/me/email_addresses/${address.body.response.id}/prepare_verification`, {
+      strategy: 'email_code',
+    });
+    const [profileMail] = await h.mail(added);
+    assert.match(profileMail!.subject, /^\d{6} is your Qoala verification code$/);
+
+    // Signed out, from another French browser: a sign-in code and a sign-in link.
+    h.clock.advance(61);
+    const other = h.browser({ headers: { 'accept-language': 'fr' } });
+    const signIn = await other.post('/client/sign_ins', { identifier: email, strategy: 'email_code' });
+    assert.equal(signIn.status, 200, JSON.stringify(signIn.body));
+    const [codeMail] = await h.mail(email);
+    assert.match(codeMail!.subject, /^\d{6} is your Qoala verification code$/);
+    h.clock.advance(61);
+    const link = await other.post(`/client/sign_ins/${signIn.body.response.id}/prepare_first_factor`, {
+      strategy: 'email_link',
+      redirect_url: `${h.config.publicUrl}/sign-in/verify`,
+    });
+    assert.equal(link.status, 200, JSON.stringify(link.body));
+    const [linkMail] = await h.mail(email);
+    assert.equal(linkMail!.subject, 'Sign in to Qoala');
+  });
+
   it("an SMS code follows the asking browser's language", async () => {
     for (const [header, expected] of [
       ['en', /^\d{6} is your Qoala verification code\. It expires in 10 minutes\. Do not share it\.$/],

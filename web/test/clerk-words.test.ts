@@ -28,8 +28,9 @@ const CLERK_JS_DIST = join(dirname(require.resolve('@clerk/clerk-js/package.json
 
 /** Chunks of components the product does not mount (it mounts SignIn, SignUp, UserProfile, UserButton,
  * OrganizationProfile, OrganizationSwitcher, CreateOrganization, OrganizationList, APIKeys, PricingTable
- * with checkout and subscription details, Waitlist, GoogleOneTap and the choose-organization task). */
-const NOT_MOUNTED = /^(oauthConsent|keylessPrompt)_/;
+ * with checkout and subscription details, Waitlist, GoogleOneTap, the OAuth consent screen and the
+ * choose-organization task): the keyless prompt only, shown by development instances without keys. */
+const NOT_MOUNTED = /^keylessPrompt_/;
 
 const DYNAMIC: { template: string; keys: string[] }[] = [
   {

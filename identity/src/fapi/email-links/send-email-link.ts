@@ -3,7 +3,7 @@ import { issueEmailLink, type EmailLinkPurpose } from '../../store/email-links.t
 import { isAllowedRedirect } from '../../http/redirects.ts';
 import { chargeRecipients } from '../../mail/send-limits.ts';
 import { emailLinkMail } from '../../mail/templates.ts';
-import { requestMailLanguage } from '../../mail/recipient-language.ts';
+import { requestMailLanguage, type LanguageHolder } from '../../mail/recipient-language.ts';
 import type { VerificationState } from '../../store/rows.ts';
 import type { FapiContext } from '../context.ts';
 
@@ -19,6 +19,8 @@ export async function sendEmailLink(
     attemptId: string;
     email: string;
     redirectUrl: string | undefined;
+    /** Whose chosen language the message speaks: the user it is for, or the sign-up (mail/recipient-language.ts). */
+    recipient?: LanguageHolder | null;
   },
 ): Promise<VerificationState> {
   const { config, keys, mailer, fapiBase } = ctx.deps;
@@ -55,7 +57,7 @@ export async function sendEmailLink(
       purpose: input.purpose,
       ttlSeconds: config.emailLinks.ttlSeconds,
       sameBrowser: config.emailLinks.requireSameClient,
-      language: requestMailLanguage(config, ctx.acceptLanguage),
+      language: requestMailLanguage(config, ctx.acceptLanguage, input.recipient),
     }),
   );
   return {

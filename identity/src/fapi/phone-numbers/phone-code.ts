@@ -2,7 +2,7 @@ import { sixDigitCode } from '../../crypto/secrets.ts';
 import { isTestPhoneNumber, TEST_MODE_CODE } from '../../instance/test-mode.ts';
 import { verificationCodeSms, type PhoneCodePurpose } from '../../sms/templates.ts';
 import { chargeSends, recipientRules } from '../../mail/send-limits.ts';
-import { requestMailLanguage } from '../../mail/recipient-language.ts';
+import { requestMailLanguage, type LanguageHolder } from '../../mail/recipient-language.ts';
 import type { VerificationState } from '../../store/rows.ts';
 import { issueCode } from '../../store/verification-codes.ts';
 import type { FapiContext } from '../context.ts';
@@ -29,6 +29,8 @@ export async function sendPhoneCode(
     purpose: PhoneCodePurpose;
     /** The verification's strategy (`reset_password_phone_code` for a reset code). */
     strategy?: string;
+    /** Whose chosen language the message speaks: the user it is for, or the sign-up (mail/recipient-language.ts). */
+    recipient?: LanguageHolder | null;
   },
 ): Promise<VerificationState> {
   const { config, keys, sms } = ctx.deps;
@@ -56,7 +58,7 @@ export async function sendPhoneCode(
       appName: config.applicationName,
       purpose: input.purpose,
       ttlSeconds: config.codeTtlSeconds,
-      language: requestMailLanguage(config, ctx.acceptLanguage),
+      language: requestMailLanguage(config, ctx.acceptLanguage, input.recipient),
     });
     await sender.send(ctx.tx, message);
   }

@@ -216,6 +216,7 @@ export const createSignInRoute: FapiRoute = {
         attemptId: signIn.id,
         email: email.email_address,
         redirectUrl: field(ctx.body, 'redirect_url'),
+        recipient: user,
       });
       return signInResponse(
         ctx,
@@ -235,6 +236,7 @@ export const createSignInRoute: FapiRoute = {
         subject: `sign_in:${signIn.id}:email_code`,
         email: email.email_address,
         purpose: 'sign_in',
+        recipient: user,
       });
       signIn = await updateSignIn(ctx.tx, signIn.id, { first_factor_verification: verification }, ctx.now);
     }

@@ -6,7 +6,7 @@ import { sixDigitCode } from '../../crypto/secrets.ts';
 import type { FapiContext } from '../context.ts';
 import { isTestEmail, TEST_MODE_CODE } from '../../instance/test-mode.ts';
 import { chargeRecipients } from '../../mail/send-limits.ts';
-import { requestMailLanguage } from '../../mail/recipient-language.ts';
+import { requestMailLanguage, type LanguageHolder } from '../../mail/recipient-language.ts';
 
 /**
  * Issues and sends a one-time email code for `subject`. Only its keyed hash is stored; the code itself
@@ -21,6 +21,8 @@ export async function sendEmailCode(
     purpose: 'sign_in' | 'sign_up' | 'reset_password';
     /** The verification's strategy (`reset_password_email_code` for a reset code). */
     strategy?: string;
+    /** Whose chosen language the message speaks: the user it is for, or the sign-up (mail/recipient-language.ts). */
+    recipient?: LanguageHolder | null;
   },
 ): Promise<VerificationState> {
   const { config, keys, mailer } = ctx.deps;
@@ -42,7 +44,7 @@ export async function sendEmailCode(
         appName: config.applicationName,
         purpose: input.purpose,
         ttlSeconds: config.codeTtlSeconds,
-        language: requestMailLanguage(config, ctx.acceptLanguage),
+        language: requestMailLanguage(config, ctx.acceptLanguage, input.recipient),
       }),
     );
   return {

@@ -34,6 +34,7 @@ export async function preparePhoneCodeFactor(
     subject: subjectOf(signIn),
     phone: phone.phone_number,
     purpose: 'sign_in',
+    recipient: user,
   });
   return signInResponse(
     ctx,

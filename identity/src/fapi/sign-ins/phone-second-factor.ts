@@ -38,6 +38,7 @@ export async function preparePhoneSecondFactor(
     subject: subjectOf(signIn),
     phone: phone.phone_number,
     purpose: 'second_factor',
+    recipient: user,
   });
   return signInResponse(
     ctx,

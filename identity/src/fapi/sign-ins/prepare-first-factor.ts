@@ -48,6 +48,7 @@ export const prepareFirstFactorRoute: FapiRoute = {
         attemptId: signIn.id,
         email: email.email_address,
         redirectUrl: field(ctx.body, 'redirect_url'),
+        recipient: user,
       });
       return signInResponse(
         ctx,
@@ -58,6 +59,7 @@ export const prepareFirstFactorRoute: FapiRoute = {
       subject: `sign_in:${signIn.id}:email_code`,
       email: email.email_address,
       purpose: 'sign_in',
+      recipient: user,
     });
     return signInResponse(
       ctx,

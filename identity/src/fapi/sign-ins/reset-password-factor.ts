@@ -41,6 +41,7 @@ export async function prepareResetPasswordFactor(
     email: email.email_address,
     purpose: 'reset_password',
     strategy,
+    recipient: user,
   });
   return signInResponse(
     ctx,

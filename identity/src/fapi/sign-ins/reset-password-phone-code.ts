@@ -33,6 +33,7 @@ export async function prepareResetPasswordPhoneCode(
     phone: phone.phone_number,
     purpose: 'reset_password',
     strategy: 'reset_password_phone_code',
+    recipient: user,
   });
   return signInResponse(
     ctx,

@@ -44,6 +44,7 @@ export async function preparePhoneSignUpVerification(
     subject: subjectOf(signUp),
     phone: signUp.phone_number,
     purpose: 'sign_up',
+    recipient: signUp,
   });
   return {
     response: signUpJSON(

@@ -50,6 +50,7 @@ export const prepareVerificationRoute: FapiRoute = {
         attemptId: signUp.id,
         email: signUp.email_address,
         redirectUrl: field(ctx.body, 'redirect_url'),
+        recipient: signUp,
       });
       return {
         response: signUpJSON(await updateSignUp(ctx.tx, signUp.id, { email_verification: link }, ctx.now)),
@@ -59,6 +60,7 @@ export const prepareVerificationRoute: FapiRoute = {
       subject: `sign_up:${signUp.id}:${signUp.email_address}`,
       email: signUp.email_address,
       purpose: 'sign_up',
+      recipient: signUp,
     });
     return {
       response: signUpJSON(

@@ -1,11 +1,17 @@
+import { useUser } from '@clerk/clerk-react';
 import { useTranslation } from 'react-i18next';
 import { LANGUAGES } from '../../lib/i18n/languages.ts';
 import { useLanguage } from '../../lib/i18n/useLanguage.ts';
+import { rememberUserLanguage } from './user-language.ts';
 
-/** FR | EN switch in the header; the pressed button is the current language. */
+/**
+ * FR | EN switch in the header; the pressed button is the current language. A signed-in user's choice is
+ * also kept as theirs, for the mail and SMS the identity provider sends them.
+ */
 export function LanguageToggle() {
   const { t } = useTranslation();
   const { language, choose } = useLanguage();
+  const { user } = useUser();
   return (
     <div className="language-toggle" role="group" aria-label={t('language.toggleLabel')}>
       {LANGUAGES.map((code) => (
@@ -17,7 +23,10 @@ export function LanguageToggle() {
           lang={code.toLowerCase()}
           title={t(`language.names.${code}`)}
           data-testid={`language-${code}`}
-          onClick={() => choose(code)}
+          onClick={() => {
+            choose(code);
+            if (user) void rememberUserLanguage(user, code);
+          }}
         >
           {code}
         </button>

@@ -1,4 +1,5 @@
 import { errors } from '../../../errors.ts';
+import { findUserById } from '../../../store/users.ts';
 import { emailAddressJSON } from '../../../serializers/user.ts';
 import { setEmailVerification } from '../../../store/email-addresses.ts';
 import type { FapiRoute } from '../../context.ts';
@@ -22,7 +23,7 @@ export const prepareEmailVerificationRoute: FapiRoute = refusedToActors({
   input: { body: formInput({ strategy: 'enum', redirect_url: 'url' }) },
   rateLimits: (req) => [{ key: `code_send:email_address:${req.params.id}`, limit: 5, windowSeconds: 60 }],
   async handler(ctx) {
-    const { email } = await ownEmailAddress(ctx);
+    const { session, email } = await ownEmailAddress(ctx);
     const strategy = field(ctx.body, 'strategy');
     if (strategy !== 'email_code') {
       throw errors.paramValueInvalid(
@@ -36,6 +37,7 @@ export const prepareEmailVerificationRoute: FapiRoute = refusedToActors({
       email: email.email_address,
       // The mail asks to "verify your email address", as for a sign-up.
       purpose: 'sign_up',
+      recipient: await findUserById(ctx.tx, session.user_id),
     });
     return {
       response: emailAddressJSON(await setEmailVerification(ctx.tx, email.id, verification, ctx.now)),

@@ -1,4 +1,5 @@
 import { errors } from '../../../errors.ts';
+import { findUserById } from '../../../store/users.ts';
 import { phoneNumberJSON } from '../../../serializers/phone-number.ts';
 import { setPhoneVerification } from '../../../store/phone-numbers.ts';
 import type { FapiRoute } from '../../context.ts';
@@ -21,7 +22,7 @@ export const preparePhoneVerificationRoute: FapiRoute = refusedToActors({
   input: { body: formInput({ strategy: 'enum' }) },
   rateLimits: (req) => [{ key: `code_send:phone_number:${req.params.id}`, limit: 5, windowSeconds: 60 }],
   async handler(ctx) {
-    const { phone } = await ownPhoneNumber(ctx);
+    const { session, phone } = await ownPhoneNumber(ctx);
     const strategy = field(ctx.body, 'strategy');
     if (strategy !== 'phone_code') {
       throw errors.paramValueInvalid(
@@ -34,6 +35,7 @@ export const preparePhoneVerificationRoute: FapiRoute = refusedToActors({
       subject: phoneVerificationSubject(phone),
       phone: phone.phone_number,
       purpose: 'verify',
+      recipient: await findUserById(ctx.tx, session.user_id),
     });
     return { response: phoneNumberJSON(await setPhoneVerification(ctx.tx, phone.id, verification, ctx.now)) };
   },

@@ -40,6 +40,7 @@ export const prepareVerificationFirstFactorRoute: FapiRoute = {
         subject: codeSubject(verification, 'first_factor', strategy),
         email: email.email_address,
         purpose: 'sign_in',
+        recipient: owner.user,
       });
     } else if (strategy === 'phone_code') {
       const phones = signInPhoneNumbers(owner.phones);
@@ -52,6 +53,7 @@ export const prepareVerificationFirstFactorRoute: FapiRoute = {
         subject: codeSubject(verification, 'first_factor', strategy),
         phone: phone.phone_number,
         purpose: 'verify',
+        recipient: owner.user,
       });
     } else {
       throw errors.strategyForUserInvalid();

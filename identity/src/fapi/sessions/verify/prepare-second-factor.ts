@@ -36,6 +36,7 @@ export const prepareVerificationSecondFactorRoute: FapiRoute = {
       subject: codeSubject(verification, 'second_factor', 'phone_code'),
       phone: phone.phone_number,
       purpose: 'second_factor',
+      recipient: owner.user,
     });
     const prepared = await updateSessionVerification(
       ctx.tx,
