@@ -4,6 +4,7 @@ import * as oidc from 'openid-client';
 import type { ClerkClient } from '@clerk/backend';
 import { forEachBackend } from './support/backends.ts';
 import { listeningProvider } from './support/listening-provider.ts';
+import { insecure, LOGO, REDIRECT, register, setOAuthProvider } from './support/oauth-registration.ts';
 import { signUp } from './support/flows.ts';
 import { BAPI, FAPI, Harness, uniqueEmail, type Json } from './support/harness.ts';
 import { WireBrowser } from './support/wire-browser.ts';
@@ -14,10 +15,6 @@ import { WireBrowser } from './support/wire-browser.ts';
  * reads, replaces (rotating itself) and deletes its own application, and nothing else.
  */
 
-const REDIRECT = 'http://127.0.0.1:9/callback';
-const LOGO = 'https://tools.example.com/logo.png';
-const insecure = { execute: [oidc.allowInsecureRequests] };
-
 forEachBackend('OAuth provider: RFC 7592 client management', (backend) => {
   let h: Harness;
   let origin: string;
@@ -26,23 +23,10 @@ forEachBackend('OAuth provider: RFC 7592 client management', (backend) => {
 
   before(async () => {
     ({ h, origin, issuer, clerk } = await listeningProvider(backend));
-    await h.identity.settings.set({
-      ...h.identity.settings.settings,
-      oauthProvider: { dynamicClientRegistration: true, registrationsPerAddressPerHour: 1000 },
-    });
+    await setOAuthProvider(h, { dynamicClientRegistration: true, registrationsPerAddressPerHour: 1000 });
   });
   after(() => h.close());
 
-  const register = async (body: Json) => {
-    const res = await h.app.inject({
-      method: 'POST',
-      url: `${FAPI}/oauth/register`,
-      headers: { 'content-type': 'application/json' },
-      payload: JSON.stringify(body),
-    });
-    assert.equal(res.statusCode, 201, res.body);
-    return res.json() as Json;
-  };
   /** A request on a client's configuration endpoint (its path from `registration_client_uri`). */
   const manage = (
     method: 'GET' | 'PUT' | 'DELETE',
@@ -69,7 +53,7 @@ forEachBackend('OAuth provider: RFC 7592 client management', (backend) => {
     (await h.db.query<Json>('SELECT * FROM oauth_applications WHERE client_id = $1', [clientId]))[0];
 
   it('registration answers a token and the configuration URI; the token reads the registration', async () => {
-    const made = await register({
+    const made = await register(h, {
       client_name: 'Reader',
       redirect_uris: [REDIRECT],
       token_endpoint_auth_method: 'none',
@@ -91,7 +75,7 @@ forEachBackend('OAuth provider: RFC 7592 client management', (backend) => {
   });
 
   it('PUT replaces the registration and rotates the token; the old one is refused from then on', async () => {
-    const made = await register({
+    const made = await register(h, {
       client_name: 'Before',
       redirect_uris: [REDIRECT],
       token_endpoint_auth_method: 'none',
@@ -145,7 +129,7 @@ forEachBackend('OAuth provider: RFC 7592 client management', (backend) => {
   });
 
   it('two replacements with one token: one passes, the other is refused', async () => {
-    const made = await register({ redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' });
+    const made = await register(h, { redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' });
     const put = (name: string) =>
       manage('PUT', made.client_id, made.registration_access_token, {
         client_id: made.client_id,
@@ -158,8 +142,8 @@ forEachBackend('OAuth provider: RFC 7592 client management', (backend) => {
   });
 
   it('a wrong, missing or other client’s token, an unknown client or an operator’s application: 401 alike', async () => {
-    const mine = await register({ redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' });
-    const theirs = await register({ redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' });
+    const mine = await register(h, { redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' });
+    const theirs = await register(h, { redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' });
     const operator = await h.app.inject({
       method: 'POST',
       url: `${BAPI}/v1/oauth_applications`,
@@ -199,13 +183,13 @@ forEachBackend('OAuth provider: RFC 7592 client management', (backend) => {
   });
 
   it('a bad replacement answers RFC 7591 errors, changes nothing and keeps the token', async () => {
-    const pub = await register({
+    const pub = await register(h, {
       client_name: 'Kept',
       redirect_uris: [REDIRECT],
       token_endpoint_auth_method: 'none',
       logo_uri: LOGO,
     });
-    const conf = await register({ client_name: 'Confidential', redirect_uris: [REDIRECT] });
+    const conf = await register(h, { client_name: 'Confidential', redirect_uris: [REDIRECT] });
     const ok = (c: Json) => ({ client_id: c.client_id, redirect_uris: [REDIRECT] });
     const cases: [Json, unknown, string, string?][] = [
       [pub, { ...ok(pub), redirect_uris: ['http://tools.example.com/cb'] }, 'invalid_redirect_uri'],
@@ -257,7 +241,7 @@ forEachBackend('OAuth provider: RFC 7592 client management', (backend) => {
   });
 
   it('DELETE removes the application: its tokens and consents stop, its token is dead', async () => {
-    const registered = await register({
+    const registered = await register(h, {
       client_name: 'Gone',
       redirect_uris: [REDIRECT],
       token_endpoint_auth_method: 'none',
@@ -317,7 +301,7 @@ forEachBackend('OAuth provider: RFC 7592 client management', (backend) => {
   });
 
   it('is switched with the registration: off, the configuration endpoint is 404', async () => {
-    const made = await register({ redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' });
+    const made = await register(h, { redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' });
     await h.identity.settings.set({
       ...h.identity.settings.settings,
       oauthProvider: { dynamicClientRegistration: false },

@@ -4,6 +4,13 @@ import * as oidc from 'openid-client';
 import type { ClerkClient } from '@clerk/backend';
 import { forEachBackend } from './support/backends.ts';
 import { listeningProvider } from './support/listening-provider.ts';
+import {
+  insecure,
+  LOGO,
+  postRegistration,
+  REDIRECT,
+  setOAuthProvider,
+} from './support/oauth-registration.ts';
 import { signUp } from './support/flows.ts';
 import { BAPI, FAPI, Harness, uniqueEmail, type Json } from './support/harness.ts';
 import { WireBrowser } from './support/wire-browser.ts';
@@ -16,10 +23,7 @@ import { WireBrowser } from './support/wire-browser.ts';
  * protocol flow runs once (openid-client registering itself, then the code flow with PKCE).
  */
 
-const REDIRECT = 'http://127.0.0.1:9/callback';
-const LOGO = 'https://tools.example.com/logo.png';
 const HOME = 'https://tools.example.com/';
-const insecure = { execute: [oidc.allowInsecureRequests] };
 
 forEachBackend('OAuth provider: registration, presentation, verification limits', (backend) => {
   let h: Harness;
@@ -32,19 +36,9 @@ forEachBackend('OAuth provider: registration, presentation, verification limits'
   });
   after(() => h.close());
 
-  /** Sets the instance settings' `oauthProvider` slice (the rest as it is). */
-  const setProvider = (oauthProvider: Json) =>
-    h.identity.settings.set({ ...h.identity.settings.settings, oauthProvider });
-
-  /** POST /oauth/register from `address` (Fastify's inject: the address is the client's). */
-  const register = (body: unknown, address: string, contentType = 'application/json') =>
-    h.app.inject({
-      method: 'POST',
-      url: `${FAPI}/oauth/register`,
-      remoteAddress: address,
-      headers: { 'content-type': contentType },
-      payload: typeof body === 'string' ? body : JSON.stringify(body),
-    });
+  const setProvider = (oauthProvider: Json) => setOAuthProvider(h, oauthProvider);
+  const register = (body: unknown, address: string, contentType?: string) =>
+    postRegistration(h, body, address, contentType);
 
   const applicationCount = async () => (await clerk.oauthApplications.list({ limit: 1 })).totalCount;
 
