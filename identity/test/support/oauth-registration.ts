@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
+import { after, before } from 'node:test';
 import * as oidc from 'openid-client';
+import type { Backend } from './backends.ts';
 import { FAPI, type Harness, type Json } from './harness.ts';
+import { listeningProvider } from './listening-provider.ts';
 
 /**
  * RFC 7591 dynamic client registration for the OAuth provider tests (docs/oauth-provider.md): the
@@ -15,6 +18,22 @@ export const insecure = { execute: [oidc.allowInsecureRequests] };
 /** Sets the instance settings' `oauthProvider` slice (the rest as it is). */
 export const setOAuthProvider = (h: Harness, oauthProvider: Json) =>
   h.identity.settings.set({ ...h.identity.settings.settings, oauthProvider });
+
+export type ListeningProvider = Awaited<ReturnType<typeof listeningProvider>>;
+
+/**
+ * The suite's listening provider, started before its tests (with `oauthProvider` as its setting when
+ * given: registration is off by default) and closed after them; its fields are there from the first test.
+ */
+export function providerOfSuite(backend: Backend, oauthProvider?: Json): ListeningProvider {
+  const provider = {} as ListeningProvider;
+  before(async () => {
+    Object.assign(provider, await listeningProvider(backend));
+    if (oauthProvider) await setOAuthProvider(provider.h, oauthProvider);
+  });
+  after(() => provider.h?.close());
+  return provider;
+}
 
 /** POST /oauth/register, from `address` when given (Fastify's inject: the address is the client's). */
 export const postRegistration = (
