@@ -8,7 +8,15 @@ import { newWebhookSecret } from '../../identity/src/webhooks/signing.ts';
 import { WebhookReceiver } from '../../identity/test/support/webhook-receiver.ts';
 import { backendClient, createOrganizationFor, createUser, type TestUser } from '../support/backend.ts';
 import { testModeEmail } from '../support/fapi-client.ts';
-import { enterCode, PASSWORD, uniqueEmail, waitForPath } from '../support/flows.ts';
+import {
+  enterCode,
+  PASSWORD,
+  signInWithPassword,
+  uniqueEmail,
+  waitForClerkSession,
+  waitForHash,
+  waitForPath,
+} from '../support/flows.ts';
 import { waitForInvitationLink } from '../support/outbox.ts';
 import type { TestServer } from '../support/server.ts';
 import { ENGLISH_WORDS, foreignWords, readPage } from '../support/foreign-words.ts';
@@ -49,6 +57,8 @@ describe('the operator console', () => {
   let operatorSecret: string;
   /** A real endpoint of the instance (`ep_console`), verifying every signature. */
   let receiver: WebhookReceiver;
+  /** A user with a password and nothing else, made in the webhooks test. */
+  let hooked: TestUser;
 
   after(() => receiver?.close());
 
@@ -190,7 +200,7 @@ describe('the operator console', () => {
     await settings.set({ ...settings.settings, signUp: { ...settings.settings.signUp, mode: 'public' } });
 
     // A user made now is delivered to the receiver; the console replays that delivery.
-    const hooked = await createUser(suite.server, 'console-hooked');
+    hooked = await createUser(suite.server, 'console-hooked');
     await receiver.waitFor((r) => r.delivered.some((d) => d.data.id === hooked.id));
     await page.getByTestId('console-nav-webhooks').click();
     await page.getByTestId('console-webhook-endpoint').filter({ hasText: 'ep_console' }).waitFor();
@@ -350,6 +360,39 @@ describe('the operator console', () => {
       );
     }
     assert.deepEqual(englishLeft, []);
+    await page.getByTestId('language-EN').click();
+    await page.getByRole('heading', { name: 'Operator console' }).waitFor();
+  });
+
+  test('in French, requires a new password: the user’s next sign-in asks for one; then withdraws it', async () => {
+    const { page } = operator;
+    await page.goto(`${suite.server.origin}/console/users/${hooked.id}`);
+    await page.getByTestId('language-FR').click();
+    const state = page.getByTestId('console-user-state');
+    await page.getByRole('button', { name: 'Exiger un nouveau mot de passe' }).click();
+    await page
+      .getByTestId('console-user-action-done')
+      .filter({ hasText: 'Un nouveau mot de passe est exigé à la prochaine connexion.' })
+      .waitFor();
+    await state.filter({ hasText: 'Nouveau mot de passe exigé à la prochaine connexion' }).waitFor();
+
+    // The right password leads to Clerk's "Set new password" step, not to a session.
+    const { page: user } = await suite.newPage();
+    await signInWithPassword(user, suite.server.origin, hooked.email);
+    await waitForHash(user, '/reset-password');
+    await user.getByText('For security reasons, it is required to reset your password.').waitFor();
+
+    await page.getByRole('button', { name: 'Retirer l’exigence de nouveau mot de passe' }).click();
+    await page
+      .getByTestId('console-user-action-done')
+      .filter({ hasText: 'L’exigence de nouveau mot de passe est retirée.' })
+      .waitFor();
+    await page.getByTestId('console-user-require-password-reset').waitFor();
+    assert.doesNotMatch((await state.textContent())!, /Nouveau mot de passe exigé/);
+    // Withdrawn: the same password opens a session again (in a browser with no sign-in under way).
+    const { page: again } = await suite.newPage();
+    await signInWithPassword(again, suite.server.origin, hooked.email);
+    await waitForClerkSession(again);
     await page.getByTestId('language-EN').click();
     await page.getByRole('heading', { name: 'Operator console' }).waitFor();
   });

@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
-import { after, before, it } from 'node:test';
+import { it } from 'node:test';
 import * as oidc from 'openid-client';
-import type { ClerkClient } from '@clerk/backend';
 import { forEachBackend } from './support/backends.ts';
-import { listeningProvider } from './support/listening-provider.ts';
+import { insecure, LOGO, providerOfSuite, REDIRECT, register } from './support/oauth-registration.ts';
 import { signUp } from './support/flows.ts';
-import { BAPI, FAPI, Harness, uniqueEmail, type Json } from './support/harness.ts';
+import { BAPI, FAPI, uniqueEmail, type Json } from './support/harness.ts';
 import { WireBrowser } from './support/wire-browser.ts';
 
 /**
@@ -14,35 +13,12 @@ import { WireBrowser } from './support/wire-browser.ts';
  * reads, replaces (rotating itself) and deletes its own application, and nothing else.
  */
 
-const REDIRECT = 'http://127.0.0.1:9/callback';
-const LOGO = 'https://tools.example.com/logo.png';
-const insecure = { execute: [oidc.allowInsecureRequests] };
-
 forEachBackend('OAuth provider: RFC 7592 client management', (backend) => {
-  let h: Harness;
-  let origin: string;
-  let issuer: string;
-  let clerk: ClerkClient;
-
-  before(async () => {
-    ({ h, origin, issuer, clerk } = await listeningProvider(backend));
-    await h.identity.settings.set({
-      ...h.identity.settings.settings,
-      oauthProvider: { dynamicClientRegistration: true, registrationsPerAddressPerHour: 1000 },
-    });
+  const provider = providerOfSuite(backend, {
+    dynamicClientRegistration: true,
+    registrationsPerAddressPerHour: 1000,
   });
-  after(() => h.close());
 
-  const register = async (body: Json) => {
-    const res = await h.app.inject({
-      method: 'POST',
-      url: `${FAPI}/oauth/register`,
-      headers: { 'content-type': 'application/json' },
-      payload: JSON.stringify(body),
-    });
-    assert.equal(res.statusCode, 201, res.body);
-    return res.json() as Json;
-  };
   /** A request on a client's configuration endpoint (its path from `registration_client_uri`). */
   const manage = (
     method: 'GET' | 'PUT' | 'DELETE',
@@ -51,7 +27,7 @@ forEachBackend('OAuth provider: RFC 7592 client management', (backend) => {
     body?: unknown,
     contentType = 'application/json',
   ) =>
-    h.app.inject({
+    provider.h.app.inject({
       method,
       url: `${FAPI}/oauth/register/${encodeURIComponent(clientId)}`,
       headers: {
@@ -66,17 +42,17 @@ forEachBackend('OAuth provider: RFC 7592 client management', (backend) => {
     assert.equal(JSON.parse(res.body).error, 'invalid_token', what);
   };
   const rowOf = async (clientId: string) =>
-    (await h.db.query<Json>('SELECT * FROM oauth_applications WHERE client_id = $1', [clientId]))[0];
+    (await provider.h.db.query<Json>('SELECT * FROM oauth_applications WHERE client_id = $1', [clientId]))[0];
 
   it('registration answers a token and the configuration URI; the token reads the registration', async () => {
-    const made = await register({
+    const made = await register(provider.h, {
       client_name: 'Reader',
       redirect_uris: [REDIRECT],
       token_endpoint_auth_method: 'none',
       logo_uri: LOGO,
     });
     assert.match(made.registration_access_token, /^[A-Za-z0-9]{43}$/);
-    assert.equal(made.registration_client_uri, `${issuer}/oauth/register/${made.client_id}`);
+    assert.equal(made.registration_client_uri, `${provider.issuer}/oauth/register/${made.client_id}`);
     // Only its keyed hash is stored.
     const row = await rowOf(made.client_id);
     assert.match(row.registration_token_hash, /^[0-9a-f]{64}$/);
@@ -91,7 +67,7 @@ forEachBackend('OAuth provider: RFC 7592 client management', (backend) => {
   });
 
   it('PUT replaces the registration and rotates the token; the old one is refused from then on', async () => {
-    const made = await register({
+    const made = await register(provider.h, {
       client_name: 'Before',
       redirect_uris: [REDIRECT],
       token_endpoint_auth_method: 'none',
@@ -125,7 +101,7 @@ forEachBackend('OAuth provider: RFC 7592 client management', (backend) => {
     assert.notEqual(body.registration_access_token, old);
 
     // The Backend API sees the change.
-    const app = (await clerk.oauthApplications.list({ limit: 100 })).data.find(
+    const app = (await provider.clerk.oauthApplications.list({ limit: 100 })).data.find(
       (a) => a.clientId === made.client_id,
     )!;
     assert.equal(app.name, 'After');
@@ -145,7 +121,10 @@ forEachBackend('OAuth provider: RFC 7592 client management', (backend) => {
   });
 
   it('two replacements with one token: one passes, the other is refused', async () => {
-    const made = await register({ redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' });
+    const made = await register(provider.h, {
+      redirect_uris: [REDIRECT],
+      token_endpoint_auth_method: 'none',
+    });
     const put = (name: string) =>
       manage('PUT', made.client_id, made.registration_access_token, {
         client_id: made.client_id,
@@ -158,12 +137,21 @@ forEachBackend('OAuth provider: RFC 7592 client management', (backend) => {
   });
 
   it('a wrong, missing or other client’s token, an unknown client or an operator’s application: 401 alike', async () => {
-    const mine = await register({ redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' });
-    const theirs = await register({ redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' });
-    const operator = await h.app.inject({
+    const mine = await register(provider.h, {
+      redirect_uris: [REDIRECT],
+      token_endpoint_auth_method: 'none',
+    });
+    const theirs = await register(provider.h, {
+      redirect_uris: [REDIRECT],
+      token_endpoint_auth_method: 'none',
+    });
+    const operator = await provider.h.app.inject({
       method: 'POST',
       url: `${BAPI}/v1/oauth_applications`,
-      headers: { authorization: `Bearer ${h.identity.secretKey}`, 'content-type': 'application/json' },
+      headers: {
+        authorization: `Bearer ${provider.h.identity.secretKey}`,
+        'content-type': 'application/json',
+      },
       payload: JSON.stringify({ name: 'Operator', redirect_uris: [REDIRECT] }),
     });
     assert.equal(operator.statusCode, 200, operator.body);
@@ -182,7 +170,7 @@ forEachBackend('OAuth provider: RFC 7592 client management', (backend) => {
       assertUnauthorized(await manage(method, 'nosuchclient0000', t), `${method} unknown client`);
       assertUnauthorized(await manage(method, operatorClient, t), `${method} operator's application`);
     }
-    const basic = await h.app.inject({
+    const basic = await provider.h.app.inject({
       method: 'GET',
       url: `${FAPI}/oauth/register/${mine.client_id}`,
       headers: { authorization: `Basic ${Buffer.from(`${mine.client_id}:${t}`).toString('base64')}` },
@@ -195,17 +183,17 @@ forEachBackend('OAuth provider: RFC 7592 client management', (backend) => {
     // Nothing changed: both still answer their own tokens, the operator's application is still there.
     assert.equal((await manage('GET', mine.client_id, t)).statusCode, 200);
     assert.equal((await manage('GET', theirs.client_id, theirs.registration_access_token)).statusCode, 200);
-    assert.equal((await clerk.oauthApplications.get(operator.json().id)).name, 'Operator');
+    assert.equal((await provider.clerk.oauthApplications.get(operator.json().id)).name, 'Operator');
   });
 
   it('a bad replacement answers RFC 7591 errors, changes nothing and keeps the token', async () => {
-    const pub = await register({
+    const pub = await register(provider.h, {
       client_name: 'Kept',
       redirect_uris: [REDIRECT],
       token_endpoint_auth_method: 'none',
       logo_uri: LOGO,
     });
-    const conf = await register({ client_name: 'Confidential', redirect_uris: [REDIRECT] });
+    const conf = await register(provider.h, { client_name: 'Confidential', redirect_uris: [REDIRECT] });
     const ok = (c: Json) => ({ client_id: c.client_id, redirect_uris: [REDIRECT] });
     const cases: [Json, unknown, string, string?][] = [
       [pub, { ...ok(pub), redirect_uris: ['http://tools.example.com/cb'] }, 'invalid_redirect_uri'],
@@ -227,14 +215,14 @@ forEachBackend('OAuth provider: RFC 7592 client management', (backend) => {
       [conf, { ...ok(conf), token_endpoint_auth_method: 'none' }, 'invalid_client_metadata'],
       [conf, { ...ok(conf), client_secret: `${conf.client_secret}x` }, 'invalid_client_metadata'],
     ];
-    const unchanged = await h.db.query('SELECT * FROM oauth_applications ORDER BY id');
+    const unchanged = await provider.h.db.query('SELECT * FROM oauth_applications ORDER BY id');
     for (const [client, body, error, type] of cases) {
       const res = await manage('PUT', client.client_id, client.registration_access_token, body, type);
       assert.equal(res.statusCode, 400, `${JSON.stringify(body)}: ${res.body}`);
       assert.equal(res.json().error, error, JSON.stringify(body));
       assert.equal(typeof res.json().error_description, 'string');
     }
-    assert.deepEqual(await h.db.query('SELECT * FROM oauth_applications ORDER BY id'), unchanged);
+    assert.deepEqual(await provider.h.db.query('SELECT * FROM oauth_applications ORDER BY id'), unchanged);
     const read = await manage('GET', pub.client_id, pub.registration_access_token);
     assert.equal(read.statusCode, 200);
     assert.equal(read.json().logo_uri, LOGO);
@@ -257,7 +245,7 @@ forEachBackend('OAuth provider: RFC 7592 client management', (backend) => {
   });
 
   it('DELETE removes the application: its tokens and consents stop, its token is dead', async () => {
-    const registered = await register({
+    const registered = await register(provider.h, {
       client_name: 'Gone',
       redirect_uris: [REDIRECT],
       token_endpoint_auth_method: 'none',
@@ -265,15 +253,15 @@ forEachBackend('OAuth provider: RFC 7592 client management', (backend) => {
       scope: 'openid email',
     });
     const config = await oidc.discovery(
-      new URL(issuer),
+      new URL(provider.issuer),
       registered.client_id,
       { token_endpoint_auth_method: 'none' },
       oidc.None(),
       insecure,
     );
-    const browser = h.browser({ origin });
-    await signUp(h, browser, uniqueEmail('rfc7592'), { firstName: 'Ada' });
-    const wire = WireBrowser.signedInAs(browser, origin);
+    const browser = provider.h.browser({ origin: provider.origin });
+    await signUp(provider.h, browser, uniqueEmail('rfc7592'), { firstName: 'Ada' });
+    const wire = WireBrowser.signedInAs(browser, provider.origin);
     const verifier = oidc.randomPKCECodeVerifier();
     const url = oidc.buildAuthorizationUrl(config, {
       redirect_uri: REDIRECT,
@@ -291,10 +279,12 @@ forEachBackend('OAuth provider: RFC 7592 client management', (backend) => {
       expectedState: 's',
     });
     assert.ok(tokens.refresh_token);
-    await clerk.idPOAuthAccessToken.verifyAccessToken(tokens.access_token);
+    await provider.clerk.idPOAuthAccessToken.verifyAccessToken(tokens.access_token);
     const appId: string = (await rowOf(registered.client_id)).id;
     const consents = () =>
-      h.db.query('SELECT 1 FROM oauth_consents WHERE application_id = $1', [appId]).then((r) => r.length);
+      provider.h.db
+        .query('SELECT 1 FROM oauth_consents WHERE application_id = $1', [appId])
+        .then((r) => r.length);
     assert.equal(await consents(), 1);
 
     const gone = await manage('DELETE', registered.client_id, registered.registration_access_token);
@@ -302,9 +292,9 @@ forEachBackend('OAuth provider: RFC 7592 client management', (backend) => {
     assert.equal(gone.body, '');
     assert.equal(await rowOf(registered.client_id), undefined);
     assert.equal(await consents(), 0);
-    await assert.rejects(clerk.idPOAuthAccessToken.verifyAccessToken(tokens.access_token));
+    await assert.rejects(provider.clerk.idPOAuthAccessToken.verifyAccessToken(tokens.access_token));
     await assert.rejects(oidc.refreshTokenGrant(config, tokens.refresh_token!));
-    const userinfo = await fetch(`${issuer}/oauth/userinfo`, {
+    const userinfo = await fetch(`${provider.issuer}/oauth/userinfo`, {
       headers: { authorization: `Bearer ${tokens.access_token}` },
     });
     assert.equal(userinfo.status, 401);
@@ -317,9 +307,12 @@ forEachBackend('OAuth provider: RFC 7592 client management', (backend) => {
   });
 
   it('is switched with the registration: off, the configuration endpoint is 404', async () => {
-    const made = await register({ redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' });
-    await h.identity.settings.set({
-      ...h.identity.settings.settings,
+    const made = await register(provider.h, {
+      redirect_uris: [REDIRECT],
+      token_endpoint_auth_method: 'none',
+    });
+    await provider.h.identity.settings.set({
+      ...provider.h.identity.settings.settings,
       oauthProvider: { dynamicClientRegistration: false },
     });
     const res = await manage('GET', made.client_id, made.registration_access_token);

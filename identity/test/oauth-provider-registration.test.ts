@@ -1,11 +1,17 @@
 import assert from 'node:assert/strict';
-import { after, before, it } from 'node:test';
+import { it } from 'node:test';
 import * as oidc from 'openid-client';
-import type { ClerkClient } from '@clerk/backend';
 import { forEachBackend } from './support/backends.ts';
-import { listeningProvider } from './support/listening-provider.ts';
+import {
+  insecure,
+  LOGO,
+  postRegistration,
+  providerOfSuite,
+  REDIRECT,
+  setOAuthProvider,
+} from './support/oauth-registration.ts';
 import { signUp } from './support/flows.ts';
-import { BAPI, FAPI, Harness, uniqueEmail, type Json } from './support/harness.ts';
+import { BAPI, FAPI, uniqueEmail, type Json } from './support/harness.ts';
 import { WireBrowser } from './support/wire-browser.ts';
 
 /**
@@ -16,56 +22,35 @@ import { WireBrowser } from './support/wire-browser.ts';
  * protocol flow runs once (openid-client registering itself, then the code flow with PKCE).
  */
 
-const REDIRECT = 'http://127.0.0.1:9/callback';
-const LOGO = 'https://tools.example.com/logo.png';
 const HOME = 'https://tools.example.com/';
-const insecure = { execute: [oidc.allowInsecureRequests] };
 
 forEachBackend('OAuth provider: registration, presentation, verification limits', (backend) => {
-  let h: Harness;
-  let origin: string;
-  let issuer: string;
-  let clerk: ClerkClient;
+  const provider = providerOfSuite(backend);
 
-  before(async () => {
-    ({ h, origin, issuer, clerk } = await listeningProvider(backend));
-  });
-  after(() => h.close());
+  const setProvider = (oauthProvider: Json) => setOAuthProvider(provider.h, oauthProvider);
+  const register = (body: unknown, address: string, contentType?: string) =>
+    postRegistration(provider.h, body, address, contentType);
 
-  /** Sets the instance settings' `oauthProvider` slice (the rest as it is). */
-  const setProvider = (oauthProvider: Json) =>
-    h.identity.settings.set({ ...h.identity.settings.settings, oauthProvider });
-
-  /** POST /oauth/register from `address` (Fastify's inject: the address is the client's). */
-  const register = (body: unknown, address: string, contentType = 'application/json') =>
-    h.app.inject({
-      method: 'POST',
-      url: `${FAPI}/oauth/register`,
-      remoteAddress: address,
-      headers: { 'content-type': contentType },
-      payload: typeof body === 'string' ? body : JSON.stringify(body),
-    });
-
-  const applicationCount = async () => (await clerk.oauthApplications.list({ limit: 1 })).totalCount;
+  const applicationCount = async () => (await provider.clerk.oauthApplications.list({ limit: 1 })).totalCount;
 
   it('is off by default: 404 like an unknown path, and discovery names no registration endpoint', async () => {
     const res = await register({ redirect_uris: [REDIRECT] }, '192.0.2.10');
     assert.equal(res.statusCode, 404);
     assert.equal(res.json().errors[0].code, 'resource_not_found');
-    const unknown = await h.app.inject({ method: 'POST', url: `${FAPI}/oauth/nowhere` });
+    const unknown = await provider.h.app.inject({ method: 'POST', url: `${FAPI}/oauth/nowhere` });
     assert.equal(unknown.statusCode, 404);
-    const doc: Json = await (await fetch(`${issuer}/.well-known/openid-configuration`)).json();
+    const doc: Json = await (await fetch(`${provider.issuer}/.well-known/openid-configuration`)).json();
     assert.equal(doc.registration_endpoint, undefined);
     assert.equal(await applicationCount(), 0);
   });
 
   it('on: a public client registers itself, must use PKCE, and signs a user in through the consent', async () => {
     await setProvider({ dynamicClientRegistration: true });
-    const doc: Json = await (await fetch(`${issuer}/.well-known/oauth-authorization-server`)).json();
-    assert.equal(doc.registration_endpoint, `${issuer}/oauth/register`);
+    const doc: Json = await (await fetch(`${provider.issuer}/.well-known/oauth-authorization-server`)).json();
+    assert.equal(doc.registration_endpoint, `${provider.issuer}/oauth/register`);
 
     const config = await oidc.dynamicClientRegistration(
-      new URL(issuer),
+      new URL(provider.issuer),
       {
         client_name: 'MCP tools',
         redirect_uris: [REDIRECT],
@@ -85,7 +70,7 @@ forEachBackend('OAuth provider: registration, presentation, verification limits'
     assert.deepEqual(metadata.grant_types, ['authorization_code', 'refresh_token']);
 
     // An ordinary OAuth application of the instance, marked as registered by itself.
-    const { data } = await clerk.oauthApplications.list({ limit: 10 });
+    const { data } = await provider.clerk.oauthApplications.list({ limit: 10 });
     const app = data.find((a) => a.clientId === metadata.client_id)!;
     assert.equal(app.name, 'MCP tools');
     assert.equal(app.dynamicallyRegistered, true);
@@ -97,7 +82,7 @@ forEachBackend('OAuth provider: registration, presentation, verification limits'
     assert.deepEqual(app.redirectUris, [REDIRECT]);
 
     // Without PKCE the authorization is refused (back to the client with invalid_request).
-    const noPkce = new URL(`${issuer}/oauth/authorize`);
+    const noPkce = new URL(`${provider.issuer}/oauth/authorize`);
     noPkce.search = new URLSearchParams({
       client_id: metadata.client_id,
       redirect_uri: REDIRECT,
@@ -111,9 +96,9 @@ forEachBackend('OAuth provider: registration, presentation, verification limits'
     assert.match(location.searchParams.get('error_description') ?? '', /PKCE/);
 
     // With PKCE: the consent request shows the logo and the home page, and the token verifies.
-    const browser = h.browser({ origin });
-    const { userId } = await signUp(h, browser, uniqueEmail('dcr'), { firstName: 'Ada' });
-    const wire = WireBrowser.signedInAs(browser, origin);
+    const browser = provider.h.browser({ origin: provider.origin });
+    const { userId } = await signUp(provider.h, browser, uniqueEmail('dcr'), { firstName: 'Ada' });
+    const wire = WireBrowser.signedInAs(browser, provider.origin);
     const verifier = oidc.randomPKCECodeVerifier();
     const url = oidc.buildAuthorizationUrl(config, {
       redirect_uri: REDIRECT,
@@ -135,7 +120,7 @@ forEachBackend('OAuth provider: registration, presentation, verification limits'
       expectedState: 's',
     });
     assert.ok(tokens.refresh_token);
-    const verified = await clerk.idPOAuthAccessToken.verifyAccessToken(tokens.access_token);
+    const verified = await provider.clerk.idPOAuthAccessToken.verifyAccessToken(tokens.access_token);
     assert.equal(verified.subject, userId);
     accessToken = tokens.access_token;
   });
@@ -153,7 +138,7 @@ forEachBackend('OAuth provider: registration, presentation, verification limits'
     assert.equal(body.client_secret_expires_at, 0);
     assert.equal(body.token_endpoint_auth_method, 'client_secret_basic');
     assert.equal(body.scope, 'openid profile email');
-    const app = (await clerk.oauthApplications.list({ limit: 10 })).data.find(
+    const app = (await provider.clerk.oauthApplications.list({ limit: 10 })).data.find(
       (a) => a.clientId === body.client_id,
     )!;
     assert.equal(app.isPublic, false);
@@ -203,9 +188,10 @@ forEachBackend('OAuth provider: registration, presentation, verification limits'
     assert.ok(Number(limited.headers['retry-after']) > 3500);
     assert.equal(limited.json().errors[0].code, 'too_many_requests');
     assert.equal(await applicationCount(), before);
-    const [row] = await h.db.query<{ count: number }>('SELECT count FROM rate_limits WHERE key = $1', [
-      'oauth_register:ip:203.0.113.50',
-    ]);
+    const [row] = await provider.h.db.query<{ count: number }>(
+      'SELECT count FROM rate_limits WHERE key = $1',
+      ['oauth_register:ip:203.0.113.50'],
+    );
     assert.equal(row?.count, 3);
     assert.equal((await register(ok, '203.0.113.51')).statusCode, 201);
     // Off again: 404, and nothing counted.
@@ -215,10 +201,13 @@ forEachBackend('OAuth provider: registration, presentation, verification limits'
 
   it('the Backend API takes and checks a home page and a logo', async () => {
     const post = (body: Json) =>
-      h.app.inject({
+      provider.h.app.inject({
         method: 'POST',
         url: `${BAPI}/v1/oauth_applications`,
-        headers: { authorization: `Bearer ${h.identity.secretKey}`, 'content-type': 'application/json' },
+        headers: {
+          authorization: `Bearer ${provider.h.identity.secretKey}`,
+          'content-type': 'application/json',
+        },
         payload: JSON.stringify(body),
       });
     const made = await post({ name: 'Shown', client_uri: HOME, client_image_url: LOGO });
@@ -226,12 +215,15 @@ forEachBackend('OAuth provider: registration, presentation, verification limits'
     assert.equal(made.json().client_uri, HOME);
     assert.equal(made.json().client_image_url, LOGO);
     assert.equal(made.json().dynamically_registered, false);
-    const read = await clerk.oauthApplications.get(made.json().id);
+    const read = await provider.clerk.oauthApplications.get(made.json().id);
     assert.equal(read.clientImageUrl, LOGO);
-    const cleared = await h.app.inject({
+    const cleared = await provider.h.app.inject({
       method: 'PATCH',
       url: `${BAPI}/v1/oauth_applications/${made.json().id}`,
-      headers: { authorization: `Bearer ${h.identity.secretKey}`, 'content-type': 'application/json' },
+      headers: {
+        authorization: `Bearer ${provider.h.identity.secretKey}`,
+        'content-type': 'application/json',
+      },
       payload: JSON.stringify({ client_image_url: '' }),
     });
     assert.equal(cleared.json().client_image_url, null);
@@ -249,11 +241,14 @@ forEachBackend('OAuth provider: registration, presentation, verification limits'
   it('failed token verifications are limited per caller address; good tokens elsewhere go on', async () => {
     await setProvider({ failedTokenVerificationsPerAddress: 3 });
     const verify = (token: string, address: string) =>
-      h.app.inject({
+      provider.h.app.inject({
         method: 'POST',
         url: `${BAPI}/oauth_applications/access_tokens/verify`,
         remoteAddress: address,
-        headers: { authorization: `Bearer ${h.identity.secretKey}`, 'content-type': 'application/json' },
+        headers: {
+          authorization: `Bearer ${provider.h.identity.secretKey}`,
+          'content-type': 'application/json',
+        },
         payload: JSON.stringify({ access_token: token }),
       });
     const scanner = '198.51.100.77';
@@ -264,15 +259,16 @@ forEachBackend('OAuth provider: registration, presentation, verification limits'
     assert.equal(limited.statusCode, 429, limited.body);
     assert.ok(Number(limited.headers['retry-after']) > 0);
     assert.equal(limited.json().errors[0].code, 'too_many_requests');
-    const [row] = await h.db.query<{ count: number }>('SELECT count FROM rate_limits WHERE key = $1', [
-      `oauth_token_verify_failed:ip:${scanner}`,
-    ]);
+    const [row] = await provider.h.db.query<{ count: number }>(
+      'SELECT count FROM rate_limits WHERE key = $1',
+      [`oauth_token_verify_failed:ip:${scanner}`],
+    );
     assert.equal(row?.count, 3);
     // The same token from another caller (here @clerk/backend over loopback) verifies, and costs no count.
     assert.equal((await verify(accessToken, '198.51.100.78')).statusCode, 200);
-    const verified = await clerk.idPOAuthAccessToken.verifyAccessToken(accessToken);
+    const verified = await provider.clerk.idPOAuthAccessToken.verifyAccessToken(accessToken);
     assert.match(verified.clientId, /.+/);
-    const [none] = await h.db.query('SELECT count FROM rate_limits WHERE key = $1', [
+    const [none] = await provider.h.db.query('SELECT count FROM rate_limits WHERE key = $1', [
       'oauth_token_verify_failed:ip:198.51.100.78',
     ]);
     assert.equal(none, undefined);

@@ -1,7 +1,7 @@
 import type { ActorTokenAdmin } from './actor-token-admin.ts';
 import { CliError } from './actor-token-admin.ts';
 import type { OAuthAppsAdmin } from './oauth-apps-admin.ts';
-import type { PurgeTarget, UsersTarget } from './purge-database.ts';
+import { openInstanceDatabase, type PurgeTarget, type UsersTarget } from './purge-database.ts';
 import type { SettingsTarget } from './settings-admin.ts';
 import type { WaitlistAdmin } from './waitlist-admin.ts';
 import type { WebhooksTarget } from './webhooks-admin.ts';
@@ -66,4 +66,24 @@ export async function onDatabase<Db>(
   } finally {
     await target?.close();
   }
+}
+
+/**
+ * How `command` (`users export`, `organizations import`, …) opens the instance's database: the test's own
+ * (`io.openUsers`), or DATABASE_URL, or the PGlite directory when no server holds it.
+ */
+export function openCommandDatabase(
+  io: CliIo,
+  command: string,
+): (env: NodeJS.ProcessEnv) => Promise<UsersTarget> {
+  return (
+    io.openUsers ??
+    ((env) =>
+      openInstanceDatabase(
+        env,
+        (pgliteDir, holder) =>
+          `The database in ${pgliteDir} is in use by process ${holder}. Stop it and run ${command} again ` +
+          `(PGlite opens in one process at a time), or use DATABASE_URL.`,
+      ))
+  );
 }

@@ -4,10 +4,9 @@ import { parseArgs } from 'node:util';
 import { currentAuditContext } from '../audit/audit-context.ts';
 import { recordWithoutChange } from '../db/auditing.ts';
 import { CliError } from './actor-token-admin.ts';
-import { onDatabase, UsageError, type CliCommand, type CliIo } from './cli-command.ts';
+import { onDatabase, openCommandDatabase, UsageError, type CliCommand, type CliIo } from './cli-command.ts';
 import { printReport, readImportFile, writeNewFile } from './import-report.ts';
 import { exportOrganizations, importOrganizations, readOrganizations } from './organizations-import.ts';
-import { openInstanceDatabase } from './purge-database.ts';
 
 type OrganizationsCommand =
   { action: 'import'; file: string; dryRun: boolean } | { action: 'export'; file: string };
@@ -48,42 +47,31 @@ function parseOrganizationsCommand(rest: string[]): OrganizationsCommand {
 }
 
 async function organizations(command: OrganizationsCommand, io: CliIo): Promise<number> {
-  return onDatabase(
-    io,
-    io.openUsers ??
-      ((env) =>
-        openInstanceDatabase(
-          env,
-          (pgliteDir, holder) =>
-            `The database in ${pgliteDir} is in use by process ${holder}. Stop it and run organizations ${command.action} again ` +
-            `(PGlite opens in one process at a time), or use DATABASE_URL.`,
-        )),
-    async (db) => {
-      if (command.action === 'export') {
-        if (existsSync(resolve(command.file)))
-          throw new CliError(`${resolve(command.file)} exists already; choose another file.`);
-        const { jsonl, organizations, memberships } = await exportOrganizations(db);
-        const target = writeNewFile(command.file, jsonl);
-        await recordWithoutChange(db, { organizations, memberships });
-        io.out(target);
-        io.err(
-          `Exported ${organizations} organization${organizations === 1 ? '' : 's'} with ${memberships} membership${memberships === 1 ? '' : 's'}.`,
-        );
-        return;
-      }
-      const read = readImportFile(command.file, readOrganizations);
-      const context = currentAuditContext();
-      if (context?.pending) context.pending.summary = { records: read.records.length };
-      const report = await importOrganizations(db, read, {
-        dryRun: command.dryRun,
-        clock: () => new Date(),
-      });
-      const added = report.membershipsAdded;
-      printReport(io, report, {
-        dryRun: command.dryRun,
-        noun: 'organization',
-        extra: `; ${added} membership${added === 1 ? '' : 's'} ${command.dryRun ? 'to add' : 'added'}`,
-      });
-    },
-  );
+  return onDatabase(io, openCommandDatabase(io, `organizations ${command.action}`), async (db) => {
+    if (command.action === 'export') {
+      if (existsSync(resolve(command.file)))
+        throw new CliError(`${resolve(command.file)} exists already; choose another file.`);
+      const { jsonl, organizations, memberships } = await exportOrganizations(db);
+      const target = writeNewFile(command.file, jsonl);
+      await recordWithoutChange(db, { organizations, memberships });
+      io.out(target);
+      io.err(
+        `Exported ${organizations} organization${organizations === 1 ? '' : 's'} with ${memberships} membership${memberships === 1 ? '' : 's'}.`,
+      );
+      return;
+    }
+    const read = readImportFile(command.file, readOrganizations);
+    const context = currentAuditContext();
+    if (context?.pending) context.pending.summary = { records: read.records.length };
+    const report = await importOrganizations(db, read, {
+      dryRun: command.dryRun,
+      clock: () => new Date(),
+    });
+    const added = report.membershipsAdded;
+    printReport(io, report, {
+      dryRun: command.dryRun,
+      noun: 'organization',
+      extra: `; ${added} membership${added === 1 ? '' : 's'} ${command.dryRun ? 'to add' : 'added'}`,
+    });
+  });
 }

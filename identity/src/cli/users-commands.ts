@@ -14,8 +14,7 @@ import { formatOfName } from '../users/transfer/read-import-file.ts';
 import { printReport, readImportFile, writeNewFile } from './import-report.ts';
 import { importUsers, readUsers } from './users-import.ts';
 import { CliError } from './actor-token-admin.ts';
-import { onDatabase, UsageError, type CliCommand, type CliIo } from './cli-command.ts';
-import { openInstanceDatabase } from './purge-database.ts';
+import { onDatabase, openCommandDatabase, UsageError, type CliCommand, type CliIo } from './cli-command.ts';
 
 type UsersCommand =
   | { action: 'import'; file: string; format: ImportFormat; dryRun: boolean; batchSize: number }
@@ -101,22 +100,11 @@ async function instanceSecretKeyOf(io: CliIo, db: Database): Promise<string> {
 }
 
 async function users(command: UsersCommand, io: CliIo): Promise<number> {
-  return onDatabase(
-    io,
-    io.openUsers ??
-      ((env) =>
-        openInstanceDatabase(
-          env,
-          (pgliteDir, holder) =>
-            `The database in ${pgliteDir} is in use by process ${holder}. Stop it and run users ${command.action} again ` +
-            `(PGlite opens in one process at a time), or use DATABASE_URL.`,
-        )),
-    async (db) => {
-      const secretKey = await instanceSecretKeyOf(io, db);
-      if (command.action === 'export') await exportCommand(command, io, db, secretKey);
-      else await importCommand(command, io, db, secretKey);
-    },
-  );
+  return onDatabase(io, openCommandDatabase(io, `users ${command.action}`), async (db) => {
+    const secretKey = await instanceSecretKeyOf(io, db);
+    if (command.action === 'export') await exportCommand(command, io, db, secretKey);
+    else await importCommand(command, io, db, secretKey);
+  });
 }
 
 async function exportCommand(

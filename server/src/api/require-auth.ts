@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyContextConfig, FastifyReply, FastifyRequest } from 'fastify';
 import {
   isApiKeyRequest,
   isM2mTokenRequest,
@@ -41,39 +41,86 @@ declare module 'fastify' {
   }
 }
 
+/** Where a route's handler reads a bearer's verified caller (the request's field). */
+type BearerField = 'apiKey' | 'oauthToken' | 'm2mToken';
+type CallerOf<F extends BearerField> = NonNullable<FastifyRequest[F]>;
+type VerifiedBearer<F extends BearerField> = ({ ok: true } & Record<F, CallerOf<F>>) | ApiKeyRefusal;
+type Challenge = ReturnType<typeof bearerChallenge>;
+
+/**
+ * A kind of bearer other than a session token (a machine token of @clerk/backend's, told apart by its
+ * prefix): taken only by a route whose config says so and refused anywhere else before it is verified
+ * (403), so that writes that need a person stay session-only; else verified on every call.
+ */
+interface BearerKind<F extends BearerField> {
+  /** The request carries one (`Bearer ak_…`, `oat_…`, `mt_…`). */
+  carries(req: FastifyRequest): boolean;
+  field: F;
+  /** The route's config takes this kind. */
+  takenBy(config: FastifyContextConfig | undefined): boolean;
+  /** The authenticator's verifier of the kind; without one the kind is refused everywhere. */
+  verifier(
+    authenticator: RequestAuthenticator,
+  ): ((req: FastifyRequest) => Promise<VerifiedBearer<F>>) | undefined;
+  /** The kind in "This endpoint does not accept …". */
+  words: string;
+  /** The challenge answered with a bearer that is not valid. */
+  invalid(challenge: Challenge): string;
+  /** A verified bearer the route still refuses (an access token without a scope it needs): the answer. */
+  refuses?(
+    caller: CallerOf<F>,
+    req: FastifyRequest,
+    reply: FastifyReply,
+    challenge: Challenge,
+  ): FastifyReply | null;
+}
+
+/** One of the kinds, its field and its caller's type kept together. */
+type AnyBearerKind = { [F in BearerField]: BearerKind<F> }[BearerField];
+
+/** Every kind of bearer the product API knows; the next kind is one entry here. */
+const BEARER_KINDS: readonly AnyBearerKind[] = [
+  {
+    carries: isOAuthTokenRequest,
+    field: 'oauthToken',
+    takenBy: (config) => config?.oauthScopes !== undefined,
+    verifier: (authenticator) => authenticator.authenticateOAuthToken?.bind(authenticator),
+    words: 'OAuth access tokens',
+    invalid: (challenge) => challenge('error="invalid_token"'),
+    refuses: lacksScope,
+  },
+  {
+    carries: isM2mTokenRequest,
+    field: 'm2mToken',
+    takenBy: (config) => config?.acceptsM2mToken === true,
+    verifier: (authenticator) => authenticator.authenticateM2mToken?.bind(authenticator),
+    words: 'machine tokens',
+    invalid: () => 'Bearer',
+  },
+  {
+    carries: isApiKeyRequest,
+    field: 'apiKey',
+    takenBy: (config) => config?.acceptsApiKey === true,
+    verifier: (authenticator) => authenticator.authenticateApiKey?.bind(authenticator),
+    words: 'API keys',
+    invalid: () => 'Bearer',
+  },
+];
+
+const notAccepted = (kind: { words: string }) =>
+  new ApiError('forbidden', `This endpoint does not accept ${kind.words}.`);
+
 /**
  * Authenticates the caller once: the product API runs it as an onRequest hook for every route (before
- * any body is read); a route may name it again, which then finds the caller already known.
- *
- * An API key is taken only by a route that says so (`config: { acceptsApiKey: true }`); anywhere else it
- * is refused before it is even verified (403), so writes that need a person stay session-only.
+ * any body is read); a route may name it again, which then finds the caller already known. A bearer of
+ * one of BEARER_KINDS is taken only where the route says so; any other is a session token.
  */
 export function requireAuth(authenticator: RequestAuthenticator) {
   const challenge = bearerChallenge(authenticator.resourceMetadataUrl);
   return async (req: FastifyRequest, reply: FastifyReply) => {
-    if (req.auth || req.apiKey || req.oauthToken || req.m2mToken) return;
-    if (isOAuthTokenRequest(req)) return authenticateOAuthToken(authenticator, challenge, req, reply);
-    if (isM2mTokenRequest(req)) {
-      if (!req.routeOptions.config?.acceptsM2mToken || !authenticator.authenticateM2mToken) {
-        return sendApiError(
-          reply,
-          new ApiError('forbidden', 'This endpoint does not accept machine tokens.'),
-        );
-      }
-      const verified = await authenticator.authenticateM2mToken(req);
-      if (!verified.ok) return sendRefusal(reply, verified, 'Bearer');
-      req.m2mToken = verified.m2mToken;
-      return;
-    }
-    if (isApiKeyRequest(req)) {
-      if (!req.routeOptions.config?.acceptsApiKey || !authenticator.authenticateApiKey) {
-        return sendApiError(reply, new ApiError('forbidden', 'This endpoint does not accept API keys.'));
-      }
-      const verified = await authenticator.authenticateApiKey(req);
-      if (!verified.ok) return sendRefusal(reply, verified, 'Bearer');
-      req.apiKey = verified.apiKey;
-      return;
-    }
+    if (req.auth || BEARER_KINDS.some((kind) => req[kind.field])) return;
+    const kind = BEARER_KINDS.find((k) => k.carries(req));
+    if (kind) return takeBearer(kind, authenticator, challenge, req, reply);
     const result = await authenticator.authenticate(req);
     if (!result.ok) {
       // A route that takes access tokens tells a client without one where to get one.
@@ -87,34 +134,34 @@ export function requireAuth(authenticator: RequestAuthenticator) {
   };
 }
 
-/**
- * An OAuth access token, taken only by a route that names the scopes it needs (`config.oauthScopes`) and
- * refused anywhere else before it is verified (403); verified on every call; a token without one of the
- * scopes is 403 with RFC 6750's `insufficient_scope` challenge.
- */
-async function authenticateOAuthToken(
+async function takeBearer<F extends BearerField>(
+  kind: BearerKind<F>,
   authenticator: RequestAuthenticator,
-  challenge: (error?: string) => string,
+  challenge: Challenge,
   req: FastifyRequest,
   reply: FastifyReply,
 ) {
-  const needed = req.routeOptions.config?.oauthScopes;
-  if (!needed || !authenticator.authenticateOAuthToken) {
-    return sendApiError(
-      reply,
-      new ApiError('forbidden', 'This endpoint does not accept OAuth access tokens.'),
-    );
-  }
-  const verified = await authenticator.authenticateOAuthToken(req);
-  if (!verified.ok) return sendRefusal(reply, verified, challenge('error="invalid_token"'));
-  const missing = needed.filter((scope) => !verified.oauthToken.scopes.includes(scope));
-  if (missing.length) {
-    return sendApiError(
-      reply.header('www-authenticate', challenge(`error="insufficient_scope", scope="${needed.join(' ')}"`)),
-      new ApiError('forbidden', `This endpoint needs the scopes ${needed.join(', ')}.`),
-    );
-  }
-  req.oauthToken = verified.oauthToken;
+  const verify = kind.verifier(authenticator);
+  if (!kind.takenBy(req.routeOptions.config) || !verify) return sendApiError(reply, notAccepted(kind));
+  const verified = await verify(req);
+  if (!verified.ok) return sendRefusal(reply, verified, kind.invalid(challenge));
+  const caller: CallerOf<F> = verified[kind.field];
+  const refused = kind.refuses?.(caller, req, reply, challenge);
+  if (refused) return refused;
+  req[kind.field] = caller;
+}
+
+/**
+ * An OAuth access token taken by a route naming the scopes it needs (`config.oauthScopes`): one without
+ * one of them is 403 with RFC 6750's `insufficient_scope` challenge.
+ */
+function lacksScope(token: OAuthTokenCaller, req: FastifyRequest, reply: FastifyReply, challenge: Challenge) {
+  const needed = req.routeOptions.config?.oauthScopes ?? [];
+  if (needed.every((scope) => token.scopes.includes(scope))) return null;
+  return sendApiError(
+    reply.header('www-authenticate', challenge(`error="insufficient_scope", scope="${needed.join(' ')}"`)),
+    new ApiError('forbidden', `This endpoint needs the scopes ${needed.join(', ')}.`),
+  );
 }
 
 /**
@@ -151,9 +198,8 @@ function sendRefusal(reply: FastifyReply, refused: ApiKeyRefusal, challenge: str
 
 /** The verified caller of a route guarded by requireAuth; a missing one is a wiring bug. */
 export function authOf(req: FastifyRequest): AuthContext {
-  if (req.m2mToken) throw new ApiError('forbidden', 'This endpoint does not accept machine tokens.');
-  if (req.oauthToken) throw new ApiError('forbidden', 'This endpoint does not accept OAuth access tokens.');
-  if (req.apiKey) throw new ApiError('forbidden', 'This endpoint does not accept API keys.');
+  const bearer = BEARER_KINDS.find((kind) => req[kind.field]);
+  if (bearer) throw notAccepted(bearer);
   if (!req.auth) throw new Error(`${req.routeOptions.url ?? req.url} is not guarded by requireAuth.`);
   return req.auth;
 }

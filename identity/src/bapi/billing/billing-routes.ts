@@ -8,7 +8,7 @@ import { pricingOrder, statementJSON } from '../../billing/billing-json.ts';
 import { findPayer } from '../../billing/payers.ts';
 import type { PlanCatalogue } from '../../billing/plans.ts';
 import { cancelSubscriptionItem, currentSubscription } from '../../billing/subscriptions.ts';
-import type { PayerRef, SubscriptionItemStatus } from '../../billing/billing-model.ts';
+import type { PayerRef, PayerType, SubscriptionItemStatus } from '../../billing/billing-model.ts';
 import { listStatementsOfInstance } from '../../billing/statements.ts';
 import type { Queryable } from '../../db/database.ts';
 import type { IdentityDeps } from '../../deps.ts';
@@ -53,6 +53,14 @@ async function payerOfItem(tx: Queryable, itemId: string): Promise<PayerRef | nu
   return payer.organizationId ? { type: 'org', organizationId: payer.organizationId } : null;
 }
 
+/** The lists' `payer_type` filter: `user`, `org`, or none; anything else is refused. */
+function payerTypeOf(query: Parameters<typeof queryString>[0]): PayerType | undefined {
+  const type = queryString(query, 'payer_type');
+  if (type !== undefined && type !== 'user' && type !== 'org')
+    throw errors.paramValueInvalid('payer_type', 'payer_type must be one of user or org.');
+  return type;
+}
+
 const looksLikeId = (id: string | undefined): id is string =>
   !!id && id.length <= 64 && /^[A-Za-z0-9_-]+$/.test(id);
 
@@ -65,9 +73,7 @@ export const billingBapiRoutes: BapiRoute[] = [
     input: { query: queryInput({ payer_type: 'enum', limit: 'page', offset: 'page' }) },
     async handler(req, deps) {
       const catalogue = catalogueOf(deps);
-      const type = queryString(req.query, 'payer_type');
-      if (type !== undefined && type !== 'user' && type !== 'org')
-        throw errors.paramValueInvalid('payer_type', 'payer_type must be one of user or org.');
+      const type = payerTypeOf(req.query);
       const page = pageOf(req.query);
       // Every plan, hidden ones too: the operator sees the whole catalogue.
       const plans = [...(type ? catalogue.forPayer(type) : catalogue.plans)].sort(pricingOrder);
@@ -139,9 +145,7 @@ export const billingBapiRoutes: BapiRoute[] = [
       const status = queryString(req.query, 'status');
       if (status !== undefined && !ITEM_STATUSES.includes(status as SubscriptionItemStatus))
         throw errors.paramValueInvalid('status', `status must be one of ${ITEM_STATUSES.join(', ')}.`);
-      const payerType = queryString(req.query, 'payer_type');
-      if (payerType !== undefined && payerType !== 'user' && payerType !== 'org')
-        throw errors.paramValueInvalid('payer_type', 'payer_type must be one of user or org.');
+      const payerType = payerTypeOf(req.query);
       const planId = queryString(req.query, 'plan_id');
       // A plan id is `cplan_<slug>`; an id of no plan matches nothing (hosted Clerk lists nothing either).
       const planSlug = planId === undefined ? undefined : planId.startsWith('cplan_') ? planId.slice(6) : '';

@@ -7,8 +7,7 @@ import { ConsoleTable } from '../layout/ConsoleTable.tsx';
 import { QueryBody } from '../layout/QueryBody.tsx';
 import { useListAddress } from '../layout/useListAddress.ts';
 import { useConsole } from '../useConsole.ts';
-
-export const PAYER_TYPES = ['user', 'org'] as const;
+import { PayerTypeSelect } from './PayerTypeSelect.tsx';
 
 /**
  * /console/billing/plans — the catalogue of the instance settings' `billing`: every plan (hidden ones
@@ -24,21 +23,11 @@ export function PlansPage() {
   return (
     <div data-testid="console-billing-plans">
       <form className="console__filters" role="search" onSubmit={(event) => event.preventDefault()}>
-        <label>
-          <span>{t('console.billing.payerType')}</span>
-          <select
-            value={payerType}
-            onChange={(event) => setParams(event.target.value ? { payer_type: event.target.value } : {})}
-            data-testid="console-billing-plans-payer-type"
-          >
-            <option value="">{t('console.billing.any')}</option>
-            {PAYER_TYPES.map((type) => (
-              <option key={type} value={type}>
-                {t(`console.billing.payerTypes.${type}`)}
-              </option>
-            ))}
-          </select>
-        </label>
+        <PayerTypeSelect
+          value={payerType}
+          onChange={(event) => setParams(event.target.value ? { payer_type: event.target.value } : {})}
+          data-testid="console-billing-plans-payer-type"
+        />
       </form>
       <QueryBody
         query={plans}

@@ -9,11 +9,12 @@ import {
   type SubscriptionFilters,
 } from '../api/console-queries.ts';
 import { formatInstant, formatMoney } from '../format.ts';
+import { FilterSelect } from '../layout/FilterSelect.tsx';
 import { PagedTable } from '../layout/PagedTable.tsx';
 import { useListAddress } from '../layout/useListAddress.ts';
 import { useConsole } from '../useConsole.ts';
 import { PayerLink } from './PayerLink.tsx';
-import { PAYER_TYPES } from './PlansPage.tsx';
+import { PayerTypeSelect } from './PayerTypeSelect.tsx';
 
 /** An item's statuses, as billing keeps them (docs/billing.md). */
 export const ITEM_STATUSES = ['active', 'past_due', 'upcoming', 'ended', 'abandoned'] as const;
@@ -39,43 +40,22 @@ export function SubscriptionsPage() {
   return (
     <div data-testid="console-billing-subscriptions">
       <form className="console__filters" role="search" onSubmit={submitFilters} key={params.toString()}>
-        <label>
-          <span>{t('console.billing.status')}</span>
-          <select
-            name="status"
-            defaultValue={filters.status}
-            data-testid="console-billing-subscriptions-status"
-          >
-            <option value="">{t('console.billing.anyButAbandoned')}</option>
-            {ITEM_STATUSES.map((status) => (
-              <option key={status} value={status}>
-                {statusText(status)}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          <span>{t('console.billing.payerType')}</span>
-          <select name="payer_type" defaultValue={filters.payerType}>
-            <option value="">{t('console.billing.any')}</option>
-            {PAYER_TYPES.map((type) => (
-              <option key={type} value={type}>
-                {t(`console.billing.payerTypes.${type}`)}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          <span>{t('console.billing.plan')}</span>
-          <select name="plan_id" defaultValue={filters.planId}>
-            <option value="">{t('console.billing.any')}</option>
-            {(plans.data?.data ?? []).map((plan) => (
-              <option key={plan.id} value={plan.id}>
-                {plan.name}
-              </option>
-            ))}
-          </select>
-        </label>
+        <FilterSelect
+          label={t('console.billing.status')}
+          anyLabel={t('console.billing.anyButAbandoned')}
+          choices={ITEM_STATUSES.map((status) => ({ value: status, label: statusText(status) }))}
+          name="status"
+          defaultValue={filters.status}
+          data-testid="console-billing-subscriptions-status"
+        />
+        <PayerTypeSelect name="payer_type" defaultValue={filters.payerType} />
+        <FilterSelect
+          label={t('console.billing.plan')}
+          anyLabel={t('console.billing.any')}
+          choices={(plans.data?.data ?? []).map((plan) => ({ value: plan.id, label: plan.name }))}
+          name="plan_id"
+          defaultValue={filters.planId}
+        />
         <button type="submit" className="button button--secondary">
           {t('console.billing.filter')}
         </button>
