@@ -256,6 +256,14 @@ const CASES: Case[] = [
     request: ({ m2mToken }) => ({ method: 'POST', path: '/m2m_tokens/verify', body: { token: m2mToken } }),
   },
   {
+    route: "GET /m2m_tokens + the first instance's machine",
+    foreign: 'no_leak',
+    request: ({ machineId }) => ({
+      method: 'GET',
+      path: `/m2m_tokens?subject=${machineId}&revoked=true&expired=true&limit=500`,
+    }),
+  },
+  {
     route: 'GET /v1/machines + everyone',
     foreign: 'no_leak',
     request: () => ({ method: 'GET', path: '/v1/machines?limit=500' }),

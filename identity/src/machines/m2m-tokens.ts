@@ -10,12 +10,29 @@ import {
   type M2mTokenRow,
   type MachineRow,
 } from '../store/machines.ts';
+import { checkJwtClaims, mintM2mJwt } from './m2m-jwt.ts';
 import { hashMatches, M2M_TOKEN_SHAPE, m2mTokenHash, newM2mToken } from './machine-secrets.ts';
 import { MAX_TOKEN_TTL } from './machines.ts';
 
 export const M2M_REASON_MAX_LENGTH = 500;
 /** Custom claims: a JSON object of at most this many bytes (they travel in every verification). */
 export const M2M_CLAIMS_MAX_BYTES = 4096;
+
+/** Clerk's `token_format`: an opaque `mt_…` token, stored and revocable, or a JWT verifiable offline. */
+export const M2M_TOKEN_FORMATS = ['opaque', 'jwt'] as const;
+export type M2mTokenFormat = (typeof M2M_TOKEN_FORMATS)[number];
+
+/** `token_format` as sent (absent or `null`: opaque, as @clerk/backend 2.10.1 sends none). */
+export function tokenFormatOf(value: string | undefined): M2mTokenFormat {
+  if (value === undefined) return 'opaque';
+  if (!(M2M_TOKEN_FORMATS as readonly string[]).includes(value)) {
+    throw errors.paramValueInvalid(
+      'token_format',
+      `token_format must be one of ${M2M_TOKEN_FORMATS.join(', ')}.`,
+    );
+  }
+  return value as M2mTokenFormat;
+}
 
 export const isM2mTokenExpired = (token: M2mTokenRow, now: Date): boolean =>
   token.expires_at !== null && token.expires_at.getTime() <= now.getTime();
@@ -40,13 +57,17 @@ export function m2mTokenJSON(token: M2mTokenRow, now: Date, secret?: string) {
 
 /**
  * A token for `machine`: it lives `seconds` (absent: the machine's `default_token_ttl`), and its scopes
- * are the machines `machine` is scoped to now.
+ * are the machines `machine` is scoped to now. An opaque token is stored (by its hash); a JWT is not.
  */
 export async function createM2mToken(
   tx: Queryable,
   deps: IdentityDeps,
   machine: MachineRow,
-  input: { seconds: number | undefined; claims: Record<string, unknown> | undefined },
+  input: {
+    seconds: number | undefined;
+    claims: Record<string, unknown> | undefined;
+    format: M2mTokenFormat;
+  },
   now: Date,
 ) {
   const seconds = input.seconds ?? machine.default_token_ttl;
@@ -60,7 +81,10 @@ export async function createM2mToken(
   if (claims && Buffer.byteLength(JSON.stringify(claims)) > M2M_CLAIMS_MAX_BYTES) {
     throw errors.paramValueInvalid('claims', `claims must be at most ${M2M_CLAIMS_MAX_BYTES} bytes of JSON.`);
   }
+  if (input.format === 'jwt') checkJwtClaims(claims);
   const scopes = ((await scopedMachinesOf(tx, [machine.id])).get(machine.id) ?? []).map((m) => m.id);
+  if (input.format === 'jwt')
+    return mintM2mJwt(deps, { machineId: machine.id, scopes, claims, seconds }, now);
   const secret = newM2mToken();
   const row = await insertM2mToken(tx, {
     id: newId('m2m'),

@@ -72,20 +72,37 @@ export async function listMachines(
   db: Queryable,
   opts: { query: string | undefined; limit: number; offset: number },
 ): Promise<{ rows: MachineRow[]; total: number }> {
-  const where = opts.query ? `WHERE strpos(lower(name), lower($1)) > 0 OR id = $1` : 'WHERE $1::text IS NULL';
-  const rows = await db.query<MachineRow & { total: number }>(
-    `SELECT ${MACHINE}, count(*) OVER ()::int AS total FROM machines ${where}
-     ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3`,
-    [opts.query ?? null, opts.limit, opts.offset],
+  const where = opts.query ? `strpos(lower(name), lower($1)) > 0 OR id = $1` : '$1::text IS NULL';
+  return pageOf<MachineRow>(
+    db,
+    { columns: MACHINE, table: 'machines', where, params: [opts.query ?? null] },
+    opts,
   );
-  if (rows.length === 0 && opts.offset > 0) {
+}
+
+/**
+ * A page of `table`'s rows matching `where` (over `params`), newest first, with the total: counted with the
+ * page, or apart when the page is past the end.
+ */
+async function pageOf<Row>(
+  db: Queryable,
+  q: { columns: string; table: string; where: string; params: unknown[] },
+  page: { limit: number; offset: number },
+): Promise<{ rows: Row[]; total: number }> {
+  const n = q.params.length;
+  const rows = await db.query<Row & { total: number }>(
+    `SELECT ${q.columns}, count(*) OVER ()::int AS total FROM ${q.table} WHERE ${q.where}
+     ORDER BY created_at DESC, id DESC LIMIT $${n + 1} OFFSET $${n + 2}`,
+    [...q.params, page.limit, page.offset],
+  );
+  if (rows.length === 0 && page.offset > 0) {
     const [count] = await db.query<{ total: number }>(
-      `SELECT count(*)::int AS total FROM machines ${where}`,
-      [opts.query ?? null],
+      `SELECT count(*)::int AS total FROM ${q.table} WHERE ${q.where}`,
+      q.params,
     );
     return { rows: [], total: count!.total };
   }
-  return { rows: rows.map(({ total: _t, ...row }) => row), total: rows[0]?.total ?? 0 };
+  return { rows: rows.map(({ total: _t, ...row }) => row as Row), total: rows[0]?.total ?? 0 };
 }
 
 export async function countMachines(db: Queryable): Promise<number> {
@@ -247,4 +264,30 @@ export async function revokeM2mTokenRow(
     [id, reason, now],
   );
   return row!;
+}
+
+/**
+ * A page of `machineId`'s tokens, newest first, with their total: the live ones, with the revoked ones
+ * and the expired ones only when asked (a token both revoked and expired needs both).
+ */
+export async function listM2mTokens(
+  db: Queryable,
+  q: {
+    machineId: string;
+    revoked: boolean;
+    expired: boolean;
+    now: Date;
+    limit: number;
+    offset: number;
+  },
+): Promise<{ rows: M2mTokenRow[]; total: number }> {
+  const shown = ['machine_id = $1'];
+  const params: unknown[] = [q.machineId];
+  if (!q.revoked) shown.push('revoked_at IS NULL');
+  if (!q.expired) {
+    params.push(q.now);
+    shown.push('(expires_at IS NULL OR expires_at > $2)');
+  }
+  const where = shown.join(' AND ');
+  return pageOf<M2mTokenRow>(db, { columns: TOKEN, table: 'm2m_tokens', where, params }, q);
 }
