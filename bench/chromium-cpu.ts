@@ -54,8 +54,9 @@ function chromiumSeconds(): number {
   for (const pid of tree(process.pid).slice(1)) {
     try {
       if (!readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('chrom')) continue;
-      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-      // utime, stime, cutime, cstime: fields 14-17 of stat, 12-15 after the command name.
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      // utime, stime, cutime, cstime: fields 14-17 of stat, 11-14 counted from the state after the name.
       ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
     } catch {
       // ended meanwhile
@@ -97,7 +98,7 @@ try {
     `\nChromium core-seconds for ${loads} fresh profiles, /sign-in loaded then reloaded (median of ${rounds}):`,
   );
   for (const [flags, seconds] of results) {
-    const median = [...seconds].sort((a, b) => a - b)[Math.floor(seconds.length / 2)];
+    const median = [...seconds].sort((a, b) => a - b)[Math.floor(seconds.length / 2)] ?? NaN;
     console.log(`  ${median.toFixed(1).padStart(6)}  ${flags || 'no extra flag'}`);
   }
 } finally {
