@@ -17,6 +17,9 @@ import { UI_WAIT_MS } from '../support/timeouts.ts';
  * product API takes; Deny comes back with `access_denied`; a consent given is not asked again. In English
  * and in French (the page's own words, and clerk-js's English buttons and sentences relabelled).
  */
+/** A logo the registering application names (the consent page's CSP allows any https image). */
+const LOGO = 'https://tools.example.com/logo.png';
+
 describe('OAuth consent page', () => {
   const suite = useSuite();
   /** The application's redirect URI: a real listener that records where the browser came back to. */
@@ -182,6 +185,95 @@ describe('OAuth consent page', () => {
         headers: { authorization: `Bearer ${token}` },
       })
     ).status;
+
+  test('a confidential client: ID token against the JWKS, userinfo, refresh rotation, introspection, revocation', async () => {
+    const clerk = backendClient(suite.server);
+    const app = await clerk.oauthApplications.create({
+      name: 'Partner portal',
+      redirectUris: [REDIRECT],
+      scopes: 'openid profile email offline_access',
+      public: false,
+    });
+    const issuer = `${suite.server.origin}/__clerk`;
+    const config = await oidc.discovery(
+      new URL(issuer),
+      app.clientId,
+      undefined,
+      oidc.ClientSecretBasic(app.clientSecret!),
+      { execute: [oidc.allowInsecureRequests] },
+    );
+    // The ID token's signature is checked against the JWKS the discovery document names.
+    oidc.enableNonRepudiationChecks(config);
+    const { page, user } = await signedUpPage(suite, 'oauth-confidential');
+    const tokens = await allowAndExchange(page, config, 'openid profile email offline_access', 'Allow');
+    const claims = tokens.claims()!;
+    assert.deepEqual([claims.iss, claims.aud, claims.sub], [issuer, app.clientId, user.id]);
+    assert.equal((await oidc.fetchUserInfo(config, tokens.access_token, user.id)).email, user.email);
+    assert.equal(await productApiStatus(tokens.access_token), 200);
+
+    // Refresh rotates: a new refresh token, and the old one is refused.
+    const refreshed = await oidc.refreshTokenGrant(config, tokens.refresh_token!);
+    assert.ok(refreshed.refresh_token && refreshed.refresh_token !== tokens.refresh_token);
+    assert.equal(await productApiStatus(refreshed.access_token), 200);
+    const introspected = await oidc.tokenIntrospection(config, refreshed.access_token);
+    assert.deepEqual(
+      [introspected.active, introspected.client_id, introspected.sub],
+      [true, app.clientId, user.id],
+    );
+
+    // Revoked: the product API, user info and introspection refuse it at once.
+    await oidc.tokenRevocation(config, refreshed.access_token);
+    assert.equal(await productApiStatus(refreshed.access_token), 401);
+    assert.equal(await userinfoStatus(refreshed.access_token), 401);
+    assert.equal((await oidc.tokenIntrospection(config, refreshed.access_token)).active, false);
+  });
+
+  test('a public client registered by itself (RFC 7591), in French: PKCE, consent, refresh, the product API', async () => {
+    const identity = suite.server.app.identity!;
+    const before = identity.settings.settings;
+    await identity.settings.set({
+      ...before,
+      oauthProvider: { ...before.oauthProvider, dynamicClientRegistration: true },
+    });
+    try {
+      const config = await oidc.dynamicClientRegistration(
+        new URL(`${suite.server.origin}/__clerk`),
+        {
+          client_name: 'Outils MCP',
+          redirect_uris: [REDIRECT],
+          token_endpoint_auth_method: 'none',
+          grant_types: ['authorization_code', 'refresh_token'],
+          scope: 'openid profile email',
+          logo_uri: LOGO,
+        },
+        oidc.None(),
+        { execute: [oidc.allowInsecureRequests] },
+      );
+      oidc.enableNonRepudiationChecks(config);
+      const { page, user } = await signedUpPage(suite, 'oauth-registered', { language: 'FR' });
+      const flow = await authorize(page, config, 'openid profile email');
+      await page.getByTestId('oauth-consent-intro').waitFor({ timeout: UI_WAIT_MS });
+      assert.match(
+        await page.getByTestId('oauth-consent-intro').innerText(),
+        /Outils MCP demande à vous connecter/,
+      );
+      // The consent screen shows the logo the application registered.
+      const consent = page.getByTestId('oauth-consent-component');
+      await consent.getByRole('button', { name: 'Autoriser' }).waitFor({ timeout: UI_WAIT_MS });
+      assert.equal(await consent.locator(`img[src="${LOGO}"]`).count(), 1);
+      await consent.getByRole('button', { name: 'Autoriser' }).click();
+      const tokens = await oidc.authorizationCodeGrant(config, await waitForCallback(page, flow.callback), {
+        pkceCodeVerifier: flow.verifier,
+        expectedState: flow.state,
+      });
+      assert.equal(tokens.claims()!.sub, user.id);
+      const refreshed = await oidc.refreshTokenGrant(config, tokens.refresh_token!);
+      assert.notEqual(refreshed.refresh_token, tokens.refresh_token);
+      assert.equal(await productApiStatus(refreshed.access_token), 200);
+    } finally {
+      await identity.settings.set(before);
+    }
+  });
 
   test('authorised applications, in French: listed, withdrawn after confirming, the token refused', async () => {
     const { config } = await relyingParty('openid profile email');
