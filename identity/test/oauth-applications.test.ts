@@ -200,6 +200,7 @@ forEachBackend('OAuth applications', (backend) => {
       'https://partner.example.com',
       '--logo-url',
       'https://partner.example.com/logo.png',
+      '--no-consent',
     );
     assert.equal(made.status, 0, made.err);
     const secret = /client_secret: ([0-9A-Za-z]{40})/.exec(made.out)![1]!;
@@ -210,6 +211,7 @@ forEachBackend('OAuth applications', (backend) => {
     )!;
     assert.deepEqual(app.redirectUris, [REDIRECT, 'http://localhost:9000/cb']);
     assert.equal(app.scopes, 'openid email');
+    assert.equal(app.consentScreenEnabled, false);
     const json = (await h.bapi(`/v1/oauth_applications/${app.id}`)).json();
     assert.equal(json.client_uri, 'https://partner.example.com');
     assert.equal(json.client_image_url, 'https://partner.example.com/logo.png');
@@ -346,7 +348,13 @@ forEachBackend('OAuth applications declared in the instance settings', (backend)
     scopes: 'openid profile',
     clientSecret: { env: 'TEST_OAUTH_PARTNER_SECRET' },
   };
-  const cli = { clientId: 'acme-cli', name: 'Acme CLI', public: true, redirectUris: ['http://127.0.0.1/cb'] };
+  const cli = {
+    clientId: 'acme-cli',
+    name: 'Acme CLI',
+    public: true,
+    consentScreenEnabled: false,
+    redirectUris: ['http://127.0.0.1/cb'],
+  };
 
   before(async () => {
     process.env.TEST_OAUTH_PARTNER_SECRET = 'declared-secret-0123456789';
@@ -367,6 +375,7 @@ forEachBackend('OAuth applications declared in the instance settings', (backend)
     const pepper = h.identity.deps.keys.codePepper;
     assert.ok(clientSecretMatches(pepper, 'declared-secret-0123456789', partnerRow!.secret_hash));
     assert.equal(cliRow!.public, true);
+    assert.equal(cliRow!.consent_screen_enabled, false);
     assert.equal(cliRow!.secret_hash, null);
   });
 

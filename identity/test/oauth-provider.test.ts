@@ -353,6 +353,102 @@ forEachBackend('OAuth provider', (backend) => {
     await rejectsWithOAuth(oidc.refreshTokenGrant(config, granted.refresh_token!), 'invalid_client');
   });
 
+  it("a banned user's tokens stop working", async () => {
+    const { wire, userId } = await signedInBrowser();
+    const { started, tokens } = await allowedTokens(wire, 'confidential');
+    await clerk.users.banUser(userId);
+    await assert.rejects(oidc.fetchUserInfo(started.config, tokens.access_token, userId));
+    await rejectsWithOAuth(oidc.refreshTokenGrant(started.config, tokens.refresh_token!), 'invalid_grant');
+    await assert.rejects(clerk.idPOAuthAccessToken.verifyAccessToken(tokens.access_token));
+  });
+
+  it("refuses a code at another client's token endpoint call", async () => {
+    const { wire } = await signedInBrowser();
+    const started = await start(wire, 'public', 'openid email');
+    const callback = await decide(wire, started.uid, true);
+    const other = await configOf('confidential');
+    await rejectsWithOAuth(
+      oidc.authorizationCodeGrant(other, callback, {
+        pkceCodeVerifier: started.verifier,
+        expectedState: started.state,
+      }),
+      'invalid_grant',
+    );
+  });
+
+  it('echoes the state on every return to the client; a callback without it is refused', async () => {
+    const { wire } = await signedInBrowser();
+    const started = await start(wire, 'public', 'openid email');
+    const callback = await decide(wire, started.uid, true);
+    assert.equal(callback.searchParams.get('state'), started.state);
+    // An error sent back to the client carries it too (prompt=none never signs anyone in here).
+    const url = oidc.buildAuthorizationUrl(started.config, {
+      redirect_uri: REDIRECT,
+      scope: 'openid',
+      state: 'echo-me',
+      prompt: 'none',
+      code_challenge: await oidc.calculatePKCECodeChallenge(oidc.randomPKCECodeVerifier()),
+      code_challenge_method: 'S256',
+    });
+    const error = new URL((await wire.follow(url.href)).url);
+    assert.equal(error.searchParams.get('error'), 'login_required');
+    assert.equal(error.searchParams.get('state'), 'echo-me');
+    // The relying party that sent a state takes no code whose return lost it.
+    const stripped = new URL(callback);
+    stripped.searchParams.delete('state');
+    await assert.rejects(
+      oidc.authorizationCodeGrant(started.config, stripped, {
+        pkceCodeVerifier: started.verifier,
+        expectedState: started.state,
+      }),
+      (err: Json) => /"state" missing/.test(String(err.cause)),
+    );
+  });
+
+  it('releases only the claims of the scopes granted', async () => {
+    const app = await clerk.oauthApplications.create({
+      name: 'Metadata reader',
+      redirectUris: [REDIRECT],
+      scopes: 'openid email public_metadata',
+      public: true,
+    });
+    const { wire, userId, email } = await signedInBrowser();
+    await clerk.users.updateUserMetadata(userId, {
+      publicMetadata: { plan: 'gold' },
+      privateMetadata: { note: 'secret' },
+    });
+    const config = await oidc.discovery(new URL(issuer), app.clientId, undefined, oidc.None(), insecure);
+    const exchange = async (scope: string) => {
+      const started = await start(wire, config, scope);
+      return oidc.authorizationCodeGrant(config, await decide(wire, started.uid, true), {
+        pkceCodeVerifier: started.verifier,
+        expectedState: started.state,
+      });
+    };
+    const narrow = await oidc.fetchUserInfo(config, (await exchange('openid email')).access_token, userId);
+    assert.deepEqual(Object.keys(narrow).sort(), ['email', 'email_verified', 'sub']);
+    assert.equal(narrow.email, email);
+    const wide = await oidc.fetchUserInfo(
+      config,
+      (await exchange('openid public_metadata')).access_token,
+      userId,
+    );
+    assert.deepEqual(wide.public_metadata, { plan: 'gold' });
+    assert.equal(wide.private_metadata, undefined);
+    assert.equal(wide.name, undefined);
+  });
+
+  it('a consent covers the scopes allowed: a request for more asks again', async () => {
+    const { wire } = await signedInBrowser();
+    const first = await start(wire, 'confidential', 'openid email');
+    await decide(wire, first.uid, true);
+    const wider = await start(wire, 'confidential', 'openid profile email');
+    assert.equal((await wire.fapi('GET', `/me/oauth_consent/${wider.uid}`)).body.consent_required, true);
+    await decide(wire, wider.uid, true);
+    const again = await start(wire, 'confidential', 'openid email');
+    assert.equal((await wire.fapi('GET', `/me/oauth_consent/${again.uid}`)).body.consent_required, false);
+  });
+
   it('denying sends access_denied to the client', async () => {
     const { wire } = await signedInBrowser();
     const started = await start(wire, 'confidential');

@@ -1,17 +1,23 @@
 import type { Account, FindAccount } from 'oidc-provider';
 import type { Database } from '../db/database.ts';
 import { userImageJSON, type ImageUrls } from '../serializers/user.ts';
+import type { UserRow } from '../store/rows.ts';
 import { emailAddressesOf, findUserById } from '../store/users.ts';
+
+/** Whether the user's OAuth codes and tokens may still act for them: not banned, not locked. */
+export function mayUseOAuthTokens(user: UserRow, now: Date): boolean {
+  return !user.banned && !(user.locked_until && user.locked_until > now);
+}
 
 /**
  * The instance's user as oidc-provider's account: `sub` is the user id, as in the session tokens. A user
- * deleted or locked has no account, so its codes, refresh tokens and access tokens stop working at the next
- * use (the token endpoint and userinfo ask for the account each time).
+ * deleted, banned or locked has no account, so its codes, refresh tokens and access tokens stop working at
+ * the next use (the token endpoint and userinfo ask for the account each time).
  */
 export function findAccountIn(db: Database, urls: ImageUrls): FindAccount {
   return async (_ctx, sub) => {
     const user = await findUserById(db, sub);
-    if (!user || (user.locked_until && user.locked_until > new Date())) return undefined;
+    if (!user || !mayUseOAuthTokens(user, new Date())) return undefined;
     const account: Account = {
       accountId: user.id,
       async claims() {

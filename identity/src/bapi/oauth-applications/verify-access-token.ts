@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { errors } from '../../errors.ts';
 import { OAUTH_ACCESS_TOKEN_PREFIX } from '../../oauth-provider/oidc-provider-instance.ts';
+import { mayUseOAuthTokens } from '../../oauth-provider/oidc-account.ts';
 import { findOAuthApplicationByClientId } from '../../store/oauth-applications.ts';
 import { findUserById } from '../../store/users.ts';
 import { hit, waitIfReached, type RateLimitRule } from '../../store/rate-limits.ts';
@@ -15,7 +16,7 @@ export const TOKEN_FAILURE_WINDOW_SECONDS = 600;
  * POST /oauth_applications/access_tokens/verify (no `/v1`, as @clerk/backend 2.10.1's
  * `idPOAuthAccessToken.verifyAccessToken` calls it, and `authenticateRequest({acceptsToken: 'oauth_token'})`
  * through it): an access token this instance issued, still valid, of an application that still exists, for
- * a user who is neither deleted nor locked, answers `clerk_idp_oauth_access_token`; anything else is 404,
+ * a user who is neither deleted, banned nor locked, answers `clerk_idp_oauth_access_token`; anything else is 404,
  * whatever the reason (`token-invalid` in @clerk/backend), as hosted Clerk answers an unknown token.
  */
 export const verifyOAuthAccessTokenRoute: BapiRoute = {
@@ -51,7 +52,7 @@ export const verifyOAuthAccessTokenRoute: BapiRoute = {
       findUserById(deps.db, token.accountId),
     ]);
     const now = deps.clock();
-    if (!application || !user || (user.locked_until && user.locked_until > now)) throw await notFound();
+    if (!application || !user || !mayUseOAuthTokens(user, now)) throw await notFound();
     const issuedAt = (token.iat ?? 0) * 1000;
     return {
       object: 'clerk_idp_oauth_access_token',
