@@ -1,7 +1,8 @@
 import type { Server } from 'node:http';
 import type { Page } from 'playwright-core';
 import { createSatelliteApp } from '../../examples/satellite-express/src/app.ts';
-import { freePort } from './server.ts';
+import { backendClient } from './backend.ts';
+import { freePort, type TestServer } from './server.ts';
 import { UI_WAIT_MS } from './timeouts.ts';
 
 // The example satellite (examples/satellite-express) as the end-to-end tests run it: in the test's
@@ -14,10 +15,10 @@ export interface RunningSatellite {
   close(): Promise<void>;
 }
 
-export async function startSatellite(
-  host: string,
-  product: { origin: string; pk: string; sk: string },
-): Promise<RunningSatellite> {
+/** Starts the example on `host` with the keys of `server`'s instance (a satellite only once declared). */
+export async function startSatellite(server: TestServer, host: string): Promise<RunningSatellite> {
+  const identity = server.app.identity!;
+  const product = { origin: server.origin, pk: identity.publishableKey, sk: identity.secretKey };
   // The origin names the port, so it is picked before listening; another test file may take it in
   // between, and then another is picked (as startServer does).
   for (let attempt = 1; ; attempt++) {
@@ -43,6 +44,25 @@ export async function startSatellite(
       if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE' || attempt === 3) throw err;
     }
   }
+}
+
+/**
+ * Starts the example on `satellite.localhost` and declares it a satellite domain of `server`'s instance
+ * through the Backend API, as an operator would, its Frontend API the example's own `/__clerk`.
+ */
+export async function startDeclaredSatellite(server: TestServer): Promise<RunningSatellite> {
+  const satellite = await startSatellite(server, 'satellite.localhost');
+  try {
+    await backendClient(server).domains.add({
+      name: `satellite.localhost:${satellite.port}`,
+      is_satellite: true,
+      proxy_url: `${satellite.origin}/__clerk`,
+    });
+  } catch (err) {
+    await satellite.close();
+    throw err;
+  }
+  return satellite;
 }
 
 /** What the satellite's server rendered: the user id and active organisation it saw, or signed out. */

@@ -9,7 +9,8 @@ import { UI_WAIT_MS } from '../support/timeouts.ts';
 
 /**
  * What a request carrying only the planted credential finds: the client, or null when the credential was
- * replaced by a rotation (`401 authentication_invalid`) or finds nothing.
+ * replaced by a rotation (`401 authentication_invalid`, `dev_browser_unauthenticated` for a dev-browser
+ * token) or finds nothing.
  */
 async function clientWith(origin: string, credential: { cookie?: string; devBrowser?: string }) {
   const attacker = new FapiClient(origin);
@@ -19,7 +20,8 @@ async function clientWith(origin: string, credential: { cookie?: string; devBrow
     credential.devBrowser ? { __clerk_db_jwt: credential.devBrowser } : {},
   );
   if (res.status === 401) {
-    assert.equal(res.body.errors[0].code, 'authentication_invalid');
+    const code = credential.devBrowser ? 'dev_browser_unauthenticated' : 'authentication_invalid';
+    assert.equal(res.body.errors[0].code, code);
     return null;
   }
   assert.equal(res.status, 200);

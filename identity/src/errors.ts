@@ -30,6 +30,7 @@ export const CLERK_ERROR_CODES = [
   // A write based on a version of a document that has moved since (the Backend API's instance settings).
   'conflict',
   'default_plan_cannot_be_canceled',
+  'dev_browser_unauthenticated',
   'duplicate_record',
   'enterprise_sso_email_address_domain_mismatch',
   'enterprise_sso_user_attribute_missing',
@@ -833,6 +834,18 @@ export const errors = {
       'authentication_invalid',
       'Credential replaced',
       "This browser's credential was replaced when a session opened or ended. Retry with the current one.",
+    ),
+  /**
+   * Development keys: the dev-browser token was replaced (a session opened or ended, possibly on the other
+   * domain of a satellite pair). clerk-js 5.90.0 answers this code by dropping its token and asking for a
+   * new one (`handleUnauthenticatedDevBrowser`), then loads again.
+   */
+  devBrowserUnauthenticated: () =>
+    new ClerkError(
+      401,
+      'dev_browser_unauthenticated',
+      'Dev browser unauthenticated',
+      "This browser's development token was replaced when a session opened or ended. Get a new one.",
     ),
   clerkKeyInvalid: () =>
     new ClerkError(

@@ -140,6 +140,13 @@ export interface FapiRoute extends RouteDeclaration {
   readOnly?: boolean;
   /** Takes an image upload (multipart, or a raw octet-stream body); other routes refuse one. */
   upload?: boolean;
+  /**
+   * Development keys: when the browser's `__clerk_db_jwt` cookie names no live client (replaced or
+   * unknown), the URL's `__clerk_db_jwt` is taken instead, as from a browser without a token. For a
+   * navigation an application's SDK builds with the token it holds (the handshake): on a satellite's
+   * origin, the other domain's sign-in or sign-out may have replaced the token this origin's cookie keeps.
+   */
+  devBrowserTokenInUrlOverDeadCookie?: boolean;
 }
 
 /** What a read-only route gets: the request, the browser's client credential as presented, the clock. */

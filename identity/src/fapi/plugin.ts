@@ -326,20 +326,34 @@ async function runInTransaction(
   req: FastifyRequest,
   info: FapiRequestInfo,
   route: FapiRoute,
-  presented: { token: string; via: ClientTokenSource } | null,
+  asPresented: { token: string; via: ClientTokenSource } | null,
   prepared: Prepared,
 ): Promise<Outcome> {
-  const token = presented?.token ?? null;
+  let presented = asPresented;
+  let token = presented?.token ?? null;
   // Rate-limit counts the handler checked, added by the transaction's last statement (countAtCommit).
   const counts: { rules: RateLimitRule[]; at: Date | null } = { rules: [], at: null };
   const work = async (tx: Queryable): Promise<Outcome> => {
     const now = deps.clock();
     // Writes lock the browser's client: two tabs cannot, say, both pass the single-session check.
-    const client: ClientRow | null = token ? await findClientByToken(tx, token, req.method !== 'GET') : null;
+    let client: ClientRow | null = token ? await findClientByToken(tx, token, req.method !== 'GET') : null;
+    // A navigation an application's SDK built with the dev-browser token it holds (the handshake): a dead
+    // one counts as none, or the URL's live one is taken (FapiRoute.devBrowserTokenInUrlOverDeadCookie).
+    if (!client && route.devBrowserTokenInUrlOverDeadCookie && presented && presented.via !== 'cookie') {
+      const fromUrl =
+        presented.via === 'dev-browser-cookie'
+          ? await liveDevBrowserTokenInUrl(tx, info, req.method !== 'GET')
+          : null;
+      if (fromUrl) ({ presented, client } = fromUrl);
+      else presented = null;
+      token = presented?.token ?? null;
+    }
     // A credential replaced by a rotation is refused, not taken for a new browser: a second request that
     // raced the sign-in (a double submit) would otherwise open a second client and session, and clerk-js
     // answers a 401 by reading its client again, with the credential it holds now.
-    if (token && !client && (await isReplacedClientToken(tx, token))) throw errors.clientCredentialReplaced();
+    if (token && !client && (await isReplacedClientToken(tx, token))) {
+      throw presented?.via === 'cookie' ? errors.clientCredentialReplaced() : errors.devBrowserUnauthenticated();
+    }
     let newClientToken: string | null = null;
     let stateChanged = false;
     const rotations = new Set<string>();
@@ -492,6 +506,21 @@ function clientTokenOf(
   const devBrowser = info.query[DEV_BROWSER_COOKIE];
   if (typeof devBrowser === 'string' && devBrowser) return { token: devBrowser, via: 'dev-browser-url' };
   return null;
+}
+
+/**
+ * The URL's dev-browser token and its client, when it names a live one: what a route that prefers it over
+ * a dead cookie (`devBrowserTokenInUrlOverDeadCookie`) takes.
+ */
+async function liveDevBrowserTokenInUrl(
+  tx: Queryable,
+  info: FapiRequestInfo,
+  lock: boolean,
+): Promise<{ presented: { token: string; via: ClientTokenSource }; client: ClientRow } | null> {
+  const token = info.query[DEV_BROWSER_COOKIE];
+  if (typeof token !== 'string' || !token) return null;
+  const client = await findClientByToken(tx, token, lock);
+  return client ? { presented: { token, via: 'dev-browser-url' }, client } : null;
 }
 
 /**

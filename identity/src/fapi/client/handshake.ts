@@ -31,6 +31,7 @@ export const handshakeRoute: FapiRoute = {
   path: '/client/handshake',
   auth: 'client',
   permission: null,
+  devBrowserTokenInUrlOverDeadCookie: true,
   input: {
     query: formInput({
       redirect_url: 'url',
@@ -65,10 +66,12 @@ export const handshakeRoute: FapiRoute = {
     const target = new URL(redirectUrl);
     // A satellite's page (production keys: `@clerk/backend` hands a signed-out satellite to the handshake,
     // reason `satellite-needs-syncing`): the satellite's own client answers when it is signed in, else
-    // the primary domain's, one hop away (docs/satellites.md).
+    // the primary domain's, one hop away (docs/satellites.md). With development keys the SDK has already
+    // been to the primary (the product's /sign-in) and brings its dev-browser token: no hop.
     const satellite = satelliteOfOrigin(ctx.deps.settings.settings, target.origin);
     const primaryStep = field(ctx.query, PRIMARY_STEP_PARAM) === 'true';
-    if (satellite && !primaryStep && !(await hasSignedInSession(ctx))) {
+    const production = ctx.deps.config.instanceKeys !== 'development';
+    if (satellite && production && !primaryStep && !(await hasSignedInSession(ctx))) {
       const primary = new URL(`${ctx.deps.config.publicUrl}${ctx.deps.config.fapiPath}/v1/client/handshake`);
       for (const [name, value] of Object.entries(ctx.query)) {
         if (typeof value === 'string' && name !== '__clerk_db_jwt') primary.searchParams.set(name, value);
