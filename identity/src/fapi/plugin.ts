@@ -352,7 +352,9 @@ async function runInTransaction(
     // raced the sign-in (a double submit) would otherwise open a second client and session, and clerk-js
     // answers a 401 by reading its client again, with the credential it holds now.
     if (token && !client && (await isReplacedClientToken(tx, token))) {
-      throw presented?.via === 'cookie' ? errors.clientCredentialReplaced() : errors.devBrowserUnauthenticated();
+      throw presented?.via === 'cookie'
+        ? errors.clientCredentialReplaced()
+        : errors.devBrowserUnauthenticated();
     }
     let newClientToken: string | null = null;
     let stateChanged = false;
