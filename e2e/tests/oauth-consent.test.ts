@@ -4,6 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import * as oidc from 'openid-client';
 import type { Page } from 'playwright-core';
 import { backends, type Store } from '../../identity/test/support/backends.ts';
+import { pkceAuthorizationUrl } from '../../identity/test/support/oauth-registration.ts';
 import { backendClient, createUser } from '../support/backend.ts';
 import { signInOnCard } from '../support/flows.ts';
 import { freePort } from '../support/server.ts';
@@ -71,16 +72,9 @@ for (const backend of backends) {
     }
 
     /** The browser goes to authorize; the answer at the application's redirect URI is caught, not loaded. */
+    type Flow = Awaited<ReturnType<typeof authorize>>;
     async function authorize(page: Page, config: oidc.Configuration, scope: string) {
-      const verifier = oidc.randomPKCECodeVerifier();
-      const state = oidc.randomState();
-      const url = oidc.buildAuthorizationUrl(config, {
-        redirect_uri: REDIRECT,
-        scope,
-        state,
-        code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
-        code_challenge_method: 'S256',
-      });
+      const { url, verifier, state } = await pkceAuthorizationUrl(config, scope, REDIRECT);
       const before = arrivals.length;
       await page.goto(url.href);
       return { verifier, state, callback: () => arrivals[before] ?? null };
@@ -92,6 +86,13 @@ for (const backend of backends) {
       assert.ok(url, 'the browser came back to the application');
       return url;
     };
+
+    /** The code the browser brought back, exchanged for tokens with the flow's verifier and state. */
+    const exchange = async (page: Page, config: oidc.Configuration, flow: Flow) =>
+      oidc.authorizationCodeGrant(config, await waitForCallback(page, flow.callback), {
+        pkceCodeVerifier: flow.verifier,
+        expectedState: flow.state,
+      });
 
     test('Allow: the application gets a token the product API takes; the consent is remembered', async () => {
       const { config } = await relyingParty('openid profile email');
@@ -110,11 +111,7 @@ for (const backend of backends) {
       assert.match(headers.get('content-security-policy') ?? '', /frame-ancestors 'none'/);
       assert.equal(headers.get('x-frame-options'), 'DENY');
       await consent.getByRole('button', { name: 'Allow' }).click();
-      const callback = await waitForCallback(page, flow.callback);
-      const tokens = await oidc.authorizationCodeGrant(config, callback, {
-        pkceCodeVerifier: flow.verifier,
-        expectedState: flow.state,
-      });
+      const tokens = await exchange(page, config, flow);
       assert.equal(tokens.claims()!.sub, user.id);
       const res = await fetch(`${suite.server.origin}/api/authorized-user`, {
         headers: { authorization: `Bearer ${tokens.access_token}` },
@@ -138,11 +135,7 @@ for (const backend of backends) {
       await page.waitForURL((u) => u.pathname === '/oauth/consent', { timeout: UI_WAIT_MS });
       const consent = page.getByTestId('oauth-consent-component');
       await consent.getByRole('button', { name: 'Allow' }).click();
-      const callback = await waitForCallback(page, flow.callback);
-      const tokens = await oidc.authorizationCodeGrant(config, callback, {
-        pkceCodeVerifier: flow.verifier,
-        expectedState: flow.state,
-      });
+      const tokens = await exchange(page, config, flow);
       assert.equal(tokens.claims()!.sub, user.id);
     });
 
@@ -181,11 +174,7 @@ for (const backend of backends) {
         .getByTestId('oauth-consent-component')
         .getByRole('button', { name: allow })
         .click({ timeout: UI_WAIT_MS });
-      const callback = await waitForCallback(page, flow.callback);
-      return oidc.authorizationCodeGrant(config, callback, {
-        pkceCodeVerifier: flow.verifier,
-        expectedState: flow.state,
-      });
+      return exchange(page, config, flow);
     }
 
     const userinfoStatus = async (token: string) =>
@@ -277,10 +266,7 @@ for (const backend of backends) {
         await consent.getByRole('button', { name: 'Autoriser' }).waitFor({ timeout: UI_WAIT_MS });
         assert.equal(await consent.locator(`img[src="${LOGO}"]`).count(), 1);
         await consent.getByRole('button', { name: 'Autoriser' }).click();
-        const tokens = await oidc.authorizationCodeGrant(config, await waitForCallback(page, flow.callback), {
-          pkceCodeVerifier: flow.verifier,
-          expectedState: flow.state,
-        });
+        const tokens = await exchange(page, config, flow);
         assert.equal(tokens.claims()!.sub, user.id);
         const refreshed = await oidc.refreshTokenGrant(config, tokens.refresh_token!);
         assert.notEqual(refreshed.refresh_token, tokens.refresh_token);

@@ -4,6 +4,7 @@ import * as oidc from 'openid-client';
 import type { ClerkClient } from '@clerk/backend';
 import { forEachBackend } from './support/backends.ts';
 import { listeningProvider } from './support/listening-provider.ts';
+import { pkceAuthorizationUrl, REDIRECT } from './support/oauth-registration.ts';
 import { signUp } from './support/flows.ts';
 import { BAPI, Harness, uniqueEmail, type Json } from './support/harness.ts';
 import { WireBrowser } from './support/wire-browser.ts';
@@ -14,8 +15,6 @@ import { WireBrowser } from './support/wire-browser.ts';
  * authorization code flow with PKCE through the consent decision, tokens, userinfo, the ID token against
  * the JWKS, refresh rotation, revocation, introspection, @clerk/backend's verification, and the abuse cases.
  */
-
-const REDIRECT = 'http://127.0.0.1:9/callback';
 
 /** Asserts that an openid-client call fails with the OAuth error `code` (in the body or the challenge). */
 async function rejectsWithOAuth(promise: Promise<unknown>, code: string): Promise<void> {
@@ -87,15 +86,7 @@ forEachBackend('OAuth provider', (backend) => {
     scope = 'openid profile email offline_access',
   ): Promise<Started> {
     const config = typeof app === 'string' ? await configOf(app) : app;
-    const verifier = oidc.randomPKCECodeVerifier();
-    const state = oidc.randomState();
-    const url = oidc.buildAuthorizationUrl(config, {
-      redirect_uri: REDIRECT,
-      scope,
-      state,
-      code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
-      code_challenge_method: 'S256',
-    });
+    const { url, verifier, state } = await pkceAuthorizationUrl(config, scope);
     const landed = await wire.follow(url.href);
     const consent = new URL(landed.url);
     assert.equal(consent.origin, origin, landed.url);

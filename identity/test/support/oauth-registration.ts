@@ -13,6 +13,24 @@ import { listeningProvider } from './listening-provider.ts';
 export const REDIRECT = 'http://127.0.0.1:9/callback';
 export const LOGO = 'https://tools.example.com/logo.png';
 /** openid-client's leave to speak plain HTTP to the provider on the loopback. */
+/** An authorization request with PKCE (S256) and a state, as a relying party builds it. */
+export async function pkceAuthorizationUrl(
+  config: oidc.Configuration,
+  scope: string,
+  redirectUri = REDIRECT,
+) {
+  const verifier = oidc.randomPKCECodeVerifier();
+  const state = oidc.randomState();
+  const url = oidc.buildAuthorizationUrl(config, {
+    redirect_uri: redirectUri,
+    scope,
+    state,
+    code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+    code_challenge_method: 'S256',
+  });
+  return { url, verifier, state };
+}
+
 export const insecure = { execute: [oidc.allowInsecureRequests] };
 
 /** Sets the instance settings' `oauthProvider` slice (the rest as it is). */
