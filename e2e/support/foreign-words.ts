@@ -140,7 +140,9 @@ export function foreignWords(texts: string[], words: string[], allow: string[], 
     if (allow.includes(raw)) continue;
     const text = raw
       .replace(/[\w.+-]+@[\w.-]+\.\w+/g, ' ') // addresses
-      .replace(/https?:\/\/\S+/g, ' ');
+      .replace(/https?:\/\/\S+/g, ' ')
+      // Ids (`user_vn8is0By…`, `org_…`): their random letters hold English words now and then ("is", "of").
+      .replace(/\b[a-z]+_[A-Za-z0-9]{16,}\b/g, ' ');
     // A word as written ("don't", "aujourd'hui") and its parts once elided ("l'adresse" → "adresse").
     for (const token of text.replace(/’/g, "'").split(/[^\p{L}']+/u)) {
       const whole = token.replace(/^'+|'+$/g, '').toLowerCase();

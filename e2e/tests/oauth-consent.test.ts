@@ -46,7 +46,10 @@ for (const backend of backends) {
       const port = await freePort();
       REDIRECT = `http://127.0.0.1:${port}/callback`;
       application = createServer((req, res) => {
-        arrivals.push(new URL(req.url ?? '/', REDIRECT));
+        // Only the redirect URI counts: the browser also asks this origin for /favicon.ico, sometimes after
+        // the next flow has begun (it was then taken for that flow's callback).
+        const url = new URL(req.url ?? '/', REDIRECT);
+        if (url.pathname === new URL(REDIRECT).pathname) arrivals.push(url);
         res.writeHead(200, { 'content-type': 'text/plain' }).end('back at the application');
       });
       await new Promise<void>((resolve) => application.listen(port, '127.0.0.1', resolve));
