@@ -4,7 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import * as oidc from 'openid-client';
 import type { Page } from 'playwright-core';
 import { backends, type Store } from '../../identity/test/support/backends.ts';
-import { pkceAuthorizationUrl } from '../../identity/test/support/oauth-registration.ts';
+import { insecure, pkceAuthorizationUrl } from '../../identity/test/support/oauth-registration.ts';
 import { backendClient, createUser } from '../support/backend.ts';
 import { signInOnCard } from '../support/flows.ts';
 import { freePort } from '../support/server.ts';
@@ -69,12 +69,19 @@ for (const backend of backends) {
         app.clientId,
         undefined,
         oidc.None(),
-        { execute: [oidc.allowInsecureRequests] },
+        insecure,
       );
       return { app, config };
     }
 
     /** The browser goes to authorize; the answer at the application's redirect URI is caught, not loaded. */
+    /** The consent page's own sentence above Clerk's component (the application's name, in its language). */
+    const expectIntro = async (page: Page, said: RegExp) => {
+      const intro = page.getByTestId('oauth-consent-intro');
+      await intro.waitFor({ timeout: UI_WAIT_MS });
+      assert.match(await intro.innerText(), said);
+    };
+
     type Flow = Awaited<ReturnType<typeof authorize>>;
     async function authorize(page: Page, config: oidc.Configuration, scope: string) {
       const { url, verifier, state } = await pkceAuthorizationUrl(config, scope, REDIRECT);
@@ -102,11 +109,7 @@ for (const backend of backends) {
       const { page, user } = await signedUpPage(suite, 'oauth-allow');
       const flow = await authorize(page, config, 'openid profile email');
       await page.waitForURL((u) => u.pathname === '/oauth/consent', { timeout: UI_WAIT_MS });
-      await page.getByTestId('oauth-consent-intro').waitFor({ timeout: UI_WAIT_MS });
-      assert.match(
-        await page.getByTestId('oauth-consent-intro').innerText(),
-        /Partner portal asks to sign you in/,
-      );
+      await expectIntro(page, /Partner portal asks to sign you in/);
       const consent = page.getByTestId('oauth-consent-component');
       await consent.getByText('View your email address').waitFor({ timeout: UI_WAIT_MS });
       // The consent page cannot be framed (clickjacking).
@@ -146,11 +149,7 @@ for (const backend of backends) {
       const { config } = await relyingParty('openid email');
       const { page } = await signedUpPage(suite, 'oauth-deny', { language: 'FR' });
       const flow = await authorize(page, config, 'openid email');
-      await page.getByTestId('oauth-consent-intro').waitFor({ timeout: UI_WAIT_MS });
-      assert.match(
-        await page.getByTestId('oauth-consent-intro').innerText(),
-        /Partner portal demande à vous connecter/,
-      );
+      await expectIntro(page, /Partner portal demande à vous connecter/);
       const consent = page.getByTestId('oauth-consent-component');
       await consent.getByText('Voir votre adresse e-mail').waitFor({ timeout: UI_WAIT_MS });
       // clerk-js 5.90.0 writes the screen's buttons and sentences in English whatever the localization;
@@ -207,7 +206,7 @@ for (const backend of backends) {
         app.clientId,
         undefined,
         oidc.ClientSecretBasic(app.clientSecret!),
-        { execute: [oidc.allowInsecureRequests] },
+        insecure,
       );
       // The ID token's signature is checked against the JWKS the discovery document names.
       oidc.enableNonRepudiationChecks(config);
@@ -254,16 +253,12 @@ for (const backend of backends) {
             logo_uri: LOGO,
           },
           oidc.None(),
-          { execute: [oidc.allowInsecureRequests] },
+          insecure,
         );
         oidc.enableNonRepudiationChecks(config);
         const { page, user } = await signedUpPage(suite, 'oauth-registered', { language: 'FR' });
         const flow = await authorize(page, config, 'openid profile email');
-        await page.getByTestId('oauth-consent-intro').waitFor({ timeout: UI_WAIT_MS });
-        assert.match(
-          await page.getByTestId('oauth-consent-intro').innerText(),
-          /Outils MCP demande à vous connecter/,
-        );
+        await expectIntro(page, /Outils MCP demande à vous connecter/);
         // The consent screen shows the logo the application registered.
         const consent = page.getByTestId('oauth-consent-component');
         await consent.getByRole('button', { name: 'Autoriser' }).waitFor({ timeout: UI_WAIT_MS });

@@ -4,7 +4,7 @@ import * as oidc from 'openid-client';
 import type { ClerkClient } from '@clerk/backend';
 import { forEachBackend } from './support/backends.ts';
 import { listeningProvider } from './support/listening-provider.ts';
-import { pkceAuthorizationUrl, REDIRECT } from './support/oauth-registration.ts';
+import { insecure, pkceAuthorizationUrl, REDIRECT } from './support/oauth-registration.ts';
 import { signUp } from './support/flows.ts';
 import { BAPI, Harness, uniqueEmail, type Json } from './support/harness.ts';
 import { WireBrowser } from './support/wire-browser.ts';
@@ -24,7 +24,6 @@ async function rejectsWithOAuth(promise: Promise<unknown>, code: string): Promis
     return true;
   });
 }
-const insecure = { execute: [oidc.allowInsecureRequests] };
 
 forEachBackend('OAuth provider', (backend) => {
   let h: Harness;
