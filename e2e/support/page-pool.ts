@@ -76,6 +76,14 @@ interface Lease extends Profile {
   changed: boolean;
   /** Emptied since a test last had it. */
   clean: boolean;
+  /** Given back by the test that had it. */
+  released: boolean;
+  /**
+   * Its tab loaded a page or sent a write after it was given back: a later test still uses it (a file kept
+   * in a variable the tab an earlier test opened). It is not handed to another test until the file ends:
+   * two tests would share one browser, cookies and all.
+   */
+  usedAfterRelease: boolean;
   /** Every origin a frame of the profile has shown, whose storage emptying clears. */
   origins: Set<string>;
   /** Listeners added to the profile or its tab since it was handed out, removed by emptying. */
@@ -102,7 +110,8 @@ export async function takeProfile(
   const free = idle.get(browser) ?? [];
   idle.set(browser, free);
   let lease: Lease | null = null;
-  for (let i = free.findIndex((l) => l.key === key); i !== -1; i = free.findIndex((l) => l.key === key)) {
+  const fits = (l: Lease) => l.key === key && !l.usedAfterRelease;
+  for (let i = free.findIndex(fits); i !== -1; i = free.findIndex(fits)) {
     const candidate = free.splice(i, 1)[0]!;
     if (await empty(candidate)) {
       lease = candidate;
@@ -113,11 +122,13 @@ export async function takeProfile(
   lease ??= await openLease(browser, key, language, locale);
   const taken = lease;
   taken.clean = false;
+  taken.released = false;
   watch(taken);
   return {
     context: taken.context,
     page: taken.page,
     release() {
+      taken.released = true;
       if (!free.includes(taken)) free.push(taken);
     },
     describe: () => describeProfile(taken),
@@ -154,6 +165,8 @@ async function openLease(
     page,
     changed: false,
     clean: true,
+    released: false,
+    usedAfterRelease: false,
     origins: new Set(),
     listeners: [],
     clearStorage: (origin) => cdp.send('Storage.clearDataForOrigin', { origin, storageTypes: STORAGE_TYPES }),
@@ -213,7 +226,16 @@ function watch(lease: Lease) {
     if (m.type() === 'error' || m.type() === 'warning') note(`console.${m.type()}: ${m.text()}`);
   });
   context.on('weberror', (e) => note(`page error: ${e.error().message}`));
-  context.on('request', (r) => trace.pending.set(r, Date.now()));
+  context.on('request', (r) => {
+    trace.pending.set(r, Date.now());
+    if (lease.released && !lease.usedAfterRelease && usedByTest(r)) {
+      lease.usedAfterRelease = true;
+      process.stderr.write(
+        `page-pool: a profile given back when its test ended is still used (${r.method()} ${pathOf(r.url())}); ` +
+          'open a tab several tests share in a before() hook. It is not handed to another test.\n',
+      );
+    }
+  });
   context.on('requestfinished', (r) => trace.pending.delete(r));
   context.on('requestfailed', (r) => {
     trace.pending.delete(r);
@@ -222,6 +244,15 @@ function watch(lease: Lease) {
   context.on('response', (r) => {
     if (r.status() >= 400) note(`answer ${r.status()}: ${r.request().method()} ${pathOf(r.url())}`);
   });
+}
+
+/**
+ * A request only a test's hands make: a page load, or a write other than those clerk-js and the product send
+ * on their own in an idle tab (the token refreshed every minute, the session touched on focus).
+ */
+function usedByTest(r: Request): boolean {
+  if (r.isNavigationRequest()) return true;
+  return r.method() !== 'GET' && !/\/(tokens|touch)(\/|$)/.test(pathOf(r.url()));
 }
 
 /** A URL without its query (which may hold a token) and with the origin kept short. */
@@ -292,6 +323,7 @@ async function emptying(lease: Lease): Promise<boolean> {
     for (const origin of lease.origins) await lease.clearStorage(origin);
     lease.origins.clear();
     lease.clean = true;
+    lease.usedAfterRelease = false;
     return true;
   } catch {
     return false;

@@ -1,4 +1,4 @@
-import { describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { Secret, TOTP } from 'otpauth';
@@ -66,8 +66,12 @@ describe('two-step verification with an authenticator app, through the Clerk UI'
   let secret: string;
   let backupCodes: string[];
 
-  test('add an authenticator app in <UserProfile/> → Security, and see the backup codes', async () => {
+  // One tab for the whole file, opened outside any test: a test's own profile is handed on when it ends.
+  before(async () => {
     ({ page } = await suite.newPage());
+  });
+
+  test('add an authenticator app in <UserProfile/> → Security, and see the backup codes', async () => {
     await signUp(page, suite.server.origin, email);
     await openSecurity(page);
 

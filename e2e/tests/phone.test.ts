@@ -1,4 +1,4 @@
-import { describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomInt } from 'node:crypto';
 import type { Page } from 'playwright-core';
@@ -31,8 +31,12 @@ describe('phone numbers and SMS codes, through the Clerk UI', () => {
   const mfaPhone = uniquePhone();
   let page: Page;
 
-  test('sign up with a phone number: the email code, then the SMS code from /__dev/sms', async () => {
+  // One tab for the whole file, opened outside any test: a test's own profile is handed on when it ends.
+  before(async () => {
     ({ page } = await suite.newPage());
+  });
+
+  test('sign up with a phone number: the email code, then the SMS code from /__dev/sms', async () => {
     const origin = suite.server.origin;
     const since = new Date();
     await page.goto(`${origin}/sign-up`);

@@ -1,4 +1,4 @@
-import { describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { crc32, deflateSync } from 'node:zlib';
 import type { Page } from 'playwright-core';
@@ -59,8 +59,12 @@ describe('the user profile through the Clerk <UserProfile/>', () => {
   const newUsername = `countess.${stamp}`;
   let page: Page;
 
-  test('sign up with a username (the optional field of <SignUp/>)', async () => {
+  // One tab for the whole file, opened outside any test: a test's own profile is handed on when it ends.
+  before(async () => {
     ({ page } = await suite.newPage());
+  });
+
+  test('sign up with a username (the optional field of <SignUp/>)', async () => {
     const since = new Date();
     await page.goto(`${suite.server.origin}/sign-up`);
     await page.locator('input[name=username]').fill(username);
