@@ -127,6 +127,51 @@ forEachBackend('active devices (/me/sessions)', (backend) => {
     assert.equal(res.body.client.last_active_session_id, null);
     assert.equal(res.setCookies.get('__client_uat')?.value, '0');
   });
+
+  it('a session revoked while its browser switches organisation stays revoked (no write of `active` back)', async () => {
+    const email = uniqueEmail('race');
+    await signUp(h, h.browser(), email);
+    const phone = h.browser();
+    const { sessionId } = await signInWithPassword(phone, email);
+    const created = await phone.post('/organizations', { name: 'Race Org' });
+    assert.equal(created.status, 200, JSON.stringify(created.body));
+    const [before] = await h.db.query<{ last_active_organization_id: string | null }>(
+      'SELECT last_active_organization_id FROM sessions WHERE id = $1',
+      [sessionId],
+    );
+    const switchTo = before!.last_active_organization_id ? '' : (created.body.response.id as string);
+
+    // Another device's revocation is written and held uncommitted while this browser's switch reads the
+    // session (still active to it) and waits on the row; then the revocation commits.
+    let commit!: () => void;
+    const held = new Promise<void>((resolve) => (commit = resolve));
+    const revoking = h.db.transaction(async (tx) => {
+      await tx.query(`UPDATE sessions SET status = 'revoked' WHERE id = $1`, [sessionId]);
+      await held;
+    });
+    const switching = phone.post(`/client/sessions/${sessionId}/touch`, { active_organization_id: switchTo });
+    if (backend.name === 'postgres') {
+      // PostgreSQL: until the switch's write waits on the revocation's lock.
+      for (let i = 0; i < 200; i++) {
+        const [waiting] = await h.db.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM pg_stat_activity
+           WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+        );
+        if (waiting!.n > 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+    } else {
+      // PGlite runs one transaction at a time: the switch waits for the revocation's end whatever it does.
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    commit();
+    await revoking;
+    assertError(await switching, 404, 'resource_not_found');
+    const [after] = await h.db.query<{ status: string }>('SELECT status FROM sessions WHERE id = $1', [
+      sessionId,
+    ]);
+    assert.equal(after!.status, 'revoked');
+  });
 });
 
 forEachBackend('active devices behind a reverse proxy (TRUST_PROXY)', (backend) => {

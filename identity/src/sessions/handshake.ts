@@ -108,8 +108,7 @@ export async function activateRequestedOrganization(
   if (!claims && deps.config.forceOrganizationSelection) return false;
   const organizationId = claims?.id ?? null;
   if (organizationId === session.last_active_organization_id && session.status === 'active') return false;
-  await setActiveOrganization(db, session.id, organizationId, 'active', input.now);
-  return true;
+  return (await setActiveOrganization(db, session.id, organizationId, 'active', input.now)) !== null;
 }
 
 /** `format=token`: the directives in the `handshake` claim of a JWT signed with the instance's key. */

@@ -264,17 +264,23 @@ export async function findSessionById(db: Queryable, id: string): Promise<Sessio
   return row ?? null;
 }
 
-/** The session's active organisation and status (`setActive`), with its `updated_at` moved. */
+/**
+ * The session's active organisation and status (`setActive`), with its `updated_at` moved; null when it is
+ * no longer signed in. The caller read the session without a lock: a sign-out or a revocation committed
+ * since (another device's "Sign out of device", an operator) must not be undone by writing `active` back,
+ * so the row's status is checked again by the UPDATE itself, which waits for the other's lock.
+ */
 export async function setActiveOrganization(
   db: Queryable,
   sessionId: string,
   organizationId: string | null,
-  status: SessionRow['status'],
+  status: 'active' | 'pending',
   now: Date,
-): Promise<SessionRow> {
+): Promise<SessionRow | null> {
   const [row] = await db.query<SessionRow>(
-    `UPDATE sessions SET last_active_organization_id = $2, status = $3, updated_at = $4 WHERE id = $1 RETURNING *`,
-    [sessionId, organizationId, status, now],
+    `UPDATE sessions SET last_active_organization_id = $2, status = $3, updated_at = $4
+     WHERE id = $1 AND status = ANY($5) RETURNING *`,
+    [sessionId, organizationId, status, now, SIGNED_IN],
   );
-  return row!;
+  return row ?? null;
 }

@@ -1,7 +1,6 @@
 import { errors } from '../../errors.ts';
 import { organizationClaims } from '../../organizations/active-organization.ts';
-import type { SessionRow } from '../../store/rows.ts';
-import { setActiveOrganization, touchSession } from '../../store/sessions.ts';
+import { isSignedIn, setActiveOrganization, touchSession } from '../../store/sessions.ts';
 import { recordSessionActivity } from '../../store/session-activities.ts';
 import type { FapiRoute } from '../context.ts';
 import { field, has } from '../form.ts';
@@ -23,6 +22,8 @@ export const touchSessionRoute: FapiRoute = {
   async handler(ctx) {
     const session = await loadSignedInSession(ctx, ctx.params.id!);
     let touched = await touchSession(ctx.tx, session.id, ctx.now);
+    // The read above took no lock; this write waited for any other on the row, and sees what it committed.
+    if (!isSignedIn(touched, ctx.now)) throw errors.notFound('session');
     await recordSessionActivity(ctx.tx, session.id, ctx, ctx.now);
     if (has(ctx.body, 'active_organization_id')) {
       const wanted = field(ctx.body, 'active_organization_id') ?? null;
@@ -30,10 +31,13 @@ export const touchSessionRoute: FapiRoute = {
       // Not a member looks the same as no such organisation: nothing leaks about other tenants.
       if (wanted && !claims) throw errors.notFound('organization');
       const forced = ctx.deps.config.forceOrganizationSelection;
-      const status: SessionRow['status'] = forced && !claims ? 'pending' : 'active';
+      const status = forced && !claims ? 'pending' : 'active';
       const orgId = claims?.id ?? null;
       if (orgId !== session.last_active_organization_id || status !== session.status) {
-        touched = await setActiveOrganization(ctx.tx, session.id, orgId, status, ctx.now);
+        const switched = await setActiveOrganization(ctx.tx, session.id, orgId, status, ctx.now);
+        // Signed out or revoked since it was read: as if it had been gone already.
+        if (!switched) throw errors.notFound('session');
+        touched = switched;
         ctx.signInStateChanged();
       }
     }
