@@ -32,7 +32,38 @@ async function headerGeometry(page: Page) {
   });
 }
 
-describe('the header holds in both languages, on a laptop and on a phone', () => {
+/**
+ * The product's own text fields, lists and text areas (not a Clerk component's) that do not wear the
+ * product's look: its rounded border and its height (styles.css), rather than the browser's defaults.
+ */
+async function unstyledControls(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const radius = getComputedStyle(document.documentElement).getPropertyValue('--radius').trim();
+    const probe = document.createElement('div');
+    probe.style.borderRadius = radius;
+    probe.style.minHeight = '2.5rem';
+    document.body.append(probe);
+    const want = {
+      radius: getComputedStyle(probe).borderTopLeftRadius,
+      height: getComputedStyle(probe).minHeight,
+    };
+    probe.remove();
+    const controls = document.querySelectorAll<HTMLElement>(
+      'input:not([type=checkbox], [type=radio], [type=hidden], [type=file]), select, textarea',
+    );
+    return [...controls]
+      .filter((c) => !c.closest('[class*="cl-"]') && c.getClientRects().length > 0)
+      .filter((c) => {
+        const style = getComputedStyle(c);
+        return style.borderTopLeftRadius !== want.radius || style.minHeight !== want.height;
+      })
+      .map(
+        (c) => `${c.tagName.toLowerCase()}${c.id ? `#${c.id}` : ''}[${c.getAttribute('data-testid') ?? ''}]`,
+      );
+  });
+}
+
+describe('the header holds in both languages, on a laptop and on a phone; every page one heading, its controls styled', () => {
   const suite = useSuite();
 
   test('every section on one row, the language switch whole, no page wider than the screen', async () => {
@@ -101,6 +132,7 @@ describe('the header holds in both languages, on a laptop and on a phone', () =>
       '/no-such-page',
     ];
     const wrong: string[] = [];
+    const unstyled: string[] = [];
     for (const path of paths) {
       await page.goto(`${suite.server.origin}${path}`);
       await page.waitForLoadState('networkidle').catch(() => {});
@@ -111,7 +143,9 @@ describe('the header holds in both languages, on a laptop and on a phone', () =>
       const headings = await levelOneHeadings(page);
       if (headings.length !== 1)
         wrong.push(`${path} (now ${new URL(page.url()).pathname}): ${JSON.stringify(headings)}`);
+      for (const control of await unstyledControls(page)) unstyled.push(`${path}: ${control}`);
     }
     assert.deepEqual(wrong, [], 'pages without exactly one level-one heading');
+    assert.deepEqual(unstyled, [], "the product's own form controls look like the rest");
   });
 });
