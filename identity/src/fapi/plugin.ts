@@ -27,6 +27,7 @@ import {
   updateClient,
 } from '../store/clients.ts';
 import type { ClientRow, SessionRow } from '../store/rows.ts';
+import { signedInSessionsOfClient } from '../store/sessions.ts';
 import { clientJSON } from './client-json.ts';
 import { clientUat, clientUatOf } from '../sessions/client-uat.ts';
 import type { AnyFapiRoute, FapiContext, FapiMethod, FapiRequestInfo, FapiRoute } from './context.ts';
@@ -348,6 +349,21 @@ async function runInTransaction(
       else presented = null;
       token = presented?.token ?? null;
     }
+    // A page the product sent back to a satellite with its signed-in token: that token over a signed-out
+    // one of the satellite's own (FapiRoute.devBrowserTokenInUrlOverSignedOutCookie). Never over a
+    // signed-in cookie, and only a live URL token: a replaced one (replayed) opens nothing.
+    if (
+      client &&
+      presented?.via === 'dev-browser-cookie' &&
+      route.devBrowserTokenInUrlOverSignedOutCookie?.(info) &&
+      !(await isClientSignedIn(tx, client, now))
+    ) {
+      const fromUrl = await liveDevBrowserTokenInUrl(tx, info, req.method !== 'GET');
+      if (fromUrl && fromUrl.client.id !== client.id && (await isClientSignedIn(tx, fromUrl.client, now))) {
+        ({ presented, client } = fromUrl);
+        token = presented.token;
+      }
+    }
     // A credential replaced by a rotation is refused, not taken for a new browser: a second request that
     // raced the sign-in (a double submit) would otherwise open a second client and session, and clerk-js
     // answers a 401 by reading its client again, with the credential it holds now.
@@ -523,6 +539,10 @@ async function liveDevBrowserTokenInUrl(
   if (typeof token !== 'string' || !token) return null;
   const client = await findClientByToken(tx, token, lock);
   return client ? { presented: { token, via: 'dev-browser-url' }, client } : null;
+}
+
+async function isClientSignedIn(tx: Queryable, client: ClientRow, now: Date): Promise<boolean> {
+  return (await signedInSessionsOfClient(tx, client.id, now)).length > 0;
 }
 
 /**

@@ -72,8 +72,10 @@ export async function handshakeDirectives(
       token ? directive(n, token, COOKIE_MAX_AGE_SECONDS, secure) : directive(n, '', 0, secure),
     ),
   ];
+  // Both names whatever `suffixed_cookies` says: clerk-js writes both and reads the suffixed one first, so
+  // a suffixed cookie left from before (a token replaced on the other domain) would outlive this one.
   if (input.devBrowserToken) {
-    for (const n of names('__clerk_db_jwt'))
+    for (const n of [`__clerk_db_jwt_${deps.cookieSuffix}`, '__clerk_db_jwt'])
       directives.push(directive(n, input.devBrowserToken, COOKIE_MAX_AGE_SECONDS, secure));
   }
   return directives;

@@ -32,6 +32,7 @@ export const handshakeRoute: FapiRoute = {
   auth: 'client',
   permission: null,
   devBrowserTokenInUrlOverDeadCookie: true,
+  devBrowserTokenInUrlOverSignedOutCookie: (req) => syncedBackFromPrimary(req.query.redirect_url),
   input: {
     query: formInput({
       redirect_url: 'url',
@@ -123,6 +124,15 @@ export const handshakeRoute: FapiRoute = {
     return { redirect: target.href, status: 307 };
   },
 };
+
+/**
+ * The page comes back from the primary domain (`__clerk_synced=true`, what the product's /sign-in and its
+ * clerk-js add when they send a development satellite its dev-browser token).
+ */
+function syncedBackFromPrimary(redirectUrl: string | string[] | undefined): boolean {
+  if (typeof redirectUrl !== 'string' || !URL.canParse(redirectUrl)) return false;
+  return new URL(redirectUrl).searchParams.get('__clerk_synced') === 'true';
+}
 
 async function hasSignedInSession(ctx: FapiContext): Promise<boolean> {
   if (!ctx.client) return false;
