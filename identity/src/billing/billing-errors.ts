@@ -1,12 +1,13 @@
 import { ClerkError, type GatewayDeclineCode } from '../errors.ts';
 import type { Plan, PlanPeriod } from './billing-model.ts';
+import { BILLING_DEFAULT_LANGUAGE, textIn } from './localized-text.ts';
 import { currencySymbol, formatAmount } from './money.ts';
 
 const invalidPlanChange = (plan: Plan, upgradePossible: boolean, message: string) =>
   new ClerkError(400, 'invalid_plan_change', 'Invalid plan change', message, {
     plan: {
       id: plan.id,
-      name: plan.name,
+      name: textIn(plan.name, BILLING_DEFAULT_LANGUAGE),
       currency_symbol: currencySymbol(plan.currency),
       amount_formatted: formatAmount(plan.monthlyFee),
       annual_monthly_amount_formatted: formatAmount(plan.annualMonthlyFee ?? 0),

@@ -34,7 +34,7 @@ async function answerCheckout(tx: Queryable, caller: BillingCaller, checkout: Ch
   const source = checkout.paymentSourceId
     ? await paymentSourceOf(tx, caller, checkout.paymentSourceId)
     : null;
-  return checkoutJSON(checkout, plan, caller.catalogue.currency, source);
+  return checkoutJSON(checkout, plan, caller.catalogue.currency, source, caller.language);
 }
 
 function planPeriodOf(ctx: FapiContext): PlanPeriod {
