@@ -113,7 +113,7 @@ forEachBackend('billing plan names in the reader language', (backend) => {
       assert.equal(await proName(withCookie(user.browser, 'FR')), 'Professionnel');
     });
 
-    it("writes a subscription's plan and its statements in the reader's language", async () => {
+    it("writes a subscription's plan, its statements and a refused change in the reader's language", async () => {
       const user: Member = await newMember(h, 'subscriber');
       await subscribe(user, 'cplan_pro');
       withCookie(user.browser, 'EN');
@@ -123,6 +123,14 @@ forEachBackend('billing plan names in the reader language', (backend) => {
       const paid = statements[0]!.groups[0].items[0];
       assert.equal(paid.subscription_item.plan.name, 'Professional');
       assert.equal(paid.subscription_item.plan.features[0].name, 'Reports');
+      // The same plan again: clerk-js's "invalid plan change" screen names it from the error's meta.
+      const again = await user.browser.post('/me/commerce/checkouts', {
+        plan_id: 'cplan_pro',
+        plan_period: 'month',
+      });
+      assert.equal(again.status, 400, JSON.stringify(again.body));
+      assert.equal(again.body.errors[0].code, 'invalid_plan_change');
+      assert.equal(again.body.errors[0].meta.plan.name, 'Professional');
       withCookie(user.browser, 'FR');
       assert.deepEqual(names(await subscriptionOf(user)), ['Professionnel']);
     });

@@ -69,7 +69,7 @@ export const startCheckoutRoutes = scopedRoutes(
     await checkBillingLimits(ctx, billingLimits(caller, 'checkout'));
     const checkout = await startCheckout(
       ctx.tx,
-      { ref: caller.ref, userId: caller.userId, planId, planPeriod },
+      { ref: caller.ref, userId: caller.userId, planId, planPeriod, language: caller.language },
       caller.catalogue,
       ctx.now,
     );
