@@ -30,10 +30,16 @@ const BILLING = {
   enabled: true,
   currency: 'usd',
   gateway: { kind: 'offline' },
-  features: { reports: { name: 'Reports' } },
+  // Pro and its feature are named in both languages (docs/languages.md); the others in one, for both.
+  features: { reports: { name: { fr: 'Rapports', en: 'Reports' } } },
   plans: {
     free_org: { name: 'Free', payerType: 'org', monthlyFee: 0, isDefault: true },
-    pro: { name: 'Pro', payerType: 'org', monthlyFee: 2900, features: ['reports'] },
+    pro: {
+      name: { fr: 'Professionnel', en: 'Pro' },
+      payerType: 'org',
+      monthlyFee: 2900,
+      features: ['reports'],
+    },
     scale: { name: 'Scale', payerType: 'org', monthlyFee: 4900, freeTrialDays: 14, features: ['reports'] },
     free_user: { name: 'Personal Free', payerType: 'user', monthlyFee: 0, isDefault: true },
     personal: { name: 'Personal Plus', payerType: 'user', monthlyFee: 900 },
@@ -69,6 +75,33 @@ describe('billing', () => {
       gateway: 'offline',
     });
     assert.ok(!config.headers.get('content-security-policy')!.includes('stripe.com'));
+  });
+
+  test("plan and feature names in the interface's language: a French browser, then English chosen", async () => {
+    const { page } = await suite.newPage({ language: null, locale: 'fr-FR' });
+    await page.goto(`${suite.server.origin}/pricing`);
+    const pro = (name: string) => planCard(page, name);
+    await pro('Professionnel').waitFor({ timeout: UI_WAIT_MS });
+    await pro('Professionnel').getByText('Rapports', { exact: true }).first().waitFor();
+    // A name given once is the same in both languages.
+    await planCard(page, 'Scale').waitFor();
+    assert.equal(await pro('Pro').count(), 0);
+    // The choice is the interface's language from now on; clerk-js keeps the plans it has for a minute
+    // (its cache), so the English names come with the next load (docs/languages.md).
+    await page.getByTestId('language-EN').click();
+    await page.reload();
+    await pro('Pro').waitFor({ timeout: UI_WAIT_MS });
+    await pro('Pro').getByText('Reports', { exact: true }).first().waitFor();
+    await planCard(page, 'Scale').waitFor();
+    assert.equal(await pro('Professionnel').count(), 0);
+  });
+
+  test('an English browser and interface read the English names from the start', async () => {
+    const { page } = await suite.newPage({ language: 'EN', locale: 'en-US' });
+    await page.goto(`${suite.server.origin}/pricing`);
+    await planCard(page, 'Pro').waitFor({ timeout: UI_WAIT_MS });
+    await planCard(page, 'Pro').getByText('Reports', { exact: true }).first().waitFor();
+    assert.equal(await planCard(page, 'Professionnel').count(), 0);
   });
 
   test('an admin subscribes the organisation to Pro with a new card; the badge turns YES; a member cannot buy', async () => {
@@ -112,8 +145,9 @@ describe('billing', () => {
     // Cancelled (as an operator would, through the Backend API): still YES until the period ends, then NO.
     const clerk = backendClient(suite.server);
     const subscription = await clerk.billing.getOrganizationBillingSubscription(organizationId);
-    const pro = subscription.subscriptionItems.find((item) => item.plan.name === 'Pro');
-    assert.ok(pro, JSON.stringify(subscription.subscriptionItems.map((i) => i.plan.name)));
+    // (The Backend API names plans in French: "Professionnel".)
+    const pro = subscription.subscriptionItems.find((item) => item.plan.slug === 'pro');
+    assert.ok(pro, JSON.stringify(subscription.subscriptionItems.map((i) => i.plan.slug)));
     await clerk.billing.cancelSubscriptionItem(pro.id);
     await badgeBecomes(page, 'YES', 1);
     // The clock moved past the period's end: the instance's renewal round (test-only call) ends the item.

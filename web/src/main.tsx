@@ -4,6 +4,7 @@ import { preloadClerkRequests, startClerkJs } from './lib/clerk-preload.ts';
 import { installCaptcha } from './identity-provider/captcha/install-captcha.ts';
 import { installOfflineStripe } from './identity-provider/offline-stripe/install-offline-stripe.ts';
 import { keepOwnDevBrowserToken } from './lib/dev-browser-token.ts';
+import { keepLanguageCookie } from './lib/i18n/language-cookie.ts';
 import { browserStorage, createLanguageStore, languageFromSearch } from './lib/i18n/language-store.ts';
 import { loadTranslations } from './lib/i18n/translations.ts';
 import './app/styles.css';
@@ -24,6 +25,8 @@ async function start(): Promise<void> {
   // Read before the first render so a shared `?lang=` link never flashes the other language.
   const fromUrl = languageFromSearch(window.location.search);
   if (fromUrl) languages.choose(fromUrl);
+  // Before clerk-js's first requests: the Frontend API writes plan names in the interface's language.
+  keepLanguageCookie(languages);
   const language = languages.get();
 
   const app = import('./app/start-app.tsx');

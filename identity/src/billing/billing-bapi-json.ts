@@ -1,12 +1,16 @@
 import type { Feature, Plan, SubscriptionItemRow, SubscriptionRow } from './billing-model.ts';
 import { moneyJSON, nextPayment } from './billing-json.ts';
+import { BILLING_DEFAULT_LANGUAGE, textIn } from './localized-text.ts';
 
 /**
  * Billing as the Backend API answers it, for @clerk/backend 2.10.1's `billing` namespace
  * (api/resources/JSON.ts `CommercePlanJSON`, `CommerceSubscriptionJSON`, `CommerceSubscriptionItemJSON`
  * and their `fromJSON`). Not the Frontend API's shapes: `product_id`, `plan_id`, `payer_id`,
  * `lifetime_paid`, features of object `feature`, seconds-free epoch milliseconds as everywhere else.
+ * Names and descriptions are strings, as Clerk's: in French where the settings give two languages.
  */
+
+const text = (value: Parameters<typeof textIn>[0]) => textIn(value, BILLING_DEFAULT_LANGUAGE);
 
 const ms = (d: Date | null | undefined): number | null => (d ? d.getTime() : null);
 
@@ -17,8 +21,8 @@ function bapiFeatureJSON(feature: Feature) {
   return {
     object: 'feature',
     id: feature.id,
-    name: feature.name,
-    description: feature.description,
+    name: text(feature.name),
+    description: text(feature.description),
     slug: feature.slug,
     avatar_url: '',
   };
@@ -30,9 +34,9 @@ export function bapiPlanJSON(plan: Plan) {
     object: 'commerce_plan',
     id: plan.id,
     product_id: PRODUCT_ID,
-    name: plan.name,
+    name: text(plan.name),
     slug: plan.slug,
-    description: plan.description,
+    description: text(plan.description),
     is_default: plan.isDefault,
     is_recurring: true,
     has_base_fee: plan.monthlyFee > 0 || annualMonthly > 0,

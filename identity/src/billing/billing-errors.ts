@@ -1,12 +1,14 @@
 import { ClerkError, type GatewayDeclineCode } from '../errors.ts';
 import type { Plan, PlanPeriod } from './billing-model.ts';
+import type { MailLanguage } from '../mail/language.ts';
+import { textIn } from './localized-text.ts';
 import { currencySymbol, formatAmount } from './money.ts';
 
-const invalidPlanChange = (plan: Plan, upgradePossible: boolean, message: string) =>
+const invalidPlanChange = (plan: Plan, upgradePossible: boolean, message: string, language: MailLanguage) =>
   new ClerkError(400, 'invalid_plan_change', 'Invalid plan change', message, {
     plan: {
       id: plan.id,
-      name: plan.name,
+      name: textIn(plan.name, language),
       currency_symbol: currencySymbol(plan.currency),
       amount_formatted: formatAmount(plan.monthlyFee),
       annual_monthly_amount_formatted: formatAmount(plan.annualMonthlyFee ?? 0),
@@ -27,26 +29,28 @@ export const billingErrors = {
   invalidParam: (param: string, message: string) =>
     new ClerkError(422, 'form_param_value_invalid', 'is invalid', message, { param_name: param }),
   /** `meta.plan` and `meta.is_plan_upgrade_possible`: read by clerk-js's InvalidPlanScreen (Checkout/parts.tsx). */
-  invalidPlanChange: (plan: Plan, period: PlanPeriod, upgradePossible: boolean) =>
+  invalidPlanChange: (plan: Plan, period: PlanPeriod, upgradePossible: boolean, language: MailLanguage) =>
     invalidPlanChange(
       plan,
       upgradePossible,
       period === 'month'
         ? 'You are already subscribed to this plan, billed monthly.'
         : 'You are already subscribed to this plan, billed annually.',
+      language,
     ),
   /**
    * From a plan billed annually to another plan billed monthly. clerk-js then says "you need to choose to
    * pay annually" when the plan has annual billing (`is_plan_upgrade_possible`), and that it cannot be
    * subscribed to otherwise.
    */
-  annualPlanToMonthly: (plan: Plan, annualPossible: boolean) =>
+  annualPlanToMonthly: (plan: Plan, annualPossible: boolean, language: MailLanguage) =>
     invalidPlanChange(
       plan,
       annualPossible,
       annualPossible
         ? 'Your current plan is billed annually: choose annual billing to subscribe to this plan.'
         : 'Your current plan is billed annually, and this plan is not offered with annual billing.',
+      language,
     ),
   missingPayerEmail: () =>
     new ClerkError(

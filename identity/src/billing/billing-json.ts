@@ -8,6 +8,8 @@ import type {
 } from './billing-model.ts';
 import type { PaymentDetail, StatementDetail } from './statements.ts';
 import type { BillingSettings } from './billing-settings.ts';
+import type { MailLanguage } from '../mail/language.ts';
+import { BILLING_DEFAULT_LANGUAGE, textIn } from './localized-text.ts';
 import { moneyJSON } from './money.ts';
 import { unusedCredit } from './proration.ts';
 
@@ -15,6 +17,7 @@ import { unusedCredit } from './proration.ts';
  * Billing as clerk-js 5.90.0 reads it from the Frontend API (packages/types/src/json.ts `Commerce*JSON`,
  * core/resources/Commerce*.ts). Times are epoch milliseconds; money is `CommerceMoneyAmountJSON`, whose
  * `amount_formatted` clerk-js prints after `currency_symbol` ("$10.00", shortened to "$10" by the UI).
+ * Names and descriptions are written in `language`, the reader's (fapi/reader-language.ts).
  */
 
 const ms = (d: Date | null | undefined): number | null => (d ? d.getTime() : null);
@@ -22,12 +25,12 @@ const ms = (d: Date | null | undefined): number | null => (d ? d.getTime() : nul
 // One formatting of money for every billing answer (money.ts): "10.00", "$", "€", "£", "CA$".
 export { moneyJSON };
 
-export function featureJSON(feature: Feature) {
+export function featureJSON(feature: Feature, language: MailLanguage) {
   return {
     object: 'commerce_feature',
     id: feature.id,
-    name: feature.name,
-    description: feature.description,
+    name: textIn(feature.name, language),
+    description: textIn(feature.description, language),
     slug: feature.slug,
     avatar_url: '',
   };
@@ -35,11 +38,13 @@ export function featureJSON(feature: Feature) {
 
 /**
  * The order of <PricingTable/>'s columns: the default (free) plan first, then by monthly fee, then by
- * name. Not the settings' order, which their stored JSON does not keep.
+ * French name (one order whatever the reader's language). Not the settings' order, which their stored
+ * JSON does not keep.
  */
 export function pricingOrder(a: Plan, b: Plan): number {
+  const name = (plan: Plan) => textIn(plan.name, BILLING_DEFAULT_LANGUAGE);
   return (
-    Number(b.isDefault) - Number(a.isDefault) || a.monthlyFee - b.monthlyFee || a.name.localeCompare(b.name)
+    Number(b.isDefault) - Number(a.isDefault) || a.monthlyFee - b.monthlyFee || name(a).localeCompare(name(b))
   );
 }
 
@@ -47,7 +52,7 @@ export function pricingOrder(a: Plan, b: Plan): number {
  * A plan: from the catalogue for the plan list, from an item's snapshot for what was bought. A plan with
  * no annual billing answers zero annual fees, as Clerk does (the UI then offers monthly only).
  */
-export function planJSON(plan: Plan) {
+export function planJSON(plan: Plan, language: MailLanguage) {
   const annualMonthly = plan.annualMonthlyFee ?? 0;
   const fee = moneyJSON(plan.monthlyFee, plan.currency);
   const annualFee = moneyJSON(annualMonthly * 12, plan.currency);
@@ -55,7 +60,7 @@ export function planJSON(plan: Plan) {
   return {
     object: 'commerce_plan',
     id: plan.id,
-    name: plan.name,
+    name: textIn(plan.name, language),
     fee,
     annual_fee: annualFee,
     annual_monthly_fee: annualMonthlyFee,
@@ -67,7 +72,7 @@ export function planJSON(plan: Plan) {
     annual_monthly_amount_formatted: annualMonthlyFee.amount_formatted,
     currency_symbol: fee.currency_symbol,
     currency: fee.currency,
-    description: plan.description,
+    description: textIn(plan.description, language),
     is_default: plan.isDefault,
     is_recurring: true,
     has_base_fee: plan.monthlyFee > 0 || annualMonthly > 0,
@@ -75,7 +80,7 @@ export function planJSON(plan: Plan) {
     publicly_visible: plan.publiclyVisible,
     slug: plan.slug,
     avatar_url: '',
-    features: plan.features.map(featureJSON),
+    features: plan.features.map((f) => featureJSON(f, language)),
     free_trial_days: plan.freeTrialDays > 0 ? plan.freeTrialDays : null,
     free_trial_enabled: plan.freeTrialDays > 0,
   };
@@ -90,7 +95,7 @@ export function itemCredit(item: SubscriptionItemRow, now: Date): number {
   return unusedCredit(item, now);
 }
 
-export function subscriptionItemJSON(item: SubscriptionItemRow, now: Date) {
+export function subscriptionItemJSON(item: SubscriptionItemRow, now: Date, language: MailLanguage) {
   const credit = itemCredit(item, now);
   return {
     object: 'commerce_subscription_item',
@@ -98,7 +103,7 @@ export function subscriptionItemJSON(item: SubscriptionItemRow, now: Date) {
     amount: moneyJSON(item.amount, item.currency),
     ...(credit > 0 ? { credit: { amount: moneyJSON(credit, item.currency) } } : {}),
     payment_source_id: item.paymentSourceId ?? '',
-    plan: planJSON(item.plan),
+    plan: planJSON(item.plan, language),
     plan_period: item.planPeriod,
     // `abandoned` is ours (a checkout never paid); such items are not listed, but never leak the word.
     status: item.status === 'abandoned' ? 'ended' : item.status,
@@ -131,7 +136,7 @@ export function nextPayment(
 export function subscriptionJSON(
   subscription: SubscriptionRow,
   items: SubscriptionItemRow[],
-  opts: { eligibleForFreeTrial: boolean; now: Date },
+  opts: { eligibleForFreeTrial: boolean; now: Date; language: MailLanguage },
 ) {
   const listed = items.filter((i) => i.status !== 'abandoned');
   const next = nextPayment(listed);
@@ -144,7 +149,7 @@ export function subscriptionJSON(
     updated_at: ms(subscription.updatedAt),
     past_due_at: ms(subscription.pastDueAt),
     ...(next ? { next_payment: { amount: moneyJSON(next.amount, next.currency), date: ms(next.date) } } : {}),
-    subscription_items: listed.map((i) => subscriptionItemJSON(i, opts.now)),
+    subscription_items: listed.map((i) => subscriptionItemJSON(i, opts.now, opts.language)),
     eligible_for_free_trial: opts.eligibleForFreeTrial,
   };
 }
@@ -184,6 +189,7 @@ export function checkoutJSON(
   plan: Plan,
   currency: string,
   source: PaymentSourceRow | null,
+  language: MailLanguage,
 ) {
   const t = checkout.totals;
   return {
@@ -194,7 +200,7 @@ export function checkoutJSON(
     external_client_secret: '',
     external_gateway_id: '',
     ...(source ? { payment_source: paymentSourceJSON(source, { isDefault: false, isRemovable: true }) } : {}),
-    plan: planJSON(plan),
+    plan: planJSON(plan, language),
     plan_period: checkout.planPeriod,
     ...(checkout.planPeriodStart ? { plan_period_start: ms(checkout.planPeriodStart) } : {}),
     // `abandoned` is never shown: such a checkout is refused before it is answered.
@@ -213,9 +219,9 @@ export function checkoutJSON(
 }
 
 /** A payment (attempt) with its card and the item it paid for (statements.ts `PaymentDetail`). */
-export function paymentJSON(payment: PaymentDetail, now: Date) {
+export function paymentJSON(payment: PaymentDetail, now: Date, language: MailLanguage) {
   const { attempt, paymentSource: source, subscriptionItem } = payment;
-  const item = subscriptionItem ? subscriptionItemJSON(subscriptionItem, now) : null;
+  const item = subscriptionItem ? subscriptionItemJSON(subscriptionItem, now, language) : null;
   return {
     object: 'commerce_payment',
     id: attempt.id,
@@ -235,7 +241,7 @@ export function paymentJSON(payment: PaymentDetail, now: Date) {
 }
 
 /** A statement: its month's payments grouped by day (newest first), and what was paid in it. */
-export function statementJSON(detail: StatementDetail, currency: string, now: Date) {
+export function statementJSON(detail: StatementDetail, currency: string, now: Date, language: MailLanguage) {
   return {
     object: 'commerce_statement',
     id: detail.statement.id,
@@ -245,7 +251,7 @@ export function statementJSON(detail: StatementDetail, currency: string, now: Da
     groups: (detail.groups ?? []).map((g) => ({
       object: 'commerce_statement_group',
       timestamp: ms(g.day),
-      items: g.payments.map((p) => paymentJSON(p, now)),
+      items: g.payments.map((p) => paymentJSON(p, now, language)),
     })),
     totals: {
       grand_total: moneyJSON(detail.total, currency),

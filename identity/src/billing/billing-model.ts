@@ -3,6 +3,8 @@
  * (docs/billing.md). Money is in integer minor units of the instance's currency; times are Dates.
  */
 
+import type { LocalizedText } from './localized-text.ts';
+
 export type PayerType = 'user' | 'org';
 export type PlanPeriod = 'month' | 'annual';
 
@@ -13,8 +15,8 @@ export interface Feature {
   /** `cfeat_<slug>` */
   id: string;
   slug: string;
-  name: string;
-  description: string;
+  name: LocalizedText;
+  description: LocalizedText;
 }
 
 /** A plan as the settings declare it now (plans.ts builds them), or as a subscription item bought it. */
@@ -22,8 +24,8 @@ export interface Plan {
   /** `cplan_<slug>` */
   id: string;
   slug: string;
-  name: string;
-  description: string;
+  name: LocalizedText;
+  description: LocalizedText;
   payerType: PayerType;
   currency: string;
   monthlyFee: number;

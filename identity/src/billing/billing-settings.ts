@@ -1,5 +1,6 @@
 import { z } from '@app/contract';
 import { secretReference } from '../instance/settings/secret-reference.ts';
+import { localizedTextSetting } from './localized-text.ts';
 
 /**
  * Billing (Clerk's dashboard → Billing): the plans and features offered to users and to organisations,
@@ -8,7 +9,8 @@ import { secretReference } from '../instance/settings/secret-reference.ts';
  *
  * Plans and features are keyed by slug; their ids are derived from the slug (`cplan_<slug>`,
  * `cfeat_<slug>`), so a document applied on another instance names the same plans. Money is in integer
- * minor units of `currency` (cents for USD, EUR).
+ * minor units of `currency` (cents for USD, EUR). Names and descriptions are one string, or `{ fr, en }`
+ * when they differ by language (docs/languages.md).
  */
 const slug = z
   .string()
@@ -19,17 +21,17 @@ const minorUnits = z.number().int().min(0).max(100_000_000);
 
 export const billingFeatureSettings = z
   .object({
-    name: z.string().min(1).max(128),
-    description: z.string().max(1024).default(''),
+    name: localizedTextSetting(1, 128),
+    description: localizedTextSetting(0, 1024).default(''),
   })
   .strict();
 
 export const billingPlanSettings = z
   .object({
-    name: z.string().min(1).max(128),
+    name: localizedTextSetting(1, 128),
     /** Who subscribes to it: a user for themselves, or an organisation (by its billing managers). */
     payerType: z.enum(['user', 'org']),
-    description: z.string().max(1024).default(''),
+    description: localizedTextSetting(0, 1024).default(''),
     /** Monthly fee, in minor units; 0 makes a free plan. */
     monthlyFee: minorUnits,
     /** Fee per month when billed annually (the annual fee is twelve of them); absent: no annual billing. */

@@ -3,6 +3,7 @@ import { selectPayerById, selectPayerProfile, selectPaymentSourceById } from '..
 import { selectLiveItems, selectSubscriptionById } from '../store/billing-subscriptions.ts';
 import { recordWebhookEvent, type WebhookEventType } from '../webhooks/record-event.ts';
 import type { PaymentAttemptRow, SubscriptionItemRow, SubscriptionRow } from './billing-model.ts';
+import { BILLING_DEFAULT_LANGUAGE, textIn } from './localized-text.ts';
 import { moneyJSON } from './money.ts';
 import { DAY_MS } from './plans.ts';
 
@@ -42,9 +43,9 @@ export function subscriptionItemWebhookData(item: SubscriptionItemRow, now: Date
       id: p.id,
       instance_id: INSTANCE_ID,
       product_id: `cprod_${p.payerType}`,
-      name: p.name,
+      name: textIn(p.name, BILLING_DEFAULT_LANGUAGE),
       slug: p.slug,
-      description: p.description,
+      description: textIn(p.description, BILLING_DEFAULT_LANGUAGE),
       is_default: p.isDefault,
       is_recurring: true,
       amount: p.monthlyFee,

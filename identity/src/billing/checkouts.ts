@@ -27,6 +27,8 @@ import {
 } from '../store/billing-subscriptions.ts';
 import { ClerkError } from '../errors.ts';
 import { billingErrors } from './billing-errors.ts';
+import type { MailLanguage } from '../mail/language.ts';
+import { BILLING_DEFAULT_LANGUAGE } from './localized-text.ts';
 import type {
   CheckoutRow,
   CheckoutTotals,
@@ -80,6 +82,8 @@ export function planChange(
   period: PlanPeriod,
   balance: number,
   now: Date,
+  /** The language of the refusals' `meta.plan.name` (clerk-js shows it): the reader's. */
+  language: MailLanguage = BILLING_DEFAULT_LANGUAGE,
 ): PlanChange {
   const fee = periodFee(plan, period);
   if (fee === null)
@@ -109,7 +113,8 @@ export function planChange(
     return { ...base, kind: 'resume', totals: totals(0, 0), isImmediate: true };
   }
   if (sameAsCurrent || (upcoming && upcoming.planSlug === plan.slug && upcoming.planPeriod === period)) {
-    throw billingErrors.invalidPlanChange(plan, period, period === 'month' && plan.annualMonthlyFee !== null);
+    const upgradePossible = period === 'month' && plan.annualMonthlyFee !== null;
+    throw billingErrors.invalidPlanChange(plan, period, upgradePossible, language);
   }
   const currentPaid = current !== null && current.amount > 0 && current.periodEnd !== null;
   if (!currentPaid) {
@@ -122,7 +127,7 @@ export function planChange(
   const annualToMonthly = current.planPeriod === 'annual' && period === 'month' && !isFreePlan(plan);
   if (annualToMonthly && current.planSlug !== plan.slug) {
     // As Clerk: a year paid for is not traded for another plan's month; the plan can be chosen annually.
-    throw billingErrors.annualPlanToMonthly(plan, plan.annualMonthlyFee !== null);
+    throw billingErrors.annualPlanToMonthly(plan, plan.annualMonthlyFee !== null, language);
   }
   if (
     !annualToMonthly &&
@@ -163,7 +168,7 @@ function planFor(catalogue: PlanCatalogue, ref: PayerRef, planId: string, live: 
 /** `POST {scope}/commerce/checkouts`: the plan change priced for now, to confirm. */
 export async function startCheckout(
   tx: Queryable,
-  input: { ref: PayerRef; userId: string; planId: string; planPeriod: PlanPeriod },
+  input: { ref: PayerRef; userId: string; planId: string; planPeriod: PlanPeriod; language?: MailLanguage },
   catalogue: PlanCatalogue,
   now: Date,
 ): Promise<CheckoutRow> {
@@ -173,7 +178,8 @@ export async function startCheckout(
   const subscription = await ensureSubscription(tx, payer, catalogue.defaultFor(input.ref.type), now);
   const live = await selectLiveItems(tx, subscription.id);
   const plan = planFor(catalogue, input.ref, input.planId, live);
-  const change = planChange(payer, live, plan, input.planPeriod, await payerBalance(tx, payer.id), now);
+  const balance = await payerBalance(tx, payer.id);
+  const change = planChange(payer, live, plan, input.planPeriod, balance, now, input.language);
   return insertCheckout(tx, {
     id: newId('cco'),
     payerId: payer.id,

@@ -5,6 +5,7 @@ import {
   bapiSubscriptionJSON,
 } from '../../billing/billing-bapi-json.ts';
 import { pricingOrder, statementJSON } from '../../billing/billing-json.ts';
+import { BILLING_DEFAULT_LANGUAGE } from '../../billing/localized-text.ts';
 import { findPayer } from '../../billing/payers.ts';
 import type { PlanCatalogue } from '../../billing/plans.ts';
 import { cancelSubscriptionItem, currentSubscription } from '../../billing/subscriptions.ts';
@@ -186,7 +187,7 @@ export const billingBapiRoutes: BapiRoute[] = [
         for (const detail of data) {
           const payer = await selectPayerById(tx, detail.statement.payerId);
           answered.push({
-            ...statementJSON(detail, catalogue.currency, now),
+            ...statementJSON(detail, catalogue.currency, now, BILLING_DEFAULT_LANGUAGE),
             payer: payer ? bapiPayerJSON(payer) : null,
           });
         }

@@ -1,11 +1,14 @@
 import type { PlanCatalogue } from '../../billing/plans.ts';
 import type { PayerRef } from '../../billing/billing-model.ts';
+import type { MailLanguage } from '../../mail/language.ts';
+import { findUserById } from '../../store/users.ts';
 import { errors } from '../../errors.ts';
 import { hasPermission } from '../../organizations/roles.ts';
 import type { SessionRow } from '../../store/rows.ts';
 import type { FapiContext } from '../context.ts';
 import { currentSession } from '../me/me-session.ts';
 import { requireOrganization } from '../organizations/access.ts';
+import { readerLanguage } from '../reader-language.ts';
 
 /** Looking (subscription, statements, payments, payment methods) or changing anything. */
 export type BillingAccess = 'read' | 'manage';
@@ -16,6 +19,8 @@ export interface BillingCaller {
   userId: string;
   ref: PayerRef;
   catalogue: PlanCatalogue;
+  /** The language the answer's plan and feature names are written in (reader-language.ts). */
+  language: MailLanguage;
 }
 
 /** The plan catalogue, or 404 when the instance does not bill (clerk-js then shows no billing at all). */
@@ -34,9 +39,11 @@ export function catalogueOf(ctx: { deps: FapiContext['deps'] }): PlanCatalogue {
 export async function billingCaller(ctx: FapiContext, access: BillingAccess): Promise<BillingCaller> {
   const catalogue = catalogueOf(ctx);
   const organizationId = ctx.params.organizationId;
+  const languageOf = (userId: string) => readerLanguage(ctx, () => findUserById(ctx.tx, userId));
   if (organizationId === undefined) {
     const session = await currentSession(ctx);
-    return { session, userId: session.user_id, ref: { type: 'user', userId: session.user_id }, catalogue };
+    const { user_id: userId } = session;
+    return { session, userId, ref: { type: 'user', userId }, catalogue, language: await languageOf(userId) };
   }
   const { session, organization, membership } = await requireOrganization(ctx, organizationId);
   const allowed =
@@ -48,5 +55,6 @@ export async function billingCaller(ctx: FapiContext, access: BillingAccess): Pr
     userId: session.user_id,
     ref: { type: 'org', organizationId: organization.id },
     catalogue,
+    language: await languageOf(session.user_id),
   };
 }

@@ -34,7 +34,7 @@ async function answerCheckout(tx: Queryable, caller: BillingCaller, checkout: Ch
   const source = checkout.paymentSourceId
     ? await paymentSourceOf(tx, caller, checkout.paymentSourceId)
     : null;
-  return checkoutJSON(checkout, plan, caller.catalogue.currency, source);
+  return checkoutJSON(checkout, plan, caller.catalogue.currency, source, caller.language);
 }
 
 function planPeriodOf(ctx: FapiContext): PlanPeriod {
@@ -69,7 +69,7 @@ export const startCheckoutRoutes = scopedRoutes(
     await checkBillingLimits(ctx, billingLimits(caller, 'checkout'));
     const checkout = await startCheckout(
       ctx.tx,
-      { ref: caller.ref, userId: caller.userId, planId, planPeriod },
+      { ref: caller.ref, userId: caller.userId, planId, planPeriod, language: caller.language },
       caller.catalogue,
       ctx.now,
     );

@@ -5,6 +5,7 @@ import type { FapiReadRoute } from '../context.ts';
 import { catalogueOf } from './billing-access.ts';
 import { billingId, billingPage, pageOfArray } from './billing-input.ts';
 import { formInput } from '../form-input.ts';
+import { planReaderLanguage } from './plan-reader-language.ts';
 
 function payerTypeOf(value: unknown): PayerType {
   if (value === undefined || value === '' || value === 'user') return 'user';
@@ -15,7 +16,8 @@ function payerTypeOf(value: unknown): PayerType {
 /**
  * GET /commerce/plans?payer_type=user|org&limit&offset — <PricingTable/>, signed in or not: the publicly
  * visible plans of that payer type, bare `{data, total_count}` (clerk-js reads the body itself, not
- * `response`). From the settings in memory: no transaction, no client.
+ * `response`). From the settings in memory: no transaction, no client (read only for a signed-in reader's
+ * language when no `ui_language` cookie gives it).
  */
 export const listPlansRoute: FapiReadRoute = {
   method: 'GET',
@@ -31,7 +33,13 @@ export const listPlansRoute: FapiReadRoute = {
       .forPayer(type)
       .filter((p) => p.publiclyVisible)
       .sort(pricingOrder);
-    return { bare: pageJSON(pageOfArray(visible, page).map(planJSON), visible.length) };
+    const language = await planReaderLanguage(req);
+    return {
+      bare: pageJSON(
+        pageOfArray(visible, page).map((p) => planJSON(p, language)),
+        visible.length,
+      ),
+    };
   },
 };
 
@@ -49,6 +57,6 @@ export const getPlanRoute: FapiReadRoute = {
     const catalogue = catalogueOf(req);
     const plan = catalogue.byId(billingId(req.params.id, 'plan'));
     if (!plan) throw errors.notFound('plan');
-    return { bare: planJSON(plan) };
+    return { bare: planJSON(plan, await planReaderLanguage(req)) };
   },
 };

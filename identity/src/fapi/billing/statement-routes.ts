@@ -21,7 +21,7 @@ export const listStatementsRoutes = scopedRoutes(
     const { data, totalCount } = await listStatements(ctx.tx, caller.ref, billingPage(ctx), ctx.now);
     return {
       response: pageJSON(
-        data.map((s) => statementJSON(s, caller.catalogue.currency, ctx.now)),
+        data.map((s) => statementJSON(s, caller.catalogue.currency, ctx.now, caller.language)),
         totalCount,
       ),
     };
@@ -37,7 +37,7 @@ export const getStatementRoutes = scopedRoutes(
     const caller = await billingCaller(ctx, 'read');
     const statement = await getStatement(ctx.tx, caller.ref, billingId(ctx.params.id, 'statement'), ctx.now);
     if (!statement) throw errors.notFound('statement');
-    return { response: statementJSON(statement, caller.catalogue.currency, ctx.now) };
+    return { response: statementJSON(statement, caller.catalogue.currency, ctx.now, caller.language) };
   },
 );
 
@@ -51,7 +51,7 @@ export const listPaymentAttemptsRoutes = scopedRoutes(
     const { data, totalCount } = await listPaymentAttempts(ctx.tx, caller.ref, billingPage(ctx));
     return {
       bare: pageJSON(
-        data.map((p) => paymentJSON(p, ctx.now)),
+        data.map((p) => paymentJSON(p, ctx.now, caller.language)),
         totalCount,
       ),
     };
@@ -67,6 +67,6 @@ export const getPaymentAttemptRoutes = scopedRoutes(
     const caller = await billingCaller(ctx, 'read');
     const payment = await getPaymentAttempt(ctx.tx, caller.ref, billingId(ctx.params.id, 'payment attempt'));
     if (!payment) throw errors.notFound('payment attempt');
-    return { bare: paymentJSON(payment, ctx.now) };
+    return { bare: paymentJSON(payment, ctx.now, caller.language) };
   },
 );

@@ -25,6 +25,7 @@ export const getSubscriptionRoutes = scopedRoutes(
       response: subscriptionJSON(current.subscription, current.items, {
         eligibleForFreeTrial: !payer?.trialUsed,
         now: ctx.now,
+        language: caller.language,
       }),
     };
   },
@@ -45,7 +46,7 @@ export const listSubscriptionItemsRoutes = scopedRoutes(
     const items = (current?.items ?? []).filter((i) => i.status !== 'abandoned');
     return {
       response: pageJSON(
-        pageOfArray(items, page).map((i) => subscriptionItemJSON(i, ctx.now)),
+        pageOfArray(items, page).map((i) => subscriptionItemJSON(i, ctx.now, caller.language)),
         items.length,
       ),
     };
