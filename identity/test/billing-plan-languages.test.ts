@@ -4,14 +4,15 @@ import type { ClerkClient } from '@clerk/backend';
 import { parseInstanceSettings } from '../src/instance/settings/schema.ts';
 import { backendApiClient } from './support/backend-api.ts';
 import { forEachBackend } from './support/backends.ts';
-import { Harness, type Browser, type Json } from './support/harness.ts';
+import { BAPI, Harness, type Browser, type Json } from './support/harness.ts';
 import { newMember, type Member } from './support/organizations.ts';
 import { enableBilling, ok, subscribe, subscriptionOf } from './support/billing-world.ts';
 
 /**
  * Plan and feature names in the reader's language (docs/languages.md): the settings give `{ fr, en }` or
  * one string; the Frontend API answers the `ui_language` cookie's language, else the signed-in user's
- * `uiLanguage`, else Accept-Language's, else French; the Backend API and webhooks answer French.
+ * `uiLanguage`, else Accept-Language's, else French; the Backend API answers Accept-Language's language
+ * (French without one of ours, as @clerk/backend calls it); webhooks answer French.
  */
 const BILINGUAL_BILLING = {
   enabled: true,
@@ -144,12 +145,71 @@ forEachBackend('billing plan names in the reader language', (backend) => {
     });
   });
 
-  it('the Backend API answers the French name, as a string', async () => {
-    const list = await clerk.billing.getPlanList({ payerType: 'user' });
-    const pro = list.data.find((p) => p.slug === 'pro')!;
-    assert.equal(pro.name, 'Professionnel');
-    assert.equal(pro.description, 'Pour les équipes');
-    assert.equal(pro.features[0]!.name, 'Rapports');
+  describe('the Backend API', () => {
+    const bapiPlans = async (headers: Record<string, string>) => {
+      const res = await h.app.inject({
+        method: 'GET',
+        url: `${BAPI}/v1/commerce/plans?payer_type=user`,
+        headers: { authorization: `Bearer ${h.identity.secretKey}`, ...headers },
+      });
+      assert.equal(res.statusCode, 200, res.body);
+      return (res.json() as { data: Json[] }).data;
+    };
+
+    it('answers French, as a string, to @clerk/backend (which sends no Accept-Language)', async () => {
+      const list = await clerk.billing.getPlanList({ payerType: 'user' });
+      const pro = list.data.find((p) => p.slug === 'pro')!;
+      assert.equal(pro.name, 'Professionnel');
+      assert.equal(pro.description, 'Pour les équipes');
+      assert.equal(pro.features[0]!.name, 'Rapports');
+      assert.equal(bySlug(await bapiPlans({}), 'pro').name, 'Professionnel');
+      assert.equal(bySlug(await bapiPlans({ 'accept-language': 'de, *' }), 'pro').name, 'Professionnel');
+    });
+
+    it('follows Accept-Language when it names French or English (the operator console)', async () => {
+      const english = bySlug(await bapiPlans({ 'accept-language': 'en' }), 'pro');
+      assert.equal(english.name, 'Professional');
+      assert.equal(english.description, 'For teams');
+      assert.deepEqual(
+        english.features.map((f: Json) => f.name),
+        ['Reports', 'SSO'],
+      );
+      assert.equal(
+        bySlug(await bapiPlans({ 'accept-language': 'de, en-GB;q=0.8' }), 'pro').name,
+        'Professional',
+      );
+      assert.equal(bySlug(await bapiPlans({ 'accept-language': 'fr-FR, en' }), 'pro').name, 'Professionnel');
+      for (const language of ['fr', 'en']) {
+        const omega = bySlug(await bapiPlans({ 'accept-language': language }), 'omega');
+        assert.equal(omega.name, 'Omega');
+        assert.equal(omega.description, 'Tout compris');
+      }
+    });
+
+    it("writes the instance's subscription items and statements in that language", async () => {
+      const user: Member = await newMember(h, 'listed');
+      await subscribe(user, 'cplan_pro');
+      const read = async (path: string, language: string) => {
+        const res = await h.app.inject({
+          method: 'GET',
+          url: `${BAPI}/v1${path}`,
+          headers: { authorization: `Bearer ${h.identity.secretKey}`, 'accept-language': language },
+        });
+        assert.equal(res.statusCode, 200, res.body);
+        return res.json() as { data: Json[] };
+      };
+      const itemName = async (language: string) =>
+        (await read('/billing/subscription_items?plan_id=cplan_pro', language)).data[0]!.plan.name;
+      assert.equal(await itemName('en'), 'Professional');
+      assert.equal(await itemName('fr'), 'Professionnel');
+      const statementPlan = async (language: string) =>
+        (await read('/billing/statements', language)).data
+          .flatMap((s) => s.groups.flatMap((g: Json) => g.items))
+          .map((p: Json) => p.subscription_item.plan.name);
+      assert.ok((await statementPlan('en')).includes('Professional'));
+      assert.ok(!(await statementPlan('en')).includes('Professionnel'));
+      assert.ok((await statementPlan('fr')).includes('Professionnel'));
+    });
   });
 
   it('the webhook payloads carry the French name, as a string', async () => {

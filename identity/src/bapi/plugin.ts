@@ -91,6 +91,8 @@ function register(app: FastifyInstance, deps: IdentityDeps, route: BapiRoute): v
             fields: fieldsOf(route, req.body),
             raw: req,
             machine: callingMachines.get(req) ?? null,
+            acceptLanguage:
+              typeof req.headers['accept-language'] === 'string' ? req.headers['accept-language'] : null,
           },
           deps,
         ),

@@ -37,6 +37,8 @@ export interface BapiRequest {
   raw: FastifyRequest;
   /** The machine whose secret key called (routes that take one), else null: the instance's key. */
   machine: MachineRow | null;
+  /** The Accept-Language header, if any: the language billing's names are answered in (bapi/billing). */
+  acceptLanguage: string | null;
 }
 
 /** One Backend API route: the whole of what the plugin, the fuzz suite and the tenant suite know of it. */

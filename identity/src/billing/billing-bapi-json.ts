@@ -1,42 +1,42 @@
 import type { Feature, Plan, SubscriptionItemRow, SubscriptionRow } from './billing-model.ts';
 import { moneyJSON, nextPayment } from './billing-json.ts';
-import { BILLING_DEFAULT_LANGUAGE, textIn } from './localized-text.ts';
+import type { MailLanguage } from '../mail/language.ts';
+import { textIn } from './localized-text.ts';
 
 /**
  * Billing as the Backend API answers it, for @clerk/backend 2.10.1's `billing` namespace
  * (api/resources/JSON.ts `CommercePlanJSON`, `CommerceSubscriptionJSON`, `CommerceSubscriptionItemJSON`
  * and their `fromJSON`). Not the Frontend API's shapes: `product_id`, `plan_id`, `payer_id`,
  * `lifetime_paid`, features of object `feature`, seconds-free epoch milliseconds as everywhere else.
- * Names and descriptions are strings, as Clerk's: in French where the settings give two languages.
+ * Names and descriptions are strings, as Clerk's, in `language` where the settings give two
+ * (bapi/billing/answer-language.ts: the request's Accept-Language, else French).
  */
-
-const text = (value: Parameters<typeof textIn>[0]) => textIn(value, BILLING_DEFAULT_LANGUAGE);
 
 const ms = (d: Date | null | undefined): number | null => (d ? d.getTime() : null);
 
 /** One product per instance, as Clerk has ("the default product"). */
 export const PRODUCT_ID = 'cprod_default';
 
-function bapiFeatureJSON(feature: Feature) {
+function bapiFeatureJSON(feature: Feature, language: MailLanguage) {
   return {
     object: 'feature',
     id: feature.id,
-    name: text(feature.name),
-    description: text(feature.description),
+    name: textIn(feature.name, language),
+    description: textIn(feature.description, language),
     slug: feature.slug,
     avatar_url: '',
   };
 }
 
-export function bapiPlanJSON(plan: Plan) {
+export function bapiPlanJSON(plan: Plan, language: MailLanguage) {
   const annualMonthly = plan.annualMonthlyFee ?? 0;
   return {
     object: 'commerce_plan',
     id: plan.id,
     product_id: PRODUCT_ID,
-    name: text(plan.name),
+    name: textIn(plan.name, language),
     slug: plan.slug,
-    description: text(plan.description),
+    description: textIn(plan.description, language),
     is_default: plan.isDefault,
     is_recurring: true,
     has_base_fee: plan.monthlyFee > 0 || annualMonthly > 0,
@@ -45,12 +45,16 @@ export function bapiPlanJSON(plan: Plan) {
     annual_fee: moneyJSON(annualMonthly * 12, plan.currency),
     annual_monthly_fee: moneyJSON(annualMonthly, plan.currency),
     for_payer_type: plan.payerType,
-    features: plan.features.map(bapiFeatureJSON),
+    features: plan.features.map((feature) => bapiFeatureJSON(feature, language)),
   };
 }
 
 /** An item; `lifetimePaid` is what its payer has paid for it (payments paid, in minor units). */
-export function bapiSubscriptionItemJSON(item: SubscriptionItemRow, lifetimePaid = 0) {
+export function bapiSubscriptionItemJSON(
+  item: SubscriptionItemRow,
+  language: MailLanguage,
+  lifetimePaid = 0,
+) {
   const renews =
     (item.status === 'active' || item.status === 'past_due') &&
     !item.canceledAt &&
@@ -73,7 +77,7 @@ export function bapiSubscriptionItemJSON(item: SubscriptionItemRow, lifetimePaid
     lifetime_paid: moneyJSON(lifetimePaid, item.currency),
     next_payment: renews ? { amount: item.amount, date: ms(item.periodEnd) } : null,
     amount: moneyJSON(item.amount, item.currency),
-    plan: bapiPlanJSON(item.plan),
+    plan: bapiPlanJSON(item.plan, language),
     plan_id: item.plan.id,
   };
 }
@@ -81,7 +85,7 @@ export function bapiSubscriptionItemJSON(item: SubscriptionItemRow, lifetimePaid
 export function bapiSubscriptionJSON(
   subscription: SubscriptionRow,
   items: SubscriptionItemRow[],
-  opts: { eligibleForFreeTrial: boolean },
+  opts: { eligibleForFreeTrial: boolean; language: MailLanguage },
 ) {
   const listed = items.filter((i) => i.status !== 'abandoned');
   const next = nextPayment(listed);
@@ -94,7 +98,7 @@ export function bapiSubscriptionJSON(
     updated_at: ms(subscription.updatedAt),
     active_at: ms(subscription.activeAt),
     past_due_at: ms(subscription.pastDueAt),
-    subscription_items: listed.map((i) => bapiSubscriptionItemJSON(i)),
+    subscription_items: listed.map((i) => bapiSubscriptionItemJSON(i, opts.language)),
     ...(next ? { next_payment: { date: ms(next.date), amount: moneyJSON(next.amount, next.currency) } } : {}),
     eligible_for_free_trial: opts.eligibleForFreeTrial,
   };

@@ -20,7 +20,7 @@ export function textIn(text: LocalizedText, language: MailLanguage): string {
 }
 
 /**
- * The language of billing's names where no reader is known (the Backend API, webhooks, the audit log,
- * error meta): French, the product's default language (docs/billing.md).
+ * The language of billing's names where no reader is known (webhooks, the audit log, error meta, a Backend
+ * API call without an Accept-Language of ours): French, the product's default language (docs/billing.md).
  */
 export const BILLING_DEFAULT_LANGUAGE: MailLanguage = 'fr';

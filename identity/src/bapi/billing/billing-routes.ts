@@ -5,7 +5,6 @@ import {
   bapiSubscriptionJSON,
 } from '../../billing/billing-bapi-json.ts';
 import { pricingOrder, statementJSON } from '../../billing/billing-json.ts';
-import { BILLING_DEFAULT_LANGUAGE } from '../../billing/localized-text.ts';
 import { findPayer } from '../../billing/payers.ts';
 import type { PlanCatalogue } from '../../billing/plans.ts';
 import { cancelSubscriptionItem, currentSubscription } from '../../billing/subscriptions.ts';
@@ -21,6 +20,7 @@ import { findOrganization } from '../../store/organizations.ts';
 import { queryFlag, queryString } from '../request-input.ts';
 import type { BapiRoute } from '../route.ts';
 import { queryInput } from '../json-input.ts';
+import { bapiAnswerLanguage } from './answer-language.ts';
 
 /**
  * Backend API billing, as @clerk/backend 2.10.1's `clerkClient.billing` calls it (api/endpoints/
@@ -28,7 +28,8 @@ import { queryInput } from '../json-input.ts';
  * subscription, which the product server reads to derive the organisation's subscription flag. And, for the
  * operator console, hosted Clerk's instance-wide lists `GET /v1/billing/subscription_items` and
  * `GET /v1/billing/statements` (later @clerk/backend and Clerk's Backend API reference), the statements'
- * `payer_id` filter being ours (docs/backend-api.md#our-extensions-for-the-operator-console).
+ * `payer_id` filter being ours (docs/backend-api.md#our-extensions-for-the-operator-console). Plan and
+ * feature names are written in Accept-Language's language, else French (answer-language.ts).
  */
 
 const ITEM_STATUSES: readonly SubscriptionItemStatus[] = [
@@ -79,7 +80,9 @@ export const billingBapiRoutes: BapiRoute[] = [
       // Every plan, hidden ones too: the operator sees the whole catalogue.
       const plans = [...(type ? catalogue.forPayer(type) : catalogue.plans)].sort(pricingOrder);
       return {
-        data: plans.slice(page.offset, page.offset + page.limit).map(bapiPlanJSON),
+        data: plans
+          .slice(page.offset, page.offset + page.limit)
+          .map((plan) => bapiPlanJSON(plan, bapiAnswerLanguage(req))),
         total_count: plans.length,
       };
     },
@@ -102,7 +105,7 @@ export const billingBapiRoutes: BapiRoute[] = [
         return cancelSubscriptionItem(tx, ref, id, { endNow }, now, catalogue);
       });
       // @clerk/backend reads the item itself (not a deleted object).
-      return bapiSubscriptionItemJSON(item);
+      return bapiSubscriptionItemJSON(item, bapiAnswerLanguage(req));
     },
   },
   {
@@ -123,6 +126,7 @@ export const billingBapiRoutes: BapiRoute[] = [
         const payer = await findPayer(tx, ref);
         return bapiSubscriptionJSON(current.subscription, current.items, {
           eligibleForFreeTrial: !payer?.trialUsed,
+          language: bapiAnswerLanguage(req),
         });
       });
     },
@@ -160,7 +164,7 @@ export const billingBapiRoutes: BapiRoute[] = [
       );
       return {
         data: rows.map(({ item, userId, organizationId }) => ({
-          ...bapiSubscriptionItemJSON(item),
+          ...bapiSubscriptionItemJSON(item, bapiAnswerLanguage(req)),
           payer: bapiPayerJSON({ id: item.payerId, userId, organizationId }),
         })),
         total_count: totalCount,
@@ -187,7 +191,7 @@ export const billingBapiRoutes: BapiRoute[] = [
         for (const detail of data) {
           const payer = await selectPayerById(tx, detail.statement.payerId);
           answered.push({
-            ...statementJSON(detail, catalogue.currency, now, BILLING_DEFAULT_LANGUAGE),
+            ...statementJSON(detail, catalogue.currency, now, bapiAnswerLanguage(req)),
             payer: payer ? bapiPayerJSON(payer) : null,
           });
         }
