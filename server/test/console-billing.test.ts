@@ -195,6 +195,38 @@ for (const backend of TEST_BACKENDS) {
       assert.equal(unknown.body.errors[0].code, 'resource_not_found');
     });
 
+    it("names the plans in the operator's interface language (x-localization, else Accept-Language)", async () => {
+      const settings = world.server.app.identity!.settings;
+      const billing = settings.settings.billing;
+      const bilingual = {
+        ...CONSOLE_BILLING,
+        plans: {
+          ...CONSOLE_BILLING.plans,
+          business: { ...business, name: { fr: 'Entreprise', en: 'Business' } },
+        },
+      };
+      await settings.set({ ...settings.settings, billing: bilingual });
+      try {
+        const bearer = await token(world.operator);
+        const businessName = async (headers: Record<string, string>) => {
+          const res = await world.server.app.fastify.inject({
+            method: 'GET',
+            url: '/console/api/billing/plans?payer_type=org',
+            headers: { authorization: `Bearer ${bearer}`, ...headers },
+          });
+          assert.equal(res.statusCode, 200, res.body);
+          return (res.json() as ApiBody).data.find((p: ApiBody) => p.slug === 'business').name;
+        };
+        assert.equal(await businessName({ 'x-localization': 'EN' }), 'Business');
+        assert.equal(await businessName({ 'x-localization': 'FR', 'accept-language': 'en' }), 'Entreprise');
+        assert.equal(await businessName({ 'accept-language': 'en-GB,fr;q=0.5' }), 'Business');
+        assert.equal(await businessName({ 'x-localization': 'DE', 'accept-language': 'en' }), 'Business');
+        assert.equal(await businessName({}), 'Entreprise', 'French by default');
+      } finally {
+        await settings.set({ ...settings.settings, billing });
+      }
+    });
+
     it('answers 404 billing_disabled while the instance does not bill', async () => {
       const settings = world.server.app.identity!.settings;
       const billing = settings.settings.billing;

@@ -41,6 +41,8 @@ export interface BackendCall {
   reason?: string;
   /** A path without `/v1`, as @clerk/backend's `skipApiVersionInUrl` clients call it (`apiKeys`). */
   unversioned?: boolean;
+  /** The operator's language, sent as Accept-Language: billing's names come in it (operator-language.ts). */
+  acceptLanguage?: string;
 }
 
 export type BackendMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
@@ -68,6 +70,7 @@ export function consoleBackend(target: () => BackendTarget): ConsoleBackend {
         'x-console-operator': call.operatorId,
       };
       if (call.reason) headers['x-console-reason'] = encodeURIComponent(call.reason);
+      if (call.acceptLanguage) headers['accept-language'] = call.acceptLanguage;
       if (call.body !== undefined) headers['content-type'] = 'application/json';
       let response: Response;
       try {

@@ -1,13 +1,15 @@
 import { z } from '@app/contract';
 import { ApiError } from '../../api/errors.ts';
 import { consoleRoute } from '../console-route.ts';
+import { operatorAcceptLanguage } from '../operator-language.ts';
 import { pageQuery } from './ids.ts';
 
 /**
  * The console's billing area (docs/console.md, docs/billing.md): the plans with their features and prices,
  * every payer's subscription items (payer, plan, status, period), and the statements with their payments.
  * Read-only: a plan is changed in the instance settings, a subscription by its payer (or through the Backend
- * API's `cancelSubscriptionItem`), never from here. Each call is a Backend API call as the operator's.
+ * API's `cancelSubscriptionItem`), never from here. Each call is a Backend API call as the operator's, in
+ * the operator's language: plan and feature names come in it where the settings give two (docs/languages.md).
  */
 
 const PAYER_TYPES = ['user', 'org'] as const;
@@ -26,10 +28,11 @@ export const listPlansRoute = consoleRoute({
   path: '/billing/plans',
   permission: 'operator',
   input: { query: z.object({ payer_type: z.enum(PAYER_TYPES).optional(), ...pageQuery }) },
-  async handler({ operator, query: { payer_type, limit, offset } }, { backend, billingEnabled }) {
+  async handler({ req, operator, query: { payer_type, limit, offset } }, { backend, billingEnabled }) {
     requireBilling(billingEnabled);
     return backend.call('GET', '/commerce/plans', {
       operatorId: operator.userId,
+      acceptLanguage: operatorAcceptLanguage(req),
       query: { payer_type, limit, offset },
     });
   },
@@ -53,12 +56,13 @@ export const listSubscriptionsRoute = consoleRoute({
     }),
   },
   async handler(
-    { operator, query: { status, payer_type, plan_id, limit, offset } },
+    { req, operator, query: { status, payer_type, plan_id, limit, offset } },
     { backend, billingEnabled },
   ) {
     requireBilling(billingEnabled);
     return backend.call('GET', '/billing/subscription_items', {
       operatorId: operator.userId,
+      acceptLanguage: operatorAcceptLanguage(req),
       query: { status, payer_type, plan_id, limit, offset },
     });
   },
@@ -74,10 +78,11 @@ export const listStatementsRoute = consoleRoute({
   path: '/billing/statements',
   permission: 'operator',
   input: { query: z.object({ payer_id: payerIdParam.optional(), ...pageQuery }) },
-  async handler({ operator, query: { payer_id, limit, offset } }, { backend, billingEnabled }) {
+  async handler({ req, operator, query: { payer_id, limit, offset } }, { backend, billingEnabled }) {
     requireBilling(billingEnabled);
     return backend.call('GET', '/billing/statements', {
       operatorId: operator.userId,
+      acceptLanguage: operatorAcceptLanguage(req),
       query: { payer_id, limit, offset },
     });
   },
