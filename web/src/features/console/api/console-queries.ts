@@ -1,5 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import type { HttpClient } from '../../../lib/http/index.ts';
+import type { Language } from '../../../lib/i18n/languages.ts';
 import { CONSOLE_API, consoleGet, withQuery } from './console-api.ts';
 import type {
   ApplicationInvitation,
@@ -270,12 +271,22 @@ export const machinesQuery = (client: HttpClient, userId: string | null, search:
     offset,
   );
 
+/**
+ * Billing's answers name plans and features in the interface language (the server forwards
+ * `x-localization` to the Backend API, docs/languages.md): cached per language, so a switch asks again.
+ */
+
 /** GET /console/api/billing/plans: the catalogue, every plan (hidden ones too), by payer type or all. */
-export const billingPlansQuery = (client: HttpClient, userId: string | null, payerType: string) =>
+export const billingPlansQuery = (
+  client: HttpClient,
+  userId: string | null,
+  language: Language,
+  payerType: string,
+) =>
   pageQuery<ConsolePlan>(
     client,
     userId,
-    ['billing-plans', payerType],
+    ['billing-plans', language, payerType],
     '/billing/plans',
     { payer_type: payerType || undefined },
     0,
@@ -293,13 +304,14 @@ export interface SubscriptionFilters {
 export const billingSubscriptionsQuery = (
   client: HttpClient,
   userId: string | null,
+  language: Language,
   filters: SubscriptionFilters,
   offset: number,
 ) =>
   pageQuery<ConsoleSubscriptionItem>(
     client,
     userId,
-    ['billing-subscriptions', filters],
+    ['billing-subscriptions', language, filters],
     '/billing/subscriptions',
     {
       status: filters.status || undefined,
@@ -313,13 +325,14 @@ export const billingSubscriptionsQuery = (
 export const billingStatementsQuery = (
   client: HttpClient,
   userId: string | null,
+  language: Language,
   payerId: string,
   offset: number,
 ) =>
   pageQuery<ConsoleStatement>(
     client,
     userId,
-    ['billing-statements', payerId],
+    ['billing-statements', language, payerId],
     '/billing/statements',
     { payer_id: payerId || undefined },
     offset,

@@ -19,7 +19,7 @@ export function PlansPage() {
   const { client, userId } = useConsole();
   const { params, setParams } = useListAddress();
   const payerType = params.get('payer_type') ?? '';
-  const plans = useQuery(billingPlansQuery(client, userId, payerType));
+  const plans = useQuery(billingPlansQuery(client, userId, language, payerType));
   return (
     <div data-testid="console-billing-plans">
       <form className="console__filters" role="search" onSubmit={(event) => event.preventDefault()}>

@@ -20,10 +20,11 @@ import { PayerLink } from './PayerLink.tsx';
  */
 export function StatementsPage() {
   const { t } = useTranslation();
+  const { language } = useLanguage();
   const { client, userId } = useConsole();
   const { params, offset, setOffset } = useListAddress();
   const payerId = params.get('payer_id') ?? '';
-  const statements = useQuery(billingStatementsQuery(client, userId, payerId, offset));
+  const statements = useQuery(billingStatementsQuery(client, userId, language, payerId, offset));
   return (
     <div data-testid="console-billing-statements">
       {payerId && (

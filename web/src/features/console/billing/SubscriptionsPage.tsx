@@ -33,8 +33,8 @@ export function SubscriptionsPage() {
     payerType: params.get('payer_type') ?? '',
     planId: params.get('plan_id') ?? '',
   };
-  const items = useQuery(billingSubscriptionsQuery(client, userId, filters, offset));
-  const plans = useQuery(billingPlansQuery(client, userId, ''));
+  const items = useQuery(billingSubscriptionsQuery(client, userId, language, filters, offset));
+  const plans = useQuery(billingPlansQuery(client, userId, language, ''));
   const statusText = (status: string) =>
     (ITEM_STATUSES as readonly string[]).includes(status) ? t(`console.billing.statuses.${status}`) : status;
   return (
