@@ -411,6 +411,36 @@ describe('the operator console', () => {
     await page.getByRole('heading', { name: 'Operator console' }).waitFor();
   });
 
+  test('names the plans in the interface language, and again after a switch', async () => {
+    const { page } = operator;
+    const settings = suite.server.app.identity!.settings;
+    const previous = settings.settings;
+    await settings.set({
+      ...previous,
+      billing: {
+        enabled: true,
+        currency: 'eur',
+        gateway: { kind: 'offline' },
+        plans: {
+          free: { name: { fr: 'Gratuit', en: 'Free' }, payerType: 'org', monthlyFee: 0, isDefault: true },
+          pro: { name: { fr: 'Professionnel', en: 'Professional' }, payerType: 'org', monthlyFee: 1000 },
+        },
+      },
+    });
+    try {
+      await page.getByTestId('console-nav-billing').click();
+      await page.getByTestId('console-billing-nav-plans').click();
+      const pro = page.locator('[data-testid="console-billing-plan-row"][data-slug="pro"]');
+      await pro.filter({ hasText: 'Professional' }).waitFor();
+      await page.getByTestId('language-FR').click();
+      await pro.filter({ hasText: 'Professionnel' }).waitFor();
+      await page.getByTestId('language-EN').click();
+      await pro.filter({ hasText: 'Professional' }).waitFor();
+    } finally {
+      await settings.set(previous);
+    }
+  });
+
   test('a non-operator, even an organisation admin, sees no console', async () => {
     const admin = await signedUpPage(suite, 'console-admin');
     const { page } = admin;
