@@ -271,10 +271,8 @@ export const machinesQuery = (client: HttpClient, userId: string | null, search:
     offset,
   );
 
-/**
- * Billing's answers name plans and features in the interface language (the server forwards
- * `x-localization` to the Backend API, docs/languages.md): cached per language, so a switch asks again.
- */
+// Billing's answers name plans and features in the interface language (the server forwards
+// `x-localization` to the Backend API, docs/languages.md): cached per language, so a switch asks again.
 
 /** GET /console/api/billing/plans: the catalogue, every plan (hidden ones too), by payer type or all. */
 export const billingPlansQuery = (
