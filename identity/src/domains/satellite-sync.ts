@@ -6,7 +6,7 @@ import {
   takeSatelliteLink,
 } from '../store/satellite-links.ts';
 import type { ClientRow } from '../store/rows.ts';
-import { signedInSessionsOfClient } from '../store/sessions.ts';
+import { hasSignedInSession } from '../store/sessions.ts';
 import { satelliteFrontendApiUrl, type InstanceDomain } from './domains.ts';
 
 /** How long a link token may be used: the browser follows the redirect at once. */
@@ -33,8 +33,7 @@ export async function primarySyncTarget(
   input: { client: ClientRow | null; satellite: InstanceDomain; redirectUrl: string; now: Date },
 ): Promise<string> {
   const { client, now } = input;
-  const signedIn = client ? (await signedInSessionsOfClient(tx, client.id, now)).length > 0 : false;
-  if (!client || !signedIn) return syncedUrl(input.redirectUrl);
+  if (!client || !(await hasSignedInSession(tx, client.id, now))) return syncedUrl(input.redirectUrl);
   const token = randomToken(32);
   await insertSatelliteLink(tx, {
     tokenHash: sha256(token),

@@ -149,9 +149,10 @@ export interface FapiRoute extends RouteDeclaration {
   devBrowserTokenInUrlOverDeadCookie?: boolean;
   /**
    * Development keys: when this holds for the request, the URL's live `__clerk_db_jwt` of a signed-in client
-   * is taken over a live `__clerk_db_jwt` cookie whose client has no signed-in session. For the handshake of a page the product
-   * sent back to a satellite (`__clerk_synced=true`): the satellite's clerk-js may meanwhile have made
-   * itself a new, signed-out token, which would otherwise hide the signed-in one the product sent.
+   * is taken over a live `__clerk_db_jwt` cookie whose client has no signed-in session. For the handshake of
+   * a page the product sent back to a satellite (`__clerk_synced=true`): the satellite's clerk-js may
+   * meanwhile have made itself a new, signed-out token, which would otherwise hide the signed-in one the
+   * product sent.
    */
   devBrowserTokenInUrlOverSignedOutCookie?: (req: FapiRequestInfo) => boolean;
 }

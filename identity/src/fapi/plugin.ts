@@ -27,7 +27,7 @@ import {
   updateClient,
 } from '../store/clients.ts';
 import type { ClientRow, SessionRow } from '../store/rows.ts';
-import { signedInSessionsOfClient } from '../store/sessions.ts';
+import { hasSignedInSession } from '../store/sessions.ts';
 import { clientJSON } from './client-json.ts';
 import { clientUat, clientUatOf } from '../sessions/client-uat.ts';
 import type { AnyFapiRoute, FapiContext, FapiMethod, FapiRequestInfo, FapiRoute } from './context.ts';
@@ -327,7 +327,7 @@ async function runInTransaction(
   req: FastifyRequest,
   info: FapiRequestInfo,
   route: FapiRoute,
-  asPresented: { token: string; via: ClientTokenSource } | null,
+  asPresented: Presented | null,
   prepared: Prepared,
 ): Promise<Outcome> {
   let presented = asPresented;
@@ -337,32 +337,18 @@ async function runInTransaction(
   const work = async (tx: Queryable): Promise<Outcome> => {
     const now = deps.clock();
     // Writes lock the browser's client: two tabs cannot, say, both pass the single-session check.
-    let client: ClientRow | null = token ? await findClientByToken(tx, token, req.method !== 'GET') : null;
-    // A navigation an application's SDK built with the dev-browser token it holds (the handshake): a dead
-    // one counts as none, or the URL's live one is taken (FapiRoute.devBrowserTokenInUrlOverDeadCookie).
-    if (!client && route.devBrowserTokenInUrlOverDeadCookie && presented && presented.via !== 'cookie') {
-      const fromUrl =
-        presented.via === 'dev-browser-cookie'
-          ? await liveDevBrowserTokenInUrl(tx, info, req.method !== 'GET')
-          : null;
-      if (fromUrl) ({ presented, client } = fromUrl);
-      else presented = null;
+    const lock = req.method !== 'GET';
+    let client: ClientRow | null = token ? await findClientByToken(tx, token, lock) : null;
+    if (presented && presented.via !== 'cookie') {
+      ({ presented, client } = await devBrowserTokenInUrlRules(
+        tx,
+        route,
+        info,
+        { presented, client },
+        lock,
+        now,
+      ));
       token = presented?.token ?? null;
-    }
-    // A page the product sent back to a satellite with its signed-in token: that token over a signed-out
-    // one of the satellite's own (FapiRoute.devBrowserTokenInUrlOverSignedOutCookie). Never over a
-    // signed-in cookie, and only a live URL token: a replaced one (replayed) opens nothing.
-    if (
-      client &&
-      presented?.via === 'dev-browser-cookie' &&
-      route.devBrowserTokenInUrlOverSignedOutCookie?.(info) &&
-      !(await isClientSignedIn(tx, client, now))
-    ) {
-      const fromUrl = await liveDevBrowserTokenInUrl(tx, info, req.method !== 'GET');
-      if (fromUrl && fromUrl.client.id !== client.id && (await isClientSignedIn(tx, fromUrl.client, now))) {
-        ({ presented, client } = fromUrl);
-        token = presented.token;
-      }
     }
     // A credential replaced by a rotation is refused, not taken for a new browser: a second request that
     // raced the sign-in (a double submit) would otherwise open a second client and session, and clerk-js
@@ -502,16 +488,14 @@ async function runInTransaction(
 }
 
 type ClientTokenSource = 'cookie' | 'dev-browser-cookie' | 'dev-browser-url';
+/** The browser's client credential as it came, and where from. */
+type Presented = { token: string; via: ClientTokenSource };
 
 /**
  * The browser's client: our HttpOnly cookie, or a dev-browser token with development keys only (a token in
  * a URL leaks more easily than a cookie, so production keys never accept one).
  */
-function clientTokenOf(
-  req: FastifyRequest,
-  info: FapiRequestInfo,
-  deps: IdentityDeps,
-): { token: string; via: ClientTokenSource } | null {
+function clientTokenOf(req: FastifyRequest, info: FapiRequestInfo, deps: IdentityDeps): Presented | null {
   const cookie = req.cookies?.[CLIENT_COOKIE];
   if (cookie) return { token: cookie, via: 'cookie' };
   if (deps.config.instanceKeys !== 'development') return null;
@@ -534,15 +518,47 @@ async function liveDevBrowserTokenInUrl(
   tx: Queryable,
   info: FapiRequestInfo,
   lock: boolean,
-): Promise<{ presented: { token: string; via: ClientTokenSource }; client: ClientRow } | null> {
+): Promise<{ presented: Presented; client: ClientRow } | null> {
   const token = info.query[DEV_BROWSER_COOKIE];
   if (typeof token !== 'string' || !token) return null;
   const client = await findClientByToken(tx, token, lock);
   return client ? { presented: { token, via: 'dev-browser-url' }, client } : null;
 }
 
-async function isClientSignedIn(tx: Queryable, client: ClientRow, now: Date): Promise<boolean> {
-  return (await signedInSessionsOfClient(tx, client.id, now)).length > 0;
+/**
+ * Development keys, the routes that declare it (the handshake): when the URL's `__clerk_db_jwt` is taken over
+ * the dev-browser token the browser presented, and the client that goes with it.
+ */
+async function devBrowserTokenInUrlRules(
+  tx: Queryable,
+  route: FapiRoute,
+  info: FapiRequestInfo,
+  found: { presented: Presented; client: ClientRow | null },
+  lock: boolean,
+  now: Date,
+): Promise<{ presented: Presented | null; client: ClientRow | null }> {
+  const { presented, client } = found;
+  // A navigation an application's SDK built with the dev-browser token it holds: a dead one counts as none,
+  // or the URL's live one is taken (FapiRoute.devBrowserTokenInUrlOverDeadCookie).
+  if (!client && route.devBrowserTokenInUrlOverDeadCookie) {
+    const fromUrl =
+      presented.via === 'dev-browser-cookie' ? await liveDevBrowserTokenInUrl(tx, info, lock) : null;
+    return fromUrl ?? { presented: null, client: null };
+  }
+  // A page the product sent back to a satellite with its signed-in token: that token over a signed-out one
+  // of the satellite's own (FapiRoute.devBrowserTokenInUrlOverSignedOutCookie). Never over a signed-in
+  // cookie, and only a live URL token: a replaced one (replayed) opens nothing.
+  if (
+    client &&
+    presented.via === 'dev-browser-cookie' &&
+    route.devBrowserTokenInUrlOverSignedOutCookie?.(info) &&
+    !(await hasSignedInSession(tx, client.id, now))
+  ) {
+    const fromUrl = await liveDevBrowserTokenInUrl(tx, info, lock);
+    if (fromUrl && fromUrl.client.id !== client.id && (await hasSignedInSession(tx, fromUrl.client.id, now)))
+      return fromUrl;
+  }
+  return found;
 }
 
 /**

@@ -123,6 +123,11 @@ export async function signedInSessionsOfClient(
   return rows.filter((s) => !gone.has(s.id));
 }
 
+/** Whether the client has a signed-in session (expired ones marked on the way, as signedInSessionsOfClient). */
+export async function hasSignedInSession(db: Queryable, clientId: string, now: Date): Promise<boolean> {
+  return (await signedInSessionsOfClient(db, clientId, now)).length > 0;
+}
+
 export async function findClientSession(
   db: Queryable,
   clientId: string,

@@ -7,10 +7,10 @@ import {
   issueHandshakeNonce,
   signHandshakeToken,
 } from '../../sessions/handshake.ts';
-import type { FapiContext, FapiRoute } from '../context.ts';
+import type { FapiRoute } from '../context.ts';
 import { satelliteOfOrigin } from '../../domains/domains.ts';
 import { primarySyncTarget } from '../../domains/satellite-sync.ts';
-import { signedInSessionsOfClient } from '../../store/sessions.ts';
+import { hasSignedInSession } from '../../store/sessions.ts';
 import { PRIMARY_STEP_PARAM } from './satellite-sync.ts';
 import { booleanField, field, has } from '../form.ts';
 import { formInput } from '../form-input.ts';
@@ -72,7 +72,12 @@ export const handshakeRoute: FapiRoute = {
     const satellite = satelliteOfOrigin(ctx.deps.settings.settings, target.origin);
     const primaryStep = field(ctx.query, PRIMARY_STEP_PARAM) === 'true';
     const production = ctx.deps.config.instanceKeys !== 'development';
-    if (satellite && production && !primaryStep && !(await hasSignedInSession(ctx))) {
+    if (
+      satellite &&
+      production &&
+      !primaryStep &&
+      !(ctx.client && (await hasSignedInSession(ctx.tx, ctx.client.id, ctx.now)))
+    ) {
       const primary = new URL(`${ctx.deps.config.publicUrl}${ctx.deps.config.fapiPath}/v1/client/handshake`);
       for (const [name, value] of Object.entries(ctx.query)) {
         if (typeof value === 'string' && name !== '__clerk_db_jwt') primary.searchParams.set(name, value);
@@ -132,9 +137,4 @@ export const handshakeRoute: FapiRoute = {
 function syncedBackFromPrimary(redirectUrl: string | string[] | undefined): boolean {
   if (typeof redirectUrl !== 'string' || !URL.canParse(redirectUrl)) return false;
   return new URL(redirectUrl).searchParams.get('__clerk_synced') === 'true';
-}
-
-async function hasSignedInSession(ctx: FapiContext): Promise<boolean> {
-  if (!ctx.client) return false;
-  return (await signedInSessionsOfClient(ctx.tx, ctx.client.id, ctx.now)).length > 0;
 }

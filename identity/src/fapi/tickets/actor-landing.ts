@@ -2,7 +2,7 @@ import type { IdentityConfig } from '../../config.ts';
 import { isExpired } from '../../impersonation/actor-tokens.ts';
 import { lockClient } from '../../store/clients.ts';
 import type { ActorTokenRow } from '../../store/rows.ts';
-import { endSessionsOfClient, signedInSessionsOfClient } from '../../store/sessions.ts';
+import { endSessionsOfClient, hasSignedInSession } from '../../store/sessions.ts';
 import type { FapiContext } from '../context.ts';
 
 /**
@@ -24,7 +24,7 @@ export async function actorTicketLanding(
   const usable = actorToken.status === 'pending' && !isExpired(actorToken, ctx.now);
   if (usable && ctx.client && !ctx.deps.config.multiSession) {
     await lockClient(ctx.tx, ctx.client.id);
-    if ((await signedInSessionsOfClient(ctx.tx, ctx.client.id, ctx.now)).length > 0) {
+    if (await hasSignedInSession(ctx.tx, ctx.client.id, ctx.now)) {
       await endSessionsOfClient(ctx.tx, ctx.client.id, ctx.now);
       await ctx.updateClient({ last_active_session_id: null });
       ctx.signInStateChanged();
