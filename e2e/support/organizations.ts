@@ -15,3 +15,12 @@ export async function sessionClaims(page: Page): Promise<Record<string, unknown>
     return JSON.parse(atob(token.split('.')[1]!.replace(/-/g, '+').replace(/_/g, '/')));
   });
 }
+
+/**
+ * Chooses an entry of the Clerk <OrganizationSwitcher/>: an organisation, or "Create organization". clerk-js
+ * renders an entry as a menu item or a button depending on the list, so either is taken.
+ */
+export async function chooseInOrganizationSwitcher(page: Page, name: string | RegExp): Promise<void> {
+  await page.locator('.cl-organizationSwitcherTrigger').click();
+  await page.getByRole('menuitem', { name }).or(page.getByRole('button', { name })).first().click();
+}

@@ -18,7 +18,7 @@ import {
   waitForPath,
   PASSWORD,
 } from '../support/flows.ts';
-import { sessionClaims } from '../support/organizations.ts';
+import { chooseInOrganizationSwitcher, sessionClaims } from '../support/organizations.ts';
 import { signedInPage } from '../support/wire-session.ts';
 import type { OutboxMail } from '../support/outbox.ts';
 
@@ -209,22 +209,12 @@ describe('organisations through the Clerk UI', () => {
     const admin = await signedIn(adminUser);
     await admin.getByTestId('dashboard-org-name').filter({ hasText: 'Acme Security' }).waitFor();
     const first = (await api(admin)).orgId;
-    await admin.locator('.cl-organizationSwitcherTrigger').click();
-    await admin
-      .getByRole('menuitem', { name: 'Create organization' })
-      .or(admin.getByRole('button', { name: 'Create organization' }))
-      .first()
-      .click();
+    await chooseInOrganizationSwitcher(admin, 'Create organization');
     await createOrganization(admin, 'Beta Audits');
     const second = (await api(admin)).orgId;
     assert.notEqual(second, first);
 
-    await admin.locator('.cl-organizationSwitcherTrigger').click();
-    await admin
-      .getByRole('menuitem', { name: /Acme Security/ })
-      .or(admin.getByRole('button', { name: /Acme Security/ }))
-      .first()
-      .click();
+    await chooseInOrganizationSwitcher(admin, /Acme Security/);
     await admin.getByTestId('dashboard-org-name').filter({ hasText: 'Acme Security' }).waitFor();
     assert.equal((await api(admin)).orgId, first);
   });

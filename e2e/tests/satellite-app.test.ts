@@ -15,6 +15,7 @@ import {
   startSatellite,
   type RunningSatellite,
 } from '../support/satellite.ts';
+import { chooseInOrganizationSwitcher } from '../support/organizations.ts';
 import { useSuite } from '../support/suite.ts';
 import { UI_WAIT_MS } from '../support/timeouts.ts';
 
@@ -220,12 +221,7 @@ for (const keys of ['production', 'development'] as const) {
       const beta = await createOrganizationFor(clerk, switcher, 'Beta audits');
       await page.goto(`${suite.server.origin}/dashboard`);
       await page.getByTestId('dashboard-org-name').filter({ hasText: 'Alpha audits' }).waitFor();
-      await page.locator('.cl-organizationSwitcherTrigger').click();
-      await page
-        .getByRole('menuitem', { name: /Beta audits/ })
-        .or(page.getByRole('button', { name: /Beta audits/ }))
-        .first()
-        .click();
+      await chooseInOrganizationSwitcher(page, /Beta audits/);
       await page.getByTestId('dashboard-org-name').filter({ hasText: 'Beta audits' }).waitFor();
 
       assert.deepEqual(await openSatellite(page, satellite.origin), { userId: switcher.id, orgId: beta.id });
